@@ -1,0 +1,7 @@
+//! pcc: the PL compiler. Typed AST → MIR → (instrumentation, optimizations) → Cranelift.
+
+pub mod codegen;
+pub mod driver;
+pub mod lower;
+pub mod mir;
+pub mod opt;

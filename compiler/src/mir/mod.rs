@@ -1,0 +1,293 @@
+//! MIR: the control-flow-graph IR every pass works on (DESIGN.md, "MIR").
+//!
+//! A function is a list of basic blocks over typed, mutable locals (not SSA). Every source-level
+//! decision — `if`, loops, `match`, each operand of `&&`/`||` — is an explicit edge, so profiling
+//! instrumentation is "split an edge, insert statements", and a path's source lines are the spans
+//! of its blocks. Checks that can fail at run time (bounds, null, division) stay inside statements:
+//! they are not MIR edges, because a runtime error ends the program rather than a path.
+
+mod display;
+
+use pcc_lang::Span;
+pub use pcc_lang::typed::{BinOp, Builtin, FnId, GlobalId, StructDef, StructId, Type, UnOp};
+
+pub type BlockId = usize;
+pub type LocalId = usize;
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub file_name: String,
+    pub structs: Vec<StructDef>,
+    pub globals: Vec<GlobalDecl>,
+    /// User functions first (same ids as in the typed program), then [`Program::init`].
+    pub functions: Vec<Function>,
+    pub main: FnId,
+    /// Synthesized function that runs the global initializers in source order.
+    pub init: FnId,
+}
+
+#[derive(Clone, Debug)]
+pub struct GlobalDecl {
+    pub name: String,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    /// The first `params.len()` locals, in order.
+    pub params: Vec<LocalId>,
+    /// `Type::Void` when the function returns nothing.
+    pub ret: Type,
+    pub locals: Vec<LocalDecl>,
+    /// `blocks[ENTRY]` is the entry block.
+    pub blocks: Vec<BasicBlock>,
+    pub span: Span,
+    pub name_span: Span,
+}
+
+pub const ENTRY: BlockId = 0;
+
+#[derive(Clone, Debug)]
+pub struct LocalDecl {
+    pub ty: Type,
+    /// The source name; `None` for temporaries.
+    pub name: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct BasicBlock {
+    pub stmts: Vec<Statement>,
+    pub term: Terminator,
+}
+
+#[derive(Clone, Debug)]
+pub struct Statement {
+    pub kind: StatementKind,
+    /// For a statement that can fail at run time, `span.lo` is the error's location.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StatementKind {
+    Assign(LocalId, Rvalue),
+    SetGlobal(GlobalId, Operand),
+    /// `array[index] = value`, bounds-checked.
+    SetIndex {
+        array: Operand,
+        index: Operand,
+        value: Operand,
+    },
+    /// `object.field = value`, null-checked.
+    SetField {
+        object: Operand,
+        strukt: StructId,
+        field: usize,
+        value: Operand,
+    },
+    /// A call whose result is stored in `dest` (if any).
+    Call {
+        dest: Option<LocalId>,
+        callee: Callee,
+        args: Vec<Operand>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callee {
+    Function(FnId),
+    Builtin(Builtin),
+}
+
+#[derive(Clone, Debug)]
+pub enum Rvalue {
+    Use(Operand),
+    Unary(UnOp, Operand),
+    /// Operands have the same type, except `==`/`!=` between a struct and null. `Div`/`Rem` on
+    /// ints check for zero; `Add` on strings concatenates; comparisons on strings compare contents.
+    Binary(BinOp, Operand, Operand),
+    Global(GlobalId),
+    /// Array element or string byte, bounds-checked.
+    Index {
+        base: Operand,
+        index: Operand,
+    },
+    /// Null-checked field read.
+    Field {
+        object: Operand,
+        strukt: StructId,
+        field: usize,
+    },
+    ArrayLit(Vec<Operand>),
+    /// `[value; count]`; a negative count is a runtime error.
+    ArrayRepeat {
+        value: Operand,
+        count: Operand,
+    },
+    /// A new struct; `fields` in declaration order.
+    New {
+        strukt: StructId,
+        fields: Vec<Operand>,
+    },
+}
+
+impl Rvalue {
+    /// The operands the rvalue reads, in evaluation order.
+    pub fn operands(&self) -> Vec<&Operand> {
+        match self {
+            Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
+            Rvalue::Binary(_, a, b) => vec![a, b],
+            Rvalue::Global(_) => Vec::new(),
+            Rvalue::Index { base, index } => vec![base, index],
+            Rvalue::Field { object, .. } => vec![object],
+            Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter().collect(),
+            Rvalue::ArrayRepeat { value, count } => vec![value, count],
+        }
+    }
+
+    /// The operands, for rewriting.
+    pub fn operands_mut(&mut self) -> Vec<&mut Operand> {
+        match self {
+            Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
+            Rvalue::Binary(_, a, b) => vec![a, b],
+            Rvalue::Global(_) => Vec::new(),
+            Rvalue::Index { base, index } => vec![base, index],
+            Rvalue::Field { object, .. } => vec![object],
+            Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter_mut().collect(),
+            Rvalue::ArrayRepeat { value, count } => vec![value, count],
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    Local(LocalId),
+    Const(Const),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Const {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(Vec<u8>),
+    Null,
+}
+
+impl Const {
+    pub fn ty(&self) -> Type {
+        match self {
+            Const::Int(_) => Type::Int,
+            Const::Float(_) => Type::Float,
+            Const::Bool(_) => Type::Bool,
+            Const::Str(_) => Type::Str,
+            Const::Null => Type::Null,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Terminator {
+    pub kind: TerminatorKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TerminatorKind {
+    Goto(BlockId),
+    Branch {
+        cond: Operand,
+        then_bb: BlockId,
+        else_bb: BlockId,
+    },
+    /// `match` on an int: the first case with an equal value wins, else `default`.
+    Switch {
+        value: Operand,
+        cases: Vec<(i64, BlockId)>,
+        default: BlockId,
+    },
+    Return(Option<Operand>),
+    /// Control never gets here (after `exit()`, or the end of a function that always returns).
+    Unreachable,
+}
+
+impl TerminatorKind {
+    /// Distinct successor blocks, in first-mention order. Two `match` patterns leading to the
+    /// same arm are one edge: the arm, not the literal, is the source-level decision.
+    pub fn successors(&self) -> Vec<BlockId> {
+        let mut succs = Vec::new();
+        let mut push = |b: BlockId| {
+            if !succs.contains(&b) {
+                succs.push(b);
+            }
+        };
+        match self {
+            TerminatorKind::Goto(b) => push(*b),
+            TerminatorKind::Branch {
+                then_bb, else_bb, ..
+            } => {
+                push(*then_bb);
+                push(*else_bb);
+            }
+            TerminatorKind::Switch { cases, default, .. } => {
+                for &(_, b) in cases {
+                    push(b);
+                }
+                push(*default);
+            }
+            TerminatorKind::Return(_) | TerminatorKind::Unreachable => {}
+        }
+        succs
+    }
+
+    /// Every block this terminator can jump to, once per mention, for rewriting.
+    pub fn targets_mut(&mut self) -> Vec<&mut BlockId> {
+        match self {
+            TerminatorKind::Goto(b) => vec![b],
+            TerminatorKind::Branch {
+                then_bb, else_bb, ..
+            } => vec![then_bb, else_bb],
+            TerminatorKind::Switch { cases, default, .. } => {
+                let mut targets: Vec<&mut BlockId> = cases.iter_mut().map(|(_, b)| b).collect();
+                targets.push(default);
+                targets
+            }
+            TerminatorKind::Return(_) | TerminatorKind::Unreachable => Vec::new(),
+        }
+    }
+
+    /// Redirects every edge to `from` so that it goes to `to` instead.
+    pub fn retarget(&mut self, from: BlockId, to: BlockId) {
+        for b in self.targets_mut() {
+            if *b == from {
+                *b = to;
+            }
+        }
+    }
+}
+
+impl Function {
+    pub fn operand_type(&self, op: &Operand) -> Type {
+        match op {
+            Operand::Local(l) => self.locals[*l].ty.clone(),
+            Operand::Const(c) => c.ty(),
+        }
+    }
+
+    /// Adds a temporary local of type `ty`.
+    pub fn new_temp(&mut self, ty: Type) -> LocalId {
+        self.locals.push(LocalDecl { ty, name: None });
+        self.locals.len() - 1
+    }
+
+    /// Predecessor lists, one per block (a predecessor appears once per distinct edge).
+    pub fn predecessors(&self) -> Vec<Vec<BlockId>> {
+        let mut preds = vec![Vec::new(); self.blocks.len()];
+        for (b, block) in self.blocks.iter().enumerate() {
+            for s in block.term.kind.successors() {
+                preds[s].push(b);
+            }
+        }
+        preds
+    }
+}

@@ -1,0 +1,311 @@
+//! The typed program: the front end's output and the compiler's input.
+//!
+//! Every name is resolved (locals, globals, functions, struct fields are indices), every
+//! expression carries its type, and compound assignments, `else if` chains and negative
+//! literals are already in their simplest form, so lowering never has to look anything up.
+
+use crate::span::Span;
+
+/// Index into [`Program::structs`].
+pub type StructId = usize;
+/// Index into [`Program::globals`].
+pub type GlobalId = usize;
+/// Index into [`Program::functions`].
+pub type FnId = usize;
+/// Index into [`Function::locals`].
+pub type LocalId = usize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Int,
+    Float,
+    Bool,
+    Str,
+    Array(Box<Type>),
+    Struct(StructId),
+    /// The type of the `null` literal before it meets a struct type.
+    Null,
+    /// The "result" of a function without a return type (and of calls to it).
+    Void,
+}
+
+impl Type {
+    /// Reference types are represented by a pointer at run time.
+    pub fn is_reference(&self) -> bool {
+        matches!(self, Type::Str | Type::Array(_) | Type::Struct(_) | Type::Null)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub file_name: String,
+    pub structs: Vec<StructDef>,
+    /// In source order: initializers run in this order before `main`.
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+    pub main: FnId,
+}
+
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    pub name: String,
+    pub fields: Vec<Field>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: String,
+    pub ty: Type,
+    pub init: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    /// The first `params.len()` locals are the parameters, in order.
+    pub params: Vec<LocalId>,
+    /// `Type::Void` when the function declares no return type.
+    pub ret: Type,
+    pub locals: Vec<Local>,
+    pub body: Block,
+    /// The whole declaration.
+    pub span: Span,
+    /// Just the function's name in its declaration.
+    pub name_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Let {
+        local: LocalId,
+        init: Expr,
+    },
+    /// `target = value`.
+    Assign {
+        target: Place,
+        value: Expr,
+    },
+    /// `target op= value`: the place's base and index are evaluated once.
+    CompoundAssign {
+        target: Place,
+        op: BinOp,
+        value: Expr,
+    },
+    /// `else if` is an `If` alone in the else block.
+    If {
+        cond: Expr,
+        then_block: Block,
+        else_block: Option<Block>,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    /// `for var in lo..hi`: bounds evaluated once, `var` is a fresh local.
+    For {
+        var: LocalId,
+        lo: Expr,
+        hi: Expr,
+        body: Block,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Match {
+        scrutinee: Expr,
+        arms: Vec<MatchArm>,
+        /// The `_` arm.
+        default: Block,
+    },
+    /// An expression statement (always a call).
+    Expr(Expr),
+    Block(Block),
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    /// The literal values of `1 | 2 | -3`, with the span of each.
+    pub patterns: Vec<(i64, Span)>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// An assignable location.
+#[derive(Clone, Debug)]
+pub enum Place {
+    Local(LocalId),
+    Global(GlobalId),
+    /// `base[index]` where base is an array.
+    Index { base: Expr, index: Expr },
+    /// `base.field` where base is a struct.
+    Field { base: Expr, field: usize },
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(Vec<u8>),
+    Null,
+    Local(LocalId),
+    Global(GlobalId),
+    Call {
+        func: FnId,
+        args: Vec<Expr>,
+    },
+    Builtin {
+        builtin: Builtin,
+        args: Vec<Expr>,
+    },
+    /// `base[index]`: array element, or byte of a string (then the type is `int`).
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    Field {
+        base: Box<Expr>,
+        field: usize,
+    },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
+    /// Both operands have the same type (that of `lhs`), except for `Add` on strings, which
+    /// concatenates, and comparisons between a struct and `null`.
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// Short-circuit `&&`.
+    And(Box<Expr>, Box<Expr>),
+    /// Short-circuit `||`.
+    Or(Box<Expr>, Box<Expr>),
+    ArrayLit(Vec<Expr>),
+    /// `[value; count]`.
+    ArrayRepeat {
+        value: Box<Expr>,
+        count: Box<Expr>,
+    },
+    /// `new S { ... }`: field initializers in source order (evaluated in that order), each
+    /// with the index of the field it sets. Every field appears exactly once.
+    New {
+        strukt: StructId,
+        fields: Vec<(usize, Expr)>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `-` on int (wrapping) or float.
+    Neg,
+    /// `!` on bool.
+    Not,
+    /// `~` on int.
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitXor,
+    BitOr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+}
+
+/// The built-in functions of LANGUAGE.md. The checker has verified argument counts and types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Print,
+    Println,
+    Len,
+    /// `float(i)`.
+    ToFloat,
+    /// `int(f)`.
+    ToInt,
+    /// `str(x)`.
+    ToStr,
+    Fixed,
+    Chr,
+    Substr,
+    ParseInt,
+    ParseFloat,
+    Abs,
+    Min,
+    Max,
+    Sqrt,
+    Sin,
+    Cos,
+    Tan,
+    Atan,
+    Exp,
+    Log,
+    Floor,
+    Ceil,
+    Pow,
+    Atan2,
+    Argc,
+    Arg,
+    ReadLine,
+    Eof,
+    ReadInt,
+    Assert,
+    Exit,
+    ClockNs,
+}
