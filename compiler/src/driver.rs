@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use pcc_lang::{typed, LineIndex};
+use pcc_lang::{LineIndex, typed};
 
 use crate::{codegen, lower, mir, opt};
 
@@ -92,11 +92,11 @@ pub fn emit(path: &Path, options: &Options, stage: Emit, only: Option<&str>) -> 
         Ok(checked) => checked,
         Err(status) => return status,
     };
-    if let Some(name) = only {
-        if !checked.program.functions.iter().any(|f| f.name == name) {
-            eprintln!("error: no function `{name}` in `{}`", checked.file_name);
-            return EXIT_COMPILE_ERROR;
-        }
+    if let Some(name) = only
+        && !checked.program.functions.iter().any(|f| f.name == name)
+    {
+        eprintln!("error: no function `{name}` in `{}`", checked.file_name);
+        return EXIT_COMPILE_ERROR;
     }
     let program = middle_end(&checked, options);
     let text = match stage {

@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use pcc::driver::{self, Emit};
 
 #[derive(Parser)]
-#[command(name = "pcc", version, about = "PL compiler with built-in path profiling, on Cranelift")]
+#[command(
+    name = "pcc",
+    version,
+    about = "PL compiler with built-in path profiling, on Cranelift"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

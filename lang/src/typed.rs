@@ -32,7 +32,10 @@ pub enum Type {
 impl Type {
     /// Reference types are represented by a pointer at run time.
     pub fn is_reference(&self) -> bool {
-        matches!(self, Type::Str | Type::Array(_) | Type::Struct(_) | Type::Null)
+        matches!(
+            self,
+            Type::Str | Type::Array(_) | Type::Struct(_) | Type::Null
+        )
     }
 }
 
@@ -163,9 +166,15 @@ pub enum Place {
     Local(LocalId),
     Global(GlobalId),
     /// `base[index]` where base is an array.
-    Index { base: Expr, index: Expr },
+    Index {
+        base: Expr,
+        index: Expr,
+    },
     /// `base.field` where base is a struct.
-    Field { base: Expr, field: usize },
+    Field {
+        base: Expr,
+        field: usize,
+    },
 }
 
 #[derive(Clone, Debug)]

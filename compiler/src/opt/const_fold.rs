@@ -64,15 +64,15 @@ pub fn fold_constants(func: &mut Function) {
 }
 
 fn substitute(op: &mut Operand, known: &HashMap<LocalId, Const>) {
-    if let Operand::Local(l) = op {
-        if let Some(value) = known.get(l) {
-            *op = Operand::Const(value.clone());
-        }
+    if let Operand::Local(l) = op
+        && let Some(value) = known.get(l)
+    {
+        *op = Operand::Const(value.clone());
     }
 }
 
 fn substitute_statement(kind: &mut StatementKind, known: &HashMap<LocalId, Const>) {
-    let mut sub = |op: &mut Operand| substitute(op, known);
+    let sub = |op: &mut Operand| substitute(op, known);
     match kind {
         StatementKind::Assign(_, rvalue) => rvalue.operands_mut().into_iter().for_each(sub),
         StatementKind::SetGlobal(_, op) => sub(op),
@@ -168,13 +168,19 @@ mod tests {
     #[test]
     fn folds_with_pl_semantics() {
         let int = |v| Const::Int(v);
-        assert_eq!(binary(BinOp::Div, &int(i64::MIN), &int(-1)), Some(int(i64::MIN)));
+        assert_eq!(
+            binary(BinOp::Div, &int(i64::MIN), &int(-1)),
+            Some(int(i64::MIN))
+        );
         assert_eq!(binary(BinOp::Rem, &int(i64::MIN), &int(-1)), Some(int(0)));
         assert_eq!(binary(BinOp::Div, &int(-7), &int(2)), Some(int(-3)));
         assert_eq!(binary(BinOp::Rem, &int(-7), &int(2)), Some(int(-1)));
         assert_eq!(binary(BinOp::Div, &int(1), &int(0)), None);
         assert_eq!(binary(BinOp::Shl, &int(1), &int(65)), Some(int(2)));
         assert_eq!(binary(BinOp::Shr, &int(-8), &int(1)), Some(int(-4)));
-        assert_eq!(binary(BinOp::Add, &int(i64::MAX), &int(1)), Some(int(i64::MIN)));
+        assert_eq!(
+            binary(BinOp::Add, &int(i64::MAX), &int(1)),
+            Some(int(i64::MIN))
+        );
     }
 }

@@ -46,7 +46,9 @@ fn used_locals(func: &Function) -> Vec<bool> {
     for block in &func.blocks {
         for stmt in &block.stmts {
             match &stmt.kind {
-                StatementKind::Assign(_, rvalue) => rvalue.operands().into_iter().for_each(&mut mark),
+                StatementKind::Assign(_, rvalue) => {
+                    rvalue.operands().into_iter().for_each(&mut mark)
+                }
                 StatementKind::SetGlobal(_, op) => mark(op),
                 StatementKind::SetIndex {
                     array,

@@ -3,11 +3,12 @@
 //! merged into that predecessor.
 
 use crate::lower::remove_unreachable_blocks;
-use crate::mir::{Function, TerminatorKind, ENTRY};
+use crate::mir::{ENTRY, Function, TerminatorKind};
 
 pub fn simplify_cfg(func: &mut Function) {
     loop {
-        let changed = fold_same_target_branches(func) | bypass_empty_blocks(func) | merge_chains(func);
+        let changed =
+            fold_same_target_branches(func) | bypass_empty_blocks(func) | merge_chains(func);
         remove_unreachable_blocks(func);
         if !changed {
             break;

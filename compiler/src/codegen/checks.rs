@@ -1,0 +1,138 @@
+//! Runtime checks: bounds, null, division and stack depth. Each is an explicit compare and branch
+//! to a cold block that calls the runtime's error function, never a Cranelift trap: a runtime
+//! error must print its message and exit with status 101, not die of a signal.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{InstBuilder, Value, types};
+
+use super::Result;
+use super::function::FunctionTranslator;
+use super::layout::{DATA_OFFSET, Memory, PTR, load_len};
+use super::runtime::{self, RuntimeFn};
+use crate::mir::{BinOp, StructId};
+
+impl FunctionTranslator<'_, '_> {
+    /// When `fails` (an `i8` condition) holds, calls `error` with the arguments `args` makes in a
+    /// cold block; code goes on in a new block where it does not.
+    pub fn fail_if(
+        &mut self,
+        fails: Value,
+        error: &RuntimeFn,
+        args: impl FnOnce(&mut Self) -> Result<Vec<Value>>,
+    ) -> Result<()> {
+        let cold = self.builder.create_block();
+        let ok = self.builder.create_block();
+        self.builder.set_cold_block(cold);
+        self.builder.ins().brif(fails, cold, &[], ok, &[]);
+        self.builder.seal_block(cold);
+        self.builder.seal_block(ok);
+        self.builder.switch_to_block(cold);
+        let args = args(self)?;
+        self.call_never(error, &args)?;
+        self.builder.switch_to_block(ok);
+        Ok(())
+    }
+
+    /// Stops with a stack overflow error, located at the function's name, when the stack pointer
+    /// is below the limit the runtime set for the thread running the program.
+    pub fn stack_check(&mut self) -> Result<()> {
+        let sp = self.builder.ins().get_stack_pointer(PTR);
+        let limit = self.cx.stack_limit()?;
+        let limit_address = self.data_address(limit);
+        let flags = self.memory_flags(Memory::StackLimit);
+        let limit = self.builder.ins().load(PTR, flags, limit_address, 0);
+        let overflows = self.builder.ins().icmp(IntCC::UnsignedLessThan, sp, limit);
+        let name = self.mir.name_span.lo;
+        self.fail_if(overflows, &runtime::ERR_STACK_OVERFLOW, |t| {
+            Ok(vec![t.location_at(name)])
+        })
+    }
+
+    /// Stops with an error when `object`, a struct of type `strukt` whose `field` is accessed,
+    /// is null.
+    pub fn null_check(&mut self, object: Value, strukt: StructId, field: usize) -> Result<()> {
+        let is_null = self.builder.ins().icmp_imm_s(IntCC::Equal, object, 0);
+        self.fail_if(is_null, &runtime::ERR_NULL, |t| {
+            Ok(vec![
+                t.iconst(strukt as i64),
+                t.iconst(field as i64),
+                t.location(),
+            ])
+        })
+    }
+
+    /// Stops with an error unless `0 <= index < len(object)` (a string or an array).
+    fn bounds_check(&mut self, object: Value, index: Value) -> Result<()> {
+        let len = load_len(&mut self.builder, object);
+        // One unsigned comparison also catches negative indices.
+        let outside = self
+            .builder
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, index, len);
+        self.fail_if(outside, &runtime::ERR_INDEX, |t| {
+            Ok(vec![index, len, t.location()])
+        })
+    }
+
+    /// The address of element `index` of `array` minus `DATA_OFFSET`, after a bounds check.
+    pub fn checked_slot(&mut self, array: Value, index: Value) -> Result<Value> {
+        self.bounds_check(array, index)?;
+        let scaled = self.builder.ins().ishl_imm_u(index, 3);
+        Ok(self.builder.ins().iadd(array, scaled))
+    }
+
+    /// Byte `index` of `string`, zero-extended to an `int`, after a bounds check.
+    pub fn checked_byte(&mut self, string: Value, index: Value) -> Result<Value> {
+        self.bounds_check(string, index)?;
+        let address = self.builder.ins().iadd(string, index);
+        let flags = self.memory_flags(Memory::StringBytes).with_readonly();
+        Ok(self
+            .builder
+            .ins()
+            .uload8(types::I64, flags, address, DATA_OFFSET))
+    }
+
+    /// `x / y` or `x % y` on ints (`op` is `Div` or `Rem`); `divisor` is `y` if it is a
+    /// constant. Division by zero is an error; `MIN / -1` wraps to `MIN` and `MIN % -1` is 0.
+    pub fn checked_div_rem(
+        &mut self,
+        op: BinOp,
+        x: Value,
+        y: Value,
+        divisor: Option<i64>,
+    ) -> Result<Value> {
+        let is_div = op == BinOp::Div;
+        match divisor {
+            Some(-1) if is_div => return Ok(self.builder.ins().ineg(x)),
+            Some(-1) => return Ok(self.iconst(0)),
+            Some(d) if d != 0 => {
+                let ins = self.builder.ins();
+                return Ok(if is_div {
+                    ins.sdiv(x, y)
+                } else {
+                    ins.srem(x, y)
+                });
+            }
+            _ => {}
+        }
+        let is_zero = self.builder.ins().icmp_imm_s(IntCC::Equal, y, 0);
+        let error = if is_div {
+            &runtime::ERR_DIV_ZERO
+        } else {
+            &runtime::ERR_REM_ZERO
+        };
+        self.fail_if(is_zero, error, |t| Ok(vec![t.location()]))?;
+        // Cranelift's `sdiv` and `srem` trap on `MIN / -1`: divide by 1 instead, then negate the
+        // quotient (`x % 1` is already the 0 that `x % -1` must be).
+        let is_minus_one = self.builder.ins().icmp_imm_s(IntCC::Equal, y, -1);
+        let one = self.iconst(1);
+        let safe_y = self.builder.ins().select(is_minus_one, one, y);
+        if is_div {
+            let quotient = self.builder.ins().sdiv(x, safe_y);
+            let negated = self.builder.ins().ineg(x);
+            Ok(self.builder.ins().select(is_minus_one, negated, quotient))
+        } else {
+            Ok(self.builder.ins().srem(x, safe_y))
+        }
+    }
+}

@@ -1,0 +1,601 @@
+//! One MIR function → one Cranelift function. Each MIR local is a cranelift-frontend `Variable`
+//! (the frontend builds SSA), each MIR block a Cranelift block; statements become instructions,
+//! with the runtime checks of `checks.rs` and the builtins of `builtins.rs`.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    AliasRegion, AliasRegionData, Block, FuncRef, Function, GlobalValue, InstBuilder, MemFlagsData,
+    TrapCode, Value, types,
+};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
+use cranelift_module::{DataId, FuncId};
+use pcc_lang::Span;
+
+use super::layout::{
+    self, DATA_OFFSET, ElementClass, Memory, PTR, access_flags, clif_type, load_slot, slot_offset,
+    store_slot,
+};
+use super::program::ProgramContext;
+use super::runtime::{self, Ret, RuntimeFn};
+use super::{CodegenError, Result};
+use crate::mir::{
+    self, BinOp, BlockId, Callee, Const, FnId, LocalId, Operand, Rvalue, Statement, StatementKind,
+    TerminatorKind, Type, UnOp,
+};
+
+/// The trap that ends a block after a call that never returns; it is never executed.
+const UNREACHABLE: TrapCode = TrapCode::unwrap_user(1);
+
+/// Fills `func` (whose signature is already set) with the translation of MIR function `id`.
+pub fn translate(
+    cx: &mut ProgramContext,
+    id: FnId,
+    func: &mut Function,
+    builder_cx: &mut FunctionBuilderContext,
+) -> Result<()> {
+    let mir = &cx.program.functions[id];
+    let mut builder = FunctionBuilder::new(func, builder_cx);
+    let vars = mir
+        .locals
+        .iter()
+        .map(|local| clif_type(&local.ty).map(|ty| builder.declare_var(ty)))
+        .collect();
+    let blocks: Vec<Block> = mir.blocks.iter().map(|_| builder.create_block()).collect();
+    // A block is sealed once every edge into it is emitted; MIR's entry also has the prologue's.
+    let mut unemitted_edges: Vec<usize> = mir.predecessors().iter().map(Vec::len).collect();
+    unemitted_edges[mir::ENTRY] += 1;
+    for (&block, &edges) in blocks.iter().zip(&unemitted_edges) {
+        if edges == 0 {
+            // Unreachable: no edge will come.
+            builder.seal_block(block);
+        }
+    }
+    let mut t = FunctionTranslator {
+        cx,
+        builder,
+        mir,
+        vars,
+        blocks,
+        unemitted_edges,
+        span: mir.name_span,
+        func_refs: HashMap::new(),
+        data_refs: HashMap::new(),
+        regions: HashMap::new(),
+    };
+    t.prologue()?;
+    t.edge_emitted(mir::ENTRY);
+    for (b, block) in mir.blocks.iter().enumerate() {
+        t.builder.switch_to_block(t.blocks[b]);
+        for stmt in &block.stmts {
+            t.statement(stmt)?;
+        }
+        t.terminator(&block.term.kind)?;
+        for succ in block.term.kind.successors() {
+            t.edge_emitted(succ);
+        }
+    }
+    let config = t.cx.module.target_config();
+    t.builder.finalize(config);
+    Ok(())
+}
+
+pub(super) struct FunctionTranslator<'a, 'm> {
+    pub cx: &'a mut ProgramContext<'m>,
+    pub builder: FunctionBuilder<'a>,
+    pub mir: &'m mir::Function,
+    /// `None` for `Void` locals, which hold no value.
+    vars: Vec<Option<Variable>>,
+    blocks: Vec<Block>,
+    /// Per MIR block, the edges into it not yet emitted.
+    unemitted_edges: Vec<usize>,
+    /// The span of the statement being translated: its `lo` is the location of runtime errors.
+    pub span: Span,
+    func_refs: HashMap<FuncId, FuncRef>,
+    data_refs: HashMap<DataId, GlobalValue>,
+    regions: HashMap<Memory, AliasRegion>,
+}
+
+impl FunctionTranslator<'_, '_> {
+    /// Binds the parameters, checks the stack and enters MIR's entry block. The Cranelift entry
+    /// block is separate because MIR's may be a loop header, and Cranelift's may not be.
+    ///
+    /// A function that calls no PL function skips the stack check: it cannot recurse, its caller
+    /// passed the check, and the runtime's safety margin below the limit holds its one frame.
+    fn prologue(&mut self) -> Result<()> {
+        let entry = self.builder.create_block();
+        self.builder.append_block_params_for_function_params(entry);
+        self.builder.switch_to_block(entry);
+        self.builder.seal_block(entry);
+        let params = self.builder.block_params(entry).to_vec();
+        for (&local, value) in self.mir.params.iter().zip(params) {
+            let var = self.var(local)?;
+            self.builder.def_var(var, value);
+        }
+        if calls_functions(self.mir) {
+            self.stack_check()?;
+        }
+        self.builder.ins().jump(self.blocks[mir::ENTRY], &[]);
+        Ok(())
+    }
+
+    /// Notes that an edge into MIR block `target` is emitted; seals the block after the last.
+    fn edge_emitted(&mut self, target: BlockId) {
+        self.unemitted_edges[target] -= 1;
+        if self.unemitted_edges[target] == 0 {
+            self.builder.seal_block(self.blocks[target]);
+        }
+    }
+
+    fn statement(&mut self, stmt: &Statement) -> Result<()> {
+        self.span = stmt.span;
+        match &stmt.kind {
+            StatementKind::Assign(local, rvalue) => {
+                let value = self.rvalue(rvalue)?;
+                self.assign(*local, value)?;
+            }
+            StatementKind::SetGlobal(global, value) => {
+                let value = self.operand(value)?;
+                let globals = self.globals_address()?;
+                let flags = self.memory_flags(Memory::Global(*global));
+                store_slot(
+                    &mut self.builder,
+                    flags,
+                    value,
+                    globals,
+                    slot_offset(*global)?,
+                );
+            }
+            StatementKind::SetIndex {
+                array,
+                index,
+                value,
+            } => {
+                let (flags, _) = self.element_access(array)?;
+                let array = self.operand(array)?;
+                let index = self.operand(index)?;
+                let value = self.operand(value)?;
+                let slot = self.checked_slot(array, index)?;
+                store_slot(&mut self.builder, flags, value, slot, DATA_OFFSET);
+            }
+            StatementKind::SetField {
+                object,
+                strukt,
+                field,
+                value,
+            } => {
+                let object = self.operand(object)?;
+                let value = self.operand(value)?;
+                self.null_check(object, *strukt, *field)?;
+                let flags = self.memory_flags(Memory::Field(*strukt, *field));
+                store_slot(
+                    &mut self.builder,
+                    flags,
+                    value,
+                    object,
+                    slot_offset(*field)?,
+                );
+            }
+            StatementKind::Call { dest, callee, args } => {
+                let result = match callee {
+                    Callee::Function(f) => self.call_function(*f, args)?,
+                    Callee::Builtin(b) => self.builtin(*b, args)?,
+                };
+                if let (Some(dest), Some(result)) = (dest, result) {
+                    self.assign(*dest, result)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn terminator(&mut self, term: &TerminatorKind) -> Result<()> {
+        match term {
+            TerminatorKind::Goto(target) => {
+                self.builder.ins().jump(self.blocks[*target], &[]);
+            }
+            TerminatorKind::Branch {
+                cond,
+                then_bb,
+                else_bb,
+            } => {
+                let cond = self.operand(cond)?;
+                let (then_block, else_block) = (self.blocks[*then_bb], self.blocks[*else_bb]);
+                self.builder
+                    .ins()
+                    .brif(cond, then_block, &[], else_block, &[]);
+            }
+            TerminatorKind::Switch {
+                value,
+                cases,
+                default,
+            } => {
+                let value = self.operand(value)?;
+                let mut switch = Switch::new();
+                for &(case, target) in cases {
+                    // The first case with a value wins; the switch compares unsigned 64-bit values.
+                    let entry = u128::from(case as u64);
+                    if !switch.entries().contains_key(&entry) {
+                        switch.set_entry(entry, self.blocks[target]);
+                    }
+                }
+                switch.emit(&mut self.builder, value, self.blocks[*default]);
+            }
+            TerminatorKind::Return(value) => {
+                let values = match value {
+                    Some(value) => vec![self.operand(value)?],
+                    None => Vec::new(),
+                };
+                self.builder.ins().return_(&values);
+            }
+            TerminatorKind::Unreachable => {
+                self.builder.ins().trap(UNREACHABLE);
+            }
+        }
+        Ok(())
+    }
+
+    fn rvalue(&mut self, rvalue: &Rvalue) -> Result<Value> {
+        match rvalue {
+            Rvalue::Use(op) => self.operand(op),
+            Rvalue::Unary(op, operand) => self.unary(*op, operand),
+            Rvalue::Binary(op, lhs, rhs) => self.binary(*op, lhs, rhs),
+            Rvalue::Global(global) => {
+                let ty = self.machine_type(&self.cx.program.globals[*global].ty)?;
+                let globals = self.globals_address()?;
+                let flags = self.memory_flags(Memory::Global(*global));
+                Ok(load_slot(
+                    &mut self.builder,
+                    flags,
+                    ty,
+                    globals,
+                    slot_offset(*global)?,
+                ))
+            }
+            Rvalue::Index { base, index } if self.mir.operand_type(base) == Type::Str => {
+                let (string, index) = (self.operand(base)?, self.operand(index)?);
+                self.checked_byte(string, index)
+            }
+            Rvalue::Index { base, index } => {
+                let (flags, ty) = self.element_access(base)?;
+                let (array, index) = (self.operand(base)?, self.operand(index)?);
+                let slot = self.checked_slot(array, index)?;
+                Ok(load_slot(&mut self.builder, flags, ty, slot, DATA_OFFSET))
+            }
+            Rvalue::Field {
+                object,
+                strukt,
+                field,
+            } => {
+                let object = self.operand(object)?;
+                self.null_check(object, *strukt, *field)?;
+                let ty = self.machine_type(&self.cx.program.structs[*strukt].fields[*field].ty)?;
+                let flags = self.memory_flags(Memory::Field(*strukt, *field));
+                Ok(load_slot(
+                    &mut self.builder,
+                    flags,
+                    ty,
+                    object,
+                    slot_offset(*field)?,
+                ))
+            }
+            Rvalue::ArrayLit(elements) => {
+                let values = self.operands(elements)?;
+                let len = self.iconst(values.len() as i64);
+                let zero = self.iconst(0);
+                let loc = self.location();
+                let array = self.call_runtime(&runtime::ARRAY_NEW, &[len, zero, loc])?;
+                for (i, (element, value)) in elements.iter().zip(values).enumerate() {
+                    let class = ElementClass::of(&self.mir.operand_type(element));
+                    let flags = self.memory_flags(Memory::Elements(class));
+                    let offset = DATA_OFFSET + slot_offset(i)?;
+                    store_slot(&mut self.builder, flags, value, array, offset);
+                }
+                Ok(array)
+            }
+            Rvalue::ArrayRepeat { value, count } => {
+                let value = self.operand(value)?;
+                let fill = layout::slot_bits(&mut self.builder, value);
+                let count = self.operand(count)?;
+                let loc = self.location();
+                self.call_runtime(&runtime::ARRAY_NEW, &[count, fill, loc])
+            }
+            Rvalue::New { strukt, fields } => {
+                let values = self.operands(fields)?;
+                let count = self.iconst(values.len() as i64);
+                let loc = self.location();
+                let object = self.call_runtime(&runtime::STRUCT_NEW, &[count, loc])?;
+                for (field, value) in values.into_iter().enumerate() {
+                    let flags = self.memory_flags(Memory::Field(*strukt, field));
+                    store_slot(&mut self.builder, flags, value, object, slot_offset(field)?);
+                }
+                Ok(object)
+            }
+        }
+    }
+
+    fn unary(&mut self, op: UnOp, operand: &Operand) -> Result<Value> {
+        let is_float = self.mir.operand_type(operand) == Type::Float;
+        let x = self.operand(operand)?;
+        let ins = self.builder.ins();
+        Ok(match op {
+            UnOp::Neg if is_float => ins.fneg(x),
+            UnOp::Neg => ins.ineg(x),
+            UnOp::Not => ins.bxor_imm_u(x, 1),
+            UnOp::BitNot => ins.bnot(x),
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand) -> Result<Value> {
+        let ty = self.mir.operand_type(lhs);
+        match ty {
+            Type::Int => self.int_binary(op, lhs, rhs),
+            Type::Float => self.float_binary(op, lhs, rhs),
+            Type::Str => self.str_binary(op, lhs, rhs),
+            // Bools compare as 0 < 1; references by identity.
+            Type::Bool | Type::Array(_) | Type::Struct(_) | Type::Null => {
+                let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
+                let ins = self.builder.ins();
+                Ok(match op {
+                    BinOp::BitAnd => ins.band(x, y),
+                    BinOp::BitOr => ins.bor(x, y),
+                    BinOp::BitXor => ins.bxor(x, y),
+                    _ => ins.icmp(unsigned_cc(op)?, x, y),
+                })
+            }
+            Type::Void => Err(CodegenError::internal("binary operation on void")),
+        }
+    }
+
+    fn int_binary(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand) -> Result<Value> {
+        let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
+        if let Some(cc) = signed_cc(op) {
+            return Ok(self.builder.ins().icmp(cc, x, y));
+        }
+        let ins = self.builder.ins();
+        Ok(match op {
+            BinOp::Add => ins.iadd(x, y),
+            BinOp::Sub => ins.isub(x, y),
+            BinOp::Mul => ins.imul(x, y),
+            // Cranelift takes shift amounts modulo the width, as PL does.
+            BinOp::Shl => ins.ishl(x, y),
+            BinOp::Shr => ins.sshr(x, y),
+            BinOp::BitAnd => ins.band(x, y),
+            BinOp::BitXor => ins.bxor(x, y),
+            BinOp::BitOr => ins.bor(x, y),
+            _ => return self.checked_div_rem(op, x, y, const_int(rhs)),
+        })
+    }
+
+    fn float_binary(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand) -> Result<Value> {
+        let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
+        if op == BinOp::Rem {
+            return self.call_runtime(&runtime::FMOD, &[x, y]);
+        }
+        let ins = self.builder.ins();
+        Ok(match op {
+            BinOp::Add => ins.fadd(x, y),
+            BinOp::Sub => ins.fsub(x, y),
+            BinOp::Mul => ins.fmul(x, y),
+            BinOp::Div => ins.fdiv(x, y),
+            // `!=` is true when either side is NaN, the others false, as in C and Rust.
+            BinOp::Eq => ins.fcmp(FloatCC::Equal, x, y),
+            BinOp::Ne => ins.fcmp(FloatCC::NotEqual, x, y),
+            BinOp::Lt => ins.fcmp(FloatCC::LessThan, x, y),
+            BinOp::Le => ins.fcmp(FloatCC::LessThanOrEqual, x, y),
+            BinOp::Gt => ins.fcmp(FloatCC::GreaterThan, x, y),
+            BinOp::Ge => ins.fcmp(FloatCC::GreaterThanOrEqual, x, y),
+            _ => return Err(unsupported(op, "float")),
+        })
+    }
+
+    fn str_binary(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand) -> Result<Value> {
+        let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
+        match op {
+            BinOp::Add => self.call_runtime(&runtime::STR_CONCAT, &[x, y]),
+            BinOp::Eq => self.call_runtime(&runtime::STR_EQ, &[x, y]),
+            BinOp::Ne => {
+                let eq = self.call_runtime(&runtime::STR_EQ, &[x, y])?;
+                Ok(self.builder.ins().bxor_imm_u(eq, 1))
+            }
+            _ => {
+                // `x op y` is `cmp(x, y) op 0`.
+                let cc = signed_cc(op).ok_or_else(|| unsupported(op, "str"))?;
+                let cmp = self.call_runtime(&runtime::STR_CMP, &[x, y])?;
+                Ok(self.builder.ins().icmp_imm_s(cc, cmp, 0))
+            }
+        }
+    }
+
+    fn call_function(&mut self, callee: FnId, args: &[Operand]) -> Result<Option<Value>> {
+        let args = self.operands(args)?;
+        let id = self.cx.functions[callee];
+        let func_ref = self.func_ref(id);
+        let call = self.builder.ins().call(func_ref, &args);
+        Ok(self.builder.inst_results(call).first().copied())
+    }
+
+    /// Calls a runtime function and returns its result, if any. After a function that never
+    /// returns, code goes on in a fresh block that nothing reaches.
+    pub fn call_runtime_opt(&mut self, f: &RuntimeFn, args: &[Value]) -> Result<Option<Value>> {
+        if f.ret == Ret::Never {
+            self.call_never(f, args)?;
+            let rest = self.builder.create_block();
+            self.builder.switch_to_block(rest);
+            self.builder.seal_block(rest);
+            return Ok(None);
+        }
+        let id = self.cx.runtime_fn(f)?;
+        let func_ref = self.func_ref(id);
+        let call = self.builder.ins().call(func_ref, args);
+        Ok(self.builder.inst_results(call).first().copied())
+    }
+
+    /// Calls a runtime function that never returns, which ends the current block.
+    pub fn call_never(&mut self, f: &RuntimeFn, args: &[Value]) -> Result<()> {
+        let id = self.cx.runtime_fn(f)?;
+        let func_ref = self.func_ref(id);
+        self.builder.ins().call(func_ref, args);
+        self.builder.ins().trap(UNREACHABLE);
+        Ok(())
+    }
+
+    /// Calls a runtime function that returns a value.
+    pub fn call_runtime(&mut self, f: &RuntimeFn, args: &[Value]) -> Result<Value> {
+        self.call_runtime_opt(f, args)?
+            .ok_or_else(|| CodegenError::internal(format!("`{}` returns nothing", f.name)))
+    }
+
+    pub fn operand(&mut self, op: &Operand) -> Result<Value> {
+        Ok(match op {
+            Operand::Local(local) => {
+                let var = self.var(*local)?;
+                self.builder.use_var(var)
+            }
+            Operand::Const(Const::Int(v)) => self.iconst(*v),
+            Operand::Const(Const::Float(v)) => self.builder.ins().f64const(*v),
+            Operand::Const(Const::Bool(v)) => self.builder.ins().iconst(types::I8, i64::from(*v)),
+            Operand::Const(Const::Str(bytes)) => {
+                let data = self.cx.string(bytes)?;
+                self.data_address(data)
+            }
+            Operand::Const(Const::Null) => self.builder.ins().iconst(PTR, 0),
+        })
+    }
+
+    pub fn operands(&mut self, ops: &[Operand]) -> Result<Vec<Value>> {
+        ops.iter().map(|op| self.operand(op)).collect()
+    }
+
+    pub fn iconst(&mut self, v: i64) -> Value {
+        self.builder.ins().iconst(types::I64, v)
+    }
+
+    /// The id of the location of the current statement, as a value.
+    pub fn location(&mut self) -> Value {
+        self.location_at(self.span.lo)
+    }
+
+    /// The id of the location at byte `offset` in this function, as a value.
+    pub fn location_at(&mut self, offset: u32) -> Value {
+        let mir = self.mir;
+        let id = self.cx.info.location(offset, &mir.name);
+        self.iconst(id)
+    }
+
+    pub fn data_address(&mut self, data: DataId) -> Value {
+        let gv = *self
+            .data_refs
+            .entry(data)
+            .or_insert_with(|| self.cx.module.declare_data_in_func(data, self.builder.func));
+        self.builder.ins().symbol_value(PTR, gv)
+    }
+
+    fn globals_address(&mut self) -> Result<Value> {
+        let globals = self
+            .cx
+            .globals
+            .ok_or_else(|| CodegenError::internal("global access in a program without globals"))?;
+        Ok(self.data_address(globals))
+    }
+
+    /// Flags for an access to `memory`, in its own alias region.
+    pub fn memory_flags(&mut self, memory: Memory) -> MemFlagsData {
+        let program = self.cx.program;
+        let user_id = self.regions.len() as u32;
+        let regions = &mut self.builder.func.dfg.alias_regions;
+        let region = *self.regions.entry(memory).or_insert_with(|| {
+            regions.insert(AliasRegionData {
+                user_id,
+                description: memory.describe(program).into(),
+            })
+        });
+        access_flags().with_alias_region(Some(region))
+    }
+
+    /// The flags and machine type of an access to an element of `array`.
+    fn element_access(&mut self, array: &Operand) -> Result<(MemFlagsData, types::Type)> {
+        match self.mir.operand_type(array) {
+            Type::Array(elem) => {
+                let flags = self.memory_flags(Memory::Elements(ElementClass::of(&elem)));
+                Ok((flags, self.machine_type(&elem)?))
+            }
+            _ => Err(CodegenError::internal(
+                "indexing a value that is not an array",
+            )),
+        }
+    }
+
+    fn func_ref(&mut self, id: FuncId) -> FuncRef {
+        *self
+            .func_refs
+            .entry(id)
+            .or_insert_with(|| self.cx.module.declare_func_in_func(id, self.builder.func))
+    }
+
+    fn var(&self, local: LocalId) -> Result<Variable> {
+        self.vars
+            .get(local)
+            .copied()
+            .flatten()
+            .ok_or_else(|| CodegenError::internal(format!("local _{local} has no value")))
+    }
+
+    fn assign(&mut self, local: LocalId, value: Value) -> Result<()> {
+        let var = self.var(local)?;
+        self.builder.def_var(var, value);
+        Ok(())
+    }
+
+    pub fn machine_type(&self, ty: &Type) -> Result<types::Type> {
+        clif_type(ty).ok_or_else(|| CodegenError::internal("a value of type void"))
+    }
+}
+
+fn calls_functions(func: &mir::Function) -> bool {
+    func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
+        matches!(
+            s.kind,
+            StatementKind::Call {
+                callee: Callee::Function(_),
+                ..
+            }
+        )
+    })
+}
+
+fn const_int(op: &Operand) -> Option<i64> {
+    match op {
+        Operand::Const(Const::Int(v)) => Some(*v),
+        _ => None,
+    }
+}
+
+fn signed_cc(op: BinOp) -> Option<IntCC> {
+    Some(match op {
+        BinOp::Eq => IntCC::Equal,
+        BinOp::Ne => IntCC::NotEqual,
+        BinOp::Lt => IntCC::SignedLessThan,
+        BinOp::Le => IntCC::SignedLessThanOrEqual,
+        BinOp::Gt => IntCC::SignedGreaterThan,
+        BinOp::Ge => IntCC::SignedGreaterThanOrEqual,
+        _ => return None,
+    })
+}
+
+fn unsigned_cc(op: BinOp) -> Result<IntCC> {
+    Ok(match op {
+        BinOp::Eq => IntCC::Equal,
+        BinOp::Ne => IntCC::NotEqual,
+        BinOp::Lt => IntCC::UnsignedLessThan,
+        BinOp::Le => IntCC::UnsignedLessThanOrEqual,
+        BinOp::Gt => IntCC::UnsignedGreaterThan,
+        BinOp::Ge => IntCC::UnsignedGreaterThanOrEqual,
+        _ => return Err(unsupported(op, "bool or reference")),
+    })
+}
+
+fn unsupported(op: BinOp, ty: &str) -> CodegenError {
+    CodegenError::internal(format!("operator {op:?} on {ty} operands"))
+}

@@ -1,0 +1,149 @@
+//! Value layout (docs/CONVENTIONS.md): how PL values are machine values, how they sit in the
+//! 8-byte slots of arrays, structs and globals, and which memory accesses may alias.
+
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type as ClifType, Value, types};
+use cranelift_frontend::FunctionBuilder;
+
+use super::{CodegenError, Result};
+use crate::mir::{GlobalId, Program, StructId, Type};
+
+/// Pointers are 64-bit: `jit`/`emit_*` refuse other targets, so pointer arithmetic can mix
+/// pointers with `int` indices and lengths freely.
+pub const PTR: ClifType = types::I64;
+
+/// Every array element, struct field and global occupies one slot.
+pub const SLOT: i32 = 8;
+
+/// Strings and arrays start with their length (`i64`); elements or bytes follow.
+pub const LEN_OFFSET: i32 = 0;
+pub const DATA_OFFSET: i32 = 8;
+
+/// The machine type of a value of type `ty`; `None` for `Void`, which has no values.
+pub fn clif_type(ty: &Type) -> Option<ClifType> {
+    match ty {
+        Type::Int => Some(types::I64),
+        Type::Float => Some(types::F64),
+        Type::Bool => Some(types::I8),
+        Type::Str | Type::Array(_) | Type::Struct(_) | Type::Null => Some(PTR),
+        Type::Void => None,
+    }
+}
+
+/// The offset of slot `index` of a struct or of the globals (add `DATA_OFFSET` in an array).
+pub fn slot_offset(index: usize) -> Result<i32> {
+    i32::try_from(index)
+        .ok()
+        .and_then(|i| i.checked_mul(SLOT))
+        .filter(|offset| *offset <= i32::MAX - DATA_OFFSET)
+        .ok_or_else(|| CodegenError::internal("too many fields, elements or globals"))
+}
+
+/// Disjoint kinds of memory: an access of one kind never touches memory of another, which lets
+/// Cranelift keep loaded values across stores of other kinds (type-based alias analysis). It
+/// holds because PL has no casts: a struct field is only ever accessed as that field, an array
+/// only at its own type, a global only by its id; the runtime's accesses are inside calls,
+/// which Cranelift treats as touching everything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Memory {
+    Global(GlobalId),
+    Field(StructId, usize),
+    /// Array elements, by the class of the element type.
+    Elements(ElementClass),
+    /// Bytes of strings, which never change.
+    StringBytes,
+    /// The runtime's `pcc_stack_limit`.
+    StackLimit,
+}
+
+/// Classes of array element types. Every reference type is one class: MIR may give an array
+/// literal of `null`s the type `[null]` before it meets its struct type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElementClass {
+    Int,
+    Float,
+    Bool,
+    Reference,
+}
+
+impl ElementClass {
+    pub fn of(ty: &Type) -> ElementClass {
+        match ty {
+            Type::Int => ElementClass::Int,
+            Type::Float => ElementClass::Float,
+            Type::Bool => ElementClass::Bool,
+            _ => ElementClass::Reference,
+        }
+    }
+}
+
+impl Memory {
+    /// How `--emit clif` names the alias region.
+    pub fn describe(self, program: &Program) -> String {
+        match self {
+            Memory::Global(g) => format!("global {}", program.globals[g].name),
+            Memory::Field(s, f) => {
+                let strukt = &program.structs[s];
+                format!("{}.{}", strukt.name, strukt.fields[f].name)
+            }
+            Memory::Elements(class) => format!("{class:?} array elements").to_lowercase(),
+            Memory::StringBytes => "string bytes".to_string(),
+            Memory::StackLimit => "pcc_stack_limit".to_string(),
+        }
+    }
+}
+
+/// Flags of an access to memory the generated code has already checked (bounds, null) or owns
+/// (globals, fresh objects): it cannot fault and is aligned.
+pub fn access_flags() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+/// Reads the slot at `addr + offset` as a value of machine type `ty`.
+pub fn load_slot(
+    b: &mut FunctionBuilder,
+    flags: MemFlagsData,
+    ty: ClifType,
+    addr: Value,
+    offset: i32,
+) -> Value {
+    if ty == types::I8 {
+        // A bool is the low byte of its slot; load the whole slot so byte order does not matter.
+        let slot = b.ins().load(types::I64, flags, addr, offset);
+        b.ins().ireduce(types::I8, slot)
+    } else {
+        b.ins().load(ty, flags, addr, offset)
+    }
+}
+
+/// Writes `value` into the slot at `addr + offset`.
+pub fn store_slot(
+    b: &mut FunctionBuilder,
+    flags: MemFlagsData,
+    value: Value,
+    addr: Value,
+    offset: i32,
+) {
+    let value = if b.func.dfg.value_type(value) == types::I8 {
+        b.ins().uextend(types::I64, value)
+    } else {
+        value
+    };
+    b.ins().store(flags, value, addr, offset);
+}
+
+/// The 64 bits of a slot holding `value` (also `pcc_array_new`'s fill argument).
+pub fn slot_bits(b: &mut FunctionBuilder, value: Value) -> Value {
+    match b.func.dfg.value_type(value) {
+        types::I8 => b.ins().uextend(types::I64, value),
+        types::F64 => b.ins().bitcast(types::I64, MemFlagsData::new(), value),
+        _ => value,
+    }
+}
+
+/// The length of a string or an array. Both are never null and their length never changes,
+/// so the load may move anywhere its operand is available: Cranelift can share it between
+/// bounds checks and hoist it out of loops.
+pub fn load_len(b: &mut FunctionBuilder, object: Value) -> Value {
+    let flags = access_flags().with_readonly().with_can_move();
+    b.ins().load(types::I64, flags, object, LEN_OFFSET)
+}

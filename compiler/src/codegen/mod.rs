@@ -1,0 +1,152 @@
+//! MIR → Cranelift IR → machine code, run in memory (JIT) or listed (`--emit clif|asm`).
+//!
+//! The generator is written against the `cranelift_module::Module` trait, so the same code will
+//! serve object files (AOT); only `jit.rs` knows about cranelift-jit.
+//! - `program.rs`: the whole program: symbols, data objects (strings, globals), the entry;
+//! - `function.rs`: one MIR function, with `checks.rs` (runtime checks) and `builtins.rs`;
+//! - `validate.rs`: the MIR invariants translation relies on;
+//! - `layout.rs`: value representation and alias regions; `runtime.rs`: the runtime ABI;
+//!   `info.rs`: the `ProgramInfo` (source locations, printed types) the runtime receives.
+//!
+//! Runtime errors are explicit branches to cold blocks calling the runtime, never traps.
+
+mod builtins;
+mod checks;
+mod function;
+mod info;
+mod jit;
+mod layout;
+mod program;
+mod runtime;
+#[cfg(test)]
+mod tests;
+mod validate;
+
+use std::fmt;
+
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+
+use crate::mir::Program;
+pub use jit::JitProgram;
+use program::Listing;
+
+/// Code generation options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `-O`: 0 compiles fastest, 1 and 2 let Cranelift optimize.
+    pub opt_level: u8,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { opt_level: 1 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CodegenError {
+    /// The host or an option is not supported.
+    Unsupported(String),
+    /// Cranelift rejected the generated code, or could not place it in memory.
+    Cranelift(String),
+    /// The MIR breaks one of its invariants: a bug in the compiler.
+    Internal(String),
+    /// `--emit` asked for a function the program does not have.
+    NoSuchFunction(String),
+}
+
+impl CodegenError {
+    fn internal(message: impl Into<String>) -> CodegenError {
+        CodegenError::Internal(message.into())
+    }
+}
+
+impl fmt::Display for CodegenError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            CodegenError::Unsupported(message) => write!(f, "not supported: {message}"),
+            CodegenError::Cranelift(message) => write!(f, "Cranelift: {message}"),
+            CodegenError::Internal(message) => write!(f, "internal compiler error: {message}"),
+            CodegenError::NoSuchFunction(name) => write!(f, "no function named `{name}`"),
+        }
+    }
+}
+
+impl std::error::Error for CodegenError {}
+
+type Result<T, E = CodegenError> = std::result::Result<T, E>;
+
+/// Compiles `program` (whose source text is `source`) into memory, ready to run.
+pub fn jit(program: &Program, source: &str, options: &Options) -> Result<JitProgram> {
+    jit::compile(program, source, options)
+}
+
+/// The Cranelift IR of every function (or of the function named `only`), after Cranelift's
+/// optimizations.
+pub fn emit_clif(
+    program: &Program,
+    source: &str,
+    options: &Options,
+    only: Option<&str>,
+) -> Result<String> {
+    emit(program, source, options, only, Listing::Clif)
+}
+
+/// The machine code of every function (or of the function named `only`), as Cranelift prints
+/// it after register allocation.
+pub fn emit_asm(
+    program: &Program,
+    source: &str,
+    options: &Options,
+    only: Option<&str>,
+) -> Result<String> {
+    emit(program, source, options, only, Listing::Asm)
+}
+
+fn emit(
+    program: &Program,
+    source: &str,
+    options: &Options,
+    only: Option<&str>,
+    listing: Listing,
+) -> Result<String> {
+    let texts: Vec<String> = jit::listings(program, source, options, listing)?
+        .into_iter()
+        .filter(|(name, _)| only.is_none_or(|only| only == name))
+        .map(|(_, text)| text)
+        .collect();
+    match only {
+        Some(name) if texts.is_empty() => Err(CodegenError::NoSuchFunction(name.to_string())),
+        _ => Ok(texts.join("\n")),
+    }
+}
+
+/// The host's instruction set with the settings `options` ask for, plus `flags`.
+fn host_isa(options: &Options, flags: &[(&str, &str)]) -> Result<OwnedTargetIsa> {
+    let opt_level = match options.opt_level {
+        0 => "none",
+        1 | 2 => "speed",
+        n => {
+            return Err(CodegenError::Unsupported(format!(
+                "optimization level {n} (use 0, 1 or 2)"
+            )));
+        }
+    };
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
+    let mut builder = settings::builder();
+    let all = [("opt_level", opt_level), ("enable_verifier", verify)];
+    for (name, value) in all.iter().chain(flags) {
+        builder
+            .set(name, value)
+            .map_err(|e| CodegenError::Cranelift(format!("setting `{name}`: {e}")))?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|e| CodegenError::Unsupported(format!("this host: {e}")))?;
+    isa.finish(settings::Flags::new(builder))
+        .map_err(|e| CodegenError::Cranelift(e.to_string()))
+}

@@ -1,0 +1,354 @@
+//! A whole MIR program → definitions in a `cranelift_module::Module` (JIT or object file alike):
+//! the PL functions, the data objects they use, and the synthesized entry `__pcc_entry`.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::Context;
+use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, Signature, UserFuncName, types};
+use cranelift_codegen::print_errors::pretty_error;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module, ModuleError};
+use pcc_stdlib::ProgramInfo;
+
+use super::function;
+use super::info::InfoBuilder;
+use super::layout::{PTR, SLOT, access_flags, clif_type, slot_offset, store_slot};
+use super::runtime::{self, RuntimeFn, abi_param};
+use super::validate::validate;
+use super::{CodegenError, Result};
+use crate::mir::{Program, Type};
+
+/// The synthesized entry: sets the globals to their defaults, runs their initializers, then
+/// `main`; returns `main`'s `int` result, or 0.
+pub const ENTRY_SYMBOL: &str = "__pcc_entry";
+
+/// Symbol of a PL function: prefixed, so that it clashes with no runtime or C symbol.
+fn symbol(program: &Program, id: usize) -> String {
+    if id == program.init {
+        "__pcc_init".to_string()
+    } else {
+        format!("__pl_{}", program.functions[id].name)
+    }
+}
+
+/// What text to collect while compiling.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    None,
+    /// Each function's Cranelift IR after optimization.
+    Clif,
+    /// Each function's machine code.
+    Asm,
+}
+
+pub struct Compiled {
+    pub entry: FuncId,
+    pub info: ProgramInfo,
+    /// The requested listing of each function, with the function's PL name (`__pcc_entry` for
+    /// the entry); empty for `Listing::None`.
+    pub listings: Vec<(String, String)>,
+}
+
+/// Defines every function of `program`, and the entry, in `module`.
+pub fn compile(
+    module: &mut dyn Module,
+    program: &Program,
+    source: &str,
+    listing: Listing,
+) -> Result<Compiled> {
+    if module.target_config().pointer_type() != PTR {
+        return Err(CodegenError::Unsupported(
+            "pcc generates code for 64-bit targets only".into(),
+        ));
+    }
+    validate(program)?;
+    let mut cx = ProgramContext::new(module, program, source)?;
+    let mut ctx = cx.module.make_context();
+    let mut builder_cx = FunctionBuilderContext::new();
+    let mut listings = Vec::new();
+    for (id, func) in program.functions.iter().enumerate() {
+        let func_id = cx.functions[id];
+        ctx.func = cx.new_function(func_id);
+        function::translate(&mut cx, id, &mut ctx.func, &mut builder_cx)?;
+        if let Some(text) = cx.define(func_id, &mut ctx, listing)? {
+            listings.push((func.name.clone(), text));
+        }
+    }
+    let entry = cx.declare(ENTRY_SYMBOL, Linkage::Export, entry_signature(cx.module))?;
+    ctx.func = cx.new_function(entry);
+    cx.build_entry(&mut ctx.func, &mut builder_cx)?;
+    if let Some(text) = cx.define(entry, &mut ctx, listing)? {
+        listings.push((ENTRY_SYMBOL.to_string(), text));
+    }
+    Ok(Compiled {
+        entry,
+        info: cx.info.finish(program),
+        listings,
+    })
+}
+
+fn entry_signature(module: &dyn Module) -> Signature {
+    let mut sig = module.make_signature();
+    sig.returns.push(AbiParam::new(types::I64));
+    sig
+}
+
+/// What the translation of every function shares: the module, the declared symbols and data,
+/// and the program description being built.
+pub struct ProgramContext<'m> {
+    pub module: &'m mut dyn Module,
+    pub program: &'m Program,
+    /// The PL functions, by `FnId`.
+    pub functions: Vec<FuncId>,
+    /// The writable data object holding one slot per global; `None` without globals.
+    pub globals: Option<DataId>,
+    pub info: InfoBuilder<'m>,
+    runtime: HashMap<&'static str, FuncId>,
+    strings: HashMap<Vec<u8>, DataId>,
+    empty_array: Option<DataId>,
+    stack_limit: Option<DataId>,
+}
+
+impl<'m> ProgramContext<'m> {
+    fn new(
+        module: &'m mut dyn Module,
+        program: &'m Program,
+        source: &str,
+    ) -> Result<ProgramContext<'m>> {
+        let mut cx = ProgramContext {
+            module,
+            program,
+            functions: Vec::new(),
+            globals: None,
+            info: InfoBuilder::new(source),
+            runtime: HashMap::new(),
+            strings: HashMap::new(),
+            empty_array: None,
+            stack_limit: None,
+        };
+        for (id, func) in program.functions.iter().enumerate() {
+            let mut sig = cx.module.make_signature();
+            for &param in &func.params {
+                let ty = clif_type(&func.locals[param].ty)
+                    .ok_or_else(|| CodegenError::internal("a void parameter"))?;
+                sig.params.push(abi_param(ty));
+            }
+            sig.returns.extend(clif_type(&func.ret).map(AbiParam::new));
+            let func_id = cx.declare(&symbol(program, id), Linkage::Local, sig)?;
+            cx.functions.push(func_id);
+        }
+        if !program.globals.is_empty() {
+            let id = cx
+                .module
+                .declare_anonymous_data(true, false)
+                .map_err(module_error)?;
+            let mut data = DataDescription::new();
+            data.define_zeroinit(program.globals.len() * SLOT as usize);
+            data.set_align(SLOT as u64);
+            cx.module.define_data(id, &data).map_err(module_error)?;
+            cx.globals = Some(id);
+        }
+        Ok(cx)
+    }
+
+    fn declare(&mut self, name: &str, linkage: Linkage, sig: Signature) -> Result<FuncId> {
+        self.module
+            .declare_function(name, linkage, &sig)
+            .map_err(module_error)
+    }
+
+    /// A fresh Cranelift function with the declared signature of `id`.
+    fn new_function(&self, id: FuncId) -> Function {
+        let decl = self.module.declarations().get_function_decl(id);
+        let name = decl.linkage_name(id).into_owned();
+        Function::with_name_signature(UserFuncName::testcase(name), decl.signature.clone())
+    }
+
+    /// Compiles `ctx.func` as the definition of `id`; returns the listing asked for.
+    fn define(
+        &mut self,
+        id: FuncId,
+        ctx: &mut Context,
+        listing: Listing,
+    ) -> Result<Option<String>> {
+        ctx.set_disasm(listing == Listing::Asm);
+        if let Err(error) = self.module.define_function(id, ctx) {
+            let name = self
+                .module
+                .declarations()
+                .get_function_decl(id)
+                .linkage_name(id);
+            let message = match error {
+                ModuleError::Compilation(error) => pretty_error(&ctx.func, error),
+                error => error.to_string(),
+            };
+            return Err(CodegenError::Cranelift(format!(
+                "cannot compile `{name}`: {message}"
+            )));
+        }
+        // Both listings refer to symbols as `userextnameN`: the legend names them.
+        let text = match listing {
+            Listing::None => None,
+            Listing::Clif => Some(format!(
+                "{}{}",
+                self.symbol_legend(&ctx.func),
+                ctx.func.display()
+            )),
+            Listing::Asm => {
+                let code = ctx.compiled_code().and_then(|c| c.vcode.as_deref());
+                Some(format!(
+                    "{}{}:\n{}",
+                    self.symbol_legend(&ctx.func),
+                    ctx.func.name,
+                    code.unwrap_or("")
+                ))
+            }
+        };
+        self.module.clear_context(ctx);
+        Ok(text)
+    }
+
+    /// `; userextname0 = u0:3 = __pl_fib` lines naming the symbols `func` refers to, for the CLIF listing.
+    fn symbol_legend(&self, func: &Function) -> String {
+        let declarations = self.module.declarations();
+        let mut legend = String::new();
+        for (reference, name) in func.params.user_named_funcs().iter() {
+            let what = if name.namespace == 0 {
+                let id = FuncId::from_u32(name.index);
+                declarations
+                    .get_function_decl(id)
+                    .linkage_name(id)
+                    .into_owned()
+            } else {
+                let id = DataId::from_u32(name.index);
+                match self.strings.iter().find(|&(_, &data)| data == id) {
+                    Some((bytes, _)) => format!("{:?}", String::from_utf8_lossy(bytes)),
+                    None if Some(id) == self.globals => "the globals".to_string(),
+                    None if Some(id) == self.empty_array => "the empty array".to_string(),
+                    None => declarations.get_data_decl(id).linkage_name(id).into_owned(),
+                }
+            };
+            legend.push_str(&format!("; {reference} = {name} = {what}\n"));
+        }
+        legend
+    }
+
+    /// The runtime function `f`, declared as an import on first use.
+    pub fn runtime_fn(&mut self, f: &RuntimeFn) -> Result<FuncId> {
+        if let Some(&id) = self.runtime.get(f.name) {
+            return Ok(id);
+        }
+        let sig = f.signature(self.module.isa().default_call_conv(), PTR);
+        let id = self.declare(f.name, Linkage::Import, sig)?;
+        self.runtime.insert(f.name, id);
+        Ok(id)
+    }
+
+    /// The string constant `bytes` (`[len][bytes]`), one data object per distinct string.
+    pub fn string(&mut self, bytes: &[u8]) -> Result<DataId> {
+        if let Some(&id) = self.strings.get(bytes) {
+            return Ok(id);
+        }
+        let mut contents = (bytes.len() as i64).to_le_bytes().to_vec();
+        contents.extend_from_slice(bytes);
+        let id = self.constant(contents)?;
+        self.strings.insert(bytes.to_vec(), id);
+        Ok(id)
+    }
+
+    /// The array of length 0 that array globals hold before their initializer runs.
+    fn empty_array(&mut self) -> Result<DataId> {
+        match self.empty_array {
+            Some(id) => Ok(id),
+            None => {
+                let id = self.constant(0i64.to_le_bytes().to_vec())?;
+                self.empty_array = Some(id);
+                Ok(id)
+            }
+        }
+    }
+
+    /// A read-only, slot-aligned data object.
+    fn constant(&mut self, contents: Vec<u8>) -> Result<DataId> {
+        let id = self
+            .module
+            .declare_anonymous_data(false, false)
+            .map_err(module_error)?;
+        let mut data = DataDescription::new();
+        data.define(contents.into_boxed_slice());
+        data.set_align(SLOT as u64);
+        self.module.define_data(id, &data).map_err(module_error)?;
+        Ok(id)
+    }
+
+    /// The runtime's `pcc_stack_limit`, declared on first use.
+    pub fn stack_limit(&mut self) -> Result<DataId> {
+        if let Some(id) = self.stack_limit {
+            return Ok(id);
+        }
+        let id = self
+            .module
+            .declare_data(runtime::STACK_LIMIT, Linkage::Import, true, false)
+            .map_err(module_error)?;
+        self.stack_limit = Some(id);
+        Ok(id)
+    }
+
+    /// Fills `func` with the body of `__pcc_entry`.
+    fn build_entry(
+        &mut self,
+        func: &mut Function,
+        builder_cx: &mut FunctionBuilderContext,
+    ) -> Result<()> {
+        let program = self.program;
+        let mut b = FunctionBuilder::new(func, builder_cx);
+        let block = b.create_block();
+        b.switch_to_block(block);
+        b.seal_block(block);
+        if let Some(globals) = self.globals {
+            let gv = self.module.declare_data_in_func(globals, b.func);
+            let globals = b.ins().symbol_value(PTR, gv);
+            for (i, global) in program.globals.iter().enumerate() {
+                let default = match &global.ty {
+                    Type::Int => b.ins().iconst(types::I64, 0),
+                    Type::Float => b.ins().f64const(0.0),
+                    Type::Bool => b.ins().iconst(types::I8, 0),
+                    Type::Str | Type::Array(_) => {
+                        let data = if global.ty == Type::Str {
+                            self.string(b"")?
+                        } else {
+                            self.empty_array()?
+                        };
+                        let gv = self.module.declare_data_in_func(data, b.func);
+                        b.ins().symbol_value(PTR, gv)
+                    }
+                    Type::Struct(_) | Type::Null => b.ins().iconst(PTR, 0),
+                    Type::Void => return Err(CodegenError::internal("a void global")),
+                };
+                store_slot(&mut b, access_flags(), default, globals, slot_offset(i)?);
+            }
+        }
+        let init = self
+            .module
+            .declare_func_in_func(self.functions[program.init], b.func);
+        b.ins().call(init, &[]);
+        let main = self
+            .module
+            .declare_func_in_func(self.functions[program.main], b.func);
+        let call = b.ins().call(main, &[]);
+        let result = match (
+            b.inst_results(call).first(),
+            &program.functions[program.main].ret,
+        ) {
+            (Some(&result), Type::Int) => result,
+            _ => b.ins().iconst(types::I64, 0),
+        };
+        b.ins().return_(&[result]);
+        b.finalize(self.module.target_config());
+        Ok(())
+    }
+}
+
+fn module_error(error: ModuleError) -> CodegenError {
+    CodegenError::Cranelift(error.to_string())
+}

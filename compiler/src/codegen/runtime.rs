@@ -1,0 +1,144 @@
+//! The runtime ABI (docs/CONVENTIONS.md): every `extern "C"` function of `pcc-stdlib` the generated
+//! code may call, with its signature, in one table.
+
+use cranelift_codegen::ir::{AbiParam, Signature, Type, types};
+use cranelift_codegen::isa::CallConv;
+
+/// A machine-level parameter or result type of the runtime ABI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Abi {
+    /// `i64` (also a source-location id).
+    I,
+    /// `f64`.
+    F,
+    /// `i8`, 0 or 1.
+    B,
+    /// A pointer.
+    P,
+}
+
+impl Abi {
+    pub fn clif_type(self, pointer: Type) -> Type {
+        match self {
+            Abi::I => types::I64,
+            Abi::F => types::F64,
+            Abi::B => types::I8,
+            Abi::P => pointer,
+        }
+    }
+}
+
+/// Whether a runtime function returns, and what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ret {
+    Void,
+    Value(Abi),
+    /// Ends the process (`!` in CONVENTIONS.md).
+    Never,
+}
+
+#[derive(Debug)]
+pub struct RuntimeFn {
+    pub name: &'static str,
+    pub params: &'static [Abi],
+    pub ret: Ret,
+}
+
+impl RuntimeFn {
+    pub fn signature(&self, call_conv: CallConv, pointer: Type) -> Signature {
+        let mut sig = Signature::new(call_conv);
+        sig.params
+            .extend(self.params.iter().map(|&p| abi_param(p.clif_type(pointer))));
+        if let Ret::Value(r) = self.ret {
+            sig.returns.push(AbiParam::new(r.clif_type(pointer)));
+        }
+        sig
+    }
+}
+
+/// A parameter of type `ty`; an `i8` is zero-extended by the caller because C callees may
+/// assume a `bool` argument is (the C ABIs leave the upper bits unspecified otherwise).
+pub fn abi_param(ty: Type) -> AbiParam {
+    if ty == types::I8 {
+        AbiParam::new(ty).uext()
+    } else {
+        AbiParam::new(ty)
+    }
+}
+
+/// The data symbol (`usize`) holding the lowest stack address generated code may run at.
+pub const STACK_LIMIT: &str = "pcc_stack_limit";
+
+macro_rules! ret {
+    () => {
+        Ret::Void
+    };
+    (!) => {
+        Ret::Never
+    };
+    ($r:ident) => {
+        Ret::Value(Abi::$r)
+    };
+}
+
+/// `NAME = "symbol"(PARAMS) [-> RESULT | -> !];` defines a constant per function and [`ALL`].
+macro_rules! runtime_functions {
+    ($($konst:ident = $name:literal ($($param:ident),*) $(-> $ret:tt)?;)*) => {
+        $(pub const $konst: RuntimeFn = RuntimeFn {
+            name: $name,
+            params: &[$(Abi::$param),*],
+            ret: ret!($($ret)?),
+        };)*
+        /// Every runtime function, for checking the table against the runtime's symbols.
+        #[cfg(test)]
+        pub const ALL: &[RuntimeFn] = &[$($konst),*];
+    };
+}
+
+// `I` after the last real parameter is the source-location id (`L` in CONVENTIONS.md).
+runtime_functions! {
+    PRINT_INT = "pcc_print_int"(I);
+    PRINT_FLOAT = "pcc_print_float"(F);
+    PRINT_BOOL = "pcc_print_bool"(B);
+    PRINT_STR = "pcc_print_str"(P);
+    PRINT_VALUE = "pcc_print_value"(P, I);
+    PRINT_SPACE = "pcc_print_space"();
+    PRINT_NEWLINE = "pcc_print_newline"();
+    STR_CONCAT = "pcc_str_concat"(P, P) -> P;
+    STR_CMP = "pcc_str_cmp"(P, P) -> I;
+    STR_EQ = "pcc_str_eq"(P, P) -> B;
+    INT_TO_STR = "pcc_int_to_str"(I) -> P;
+    FLOAT_TO_STR = "pcc_float_to_str"(F) -> P;
+    BOOL_TO_STR = "pcc_bool_to_str"(B) -> P;
+    FIXED = "pcc_fixed"(F, I, I) -> P;
+    CHR = "pcc_chr"(I, I) -> P;
+    SUBSTR = "pcc_substr"(P, I, I, I) -> P;
+    PARSE_INT = "pcc_parse_int"(P, I) -> I;
+    PARSE_FLOAT = "pcc_parse_float"(P, I) -> F;
+    ARRAY_NEW = "pcc_array_new"(I, I, I) -> P;
+    STRUCT_NEW = "pcc_struct_new"(I, I) -> P;
+    FMOD = "pcc_fmod"(F, F) -> F;
+    POW = "pcc_pow"(F, F) -> F;
+    ATAN2 = "pcc_atan2"(F, F) -> F;
+    FMIN = "pcc_fmin"(F, F) -> F;
+    FMAX = "pcc_fmax"(F, F) -> F;
+    SIN = "pcc_sin"(F) -> F;
+    COS = "pcc_cos"(F) -> F;
+    TAN = "pcc_tan"(F) -> F;
+    ATAN = "pcc_atan"(F) -> F;
+    EXP = "pcc_exp"(F) -> F;
+    LOG = "pcc_log"(F) -> F;
+    ARGC = "pcc_argc"() -> I;
+    ARG = "pcc_arg"(I, I) -> P;
+    READ_LINE = "pcc_read_line"() -> P;
+    EOF = "pcc_eof"() -> B;
+    READ_INT = "pcc_read_int"(I) -> I;
+    CLOCK_NS = "pcc_clock_ns"() -> I;
+    EXIT = "pcc_exit"(I) -> !;
+    ASSERT_FAIL = "pcc_assert_fail"(P, I) -> !;
+    ERR_INDEX = "pcc_err_index"(I, I, I) -> !;
+    ERR_NULL = "pcc_err_null"(I, I, I) -> !;
+    ERR_DIV_ZERO = "pcc_err_div_zero"(I) -> !;
+    ERR_REM_ZERO = "pcc_err_rem_zero"(I) -> !;
+    ERR_STACK_OVERFLOW = "pcc_err_stack_overflow"(I) -> !;
+}

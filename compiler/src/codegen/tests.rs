@@ -1,0 +1,870 @@
+//! Hand-built MIR programs, compiled and run in this process through `pcc_stdlib::run_program`
+//! at every optimization level; `main` returns a bit mask of the checks that passed, which
+//! becomes the exit status. Runtime errors and `exit()` end the process, so they are tested
+//! through the `pcc` binary instead.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use pcc_lang::Span;
+use pcc_lang::typed::Field;
+
+use super::{CodegenError, Options, emit_asm, emit_clif, jit, runtime};
+use crate::mir::*;
+
+fn int(v: i64) -> Operand {
+    Operand::Const(Const::Int(v))
+}
+
+fn float(v: f64) -> Operand {
+    Operand::Const(Const::Float(v))
+}
+
+fn boolean(v: bool) -> Operand {
+    Operand::Const(Const::Bool(v))
+}
+
+fn string(s: &str) -> Operand {
+    Operand::Const(Const::Str(s.as_bytes().to_vec()))
+}
+
+fn local(l: LocalId) -> Operand {
+    Operand::Local(l)
+}
+
+fn stmt(kind: StatementKind) -> Statement {
+    Statement {
+        kind,
+        span: Span::default(),
+    }
+}
+
+fn assign(l: LocalId, rvalue: Rvalue) -> Statement {
+    stmt(StatementKind::Assign(l, rvalue))
+}
+
+fn binary(l: LocalId, op: BinOp, x: Operand, y: Operand) -> Statement {
+    assign(l, Rvalue::Binary(op, x, y))
+}
+
+fn builtin(dest: Option<LocalId>, builtin: Builtin, args: Vec<Operand>) -> Statement {
+    stmt(StatementKind::Call {
+        dest,
+        callee: Callee::Builtin(builtin),
+        args,
+    })
+}
+
+fn block(stmts: Vec<Statement>, term: TerminatorKind) -> BasicBlock {
+    BasicBlock {
+        stmts,
+        term: Terminator {
+            kind: term,
+            span: Span::default(),
+        },
+    }
+}
+
+fn ret(op: Operand) -> TerminatorKind {
+    TerminatorKind::Return(Some(op))
+}
+
+fn branch(cond: Operand, then_bb: BlockId, else_bb: BlockId) -> TerminatorKind {
+    TerminatorKind::Branch {
+        cond,
+        then_bb,
+        else_bb,
+    }
+}
+
+/// A function whose parameters have types `params` (locals `0..params.len()`), with further
+/// locals of types `locals`.
+fn function(name: &str, params: &[Type], locals: &[Type], ret: Type) -> Function {
+    Function {
+        name: name.to_string(),
+        params: (0..params.len()).collect(),
+        ret,
+        locals: params
+            .iter()
+            .chain(locals)
+            .map(|ty| LocalDecl {
+                ty: ty.clone(),
+                name: None,
+            })
+            .collect(),
+        blocks: Vec::new(),
+        span: Span::default(),
+        name_span: Span::default(),
+    }
+}
+
+/// A program whose first function is `main`, with an empty initializer.
+fn program(mut functions: Vec<Function>) -> Program {
+    let mut init = function("<globals>", &[], &[], Type::Void);
+    init.blocks = vec![block(vec![], TerminatorKind::Return(None))];
+    functions.push(init);
+    Program {
+        file_name: "test.pl".to_string(),
+        structs: Vec::new(),
+        globals: Vec::new(),
+        main: 0,
+        init: functions.len() - 1,
+        functions,
+    }
+}
+
+/// Local 0 of [`cases`]: the bit mask of passed checks.
+const BITS: LocalId = 0;
+/// Local 1 of [`cases`]: a check's outcome.
+const OK: LocalId = 1;
+
+/// `main() -> int` over locals `int, bool, locals...`: runs `setup`, then each case's statements,
+/// and sets bit `i` of the result when case `i`'s `result` local equals `expected` (`==` of
+/// that type).
+fn cases(
+    locals: &[Type],
+    setup: Vec<Statement>,
+    cases: Vec<(Vec<Statement>, LocalId, Operand)>,
+) -> (Function, i32) {
+    let all = [Type::Int, Type::Bool].iter().chain(locals).cloned();
+    let mut main = function("main", &[], &all.collect::<Vec<_>>(), Type::Int);
+    main.blocks.push(block(setup, TerminatorKind::Goto(1)));
+    let count = cases.len();
+    for (i, (mut stmts, result, expected)) in cases.into_iter().enumerate() {
+        let (pass, next) = (main.blocks.len() + 1, main.blocks.len() + 2);
+        stmts.push(binary(OK, BinOp::Eq, local(result), expected));
+        main.blocks
+            .push(block(stmts, branch(local(OK), pass, next)));
+        let set_bit = binary(BITS, BinOp::BitOr, local(BITS), int(1 << i));
+        main.blocks
+            .push(block(vec![set_bit], TerminatorKind::Goto(next)));
+    }
+    main.blocks.push(block(vec![], ret(local(BITS))));
+    (main, (1 << count) - 1)
+}
+
+/// The runtime's state is per process: one program at a time.
+static RUNNING: Mutex<()> = Mutex::new(());
+
+/// Runs `program` at every optimization level; returns the exit status (the same at all).
+fn run(program: &Program) -> i32 {
+    let results: Vec<i32> = (0..=2)
+        .map(|opt_level| {
+            let compiled =
+                jit(program, "", &Options { opt_level }).unwrap_or_else(|e| panic!("{e}"));
+            let _running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+            compiled.run(Vec::new())
+        })
+        .collect();
+    assert!(results.iter().all(|&r| r == results[0]), "{results:?}");
+    results[0]
+}
+
+/// Runs a program made by [`cases`] and checks that every case passed.
+fn assert_cases((main, all): (Function, i32)) {
+    assert_eq!(run(&program(vec![main])), all);
+}
+
+#[test]
+fn loop_sums_ints() {
+    // sum = 0; i = 0; while i < 100 { sum += i; i += 1 } return sum
+    let mut main = function("main", &[], &[Type::Int, Type::Int, Type::Bool], Type::Int);
+    main.blocks = vec![
+        block(
+            vec![
+                assign(0, Rvalue::Use(int(0))),
+                assign(1, Rvalue::Use(int(0))),
+            ],
+            TerminatorKind::Goto(1),
+        ),
+        block(
+            vec![binary(2, BinOp::Lt, local(1), int(100))],
+            branch(local(2), 2, 3),
+        ),
+        block(
+            vec![
+                binary(0, BinOp::Add, local(0), local(1)),
+                binary(1, BinOp::Add, local(1), int(1)),
+            ],
+            TerminatorKind::Goto(1),
+        ),
+        block(vec![], ret(local(0))),
+    ];
+    assert_eq!(run(&program(vec![main])), 4950);
+}
+
+/// One case per `(op, x, y, expected)`: `local 2 = x op y`.
+fn int_cases(ops: Vec<(BinOp, Operand, Operand, i64)>, setup: Vec<Statement>) -> (Function, i32) {
+    let cases_ = ops
+        .into_iter()
+        .map(|(op, x, y, expected)| (vec![binary(2, op, x, y)], 2, int(expected)))
+        .collect();
+    cases(&[Type::Int, Type::Int, Type::Int], setup, cases_)
+}
+
+#[test]
+fn integer_division_never_traps() {
+    let min = i64::MIN;
+    // Constant divisors, then divisors in locals 3 (= -1) and 4 (= 3), which take the checks.
+    let setup = vec![
+        assign(3, Rvalue::Use(int(-1))),
+        assign(4, Rvalue::Use(int(3))),
+    ];
+    assert_cases(int_cases(
+        vec![
+            (BinOp::Div, int(min), int(-1), min),
+            (BinOp::Rem, int(min), int(-1), 0),
+            (BinOp::Div, int(7), int(-2), -3),
+            (BinOp::Rem, int(-7), int(2), -1),
+            (BinOp::Div, int(min), local(3), min),
+            (BinOp::Rem, int(min), local(3), 0),
+            (BinOp::Div, int(-9), local(4), -3),
+            (BinOp::Rem, int(10), local(4), 1),
+        ],
+        setup,
+    ));
+}
+
+#[test]
+fn int_arithmetic_wraps_and_shifts_modulo_64() {
+    assert_cases(int_cases(
+        vec![
+            (BinOp::Add, int(i64::MAX), int(1), i64::MIN),
+            (BinOp::Mul, int(i64::MAX), int(2), -2),
+            (BinOp::Sub, int(i64::MIN), int(1), i64::MAX),
+            (BinOp::Shl, int(1), int(65), 2),
+            (BinOp::Shl, int(1), int(-1), i64::MIN),
+            (BinOp::Shr, int(-16), int(2), -4),
+            (BinOp::BitXor, int(0b1100), int(0b1010), 0b0110),
+            (BinOp::BitAnd, int(0b1100), int(0b1010), 0b1000),
+            (BinOp::BitOr, int(0b1100), int(0b1010), 0b1110),
+        ],
+        Vec::new(),
+    ));
+}
+
+#[test]
+fn unary_operators() {
+    assert_cases(cases(
+        &[Type::Int, Type::Float, Type::Bool],
+        Vec::new(),
+        vec![
+            (
+                vec![assign(2, Rvalue::Unary(UnOp::Neg, int(i64::MIN)))],
+                2,
+                int(i64::MIN),
+            ),
+            (
+                vec![assign(2, Rvalue::Unary(UnOp::BitNot, int(0)))],
+                2,
+                int(-1),
+            ),
+            (
+                vec![assign(3, Rvalue::Unary(UnOp::Neg, float(1.5)))],
+                3,
+                float(-1.5),
+            ),
+            (
+                vec![assign(4, Rvalue::Unary(UnOp::Not, boolean(false)))],
+                4,
+                boolean(true),
+            ),
+        ],
+    ));
+}
+
+#[test]
+fn comparisons_of_every_type() {
+    let compare = |op, x, y, expected| (vec![binary(2, op, x, y)], 2, boolean(expected));
+    assert_cases(cases(
+        &[Type::Bool],
+        Vec::new(),
+        vec![
+            compare(BinOp::Lt, int(-5), int(3), true),
+            compare(BinOp::Ge, int(-5), int(3), false),
+            compare(BinOp::Le, float(2.5), float(2.5), true),
+            compare(BinOp::Ne, float(f64::NAN), float(f64::NAN), true),
+            compare(BinOp::Eq, float(f64::NAN), float(f64::NAN), false),
+            compare(BinOp::Lt, float(f64::NAN), float(1.0), false),
+            compare(BinOp::Lt, string("abc"), string("abd"), true),
+            compare(BinOp::Ge, string("abc"), string("ab"), true),
+            compare(BinOp::Eq, string("abc"), string("abc"), true),
+            compare(BinOp::Ne, string("abc"), string("ab"), true),
+            compare(BinOp::Gt, boolean(true), boolean(false), true),
+            compare(BinOp::Eq, boolean(true), boolean(false), false),
+            compare(
+                BinOp::Eq,
+                Operand::Const(Const::Null),
+                Operand::Const(Const::Null),
+                true,
+            ),
+        ],
+    ));
+}
+
+#[test]
+fn float_arithmetic_and_builtins() {
+    let op = |op, x, y, expected| (vec![binary(2, op, x, y)], 2, float(expected));
+    let call = |b, args, expected| (vec![builtin(Some(2), b, args)], 2, float(expected));
+    assert_cases(cases(
+        &[Type::Float],
+        Vec::new(),
+        vec![
+            op(BinOp::Add, float(0.1), float(0.2), 0.1 + 0.2),
+            op(BinOp::Div, float(1.0), float(4.0), 0.25),
+            op(BinOp::Rem, float(7.5), float(2.0), 1.5),
+            op(BinOp::Rem, float(-7.5), float(2.0), -1.5),
+            call(Builtin::Sqrt, vec![float(2.25)], 1.5),
+            call(Builtin::Floor, vec![float(-1.5)], -2.0),
+            call(Builtin::Ceil, vec![float(-1.5)], -1.0),
+            call(Builtin::Abs, vec![float(-3.0)], 3.0),
+            call(Builtin::Min, vec![float(f64::NAN), float(1.0)], 1.0),
+            call(Builtin::Max, vec![float(-1.0), float(2.0)], 2.0),
+            call(Builtin::Pow, vec![float(2.0), float(10.0)], 1024.0),
+            call(Builtin::ToFloat, vec![int(-3)], -3.0),
+            call(Builtin::ParseFloat, vec![string("2.5")], 2.5),
+        ],
+    ));
+}
+
+#[test]
+fn int_builtins() {
+    let call = |b, args, expected| (vec![builtin(Some(2), b, args)], 2, int(expected));
+    assert_cases(cases(
+        &[Type::Int],
+        Vec::new(),
+        vec![
+            call(Builtin::ToInt, vec![float(f64::NAN)], 0),
+            call(Builtin::ToInt, vec![float(1e30)], i64::MAX),
+            call(Builtin::ToInt, vec![float(-1e30)], i64::MIN),
+            call(Builtin::ToInt, vec![float(-2.9)], -2),
+            call(Builtin::Abs, vec![int(-5)], 5),
+            call(Builtin::Abs, vec![int(i64::MIN)], i64::MIN),
+            call(Builtin::Min, vec![int(3), int(-4)], -4),
+            call(Builtin::Max, vec![int(3), int(-4)], 3),
+            call(Builtin::Len, vec![string("hello")], 5),
+            call(Builtin::ParseInt, vec![string("-123")], -123),
+            call(Builtin::Argc, vec![], 0),
+        ],
+    ));
+}
+
+#[test]
+fn strings() {
+    // Locals 2..: str, int, str.
+    let (s, n, t) = (2, 3, 4);
+    assert_cases(cases(
+        &[Type::Str, Type::Int, Type::Str],
+        vec![binary(s, BinOp::Add, string("ab"), string("cd"))],
+        vec![
+            (vec![], s, string("abcd")),
+            (
+                vec![builtin(Some(n), Builtin::Len, vec![local(s)])],
+                n,
+                int(4),
+            ),
+            (
+                vec![assign(
+                    n,
+                    Rvalue::Index {
+                        base: local(s),
+                        index: int(2),
+                    },
+                )],
+                n,
+                int(i64::from(b'c')),
+            ),
+            (
+                vec![builtin(Some(t), Builtin::ToStr, vec![int(-42)])],
+                t,
+                string("-42"),
+            ),
+            (
+                vec![builtin(Some(t), Builtin::ToStr, vec![float(0.1)])],
+                t,
+                string("0.1"),
+            ),
+            (
+                vec![builtin(Some(t), Builtin::ToStr, vec![boolean(true)])],
+                t,
+                string("true"),
+            ),
+            (
+                vec![builtin(Some(t), Builtin::Chr, vec![int(65)])],
+                t,
+                string("A"),
+            ),
+            (
+                vec![builtin(
+                    Some(t),
+                    Builtin::Substr,
+                    vec![local(s), int(1), int(2)],
+                )],
+                t,
+                string("bc"),
+            ),
+            (
+                vec![builtin(
+                    Some(t),
+                    Builtin::Fixed,
+                    vec![float(1.23456), int(2)],
+                )],
+                t,
+                string("1.23"),
+            ),
+        ],
+    ));
+}
+
+#[test]
+fn arrays() {
+    // Locals 2..: [int], int, [float], [bool], bool, [[int]], [int], float.
+    let (a, n, f, b, x, aa, e, y) = (2, 3, 4, 5, 6, 7, 8, 9);
+    let int_array = Type::Array(Box::new(Type::Int));
+    let setup = vec![
+        assign(a, Rvalue::ArrayLit(vec![int(10), int(20), int(30)])),
+        assign(
+            f,
+            Rvalue::ArrayRepeat {
+                value: float(0.5),
+                count: int(4),
+            },
+        ),
+        assign(
+            b,
+            Rvalue::ArrayRepeat {
+                value: boolean(true),
+                count: int(2),
+            },
+        ),
+        assign(aa, Rvalue::ArrayLit(vec![local(a), local(a)])),
+        stmt(StatementKind::SetIndex {
+            array: local(a),
+            index: int(1),
+            value: int(-7),
+        }),
+        stmt(StatementKind::SetIndex {
+            array: local(f),
+            index: int(3),
+            value: float(2.5),
+        }),
+        stmt(StatementKind::SetIndex {
+            array: local(b),
+            index: int(0),
+            value: boolean(false),
+        }),
+    ];
+    let index = |dest, base, i| {
+        assign(
+            dest,
+            Rvalue::Index {
+                base: local(base),
+                index: int(i),
+            },
+        )
+    };
+    assert_cases(cases(
+        &[
+            int_array.clone(),
+            Type::Int,
+            Type::Array(Box::new(Type::Float)),
+            Type::Array(Box::new(Type::Bool)),
+            Type::Bool,
+            Type::Array(Box::new(int_array.clone())),
+            int_array,
+            Type::Float,
+        ],
+        setup,
+        vec![
+            (vec![index(n, a, 0)], n, int(10)),
+            (vec![index(n, a, 1)], n, int(-7)),
+            (
+                vec![builtin(Some(n), Builtin::Len, vec![local(f)])],
+                n,
+                int(4),
+            ),
+            (vec![index(y, f, 3)], y, float(2.5)),
+            (vec![index(y, f, 2)], y, float(0.5)),
+            (vec![index(x, b, 0)], x, boolean(false)),
+            (vec![index(x, b, 1)], x, boolean(true)),
+            (vec![index(n, aa, 1)], n, local(a)),
+            (
+                vec![binary(x, BinOp::Eq, local(a), local(f))],
+                x,
+                boolean(false),
+            ),
+            (
+                vec![
+                    assign(e, Rvalue::ArrayLit(vec![])),
+                    builtin(Some(n), Builtin::Len, vec![local(e)]),
+                ],
+                n,
+                int(0),
+            ),
+        ],
+    ));
+}
+
+#[test]
+fn structs_and_null() {
+    // struct Node { key: int, next: Node, ok: bool }; locals 2..: Node, int, Node, bool.
+    let (p, k, q, o) = (2, 3, 4, 5);
+    let node = Type::Struct(0);
+    let setup = vec![
+        assign(
+            p,
+            Rvalue::New {
+                strukt: 0,
+                fields: vec![int(5), Operand::Const(Const::Null), boolean(true)],
+            },
+        ),
+        assign(
+            q,
+            Rvalue::New {
+                strukt: 0,
+                fields: vec![int(6), local(p), boolean(false)],
+            },
+        ),
+        stmt(StatementKind::SetField {
+            object: local(p),
+            strukt: 0,
+            field: 0,
+            value: int(7),
+        }),
+    ];
+    let field = |dest, object, field| {
+        assign(
+            dest,
+            Rvalue::Field {
+                object: local(object),
+                strukt: 0,
+                field,
+            },
+        )
+    };
+    let (main, all) = cases(
+        &[node.clone(), Type::Int, node.clone(), Type::Bool],
+        setup,
+        vec![
+            (vec![field(k, p, 0)], k, int(7)),
+            (vec![field(k, q, 0)], k, int(6)),
+            (vec![field(o, p, 2)], o, boolean(true)),
+            (vec![field(o, q, 2)], o, boolean(false)),
+            (vec![field(q, q, 1)], q, local(p)),
+            (vec![field(q, q, 1)], q, Operand::Const(Const::Null)),
+        ],
+    );
+    let mut program = program(vec![main]);
+    let field_def = |name: &str, ty| Field {
+        name: name.into(),
+        ty,
+    };
+    program.structs.push(StructDef {
+        name: "Node".into(),
+        fields: vec![
+            field_def("key", Type::Int),
+            field_def("next", node),
+            field_def("ok", Type::Bool),
+        ],
+        span: Span::default(),
+    });
+    assert_eq!(run(&program), all);
+}
+
+#[test]
+fn globals_hold_defaults_until_initialized() {
+    let types = [
+        Type::Int,
+        Type::Float,
+        Type::Bool,
+        Type::Str,
+        Type::Array(Box::new(Type::Int)),
+        Type::Struct(0),
+    ];
+    // The initializer copies the defaults of globals 0..6 into globals 6..12, then sets G0 = 42.
+    let mut init = function("<globals>", &[], &types, Type::Void);
+    let mut stmts = Vec::new();
+    for (i, _) in types.iter().enumerate() {
+        stmts.push(assign(i, Rvalue::Global(i)));
+        stmts.push(stmt(StatementKind::SetGlobal(i + types.len(), local(i))));
+    }
+    stmts.push(stmt(StatementKind::SetGlobal(0, int(42))));
+    init.blocks = vec![block(stmts, TerminatorKind::Return(None))];
+    // Locals 2..: int, float, bool, str, [int], S.
+    let read = |l, g| assign(l, Rvalue::Global(g));
+    let (main, all) = cases(
+        &types,
+        Vec::new(),
+        vec![
+            (vec![read(2, 0)], 2, int(42)),
+            (vec![read(2, 6)], 2, int(0)),
+            (vec![read(3, 7)], 3, float(0.0)),
+            (vec![read(4, 8)], 4, boolean(false)),
+            (vec![read(5, 9)], 5, string("")),
+            (
+                vec![read(6, 10), builtin(Some(2), Builtin::Len, vec![local(6)])],
+                2,
+                int(0),
+            ),
+            (vec![read(7, 11)], 7, Operand::Const(Const::Null)),
+        ],
+    );
+    let mut program = program(vec![main]);
+    let init_id = program.init;
+    program.functions[init_id] = init;
+    program.structs.push(StructDef {
+        name: "S".into(),
+        fields: Vec::new(),
+        span: Span::default(),
+    });
+    program.globals = types
+        .iter()
+        .chain(&types)
+        .enumerate()
+        .map(|(i, ty)| GlobalDecl {
+            name: format!("G{i}"),
+            ty: ty.clone(),
+        })
+        .collect();
+    assert_eq!(run(&program), all);
+}
+
+#[test]
+fn recursive_calls() {
+    // fib(n) = if n < 2 { n } else { fib(n - 1) + fib(n - 2) }; main returns fib(20).
+    let mut fib = function(
+        "fib",
+        &[Type::Int],
+        &[Type::Bool, Type::Int, Type::Int],
+        Type::Int,
+    );
+    let call = |dest, arg| {
+        stmt(StatementKind::Call {
+            dest: Some(dest),
+            callee: Callee::Function(1),
+            args: vec![arg],
+        })
+    };
+    fib.blocks = vec![
+        block(
+            vec![binary(1, BinOp::Lt, local(0), int(2))],
+            branch(local(1), 1, 2),
+        ),
+        block(vec![], ret(local(0))),
+        block(
+            vec![
+                binary(2, BinOp::Sub, local(0), int(1)),
+                call(2, local(2)),
+                binary(3, BinOp::Sub, local(0), int(2)),
+                call(3, local(3)),
+                binary(2, BinOp::Add, local(2), local(3)),
+            ],
+            ret(local(2)),
+        ),
+    ];
+    let mut main = function("main", &[], &[Type::Int], Type::Int);
+    main.blocks = vec![block(vec![call(0, int(20))], ret(local(0)))];
+    assert_eq!(run(&program(vec![main, fib])), 6765);
+}
+
+#[test]
+fn calls_pass_bools_and_floats() {
+    // pick(c, x, y) = if c { x } else { y }; main returns int(pick(false, 1.5, 2.5) * 2.0).
+    let mut pick = function(
+        "pick",
+        &[Type::Bool, Type::Float, Type::Float],
+        &[],
+        Type::Float,
+    );
+    pick.blocks = vec![
+        block(vec![], branch(local(0), 1, 2)),
+        block(vec![], ret(local(1))),
+        block(vec![], ret(local(2))),
+    ];
+    let mut main = function("main", &[], &[Type::Float, Type::Int], Type::Int);
+    main.blocks = vec![block(
+        vec![
+            stmt(StatementKind::Call {
+                dest: Some(0),
+                callee: Callee::Function(1),
+                args: vec![boolean(false), float(1.5), float(2.5)],
+            }),
+            binary(0, BinOp::Mul, local(0), float(2.0)),
+            builtin(Some(1), Builtin::ToInt, vec![local(0)]),
+        ],
+        ret(local(1)),
+    )];
+    assert_eq!(run(&program(vec![main, pick])), 5);
+}
+
+#[test]
+fn switch_takes_first_matching_case() {
+    // match x { -1 => 10, 0 | 5 => 20, 5 => 30 (shadowed), _ => 40 } summed over x in -2..=5.
+    let mut main = function("main", &[], &[Type::Int, Type::Int, Type::Bool], Type::Int);
+    let (sum, x, more) = (0, 1, 2);
+    let add = |v| {
+        block(
+            vec![binary(sum, BinOp::Add, local(sum), int(v))],
+            TerminatorKind::Goto(6),
+        )
+    };
+    main.blocks = vec![
+        block(
+            vec![assign(x, Rvalue::Use(int(-2)))],
+            TerminatorKind::Goto(1),
+        ),
+        block(
+            vec![],
+            TerminatorKind::Switch {
+                value: local(x),
+                cases: vec![(-1, 2), (0, 3), (5, 3), (5, 4)],
+                default: 5,
+            },
+        ),
+        add(10),
+        add(20),
+        add(30),
+        add(40),
+        block(
+            vec![
+                binary(x, BinOp::Add, local(x), int(1)),
+                binary(more, BinOp::Le, local(x), int(5)),
+            ],
+            branch(local(more), 1, 7),
+        ),
+        block(vec![], ret(local(sum))),
+    ];
+    // -2 → 40, -1 → 10, 0 → 20, 1..=4 → 4 × 40, 5 → 20.
+    assert_eq!(run(&program(vec![main])), 40 + 10 + 20 + 160 + 20);
+}
+
+#[test]
+fn void_main_returns_zero_and_prints_every_type() {
+    let mut main = function(
+        "main",
+        &[],
+        &[Type::Array(Box::new(Type::Float))],
+        Type::Void,
+    );
+    main.blocks = vec![block(
+        vec![
+            assign(0, Rvalue::ArrayLit(vec![float(1.0), float(0.1)])),
+            builtin(
+                None,
+                Builtin::Println,
+                vec![
+                    string("codegen test output:"),
+                    int(-3),
+                    float(1e20),
+                    boolean(true),
+                    local(0),
+                    Operand::Const(Const::Null),
+                ],
+            ),
+        ],
+        TerminatorKind::Return(None),
+    )];
+    assert_eq!(run(&program(vec![main])), 0);
+}
+
+#[test]
+fn listings_name_every_function() {
+    let mut main = function("main", &[], &[], Type::Int);
+    main.blocks = vec![block(vec![], ret(int(3)))];
+    let p = program(vec![main]);
+    let options = Options::default();
+    let clif = emit_clif(&p, "", &options, None).unwrap();
+    assert!(clif.contains("function %__pl_main() -> i64"), "{clif}");
+    assert!(clif.contains("function %__pcc_init()"), "{clif}");
+    assert!(clif.contains("function %__pcc_entry() -> i64"), "{clif}");
+    let only_main = emit_clif(&p, "", &options, Some("main")).unwrap();
+    assert!(!only_main.contains("__pcc_entry"), "{only_main}");
+    let asm = emit_asm(&p, "", &options, Some("main")).unwrap();
+    assert!(asm.contains("__pl_main") && asm.contains("ret"), "{asm}");
+    assert_eq!(
+        emit_asm(&p, "", &options, Some("nope")).unwrap_err(),
+        CodegenError::NoSuchFunction("nope".into())
+    );
+}
+
+#[test]
+fn bad_options_and_bad_mir_are_errors_not_panics() {
+    let internal = |main: Function| match jit(&program(vec![main]), "", &Options::default()) {
+        Err(CodegenError::Internal(message)) => message,
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("bad MIR compiled"),
+    };
+    let mut main = function("main", &[], &[Type::Void], Type::Int);
+    main.blocks = vec![block(vec![], ret(local(0)))];
+    assert!(internal(main.clone()).contains("_0"));
+    main.blocks = vec![block(vec![], TerminatorKind::Goto(7))];
+    assert!(internal(main.clone()).contains("block 7"));
+    main.blocks = vec![block(vec![], ret(local(9)))];
+    assert!(internal(main.clone()).contains("_9"));
+    let options = Options { opt_level: 3 };
+    assert!(matches!(
+        jit(&program(vec![main]), "", &options),
+        Err(CodegenError::Unsupported(_))
+    ));
+}
+
+#[test]
+fn program_info_lists_locations_and_printed_types_once() {
+    let source = "fn main() {\n  print(a / b, c);\n}\n";
+    let located = Span::new(20, 25);
+    let int_array = Type::Array(Box::new(Type::Int));
+    let mut main = function("main", &[], &[Type::Int, int_array.clone()], Type::Int);
+    main.name_span = Span::new(3, 7);
+    let divide = Statement {
+        span: located,
+        ..binary(0, BinOp::Div, int(1), local(0))
+    };
+    let print = builtin(None, Builtin::Print, vec![local(1), local(1), int(0)]);
+    let call_g = stmt(StatementKind::Call {
+        dest: None,
+        callee: Callee::Function(1),
+        args: vec![],
+    });
+    main.blocks = vec![block(
+        vec![divide.clone(), divide, print.clone(), print, call_g],
+        ret(int(0)),
+    )];
+    let mut g = function("g", &[], &[], Type::Void);
+    g.blocks = vec![block(vec![], TerminatorKind::Return(None))];
+    let info = jit(&program(vec![main, g]), source, &Options::default())
+        .unwrap()
+        .info;
+    let locations: Vec<_> = info
+        .locations
+        .iter()
+        .map(|l| (l.line, l.col, l.function.as_str()))
+        .collect();
+    // The division once, and the name of `main`, whose stack is checked because it calls.
+    assert_eq!(locations, [(1, 4, "main"), (2, 9, "main")]);
+    assert_eq!(
+        info.types,
+        [pcc_stdlib::TypeInfo::Array(Box::new(
+            pcc_stdlib::TypeInfo::Int
+        ))]
+    );
+    assert_eq!(info.file, "test.pl");
+}
+
+#[test]
+fn runtime_table_matches_the_runtime_symbols() {
+    let table: HashSet<&str> = runtime::ALL
+        .iter()
+        .map(|f| f.name)
+        .chain([runtime::STACK_LIMIT])
+        .collect();
+    let symbols: HashSet<&str> = pcc_stdlib::symbols()
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    assert_eq!(table, symbols);
+    assert_eq!(
+        table.len(),
+        runtime::ALL.len() + 1,
+        "duplicate names in the table"
+    );
+}

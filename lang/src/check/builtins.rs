@@ -1,0 +1,233 @@
+//! The built-in functions: their names, and the checking of calls to them.
+
+use super::Checker;
+use crate::ast;
+use crate::diagnostics::Diagnostic;
+use crate::span::Span;
+use crate::typed::{Builtin, Expr, ExprKind, Type};
+
+pub const BUILTINS: &[(&str, Builtin)] = &[
+    ("print", Builtin::Print),
+    ("println", Builtin::Println),
+    ("len", Builtin::Len),
+    ("float", Builtin::ToFloat),
+    ("int", Builtin::ToInt),
+    ("str", Builtin::ToStr),
+    ("fixed", Builtin::Fixed),
+    ("chr", Builtin::Chr),
+    ("substr", Builtin::Substr),
+    ("parse_int", Builtin::ParseInt),
+    ("parse_float", Builtin::ParseFloat),
+    ("abs", Builtin::Abs),
+    ("min", Builtin::Min),
+    ("max", Builtin::Max),
+    ("sqrt", Builtin::Sqrt),
+    ("sin", Builtin::Sin),
+    ("cos", Builtin::Cos),
+    ("tan", Builtin::Tan),
+    ("atan", Builtin::Atan),
+    ("exp", Builtin::Exp),
+    ("log", Builtin::Log),
+    ("floor", Builtin::Floor),
+    ("ceil", Builtin::Ceil),
+    ("pow", Builtin::Pow),
+    ("atan2", Builtin::Atan2),
+    ("argc", Builtin::Argc),
+    ("arg", Builtin::Arg),
+    ("read_line", Builtin::ReadLine),
+    ("eof", Builtin::Eof),
+    ("read_int", Builtin::ReadInt),
+    ("assert", Builtin::Assert),
+    ("exit", Builtin::Exit),
+    ("clock_ns", Builtin::ClockNs),
+];
+
+pub fn lookup(name: &str) -> Option<Builtin> {
+    BUILTINS.iter().find(|(n, _)| *n == name).map(|&(_, b)| b)
+}
+
+/// What a built-in accepts, beyond a fixed list of parameter types.
+enum Signature {
+    Fixed(Vec<Type>, Type),
+    /// `print`, `println`: any number of values of any type.
+    Print,
+    /// `len`: an array or a `str`.
+    Len,
+    /// `str`: an `int`, `float` or `bool`.
+    ToStr,
+    /// `abs`: an `int` or a `float`, returned as is.
+    Abs,
+    /// `min`, `max`: two `int`s or two `float`s.
+    MinMax,
+    /// `assert`: a `bool`, and optionally a `str` message.
+    Assert,
+}
+
+fn signature(builtin: Builtin) -> Signature {
+    use Type::{Bool, Float, Int, Str, Void};
+    let fixed = |params: &[Type], ret: Type| Signature::Fixed(params.to_vec(), ret);
+    match builtin {
+        Builtin::Print | Builtin::Println => Signature::Print,
+        Builtin::Len => Signature::Len,
+        Builtin::ToStr => Signature::ToStr,
+        Builtin::Abs => Signature::Abs,
+        Builtin::Min | Builtin::Max => Signature::MinMax,
+        Builtin::Assert => Signature::Assert,
+        Builtin::ToFloat => fixed(&[Int], Float),
+        Builtin::ToInt => fixed(&[Float], Int),
+        Builtin::Fixed => fixed(&[Float, Int], Str),
+        Builtin::Chr => fixed(&[Int], Str),
+        Builtin::Substr => fixed(&[Str, Int, Int], Str),
+        Builtin::ParseInt => fixed(&[Str], Int),
+        Builtin::ParseFloat => fixed(&[Str], Float),
+        Builtin::Sqrt
+        | Builtin::Sin
+        | Builtin::Cos
+        | Builtin::Tan
+        | Builtin::Atan
+        | Builtin::Exp
+        | Builtin::Log
+        | Builtin::Floor
+        | Builtin::Ceil => fixed(&[Float], Float),
+        Builtin::Pow | Builtin::Atan2 => fixed(&[Float, Float], Float),
+        Builtin::Argc | Builtin::ClockNs => fixed(&[], Int),
+        Builtin::Arg => fixed(&[Int], Str),
+        Builtin::ReadLine => fixed(&[], Str),
+        Builtin::Eof => fixed(&[], Bool),
+        Builtin::ReadInt => fixed(&[], Int),
+        Builtin::Exit => fixed(&[Int], Void),
+    }
+}
+
+impl Checker<'_> {
+    pub(super) fn builtin_call(
+        &mut self,
+        builtin: Builtin,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
+        let make = |args, ty| Expr {
+            kind: ExprKind::Builtin { builtin, args },
+            ty,
+            span,
+        };
+        match signature(builtin) {
+            Signature::Fixed(params, ret) => {
+                if !self.arity_ok(&callee.name, params.len()..=params.len(), args, span) {
+                    return None;
+                }
+                let args: Vec<_> = args
+                    .iter()
+                    .zip(&params)
+                    .map(|(arg, ty)| self.expect(arg, ty))
+                    .collect();
+                Some(make(args.into_iter().collect::<Option<_>>()?, ret))
+            }
+            Signature::Print => {
+                let args: Vec<_> = args.iter().map(|arg| self.value(arg, None)).collect();
+                Some(make(args.into_iter().collect::<Option<_>>()?, Type::Void))
+            }
+            Signature::Assert => {
+                if !self.arity_ok(&callee.name, 1..=2, args, span) {
+                    return None;
+                }
+                let cond = self.expect(&args[0], &Type::Bool);
+                let message = args.get(1).map(|msg| self.expect(msg, &Type::Str));
+                let mut typed = vec![cond?];
+                if let Some(message) = message {
+                    typed.push(message?);
+                }
+                Some(make(typed, Type::Void))
+            }
+            Signature::Len => {
+                self.one_argument(builtin, callee, args, span, "an array or `str`", |ty| {
+                    matches!(ty, Type::Array(_) | Type::Str).then_some(Type::Int)
+                })
+            }
+            Signature::ToStr => self.one_argument(
+                builtin,
+                callee,
+                args,
+                span,
+                "`int`, `float` or `bool`",
+                |ty| matches!(ty, Type::Int | Type::Float | Type::Bool).then_some(Type::Str),
+            ),
+            Signature::Abs => {
+                self.one_argument(builtin, callee, args, span, "`int` or `float`", |ty| {
+                    matches!(ty, Type::Int | Type::Float).then(|| ty.clone())
+                })
+            }
+            Signature::MinMax => {
+                if !self.arity_ok(&callee.name, 2..=2, args, span) {
+                    return None;
+                }
+                let first = self.value(&args[0], None);
+                match first {
+                    Some(
+                        first @ Expr {
+                            ty: Type::Int | Type::Float,
+                            ..
+                        },
+                    ) => {
+                        let second = self.expect(&args[1], &first.ty)?;
+                        let ty = first.ty.clone();
+                        Some(make(vec![first, second], ty))
+                    }
+                    other => {
+                        if let Some(first) = other {
+                            self.wrong_argument(
+                                callee,
+                                "`int` or `float`",
+                                &first.ty,
+                                args[0].span,
+                            );
+                        }
+                        self.skim(&args[1]);
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    /// A built-in of one argument whose result type depends on the argument's: `result` gives
+    /// it, or `None` when the argument's type is not accepted.
+    fn one_argument(
+        &mut self,
+        builtin: Builtin,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+        wanted: &str,
+        result: impl Fn(&Type) -> Option<Type>,
+    ) -> Option<Expr> {
+        if !self.arity_ok(&callee.name, 1..=1, args, span) {
+            return None;
+        }
+        let arg = self.value(&args[0], None)?;
+        let Some(ty) = result(&arg.ty) else {
+            self.wrong_argument(callee, wanted, &arg.ty, args[0].span);
+            return None;
+        };
+        Some(Expr {
+            kind: ExprKind::Builtin {
+                builtin,
+                args: vec![arg],
+            },
+            ty,
+            span,
+        })
+    }
+
+    fn wrong_argument(&mut self, callee: &ast::Ident, wanted: &str, found: &Type, span: Span) {
+        let found = self.type_name(found);
+        self.error(
+            Diagnostic::new(
+                format!("mismatched types: expected {wanted}, found `{found}`"),
+                span,
+            )
+            .with_label(format!("`{}` takes {wanted}", callee.name)),
+        );
+    }
+}

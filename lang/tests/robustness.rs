@@ -1,0 +1,232 @@
+//! The front end never panics: random bytes, token soup, mangled programs and absurd nesting
+//! all come back as diagnostics (or a program), and every diagnostic renders.
+
+use pcc_lang::{check, check_bytes};
+use proptest::prelude::*;
+
+const VALID: &str = r#"struct Node { key: int, left: Node, right: Node }
+let SEED: int = 74755;
+let NAMES: [str] = ["a", "b"];
+fn insert(t: Node, k: int) -> Node {
+    if t == null { return new Node { key: k, left: null, right: null }; }
+    if k < t.key { t.left = insert(t.left, k); } else if k > t.key { t.right = insert(t.right, k); }
+    return t;
+}
+fn classify(x: int) -> str {
+    match x { 0 => { return "zero"; } 1 | -2 => { return "small"; } _ => { return "big"; } }
+}
+fn main() -> int {
+    let root: Node = null;
+    let grid = [[0; 3]; 4];
+    for i in 0..10 { root = insert(root, (i * SEED) % 17); grid[i % 4][i % 3] += i; }
+    let s = "x\t\x41" + str(1.5) + classify(len(NAMES));
+    while true { if s != "" { break; } }
+    println(root, grid, s, abs(-3), min(1.0, 2.0), ~5 << 2 >> 1 & 3 | 4 ^ 1, !true || false && 1 <= 2);
+    return 0;
+}
+"#;
+
+const FRAGMENTS: &[&str] = &[
+    "fn",
+    "main",
+    "(",
+    ")",
+    "{",
+    "}",
+    "let",
+    "x",
+    "=",
+    "1",
+    ";",
+    "if",
+    "else",
+    "while",
+    "for",
+    "in",
+    "0..10",
+    "..",
+    "match",
+    "_",
+    "=>",
+    "|",
+    "-",
+    "new",
+    "Node",
+    ":",
+    "int",
+    "[",
+    "]",
+    "struct",
+    "return",
+    "break",
+    "continue",
+    "null",
+    "true",
+    "\"s\"",
+    "1.5",
+    ",",
+    ".",
+    "+=",
+    "<",
+    "==",
+    "&&",
+    "||",
+    "println",
+    "len",
+    "/*",
+    "*/",
+    "//",
+    "\n",
+    "\"",
+    "\\",
+    "0x",
+    "->",
+    "9223372036854775808",
+    "é",
+    "@",
+    "1e999",
+    "[0; 3]",
+    "x[0]",
+    "p.key",
+    "f(x)",
+    "~",
+    "!",
+    "<<=",
+    "exit(1)",
+    "\\x4",
+    "str",
+    "float",
+];
+
+/// Checks some bytes, renders whatever comes back, and returns whether they were accepted.
+fn check_and_render(bytes: &[u8]) -> bool {
+    match check_bytes("fuzz.pl", bytes) {
+        Ok(_) => true,
+        Err(diagnostics) => {
+            assert!(!diagnostics.is_empty());
+            let rendered = diagnostics.render_bytes("fuzz.pl", bytes);
+            assert!(rendered.starts_with("error: "), "{rendered}");
+            false
+        }
+    }
+}
+
+#[test]
+fn the_sample_program_is_valid() {
+    assert!(check_and_render(VALID.as_bytes()));
+}
+
+// 256 cases each by default; set PROPTEST_CASES for a longer run.
+proptest! {
+    #[test]
+    fn random_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        check_and_render(&bytes);
+    }
+
+    #[test]
+    fn token_soup(
+        tokens in proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..80),
+        glue in proptest::sample::select(&[" ", "", "\n"][..]),
+    ) {
+        check_and_render(tokens.join(glue).as_bytes());
+    }
+
+    #[test]
+    fn shuffled_lines(lines in Just(VALID.lines().collect::<Vec<_>>()).prop_shuffle()) {
+        check_and_render(lines.join("\n").as_bytes());
+    }
+
+    #[test]
+    fn mangled_program(cuts in proptest::collection::vec((0..VALID.len(), 0..12usize), 1..6)) {
+        let mut bytes = VALID.as_bytes().to_vec();
+        for (at, len) in cuts {
+            let at = at.min(bytes.len());
+            let end = (at + len).min(bytes.len());
+            if len % 2 == 0 {
+                bytes.drain(at..end);
+            } else {
+                let copy = bytes[at..end].to_vec();
+                bytes.splice(at..at, copy);
+            }
+        }
+        check_and_render(&bytes);
+    }
+}
+
+fn messages(source: &str) -> Vec<String> {
+    match check("deep.pl", source) {
+        Ok(_) => Vec::new(),
+        Err(diagnostics) => diagnostics.iter().map(|d| d.message.clone()).collect(),
+    }
+}
+
+#[test]
+fn nesting_up_to_the_limit_checks() {
+    let deep = |open: &str, inner: &str, close: &str, n: usize| {
+        format!(
+            "fn f(x: int) -> int {{ return x; }}\nfn main() {{ let x = 1; let y = {}{inner}{}; }}",
+            open.repeat(n),
+            close.repeat(n)
+        )
+    };
+    for (open, inner, close) in [
+        ("(", "1", ")"),
+        ("f(", "1", ")"),
+        ("-", "x", ""),
+        ("[", "1", "]"),
+        ("", "x", " + 1"),
+    ] {
+        assert_eq!(
+            messages(&deep(open, inner, close, 240)),
+            Vec::<String>::new(),
+            "{open}"
+        );
+        assert_eq!(
+            messages(&deep(open, inner, close, 100_000)),
+            ["expression nested too deeply (the limit is 256 levels)"],
+            "{open}"
+        );
+    }
+    let blocks = |n: usize| {
+        format!(
+            "fn main() {{ let c = true; {}{} }}",
+            "if c { ".repeat(n),
+            "}".repeat(n)
+        )
+    };
+    assert_eq!(messages(&blocks(120)), Vec::<String>::new());
+    assert_eq!(
+        messages(&blocks(100_000)),
+        ["block nested too deeply (the limit is 256 levels)"]
+    );
+    let unclosed = format!("fn main() {{ {}", "{ (".repeat(100_000));
+    assert_eq!(messages(&unclosed).len(), 1);
+}
+
+#[test]
+fn invalid_utf8_is_a_diagnostic() {
+    let bytes = b"fn main() {\n    println(\"caf\xe9\");\n}\n";
+    let diagnostics = check_bytes("bad.pl", bytes).unwrap_err();
+    assert_eq!(diagnostics.len(), 1);
+    let rendered = diagnostics.render_bytes("bad.pl", bytes);
+    assert!(rendered.contains("bad.pl:2:17"), "{rendered}");
+    assert!(rendered.contains("not valid UTF-8"), "{rendered}");
+}
+
+#[test]
+fn rendering_survives_a_mismatched_source() {
+    let diagnostics = check("a.pl", "fn main() { let x: int = 1.5; }").unwrap_err();
+    for source in ["", "é", "fn main() {}"] {
+        assert!(diagnostics.render("a.pl", source).starts_with("error: "));
+    }
+}
+
+#[test]
+fn many_errors_are_capped_when_rendered() {
+    let source = "@ ".repeat(300);
+    let diagnostics = check("many.pl", &source).unwrap_err();
+    assert_eq!(diagnostics.len(), 300);
+    let rendered = diagnostics.render("many.pl", &source);
+    assert_eq!(rendered.matches("error: unexpected character").count(), 100);
+    assert!(rendered.ends_with("error: too many errors; 200 more not shown\n"));
+}

@@ -1,0 +1,428 @@
+//! Ball-Larus path numbering: NumPaths and edge increments on the DAG, such that the sum of the
+//! increments along each ENTRY→EXIT path is a unique id in `[0, NumPaths)`.
+//!
+//! The numbering is `computeBLIncrements` (000 Fig. 1), the same as `bl_path_numbering` (001).
+//! Path counts can exceed any fixed width (stacked `if`s: 2^k paths for k of them; 003 §4.1), so
+//! counts are computed with saturating 128-bit arithmetic, and while NumPaths exceeds the limit,
+//! edges are truncated into dummy edges (003 §2.1) until it fits.
+
+use std::fmt;
+
+use crate::cfg::{Cfg, EdgeId, NodeId};
+use crate::dag::{Dag, DagEdgeId, DagEdgeKind, EdgeRole};
+
+/// A numbering failure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NumberingError {
+    /// Truncation found no cut that brings NumPaths from `reached` down towards `limit`.
+    LimitTooSmall { limit: u64, reached: u128 },
+}
+
+impl fmt::Display for NumberingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumberingError::LimitTooSmall { limit, reached } => write!(
+                f,
+                "cannot truncate the paths to at most {limit}: no cut reduces them below {reached}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NumberingError {}
+
+/// The Ball-Larus numbering of one function.
+#[derive(Clone, Debug)]
+pub struct BallLarus {
+    dag: Dag,
+    num_paths: u64,
+    increments: Vec<u64>,
+}
+
+/// `N(v)` (paths from `v` to EXIT) and `W(e)` (edge increments), saturating at `u128::MAX`.
+struct Counts {
+    num_paths: Vec<u128>,
+    increments: Vec<u128>,
+}
+
+/// 000 Fig. 1 `computeBLIncrements` (= 001 `bl_path_numbering`): in reverse topological order,
+/// `N(v)` is the sum of its successors' counts, and each out-edge's increment is the running sum
+/// before it, so the paths through the i-th out-edge take the i-th block of ids.
+fn compute_bl_increments(dag: &Dag) -> Counts {
+    let mut num_paths = vec![0u128; dag.num_nodes()];
+    let mut increments = vec![0u128; dag.num_edges()];
+    num_paths[dag.exit().0] = 1;
+    for &v in dag.topological_order().iter().rev() {
+        if v == dag.exit() {
+            continue;
+        }
+        let mut n_v = 0u128;
+        for &e in dag.outs(v) {
+            increments[e.0] = n_v;
+            n_v = n_v.saturating_add(num_paths[dag.edge(e).to.0]);
+        }
+        num_paths[v.0] = n_v;
+    }
+    Counts {
+        num_paths,
+        increments,
+    }
+}
+
+/// Number of paths from ENTRY to each node (saturating), in topological order.
+fn count_paths_from_entry(dag: &Dag) -> Vec<u128> {
+    let mut from_entry = vec![0u128; dag.num_nodes()];
+    from_entry[dag.entry().0] = 1;
+    for &v in dag.topological_order() {
+        for &e in dag.outs(v) {
+            let w = dag.edge(e).to;
+            from_entry[w.0] = from_entry[w.0].saturating_add(from_entry[v.0]);
+        }
+    }
+    from_entry
+}
+
+/// The real edges to truncate next: all in-edges of the node whose cut removes the most paths,
+/// if any cut removes some. Edges from the entry are kept, since cutting them gains nothing.
+///
+/// Cutting the in-edges of `x` makes `x` a place where paths start, like a loop header: the
+/// `C(x)·N(x)` paths through those edges (`C(x)` = paths from ENTRY into them) become `C(x)`
+/// paths ending before `x` plus, if `ENTRY→x` is new, `N(x)` paths starting at `x`. The winner
+/// carries many paths and splits them evenly (the middle of a stack of `if`s), so the paths on
+/// both sides stay long.
+fn choose_cut(dag: &Dag, to_exit: &[u128], from_entry: &[u128]) -> Option<Vec<DagEdgeId>> {
+    let mut best: Option<(u128, NodeId)> = None;
+    for &x in dag.topological_order().iter().filter(|&&x| x != dag.exit()) {
+        let cuttable = cuttable_in_edges(dag, x);
+        let into: u128 = cuttable.fold(0, |sum, d| {
+            sum.saturating_add(from_entry[dag.edge(d).from.0])
+        });
+        let removed = into.saturating_mul(to_exit[x.0]);
+        let added = if dag.entry_dummy(x).is_some() {
+            into
+        } else {
+            into.saturating_add(to_exit[x.0])
+        };
+        if removed > added && best.is_none_or(|(gain, _)| removed - added > gain) {
+            best = Some((removed - added, x));
+        }
+    }
+    best.map(|(_, x)| cuttable_in_edges(dag, x).collect())
+}
+
+fn cuttable_in_edges(dag: &Dag, x: NodeId) -> impl Iterator<Item = DagEdgeId> + '_ {
+    dag.ins(x).iter().copied().filter(move |&d| {
+        let edge = dag.edge(d);
+        matches!(edge.kind, DagEdgeKind::Real(_)) && edge.from != dag.entry()
+    })
+}
+
+impl BallLarus {
+    /// Numbers the paths of `cfg`, truncating only when they exceed `u64::MAX`.
+    pub fn new(cfg: &Cfg) -> Result<BallLarus, NumberingError> {
+        BallLarus::with_limit(cfg, u64::MAX)
+    }
+
+    /// Numbers the paths of `cfg` so that NumPaths ≤ `max_paths`, truncating edges if needed.
+    pub fn with_limit(cfg: &Cfg, max_paths: u64) -> Result<BallLarus, NumberingError> {
+        let mut dag = Dag::new(cfg);
+        let counts = loop {
+            let counts = compute_bl_increments(&dag);
+            let total = counts.num_paths[dag.entry().0];
+            if total <= u128::from(max_paths) {
+                break counts;
+            }
+            let from_entry = count_paths_from_entry(&dag);
+            match choose_cut(&dag, &counts.num_paths, &from_entry) {
+                Some(edges) => edges.into_iter().for_each(|d| dag.cut(d)),
+                None => {
+                    return Err(NumberingError::LimitTooSmall {
+                        limit: max_paths,
+                        reached: total,
+                    });
+                }
+            }
+        };
+        // Every count is at most N(ENTRY) ≤ max_paths now, so the narrowing is lossless.
+        let narrow = |x: u128| u64::try_from(x).expect("bounded by max_paths");
+        Ok(BallLarus {
+            num_paths: narrow(counts.num_paths[dag.entry().0]),
+            increments: counts.increments.into_iter().map(narrow).collect(),
+            dag,
+        })
+    }
+
+    pub fn dag(&self) -> &Dag {
+        &self.dag
+    }
+
+    /// NumPaths: the number of potential acyclic paths; ids are `0..num_paths`.
+    pub fn num_paths(&self) -> u64 {
+        self.num_paths
+    }
+
+    /// The Ball-Larus increment `W(d)` of a DAG edge.
+    pub fn increment(&self, d: DagEdgeId) -> u64 {
+        self.increments[d.0]
+    }
+
+    /// Whether edges were cut to bound the number of paths.
+    pub fn is_truncated(&self) -> bool {
+        !self.dag.cut_edges().is_empty()
+    }
+
+    /// The CFG edges cut by truncation.
+    pub fn cut_edges(&self) -> &[EdgeId] {
+        self.dag.cut_edges()
+    }
+
+    /// 000 Fig. 4 `computePathIdentifier`: the sum of the increments along a DAG path.
+    pub fn path_id(&self, path: &[DagEdgeId]) -> u64 {
+        path.iter()
+            .fold(0, |id, &d| id.wrapping_add(self.increment(d)))
+    }
+
+    /// Splits one execution of the function, given as the CFG edges taken from the entry, into
+    /// its acyclic paths and returns their ids in order: a path ends at each back or cut edge,
+    /// at EXIT, and at a dead end where the execution stops. A trailing unfinished path is
+    /// dropped. This is what the instrumented code computes, done directly with the increments.
+    pub fn path_ids_of_execution(&self, cfg: &Cfg, execution: &[EdgeId]) -> Vec<u64> {
+        let mut ids = Vec::new();
+        let mut r = 0u64;
+        for &e in execution {
+            match self.dag.role(e) {
+                EdgeRole::Dag(d) => r = r.wrapping_add(self.increment(d)),
+                EdgeRole::Closing { exit, entry } => {
+                    ids.push(r.wrapping_add(self.increment(exit)));
+                    r = entry.map_or(0, |d| self.increment(d));
+                }
+                EdgeRole::Unreachable => {}
+            }
+        }
+        if let Some(&last) = execution.last() {
+            let v = cfg.edge(last).to;
+            if v == cfg.exit() {
+                ids.push(r);
+            } else if let Some(&dead_end) = self.dag.outs(v).first()
+                && self.dag.edge(dead_end).kind == DagEdgeKind::DeadEnd
+            {
+                ids.push(r.wrapping_add(self.increment(dead_end)));
+            }
+        }
+        ids
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 000 Fig. 3(a) (= Fig. 13): nodes s a b c d t = 0..6; out(a) lists a→c before a→b, which
+    /// gives the ids the paper states: sacdt 0, sact 1, sbcdt 4, sbct 5.
+    fn ppp_figure_3() -> Cfg {
+        Cfg::from_edges(
+            6,
+            0,
+            5,
+            &[
+                (0, 1), // s→a
+                (0, 2), // s→b
+                (1, 3), // a→c
+                (1, 2), // a→b
+                (2, 3), // b→c
+                (3, 4), // c→d
+                (3, 5), // c→t
+                (4, 5), // d→t
+            ],
+        )
+        .unwrap()
+    }
+
+    fn id_of_nodes(bl: &BallLarus, cfg: &Cfg, nodes: &[usize]) -> u64 {
+        let edges: Vec<EdgeId> = nodes
+            .windows(2)
+            .map(|w| {
+                *cfg.succs(NodeId(w[0]))
+                    .iter()
+                    .find(|&&e| cfg.edge(e).to == NodeId(w[1]))
+                    .unwrap()
+            })
+            .collect();
+        *bl.path_ids_of_execution(cfg, &edges).last().unwrap()
+    }
+
+    #[test]
+    fn ppp_figure_3_increments_and_ids() {
+        let cfg = ppp_figure_3();
+        let bl = BallLarus::new(&cfg).unwrap();
+        assert_eq!(bl.num_paths(), 6);
+        let increments: Vec<u64> = (0..cfg.num_edges())
+            .map(|e| match bl.dag().role(EdgeId(e)) {
+                EdgeRole::Dag(d) => bl.increment(d),
+                other => panic!("unexpected role {other:?}"),
+            })
+            .collect();
+        assert_eq!(increments, vec![0, 4, 0, 2, 0, 0, 1, 0]);
+        let (s, a, b, c, d, t) = (0, 1, 2, 3, 4, 5);
+        assert_eq!(id_of_nodes(&bl, &cfg, &[s, a, c, d, t]), 0);
+        assert_eq!(id_of_nodes(&bl, &cfg, &[s, a, c, t]), 1);
+        assert_eq!(id_of_nodes(&bl, &cfg, &[s, a, b, c, d, t]), 2);
+        assert_eq!(id_of_nodes(&bl, &cfg, &[s, a, b, c, t]), 3);
+        assert_eq!(id_of_nodes(&bl, &cfg, &[s, b, c, d, t]), 4);
+        assert_eq!(id_of_nodes(&bl, &cfg, &[s, b, c, t]), 5);
+    }
+
+    #[test]
+    fn ppp_figure_2_node_with_two_successors() {
+        // 000 Fig. 2: a→b gets 0, a→c gets N(b).
+        let cfg =
+            Cfg::from_edges(5, 0, 4, &[(0, 1), (0, 2), (1, 3), (1, 4), (2, 4), (3, 4)]).unwrap();
+        let bl = BallLarus::new(&cfg).unwrap();
+        let EdgeRole::Dag(a_c) = bl.dag().role(EdgeId(1)) else {
+            panic!()
+        };
+        assert_eq!(bl.increment(a_c), 2);
+        assert_eq!(bl.num_paths(), 3);
+    }
+
+    /// 004 Fig. 10–11: AddEvenNumbers has 6 potential paths, numbered as in Fig. 11.
+    #[test]
+    fn add_even_numbers_sidebar_2() {
+        let cfg = Cfg::from_edges(
+            8,
+            0,
+            7,
+            &[
+                (0, 1),
+                (1, 2),
+                (2, 3),
+                (2, 6),
+                (3, 4),
+                (3, 5),
+                (4, 5),
+                (5, 2),
+                (6, 7),
+            ],
+        )
+        .unwrap();
+        let bl = BallLarus::new(&cfg).unwrap();
+        assert_eq!(bl.num_paths(), 6);
+        // AddEvenNumbers(2) runs blocks 1 2 3 4 6 3 4 5 6 3 7 (Sidebar 1): paths
+        // 1,2,3,4,6 (4), then 3,4,5,6 (0), then 3,7 (2).
+        let blocks = [1, 2, 3, 4, 6, 3, 4, 5, 6, 3, 7];
+        let nodes: Vec<usize> = blocks.iter().map(|b| b - 1).chain([7]).collect();
+        let edges: Vec<EdgeId> = nodes
+            .windows(2)
+            .map(|w| {
+                *cfg.succs(NodeId(w[0]))
+                    .iter()
+                    .find(|&&e| cfg.edge(e).to == NodeId(w[1]))
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(bl.path_ids_of_execution(&cfg, &edges), vec![4, 0, 2]);
+        assert!(!bl.is_truncated());
+    }
+
+    /// `if ((A||B) && (C||D)) X else Y` with short-circuit edges: 7 paths (004 §6.1).
+    #[test]
+    fn short_circuit_condition_has_seven_paths() {
+        let (a, b, c, d, x, y, exit) = (0, 1, 2, 3, 4, 5, 6);
+        let cfg = Cfg::from_edges(
+            7,
+            a,
+            exit,
+            &[
+                (a, c),
+                (a, b),
+                (b, c),
+                (b, y),
+                (c, x),
+                (c, d),
+                (d, x),
+                (d, y),
+                (x, exit),
+                (y, exit),
+            ],
+        )
+        .unwrap();
+        assert_eq!(BallLarus::new(&cfg).unwrap().num_paths(), 7);
+    }
+
+    /// `k` stacked `if`s: nodes 3i (test), 3i+1 / 3i+2 (arms), 3k the exit.
+    fn stacked_ifs(k: usize) -> Cfg {
+        let mut edges = Vec::new();
+        for i in 0..k {
+            let (test, then, other, join) = (3 * i, 3 * i + 1, 3 * i + 2, 3 * i + 3);
+            edges.extend([(test, then), (test, other), (then, join), (other, join)]);
+        }
+        Cfg::from_edges(3 * k + 1, 0, 3 * k, &edges).unwrap()
+    }
+
+    #[test]
+    fn stacked_ifs_below_the_limit_are_not_truncated() {
+        let bl = BallLarus::new(&stacked_ifs(63)).unwrap();
+        assert_eq!(bl.num_paths(), 1 << 63);
+        assert!(!bl.is_truncated());
+    }
+
+    #[test]
+    fn seventy_stacked_ifs_are_truncated_in_the_middle() {
+        let cfg = stacked_ifs(70);
+        let bl = BallLarus::new(&cfg).unwrap();
+        assert!(bl.is_truncated());
+        // Both edges into one join are cut, near the middle of the stack.
+        assert_eq!(bl.cut_edges().len(), 2);
+        let join = cfg.edge(bl.cut_edges()[0]).to;
+        assert!(bl.cut_edges().iter().all(|&e| cfg.edge(e).to == join));
+        assert_eq!(join.0 % 3, 0);
+        assert!((30..=40).contains(&(join.0 / 3)));
+        // 35 ifs before the cut, 35 after: 2^35 + 2^35 paths.
+        assert_eq!(bl.num_paths(), 1 << 36);
+    }
+
+    #[test]
+    fn small_limit_truncates_further() {
+        let cfg = stacked_ifs(70);
+        let bl = BallLarus::with_limit(&cfg, 1000).unwrap();
+        assert!(bl.num_paths() <= 1000);
+        assert!(bl.cut_edges().len() > 2);
+    }
+
+    #[test]
+    fn impossible_limit_is_an_error() {
+        // A node with three successors cannot have fewer than 3 paths.
+        let cfg = Cfg::from_edges(2, 0, 1, &[(0, 1), (0, 1), (0, 1)]).unwrap();
+        assert_eq!(
+            BallLarus::with_limit(&cfg, 2).unwrap_err(),
+            NumberingError::LimitTooSmall {
+                limit: 2,
+                reached: 3
+            }
+        );
+    }
+
+    #[test]
+    fn dead_end_paths_are_numbered() {
+        // 0 → 1 → exit 3, 0 → 2 (dead end, e.g. a runtime error).
+        let cfg = Cfg::from_edges(4, 0, 3, &[(0, 1), (0, 2), (1, 3)]).unwrap();
+        let bl = BallLarus::new(&cfg).unwrap();
+        assert_eq!(bl.num_paths(), 2);
+        assert_eq!(bl.path_ids_of_execution(&cfg, &[EdgeId(1)]), vec![1]);
+        assert_eq!(
+            bl.path_ids_of_execution(&cfg, &[EdgeId(0), EdgeId(2)]),
+            vec![0]
+        );
+    }
+
+    #[test]
+    fn infinite_loop_paths_end_at_the_back_edge() {
+        // 0 → 1 → 1 (no way out); exit 2 unreachable.
+        let cfg = Cfg::from_edges(3, 0, 2, &[(0, 1), (1, 1)]).unwrap();
+        let bl = BallLarus::new(&cfg).unwrap();
+        // ENTRY→1→EXIT via dummy, and 0→1→EXIT via dummy.
+        assert_eq!(bl.num_paths(), 2);
+        let ids = bl.path_ids_of_execution(&cfg, &[EdgeId(0), EdgeId(1), EdgeId(1)]);
+        assert_eq!(ids, vec![1, 0]);
+    }
+}

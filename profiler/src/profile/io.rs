@@ -1,0 +1,284 @@
+//! Reading and writing profile files. Reading checks, in order: well-formed JSON, the `format`
+//! tag, the `version`, the `mode`, then the structure; every failure is an error value.
+//! Writing is atomic: a temporary file in the same directory, then a rename.
+
+use std::fmt;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{FORMAT, Mode, Profile, VERSION};
+
+/// What is wrong with a profile file.
+#[derive(Debug)]
+pub enum ProfileErrorKind {
+    Io(std::io::Error),
+    /// The JSON ends early, as when a write was interrupted.
+    Truncated,
+    Malformed(String),
+    WrongFormat(String),
+    UnsupportedVersion(String),
+    UnknownMode(String),
+    Invalid(String),
+}
+
+/// A profile that could not be read or written, with the file it came from if any.
+#[derive(Debug)]
+pub struct ProfileError {
+    pub path: Option<PathBuf>,
+    pub kind: ProfileErrorKind,
+}
+
+impl ProfileError {
+    fn new(kind: ProfileErrorKind) -> ProfileError {
+        ProfileError { path: None, kind }
+    }
+
+    fn at(mut self, path: &Path) -> ProfileError {
+        self.path = Some(path.to_path_buf());
+        self
+    }
+}
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(path) = &self.path {
+            write!(f, "{}: ", path.display())?;
+        }
+        match &self.kind {
+            ProfileErrorKind::Io(e) => write!(f, "{e}"),
+            ProfileErrorKind::Truncated => {
+                write!(f, "profile is truncated (incomplete JSON)")
+            }
+            ProfileErrorKind::Malformed(e) => write!(f, "profile is not valid JSON: {e}"),
+            ProfileErrorKind::WrongFormat(found) => {
+                write!(
+                    f,
+                    "not a pcc profile (format is {found}, expected \"{FORMAT}\")"
+                )
+            }
+            ProfileErrorKind::UnsupportedVersion(found) => write!(
+                f,
+                "unsupported profile version {found} (this pcc reads version {VERSION})"
+            ),
+            ProfileErrorKind::UnknownMode(found) => {
+                let known: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+                write!(
+                    f,
+                    "unknown profiling mode {found} (expected one of {})",
+                    known.join(", ")
+                )
+            }
+            ProfileErrorKind::Invalid(e) => write!(f, "invalid profile: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ProfileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ProfileErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl Profile {
+    /// Parses and validates a profile.
+    pub fn from_json(text: &str) -> Result<Profile, ProfileError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            ProfileError::new(if e.is_eof() {
+                ProfileErrorKind::Truncated
+            } else {
+                ProfileErrorKind::Malformed(e.to_string())
+            })
+        })?;
+        let field = |name: &str| {
+            value
+                .get(name)
+                .map_or("none".to_string(), |v| v.to_string())
+        };
+        if value.get("format").and_then(|v| v.as_str()) != Some(FORMAT) {
+            return Err(ProfileError::new(ProfileErrorKind::WrongFormat(field(
+                "format",
+            ))));
+        }
+        if value.get("version").and_then(|v| v.as_u64()) != Some(u64::from(VERSION)) {
+            return Err(ProfileError::new(ProfileErrorKind::UnsupportedVersion(
+                field("version"),
+            )));
+        }
+        if value
+            .get("mode")
+            .and_then(|v| v.as_str())
+            .is_none_or(|name| name.parse::<Mode>().is_err())
+        {
+            return Err(ProfileError::new(ProfileErrorKind::UnknownMode(field(
+                "mode",
+            ))));
+        }
+        let profile: Profile = serde_json::from_value(value)
+            .map_err(|e| ProfileError::new(ProfileErrorKind::Invalid(e.to_string())))?;
+        profile
+            .check_consistency()
+            .map_err(|e| ProfileError::new(ProfileErrorKind::Invalid(e)))?;
+        Ok(profile)
+    }
+
+    /// Invariants serde cannot check: unique function names, path ids below `num_paths`.
+    fn check_consistency(&self) -> Result<(), String> {
+        let mut names = std::collections::HashSet::new();
+        for function in &self.functions {
+            if !names.insert(function.name.as_str()) {
+                return Err(format!("function `{}` appears twice", function.name));
+            }
+            let mut paths = function
+                .paths
+                .iter()
+                .chain(function.residual.iter().flatten());
+            if let Some(path) = paths.find(|p| p.id >= function.num_paths) {
+                return Err(format!(
+                    "function `{}`: path id {} is not below num_paths {}",
+                    function.name, path.id, function.num_paths
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The profile as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("profiles always serialize")
+    }
+
+    /// Reads and validates a profile file.
+    pub fn read(path: &Path) -> Result<Profile, ProfileError> {
+        let text = fs::read_to_string(path)
+            .map_err(|e| ProfileError::new(ProfileErrorKind::Io(e)).at(path))?;
+        Profile::from_json(&text).map_err(|e| e.at(path))
+    }
+
+    /// Writes the profile so that `path` holds either the old file or the complete new one,
+    /// never a partial write: a temporary file in the same directory is renamed over it.
+    pub fn write_atomic(&self, path: &Path) -> Result<(), ProfileError> {
+        let io_error = |e| ProfileError::new(ProfileErrorKind::Io(e)).at(path);
+        let directory = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let file_name = path.file_name().ok_or_else(|| {
+            io_error(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "profile path has no file name",
+            ))
+        })?;
+        let temp = directory.join(format!(
+            ".{}.{}.tmp",
+            file_name.to_string_lossy(),
+            std::process::id()
+        ));
+        let written = (|| {
+            let mut file = fs::File::create(&temp)?;
+            file.write_all(self.to_json().as_bytes())?;
+            file.write_all(b"\n")?;
+            file.sync_all()?;
+            fs::rename(&temp, path)
+        })();
+        if written.is_err() {
+            // Best effort: the temporary file may not even exist.
+            let _ = fs::remove_file(&temp);
+        }
+        written.map_err(io_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{EdgeCount, FunctionProfile, PathCount, Storage};
+    use super::*;
+
+    fn sample() -> Profile {
+        let mut profile = Profile::new(Mode::Bl, "add.pl", vec!["2".into()]);
+        let mut f = FunctionProfile::new("add_even", "9f2c", 6, Storage::Array);
+        f.paths.push(PathCount {
+            id: 3,
+            count: 1,
+            lines: vec![4, 5, 6, 8],
+        });
+        profile.functions.push(f);
+        profile
+    }
+
+    #[test]
+    fn round_trips_with_the_documented_field_names() {
+        let profile = sample();
+        let json = profile.to_json();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({
+                "format": "pcc-profile", "version": 1, "mode": "bl", "program": "add.pl",
+                "args": ["2"],
+                "functions": [{ "name": "add_even", "cfg_hash": "9f2c", "num_paths": 6,
+                    "storage": "array",
+                    "paths": [{ "id": 3, "count": 1, "lines": [4, 5, 6, 8] }] }]
+            })
+        );
+        assert_eq!(Profile::from_json(&json).unwrap(), profile);
+    }
+
+    #[test]
+    fn optional_fields_appear_only_when_set() {
+        let mut profile = sample();
+        profile.mode = Mode::Edge;
+        profile.functions[0].truncated = true;
+        profile.functions[0].edges = Some(vec![EdgeCount {
+            from_line: 4,
+            to_line: 5,
+            count: 7,
+        }]);
+        let value: serde_json::Value = serde_json::from_str(&profile.to_json()).unwrap();
+        let f = &value["functions"][0];
+        assert_eq!(f["truncated"], true);
+        assert_eq!(f["edges"][0]["from_line"], 4);
+        assert!(f.get("kipf").is_none());
+        assert_eq!(Profile::from_json(&profile.to_json()).unwrap(), profile);
+    }
+
+    fn error_of(text: &str) -> String {
+        Profile::from_json(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn rejects_bad_files_with_clear_messages() {
+        let good = sample().to_json();
+        assert!(error_of(&good[..good.len() / 2]).contains("truncated"));
+        assert!(error_of("{ nope }").contains("not valid JSON"));
+        assert!(error_of(&good.replace("pcc-profile", "other")).contains("not a pcc profile"));
+        assert!(error_of("[1, 2]").contains("not a pcc profile"));
+        assert!(
+            error_of(&good.replace("\"version\": 1", "\"version\": 2"))
+                .contains("unsupported profile version 2")
+        );
+        assert!(
+            error_of(&good.replace("\"mode\": \"bl\"", "\"mode\": \"xyz\""))
+                .contains("unknown profiling mode \"xyz\"")
+        );
+        assert!(error_of(&good.replace("\"num_paths\"", "\"n\"")).contains("num_paths"));
+        assert!(error_of(&good.replace("\"id\": 3", "\"id\": 6")).contains("not below num_paths"));
+    }
+
+    #[test]
+    fn writes_atomically_and_reads_back() {
+        let dir = std::env::temp_dir().join(format!("pcc-profile-io-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("add.bl.profile.json");
+        sample().write_atomic(&path).unwrap();
+        assert_eq!(Profile::read(&path).unwrap(), sample());
+        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+        let missing = Profile::read(&dir.join("missing.json")).unwrap_err();
+        assert!(missing.to_string().contains("missing.json"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

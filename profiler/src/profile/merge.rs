@@ -1,0 +1,272 @@
+//! `pcc profile merge`: sums the counts of several runs of the same code.
+//!
+//! Profiles are only comparable when they come from the same program, the same mode and the
+//! same code of every function (equal `cfg_hash`); anything else is refused, never guessed.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::{FunctionProfile, KipfNode, Mode, PathCount, Profile};
+
+/// Why profiles cannot be merged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    NoProfiles,
+    ModeMismatch {
+        first: Mode,
+        other: Mode,
+    },
+    ProgramMismatch {
+        first: String,
+        other: String,
+    },
+    /// The same function was profiled in different code.
+    StaleFunction {
+        name: String,
+    },
+    /// The same code was instrumented differently (e.g. PPP with other interesting paths).
+    Incompatible {
+        name: String,
+        what: &'static str,
+    },
+    NotMergeable(Mode),
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::NoProfiles => write!(f, "no profiles to merge"),
+            MergeError::ModeMismatch { first, other } => write!(
+                f,
+                "cannot merge a `{first}` profile with a `{other}` profile"
+            ),
+            MergeError::ProgramMismatch { first, other } => write!(
+                f,
+                "cannot merge profiles of different programs (`{first}` and `{other}`)"
+            ),
+            MergeError::StaleFunction { name } => write!(
+                f,
+                "function `{name}` was profiled in different versions of the code (cfg_hash differs)"
+            ),
+            MergeError::Incompatible { name, what } => {
+                write!(f, "function `{name}`: the profiles differ in {what}")
+            }
+            MergeError::NotMergeable(mode) => write!(f, "`{mode}` profiles cannot be merged"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// Sums `profiles` into one. `args` are kept if all runs had the same, else left empty.
+pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeError> {
+    let (first, rest) = profiles.split_first().ok_or(MergeError::NoProfiles)?;
+    if first.mode == Mode::Wpp {
+        // A whole-program-path grammar compresses one trace; traces do not add up.
+        return Err(MergeError::NotMergeable(Mode::Wpp));
+    }
+    let mut merged = first.clone();
+    for other in rest {
+        if other.mode != first.mode {
+            return Err(MergeError::ModeMismatch {
+                first: first.mode,
+                other: other.mode,
+            });
+        }
+        if other.program != first.program {
+            return Err(MergeError::ProgramMismatch {
+                first: first.program.clone(),
+                other: other.program.clone(),
+            });
+        }
+        if other.args != merged.args {
+            merged.args.clear();
+        }
+        for function in &other.functions {
+            match merged
+                .functions
+                .iter_mut()
+                .find(|f| f.name == function.name)
+            {
+                Some(into) => merge_function(into, function)?,
+                None => merged.functions.push(function.clone()),
+            }
+        }
+    }
+    Ok(merged)
+}
+
+fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<(), MergeError> {
+    let incompatible = |what| MergeError::Incompatible {
+        name: from.name.clone(),
+        what,
+    };
+    if into.cfg_hash != from.cfg_hash {
+        return Err(MergeError::StaleFunction {
+            name: from.name.clone(),
+        });
+    }
+    if (into.num_paths, into.truncated) != (from.num_paths, from.truncated) {
+        return Err(incompatible("path numbering"));
+    }
+    if (&into.interesting, into.range) != (&from.interesting, from.range) {
+        return Err(incompatible("interesting paths"));
+    }
+    into.paths = sum_paths(&into.paths, &from.paths);
+    merge_optional(&mut into.residual, &from.residual, |a, b| sum_paths(a, b));
+    merge_optional(&mut into.obvious, &from.obvious, |a, b| sum_paths(a, b));
+    merge_optional(&mut into.cold_count, &from.cold_count, |a, b| {
+        a.saturating_add(*b)
+    });
+    merge_optional(&mut into.kipf, &from.kipf, |a, b| sum_forests(a, b));
+    if let (Some(a), Some(b)) = (&mut into.edges, &from.edges) {
+        let same_edges = a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| (x.from_line, x.to_line) == (y.from_line, y.to_line));
+        if !same_edges {
+            return Err(incompatible("edges"));
+        }
+        for (x, y) in a.iter_mut().zip(b) {
+            x.count = x.count.saturating_add(y.count);
+        }
+    } else if into.edges.is_none() {
+        into.edges.clone_from(&from.edges);
+    }
+    Ok(())
+}
+
+/// `into = combine(into, from)` when both are present, else whichever is.
+fn merge_optional<T: Clone>(into: &mut Option<T>, from: &Option<T>, combine: impl Fn(&T, &T) -> T) {
+    *into = match (into.take(), from) {
+        (Some(a), Some(b)) => Some(combine(&a, b)),
+        (a, b) => a.or_else(|| b.clone()),
+    };
+}
+
+/// Paths of both lists with counts of equal ids added, in id order.
+fn sum_paths(a: &[PathCount], b: &[PathCount]) -> Vec<PathCount> {
+    let mut by_id: BTreeMap<u64, PathCount> = BTreeMap::new();
+    for path in a.iter().chain(b) {
+        by_id
+            .entry(path.id)
+            .and_modify(|p| p.count = p.count.saturating_add(path.count))
+            .or_insert_with(|| path.clone());
+    }
+    by_id.into_values().collect()
+}
+
+/// Prefix forests added node by node: equal ids at the same place are one node.
+fn sum_forests(a: &[KipfNode], b: &[KipfNode]) -> Vec<KipfNode> {
+    let mut merged = a.to_vec();
+    for node in b {
+        match merged.iter_mut().find(|m| m.id == node.id) {
+            Some(m) => {
+                m.count = m.count.saturating_add(node.count);
+                m.children = sum_forests(&m.children, &node.children);
+            }
+            None => merged.push(node.clone()),
+        }
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Storage;
+    use super::*;
+
+    fn run(counts: &[(u64, u64)], args: &[&str]) -> Profile {
+        let mut profile = Profile::new(
+            Mode::Bl,
+            "p.pl",
+            args.iter().map(|s| s.to_string()).collect(),
+        );
+        let mut f = FunctionProfile::new("main", "h1", 8, Storage::Array);
+        f.paths = counts
+            .iter()
+            .map(|&(id, count)| PathCount {
+                id,
+                count,
+                lines: vec![1, 2],
+            })
+            .collect();
+        profile.functions.push(f);
+        profile
+    }
+
+    #[test]
+    fn sums_counts_by_path_id() {
+        let merged = merge(&[
+            run(&[(1, 5), (3, 1)], &["a"]),
+            run(&[(3, 2), (0, 4)], &["b"]),
+        ])
+        .unwrap();
+        let counts: Vec<(u64, u64)> = merged.functions[0]
+            .paths
+            .iter()
+            .map(|p| (p.id, p.count))
+            .collect();
+        assert_eq!(counts, vec![(0, 4), (1, 5), (3, 3)]);
+        assert!(merged.args.is_empty());
+        let same_args = merge(&[run(&[], &["a"]), run(&[], &["a"])]).unwrap();
+        assert_eq!(same_args.args, vec!["a".to_string()]);
+    }
+
+    #[test]
+    fn refuses_different_code_modes_and_programs() {
+        let a = run(&[(1, 1)], &[]);
+        let mut stale = a.clone();
+        stale.functions[0].cfg_hash = "h2".into();
+        assert_eq!(
+            merge(&[a.clone(), stale]).unwrap_err().to_string(),
+            "function `main` was profiled in different versions of the code (cfg_hash differs)"
+        );
+        let mut edge = a.clone();
+        edge.mode = Mode::Edge;
+        assert!(
+            merge(&[a.clone(), edge])
+                .unwrap_err()
+                .to_string()
+                .contains("`bl` profile with a `edge`")
+        );
+        let mut other = a.clone();
+        other.program = "q.pl".into();
+        assert!(matches!(
+            merge(&[a.clone(), other]),
+            Err(MergeError::ProgramMismatch { .. })
+        ));
+        assert_eq!(merge(&[]), Err(MergeError::NoProfiles));
+    }
+
+    #[test]
+    fn merges_forests_and_cold_counts() {
+        let mut a = run(&[], &[]);
+        let leaf = |id, count| KipfNode {
+            id,
+            count,
+            children: vec![],
+        };
+        a.functions[0].kipf = Some(vec![KipfNode {
+            id: 0,
+            count: 3,
+            children: vec![leaf(2, 1)],
+        }]);
+        a.functions[0].cold_count = Some(2);
+        let mut b = a.clone();
+        b.functions[0].kipf = Some(vec![
+            KipfNode {
+                id: 0,
+                count: 1,
+                children: vec![leaf(1, 1)],
+            },
+            leaf(5, 1),
+        ]);
+        let merged = merge(&[a, b]).unwrap();
+        let kipf = merged.functions[0].kipf.as_ref().unwrap();
+        assert_eq!(kipf[0].count, 4);
+        assert_eq!(kipf[0].children.len(), 2);
+        assert_eq!(kipf[1], leaf(5, 1));
+        assert_eq!(merged.functions[0].cold_count, Some(4));
+    }
+}

@@ -1,0 +1,228 @@
+//! The profile data model and its JSON file format (DESIGN "Profile file"), with reading,
+//! atomic writing, merging, path-spectra comparison and reports.
+//!
+//! Field names are the file format: do not rename them. Mode-specific fields are optional and
+//! left out of the file when absent.
+
+mod diff;
+mod io;
+mod merge;
+mod report;
+
+pub use diff::{CountChange, DiffError, FunctionComparison, FunctionDiff, SpectraDiff, diff};
+pub use io::{ProfileError, ProfileErrorKind};
+pub use merge::{MergeError, merge};
+pub use report::{FunctionSummary, HotEdge, HotPath, ShowReport, show};
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "pcc-profile";
+/// The only `version` this code reads and writes.
+pub const VERSION: u32 = 1;
+
+/// The profiling mode (`--profile MODE`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Edge,
+    Bl,
+    Ppp,
+    Tpp,
+    Kbl,
+    Wpp,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 6] = [
+        Mode::Edge,
+        Mode::Bl,
+        Mode::Ppp,
+        Mode::Tpp,
+        Mode::Kbl,
+        Mode::Wpp,
+    ];
+
+    /// The name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Edge => "edge",
+            Mode::Bl => "bl",
+            Mode::Ppp => "ppp",
+            Mode::Tpp => "tpp",
+            Mode::Kbl => "kbl",
+            Mode::Wpp => "wpp",
+        }
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Mode, String> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| format!("unknown profiling mode `{name}`"))
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the runtime keeps a function's path counters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Storage {
+    /// One counter per potential path, indexed by path id.
+    Array,
+    /// A hash table keyed by path id, for functions with too many potential paths.
+    Hash,
+}
+
+impl Storage {
+    /// An array when the function has at most `array_limit` potential paths (000 §2.3).
+    pub fn choose(num_paths: u64, array_limit: u64) -> Storage {
+        if num_paths <= array_limit {
+            Storage::Array
+        } else {
+            Storage::Hash
+        }
+    }
+}
+
+/// A whole profile file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub format: String,
+    pub version: u32,
+    pub mode: Mode,
+    pub program: String,
+    pub args: Vec<String>,
+    pub functions: Vec<FunctionProfile>,
+    /// `wpp`: the symbol table, grammar rules and trace length; its shape belongs to the WPP
+    /// implementation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wpp: Option<serde_json::Value>,
+}
+
+impl Profile {
+    /// An empty profile of the current format and version.
+    pub fn new(mode: Mode, program: impl Into<String>, args: Vec<String>) -> Profile {
+        Profile {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            mode,
+            program: program.into(),
+            args,
+            functions: Vec::new(),
+            wpp: None,
+        }
+    }
+
+    pub fn function(&self, name: &str) -> Option<&FunctionProfile> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+}
+
+/// One function's part of a profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionProfile {
+    pub name: String,
+    /// Hash of the function's CFG before instrumentation; a profile only applies to the same code.
+    pub cfg_hash: String,
+    /// Potential acyclic paths of the function's DAG.
+    pub num_paths: u64,
+    pub storage: Storage,
+    /// Whether edges were cut to bound `num_paths` (paths end and start at the cut edges).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// Executed paths only.
+    pub paths: Vec<PathCount>,
+    /// `edge`: one entry per CFG edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edges: Option<Vec<EdgeCount>>,
+    /// `ppp`: Ball-Larus ids of the interesting paths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interesting: Option<Vec<u64>>,
+    /// `ppp`: size of the interval of PPP ids.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<u64>,
+    /// `ppp`: compactness, range / number of interesting paths (000 Problem A).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rho: Option<f64>,
+    /// `ppp`: executed paths outside the interesting set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub residual: Option<Vec<PathCount>>,
+    /// `tpp`: executions of cold paths (poisoned path register).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cold_count: Option<u64>,
+    /// `tpp`: paths whose counts come from the edge profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub obvious: Option<Vec<PathCount>>,
+    /// `kbl`: the k-iteration path forest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kipf: Option<Vec<KipfNode>>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl FunctionProfile {
+    /// A function with no executed paths and no mode-specific data.
+    pub fn new(
+        name: impl Into<String>,
+        cfg_hash: impl Into<String>,
+        num_paths: u64,
+        storage: Storage,
+    ) -> FunctionProfile {
+        FunctionProfile {
+            name: name.into(),
+            cfg_hash: cfg_hash.into(),
+            num_paths,
+            storage,
+            truncated: false,
+            paths: Vec::new(),
+            edges: None,
+            interesting: None,
+            range: None,
+            rho: None,
+            residual: None,
+            cold_count: None,
+            obvious: None,
+            kipf: None,
+        }
+    }
+}
+
+/// An executed path: its id, how often it ran, and its source lines in execution order
+/// (consecutive duplicates removed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathCount {
+    pub id: u64,
+    pub count: u64,
+    pub lines: Vec<u32>,
+}
+
+/// An edge-profile entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EdgeCount {
+    pub from_line: u32,
+    pub to_line: u32,
+    pub count: u64,
+}
+
+/// A node of a k-iteration path forest (001): a path id, the count of the sequence of ids from
+/// the root to here, and the sequences extending it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KipfNode {
+    pub id: u64,
+    pub count: u64,
+    #[serde(default)]
+    pub children: Vec<KipfNode>,
+}

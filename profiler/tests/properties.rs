@@ -1,0 +1,303 @@
+//! Property tests on random CFGs (with loops, dead ends and unreachable nodes): Ball-Larus ids
+//! are dense and unique, regeneration inverts numbering, the spanning-tree instrumentation
+//! counts the same ids as plain increments, and edge counts are rebuilt exactly from chords.
+
+use pcc_profiler::ball_larus::BallLarus;
+use pcc_profiler::cfg::{Cfg, EdgeId, NodeId};
+use pcc_profiler::edge_profile::EdgeProfilePlan;
+use pcc_profiler::estimate::static_edge_weights;
+use pcc_profiler::instrument::{PathOp, PathPlan};
+use pcc_profiler::regenerate::PathEnd;
+use proptest::prelude::*;
+
+/// xorshift64*: a small deterministic generator for random walks.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// A graph of `n` nodes, entry 0 and exit `n - 1`: a fall-through edge `i → i+1` where
+/// `chain[i]` says so (straight-line code, single-entry blocks), then random extra edges
+/// (branches, loops, parallel edges; nodes left without successors are dead ends).
+fn cfg_of(n: usize, chain: &[bool], extra: &[(usize, usize)]) -> Cfg {
+    let mut cfg = Cfg::new(n, NodeId(0), NodeId(n - 1)).unwrap();
+    for i in (0..n - 1).filter(|&i| chain[i]) {
+        cfg.add_edge(NodeId(i), NodeId(i + 1)).unwrap();
+    }
+    for &(a, b) in extra {
+        cfg.add_edge(NodeId(a % (n - 1)), NodeId(b % n)).unwrap();
+    }
+    cfg
+}
+
+fn random_cfg() -> impl Strategy<Value = Cfg> {
+    (2usize..10).prop_flat_map(|n| {
+        (
+            prop::collection::vec(prop::bool::weighted(0.8), n),
+            prop::collection::vec((0usize..64, 0usize..64), 0..2 * n),
+        )
+            .prop_map(move |(chain, extra)| cfg_of(n, &chain, &extra))
+    })
+}
+
+/// Distance (in edges) from each node to the exit or to a dead end.
+fn distance_to_end(cfg: &Cfg) -> Vec<usize> {
+    let is_end = |v: NodeId| v == cfg.exit() || cfg.succs(v).is_empty();
+    let mut dist: Vec<usize> = (0..cfg.num_nodes())
+        .map(|v| if is_end(NodeId(v)) { 0 } else { usize::MAX })
+        .collect();
+    for _ in 0..cfg.num_nodes() {
+        for (_, edge) in cfg.edges() {
+            let through = dist[edge.to.0].saturating_add(1);
+            if through < dist[edge.from.0] {
+                dist[edge.from.0] = through;
+            }
+        }
+    }
+    dist
+}
+
+/// One invocation: random edges from the entry for about `budget` steps, then heading for an
+/// end. Stops at the exit, at a dead end, or (when no end is reachable) right after a back or
+/// cut edge, where every path taken so far is complete. Returns the edges and whether the
+/// invocation finished (exit or dead end).
+fn random_execution(
+    cfg: &Cfg,
+    bl: &BallLarus,
+    rng: &mut Rng,
+    budget: usize,
+) -> (Vec<EdgeId>, bool) {
+    let dist = distance_to_end(cfg);
+    let mut v = cfg.entry();
+    let mut edges = Vec::new();
+    loop {
+        let succs = cfg.succs(v);
+        if v == cfg.exit() || succs.is_empty() {
+            return (edges, true);
+        }
+        let closing = edges.last().is_some_and(|&e| {
+            matches!(
+                bl.dag().role(e),
+                pcc_profiler::dag::EdgeRole::Closing { .. }
+            )
+        });
+        if edges.len() >= budget && closing && dist[v.0] == usize::MAX {
+            return (edges, false);
+        }
+        let e = if edges.len() < budget || dist[v.0] == usize::MAX {
+            succs[rng.below(succs.len())]
+        } else {
+            *succs
+                .iter()
+                .min_by_key(|&&e| dist[cfg.edge(e).to.0])
+                .unwrap()
+        };
+        edges.push(e);
+        v = cfg.edge(e).to;
+    }
+}
+
+/// Runs the plan's code along an execution and returns the ids it counts.
+fn simulate(cfg: &Cfg, plan: &PathPlan, execution: &[EdgeId]) -> Vec<u64> {
+    let mut r = 0i64;
+    let mut counted = Vec::new();
+    let mut run = |ops: &[PathOp], r: &mut i64| {
+        for op in ops {
+            match *op {
+                PathOp::Set(c) => *r = c,
+                PathOp::Add(c) => *r = r.wrapping_add(c),
+                PathOp::CountAdd(c) => counted.push(r.wrapping_add(c) as u64),
+                PathOp::CountConst(id) => counted.push(id),
+            }
+        }
+    };
+    for &e in execution {
+        run(plan.edge_ops(e), &mut r);
+    }
+    if let Some(&last) = execution.last() {
+        run(plan.dead_end_ops(cfg.edge(last).to), &mut r);
+    }
+    counted
+}
+
+/// The regenerated paths of `ids`, laid end to end, must be the execution itself.
+fn assert_regenerates(cfg: &Cfg, bl: &BallLarus, ids: &[u64], execution: &[EdgeId]) {
+    let mut rebuilt = Vec::new();
+    for &id in ids {
+        assert!(
+            id < bl.num_paths(),
+            "id {id} out of range {}",
+            bl.num_paths()
+        );
+        let path = bl.path(id).unwrap();
+        let expected_start = match rebuilt.last() {
+            Some(&e) => cfg.edge(e).to,
+            None => cfg.entry(),
+        };
+        assert_eq!(path.start, expected_start);
+        rebuilt.extend(&path.edges);
+        match path.end {
+            PathEnd::BackEdge(e) | PathEnd::Truncated(e) => rebuilt.push(e),
+            PathEnd::Exit | PathEnd::DeadEnd(_) => {}
+        }
+    }
+    assert_eq!(rebuilt, &execution[..rebuilt.len()]);
+}
+
+/// Counts DAG paths by brute force, up to `cap`.
+fn count_dag_paths(bl: &BallLarus, cap: u64) -> u64 {
+    let dag = bl.dag();
+    let mut count = 0;
+    let mut stack = vec![dag.entry()];
+    while let Some(v) = stack.pop() {
+        if v == dag.exit() {
+            count += 1;
+            if count >= cap {
+                break;
+            }
+        }
+        stack.extend(dag.outs(v).iter().map(|&d| dag.edge(d).to));
+    }
+    count
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn ids_are_dense_unique_and_regenerate(cfg in random_cfg()) {
+        let bl = BallLarus::new(&cfg).unwrap();
+        let n = bl.num_paths();
+        prop_assume!(n <= 20_000);
+        prop_assert_eq!(count_dag_paths(&bl, n + 1), n);
+        // regenerate is injective on [0, n) (path_id inverts it) and there are n paths, so
+        // every path has exactly one id in [0, n).
+        for id in 0..n {
+            let path = bl.regenerate(id).unwrap();
+            prop_assert_eq!(bl.path_id(&path), id);
+            let dag = bl.dag();
+            prop_assert_eq!(dag.edge(path[0]).from, dag.entry());
+            prop_assert_eq!(dag.edge(*path.last().unwrap()).to, dag.exit());
+            for pair in path.windows(2) {
+                prop_assert_eq!(dag.edge(pair[0]).to, dag.edge(pair[1]).from);
+            }
+        }
+        prop_assert!(bl.regenerate(n).is_none());
+    }
+
+    #[test]
+    fn instrumentation_counts_the_plain_ids(
+        cfg in random_cfg(),
+        seed in 1u64..u64::MAX,
+        limit in prop::option::of(2u64..40),
+        measured in prop::option::of(prop::collection::vec(0u64..100, 40)),
+    ) {
+        let Ok(bl) = BallLarus::with_limit(&cfg, limit.unwrap_or(u64::MAX)) else {
+            // Only tiny limits are infeasible.
+            prop_assert!(limit.is_some());
+            return Ok(());
+        };
+        prop_assert!(bl.num_paths() <= limit.unwrap_or(u64::MAX));
+        let weights = match measured {
+            Some(w) => w[..cfg.num_edges()].to_vec(),
+            None => static_edge_weights(&cfg, bl.dag()),
+        };
+        let plan = PathPlan::new(&bl, &weights);
+        let mut rng = Rng(seed);
+        for _ in 0..4 {
+            let (execution, _) = random_execution(&cfg, &bl, &mut rng, 40);
+            let ids = bl.path_ids_of_execution(&cfg, &execution);
+            prop_assert_eq!(&simulate(&cfg, &plan, &execution), &ids);
+            assert_regenerates(&cfg, &bl, &ids, &execution);
+        }
+    }
+
+    #[test]
+    fn edge_counts_are_rebuilt_from_chords(
+        cfg in random_cfg(),
+        seed in 1u64..u64::MAX,
+        measured in prop::option::of(prop::collection::vec(0u64..100, 40)),
+    ) {
+        let bl = BallLarus::new(&cfg).unwrap();
+        let weights = match measured {
+            Some(w) => w[..cfg.num_edges()].to_vec(),
+            None => static_edge_weights(&cfg, bl.dag()),
+        };
+        let plan = EdgeProfilePlan::new(&cfg, &weights);
+        let mut truth = vec![0u64; cfg.num_edges()];
+        let mut counters = vec![0u64; plan.num_counters()];
+        let mut rng = Rng(seed);
+        for _ in 0..5 {
+            let (execution, finished) = random_execution(&cfg, &bl, &mut rng, 30);
+            // Conservation needs finished invocations; one caught in an endless loop is dropped.
+            if !finished {
+                continue;
+            }
+            for &e in &execution {
+                truth[e.0] += 1;
+                if let Some(c) = plan.edge_counter(e) {
+                    counters[c] += 1;
+                }
+            }
+            let last = execution.last().map_or(cfg.entry(), |&e| cfg.edge(e).to);
+            if let Some(c) = plan.dead_end_counter(last) {
+                counters[c] += 1;
+            }
+        }
+        prop_assert_eq!(plan.reconstruct(&counters).unwrap(), truth);
+    }
+}
+
+/// `k` stacked `if`s: nodes 3i (test), 3i+1 / 3i+2 (arms), 3k the exit.
+fn stacked_ifs(k: usize) -> Cfg {
+    let mut edges = Vec::new();
+    for i in 0..k {
+        edges.extend([(3 * i, 3 * i + 1), (3 * i, 3 * i + 2)]);
+        edges.extend([(3 * i + 1, 3 * i + 3), (3 * i + 2, 3 * i + 3)]);
+    }
+    Cfg::from_edges(3 * k + 1, 0, 3 * k, &edges).unwrap()
+}
+
+/// 2^70 paths do not fit in 64 bits: after truncation every executed path still gets a unique id
+/// in range, regenerates to what ran, and the instrumentation computes the same id.
+#[test]
+fn seventy_stacked_ifs_truncate_with_unique_ids() {
+    let cfg = stacked_ifs(70);
+    let bl = BallLarus::new(&cfg).unwrap();
+    assert!(bl.is_truncated());
+    let plan = PathPlan::new(&bl, &static_edge_weights(&cfg, bl.dag()));
+    let mut rng = Rng(7);
+    let mut seen = std::collections::HashMap::new();
+    for _ in 0..200 {
+        let (execution, finished) = random_execution(&cfg, &bl, &mut rng, 1000);
+        assert!(finished);
+        let ids = bl.path_ids_of_execution(&cfg, &execution);
+        // One cut join: the path up to it and the path from it.
+        assert_eq!(ids.len(), 2);
+        assert_eq!(simulate(&cfg, &plan, &execution), ids);
+        assert_regenerates(&cfg, &bl, &ids, &execution);
+        // Equal ids mean equal paths.
+        for (i, &id) in ids.iter().enumerate() {
+            let segment = bl.path(id).unwrap();
+            let previous = seen.insert(id, (i, segment.clone()));
+            assert!(previous.is_none_or(|p| p == (i, segment)));
+        }
+    }
+    // A smaller limit, as for choosing array storage, truncates more.
+    let small = BallLarus::with_limit(&cfg, 4096).unwrap();
+    assert!(small.num_paths() <= 4096);
+    let mut execution_ids = Vec::new();
+    for _ in 0..50 {
+        let (execution, _) = random_execution(&cfg, &small, &mut rng, 1000);
+        let ids = small.path_ids_of_execution(&cfg, &execution);
+        assert_regenerates(&cfg, &small, &ids, &execution);
+        execution_ids.extend(ids);
+    }
+    assert!(execution_ids.iter().all(|&id| id < small.num_paths()));
+}

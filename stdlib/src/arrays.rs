@@ -1,0 +1,59 @@
+//! Allocation of arrays (`[e1, e2]`, `[v; n]`, the empty default) and structs (`new S {...}`). Memory is
+//! never freed; allocation failure is the `out of memory` runtime error, never an abort.
+
+use crate::errors::{RuntimeError, raise};
+use crate::heap;
+use crate::value;
+
+/// A new array of `len` slots, each holding `fill_bits`.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_array_new(len: i64, fill_bits: i64, loc: i64) -> *const u8 {
+    let Ok(len) = usize::try_from(len) else {
+        raise(RuntimeError::NegativeArrayLength(len), Some(loc))
+    };
+    value::new_array(len, fill_bits as u64)
+        .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
+}
+
+/// A new struct of `nfields` zeroed slots (the generated code stores the fields).
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_struct_new(nfields: i64, loc: i64) -> *const u8 {
+    usize::try_from(nfields)
+        .ok()
+        .and_then(|n| n.checked_mul(8))
+        .and_then(heap::alloc_zeroed)
+        .map_or_else(
+            || raise(RuntimeError::OutOfMemory, Some(loc)),
+            |p| p.as_ptr(),
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{array_len, array_slot, struct_field};
+
+    #[test]
+    fn arrays_are_filled() {
+        let a = pcc_array_new(4, -1, 0);
+        // SAFETY: `a` is a fresh array of 4 slots.
+        unsafe {
+            assert_eq!(array_len(a), 4);
+            assert!((0..4).all(|i| array_slot(a, i) == u64::MAX));
+        }
+        let floats = pcc_array_new(2, 1.5f64.to_bits() as i64, 0);
+        // SAFETY: `floats` is a fresh array of 2 slots.
+        assert_eq!(f64::from_bits(unsafe { array_slot(floats, 1) }), 1.5);
+        // SAFETY: an empty array has its length.
+        assert_eq!(unsafe { array_len(pcc_array_new(0, 0, 0)) }, 0);
+    }
+
+    #[test]
+    fn structs_are_zeroed_and_distinct() {
+        let s = pcc_struct_new(3, 0);
+        // SAFETY: `s` is a fresh struct of 3 fields.
+        assert!((0..3).all(|i| unsafe { struct_field(s, i) } == 0));
+        assert_ne!(pcc_struct_new(0, 0), pcc_struct_new(0, 0));
+        assert!(!pcc_struct_new(0, 0).is_null());
+    }
+}

@@ -1,0 +1,281 @@
+//! Runtime errors: their messages (CONVENTIONS.md), the report on stderr, and the `pcc_err_*` entry points
+//! the generated code calls for checks it makes inline.
+//!
+//! A report is
+//! ```text
+//! runtime error: index 10 out of bounds for length 10
+//!   --> prog.pl:12:9 in function `fill`
+//! ```
+//! written after flushing stdout (so output written before the error stays in order), followed by the exit
+//! hooks and exit status 101.
+
+use std::fmt;
+use std::io::Write;
+
+use crate::program::{self, Location};
+use crate::value;
+
+/// Exit status after a runtime error.
+pub const ERROR_EXIT_CODE: i32 = 101;
+
+/// A runtime error; `Display` gives the message after `runtime error: `.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RuntimeError {
+    IndexOutOfBounds {
+        index: i64,
+        len: i64,
+    },
+    NullFieldAccess {
+        struct_name: String,
+        field: String,
+    },
+    DivisionByZero,
+    RemainderByZero,
+    NegativeArrayLength(i64),
+    AssertionFailed(Option<String>),
+    InvalidInteger(String),
+    InvalidFloat(String),
+    StackOverflow,
+    OutOfMemory,
+    SubstrOutOfBounds {
+        start: i64,
+        n: i64,
+        len: usize,
+    },
+    ChrOutOfRange(i64),
+    ArgOutOfRange {
+        index: i64,
+        count: usize,
+    },
+    ReadIntNoInput,
+    ReadIntInvalid(String),
+    NegativeFixedDigits(i64),
+    /// Not a PL error but the runtime's: stdout could not be written (e.g. a closed pipe).
+    StdoutFailed(String),
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::IndexOutOfBounds { index, len } => {
+                write!(f, "index {index} out of bounds for length {len}")
+            }
+            Self::NullFieldAccess { struct_name, field } => {
+                write!(f, "field access on null: `{struct_name}.{field}`")
+            }
+            Self::DivisionByZero => write!(f, "division by zero"),
+            Self::RemainderByZero => write!(f, "remainder by zero"),
+            Self::NegativeArrayLength(len) => write!(f, "negative array length {len}"),
+            Self::AssertionFailed(None) => write!(f, "assertion failed"),
+            Self::AssertionFailed(Some(message)) => write!(f, "assertion failed: {message}"),
+            // `{:?}` quotes the text and escapes control characters, so the message stays on one line.
+            Self::InvalidInteger(text) => write!(f, "invalid integer: {text:?}"),
+            Self::InvalidFloat(text) => write!(f, "invalid float: {text:?}"),
+            Self::StackOverflow => write!(f, "stack overflow (recursion too deep)"),
+            Self::OutOfMemory => write!(f, "out of memory"),
+            Self::SubstrOutOfBounds { start, n, len } => {
+                write!(
+                    f,
+                    "substr({start}, {n}) out of bounds for string of length {len}"
+                )
+            }
+            Self::ChrOutOfRange(code) => write!(f, "chr({code}): argument must be in 0..=255"),
+            Self::ArgOutOfRange { index, count } => {
+                write!(f, "arg({index}): index out of range ({count} arguments)")
+            }
+            Self::ReadIntNoInput => write!(f, "read_int: no integer in input"),
+            Self::ReadIntInvalid(token) => write!(f, "read_int: invalid integer {token:?}"),
+            Self::NegativeFixedDigits(digits) => {
+                write!(f, "fixed(f, {digits}): digits must be non-negative")
+            }
+            Self::StdoutFailed(error) => write!(f, "cannot write to stdout: {error}"),
+        }
+    }
+}
+
+/// PL string bytes as text for a message (PL strings are bytes; invalid UTF-8 is replaced).
+pub fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The full report for `error` at `location` in `file`; no location line when the location is unknown
+/// (errors raised where the ABI passes none, like out of memory in a string concatenation).
+pub fn report(error: &RuntimeError, location: Option<&Location>, file: &str) -> String {
+    let mut text = format!("runtime error: {error}\n");
+    if let Some(Location {
+        line,
+        col,
+        function,
+    }) = location
+    {
+        text += &format!("  --> {file}:{line}:{col} in function `{function}`\n");
+    }
+    text
+}
+
+/// Reports `error` at location id `loc` and ends the program with status 101.
+pub fn raise(error: RuntimeError, loc: Option<i64>) -> ! {
+    crate::output::flush();
+    let info = program::info();
+    let text = report(&error, loc.and_then(|id| info.location(id)), &info.file);
+    // Nothing better to do if stderr is gone too.
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    program::terminate(ERROR_EXIT_CODE)
+}
+
+/// `assert(c)` / `assert(c, msg)` failed; `message` is a PL string or null.
+///
+/// # Safety
+/// `message` must be null or point to a PL string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pcc_assert_fail(message: *const u8, loc: i64) -> ! {
+    // SAFETY: non-null `message` is a PL string (caller's contract).
+    let message = (!message.is_null()).then(|| text_of(unsafe { value::str_bytes(message) }));
+    raise(RuntimeError::AssertionFailed(message), Some(loc))
+}
+
+/// An index check failed (arrays and `s[i]` on strings).
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_err_index(index: i64, len: i64, loc: i64) -> ! {
+    raise(RuntimeError::IndexOutOfBounds { index, len }, Some(loc))
+}
+
+/// Field `field` of struct `struct_id` was accessed through null.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_err_null(struct_id: i64, field: i64, loc: i64) -> ! {
+    let info = program::info();
+    let decl = usize::try_from(struct_id)
+        .ok()
+        .and_then(|i| info.structs.get(i));
+    let struct_name = decl.map_or_else(|| format!("struct#{struct_id}"), |s| s.name.clone());
+    let field = decl
+        .and_then(|s| s.fields.get(usize::try_from(field).ok()?))
+        .map_or_else(|| format!("field#{field}"), |f| f.name.clone());
+    raise(
+        RuntimeError::NullFieldAccess { struct_name, field },
+        Some(loc),
+    )
+}
+
+/// Integer division by zero.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_err_div_zero(loc: i64) -> ! {
+    raise(RuntimeError::DivisionByZero, Some(loc))
+}
+
+/// Integer remainder by zero.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_err_rem_zero(loc: i64) -> ! {
+    raise(RuntimeError::RemainderByZero, Some(loc))
+}
+
+/// A function's prologue found the stack pointer below `pcc_stack_limit`.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_err_stack_overflow(loc: i64) -> ! {
+    raise(RuntimeError::StackOverflow, Some(loc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(error: RuntimeError) -> String {
+        error.to_string()
+    }
+
+    #[test]
+    fn messages_match_conventions() {
+        use RuntimeError::*;
+        assert_eq!(
+            message(IndexOutOfBounds { index: 10, len: 10 }),
+            "index 10 out of bounds for length 10"
+        );
+        assert_eq!(
+            message(IndexOutOfBounds { index: -1, len: 0 }),
+            "index -1 out of bounds for length 0"
+        );
+        assert_eq!(
+            message(NullFieldAccess {
+                struct_name: "Node".into(),
+                field: "key".into()
+            }),
+            "field access on null: `Node.key`"
+        );
+        assert_eq!(message(DivisionByZero), "division by zero");
+        assert_eq!(message(RemainderByZero), "remainder by zero");
+        assert_eq!(message(NegativeArrayLength(-3)), "negative array length -3");
+        assert_eq!(message(AssertionFailed(None)), "assertion failed");
+        assert_eq!(
+            message(AssertionFailed(Some("x > 0".into()))),
+            "assertion failed: x > 0"
+        );
+        assert_eq!(
+            message(InvalidInteger("abc".into())),
+            r#"invalid integer: "abc""#
+        );
+        assert_eq!(
+            message(InvalidInteger("a\"b\n".into())),
+            r#"invalid integer: "a\"b\n""#
+        );
+        assert_eq!(
+            message(InvalidFloat("abc".into())),
+            r#"invalid float: "abc""#
+        );
+        assert_eq!(
+            message(StackOverflow),
+            "stack overflow (recursion too deep)"
+        );
+        assert_eq!(message(OutOfMemory), "out of memory");
+        assert_eq!(
+            message(SubstrOutOfBounds {
+                start: 2,
+                n: 5,
+                len: 4
+            }),
+            "substr(2, 5) out of bounds for string of length 4"
+        );
+        assert_eq!(
+            message(ChrOutOfRange(300)),
+            "chr(300): argument must be in 0..=255"
+        );
+        assert_eq!(
+            message(ArgOutOfRange { index: 3, count: 2 }),
+            "arg(3): index out of range (2 arguments)"
+        );
+        assert_eq!(message(ReadIntNoInput), "read_int: no integer in input");
+        assert_eq!(
+            message(ReadIntInvalid("x".into())),
+            r#"read_int: invalid integer "x""#
+        );
+        assert_eq!(
+            message(NegativeFixedDigits(-1)),
+            "fixed(f, -1): digits must be non-negative"
+        );
+    }
+
+    #[test]
+    fn report_names_file_line_column_and_function() {
+        let location = Location {
+            line: 12,
+            col: 9,
+            function: "fill".into(),
+        };
+        assert_eq!(
+            report(
+                &RuntimeError::IndexOutOfBounds { index: 10, len: 10 },
+                Some(&location),
+                "prog.pl"
+            ),
+            "runtime error: index 10 out of bounds for length 10\n  --> prog.pl:12:9 in function `fill`\n"
+        );
+        assert_eq!(
+            report(&RuntimeError::OutOfMemory, None, "prog.pl"),
+            "runtime error: out of memory\n"
+        );
+    }
+
+    #[test]
+    fn message_text_tolerates_invalid_utf8() {
+        assert_eq!(text_of(b"ok\xff"), "ok\u{fffd}");
+    }
+}

@@ -1,0 +1,306 @@
+//! How values print (LANGUAGE.md, `print`): the text of `print(x)` and of `str(x)`.
+//!
+//! - `int`: decimal; `bool`: `true`/`false`; `str`: raw bytes; `null`: `null`;
+//! - `float`: Rust's `{:?}` (`1.0`, `0.1`, `1e20`, `NaN`, `inf`, `-0.0`);
+//! - array: `[1, 2]`, elements printed the same way (strings raw);
+//! - struct: `Node{key: 1, left: Node{...}, right: null}`: a struct shows its fields, but a struct inside a
+//!   struct (directly or through arrays) is abbreviated `Name{...}`. This also makes printing finite: only
+//!   structs can make a value cyclic.
+
+use std::fmt;
+
+use crate::program::{ProgramInfo, TypeInfo};
+use crate::value;
+
+/// Where formatted text goes: the stdout buffer or a byte vector. Infallible: the stdout buffer handles its
+/// own write errors.
+pub trait Sink {
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Sink for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// Adapts a [`Sink`] to `fmt::Write`, for the float formatting of `core`.
+struct FmtSink<'a, S: Sink + ?Sized>(&'a mut S);
+
+impl<S: Sink + ?Sized> fmt::Write for FmtSink<'_, S> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.0.put(text.as_bytes());
+        Ok(())
+    }
+}
+
+/// Decimal digits of `v`, written at the end of `buf` (20 bytes fit `i64::MIN`). Hand-written because
+/// programs print integers in hot loops and this avoids the `fmt` machinery.
+pub fn int_digits(v: i64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut n = v.unsigned_abs();
+    let mut start = buf.len();
+    loop {
+        start -= 1;
+        buf[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        start -= 1;
+        buf[start] = b'-';
+    }
+    &buf[start..]
+}
+
+pub fn put_int(out: &mut (impl Sink + ?Sized), v: i64) {
+    out.put(int_digits(v, &mut [0; 20]));
+}
+
+pub fn put_float(out: &mut (impl Sink + ?Sized), v: f64) {
+    // The sink never fails, so neither does formatting.
+    let _ = fmt::Write::write_fmt(&mut FmtSink(out), format_args!("{v:?}"));
+}
+
+pub fn put_bool(out: &mut (impl Sink + ?Sized), v: bool) {
+    out.put(if v { b"true" } else { b"false" });
+}
+
+/// Prints the value whose slot bits are `bits` and whose type is `ty`; `in_struct` tells whether it is part of
+/// a struct being printed (then structs are abbreviated).
+///
+/// # Safety
+/// `bits` must be a valid value of type `ty` in the documented layout, and `info` the program's description.
+pub unsafe fn put_value(
+    out: &mut (impl Sink + ?Sized),
+    info: &ProgramInfo,
+    ty: &TypeInfo,
+    bits: u64,
+    in_struct: bool,
+) {
+    match ty {
+        TypeInfo::Int => put_int(out, bits as i64),
+        TypeInfo::Float => put_float(out, f64::from_bits(bits)),
+        // A bool occupies the low byte of its slot.
+        TypeInfo::Bool => put_bool(out, bits as u8 != 0),
+        // SAFETY: a `str` slot holds a string pointer.
+        TypeInfo::Str => out.put(unsafe { value::str_bytes(bits as *const u8) }),
+        TypeInfo::Null => out.put(b"null"),
+        TypeInfo::Array(element) => {
+            let array = bits as *const u8;
+            out.put(b"[");
+            // SAFETY: an array slot holds an array pointer; its slots hold `element` values.
+            unsafe {
+                for i in 0..value::array_len(array) {
+                    if i > 0 {
+                        out.put(b", ");
+                    }
+                    put_value(out, info, element, value::array_slot(array, i), in_struct);
+                }
+            }
+            out.put(b"]");
+        }
+        TypeInfo::Struct(_) if bits == 0 => out.put(b"null"),
+        TypeInfo::Struct(id) => {
+            let decl = &info.structs[*id];
+            out.put(decl.name.as_bytes());
+            if in_struct {
+                out.put(b"{...}");
+                return;
+            }
+            let object = bits as *const u8;
+            out.put(b"{");
+            for (i, field) in decl.fields.iter().enumerate() {
+                if i > 0 {
+                    out.put(b", ");
+                }
+                out.put(field.name.as_bytes());
+                out.put(b": ");
+                // SAFETY: a non-null struct slot points to a struct with these fields.
+                unsafe { put_value(out, info, &field.ty, value::struct_field(object, i), true) };
+            }
+            out.put(b"}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{FieldInfo, StructInfo};
+    use crate::value::testing::*;
+
+    fn text(write: impl FnOnce(&mut Vec<u8>)) -> String {
+        let mut out = Vec::new();
+        write(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn ints_print_in_decimal() {
+        for v in [0, 7, -7, 10, 1234567890, i64::MAX, i64::MIN, -1_000_000] {
+            assert_eq!(text(|o| put_int(o, v)), v.to_string());
+        }
+    }
+
+    #[test]
+    fn floats_print_like_rust_debug() {
+        let cases = [
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (1e20, "1e20"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e16"),
+            (1e-5, "1e-5"),
+            (2.5, "2.5"),
+            (-3.0, "-3.0"),
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (-0.0, "-0.0"),
+            (0.0, "0.0"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (5e-324, "5e-324"),
+            (f64::MAX, "1.7976931348623157e308"),
+        ];
+        for (v, expected) in cases {
+            assert_eq!(text(|o| put_float(o, v)), expected);
+        }
+    }
+
+    #[test]
+    fn bools_print_as_words() {
+        assert_eq!(text(|o| put_bool(o, true)), "true");
+        assert_eq!(text(|o| put_bool(o, false)), "false");
+    }
+
+    fn node_info() -> ProgramInfo {
+        // struct Node { key: int, left: Node, right: Node }
+        // struct Bag { name: str, weights: [float], flags: [bool], nodes: [Node], ok: bool }
+        let field = |name: &str, ty| FieldInfo {
+            name: name.into(),
+            ty,
+        };
+        ProgramInfo {
+            structs: vec![
+                StructInfo {
+                    name: "Node".into(),
+                    fields: vec![
+                        field("key", TypeInfo::Int),
+                        field("left", TypeInfo::Struct(0)),
+                        field("right", TypeInfo::Struct(0)),
+                    ],
+                },
+                StructInfo {
+                    name: "Bag".into(),
+                    fields: vec![
+                        field("name", TypeInfo::Str),
+                        field("weights", TypeInfo::Array(Box::new(TypeInfo::Float))),
+                        field("flags", TypeInfo::Array(Box::new(TypeInfo::Bool))),
+                        field("nodes", TypeInfo::Array(Box::new(TypeInfo::Struct(0)))),
+                        field("ok", TypeInfo::Bool),
+                    ],
+                },
+                StructInfo {
+                    name: "Empty".into(),
+                    fields: vec![],
+                },
+            ],
+            ..ProgramInfo::default()
+        }
+    }
+
+    fn show(info: &ProgramInfo, ty: &TypeInfo, value: *const u8) -> String {
+        // SAFETY: the tests build values that match `ty`.
+        text(|o| unsafe { put_value(o, info, ty, value as u64, false) })
+    }
+
+    #[test]
+    fn structs_show_fields_and_abbreviate_nested_structs() {
+        let info = node_info();
+        let leaf = struct_value(&[2, 0, 0]);
+        let root = struct_value(&[1, leaf as u64, 0]);
+        let node = TypeInfo::Struct(0);
+        assert_eq!(
+            show(&info, &node, root),
+            "Node{key: 1, left: Node{...}, right: null}"
+        );
+        assert_eq!(
+            show(&info, &node, leaf),
+            "Node{key: 2, left: null, right: null}"
+        );
+        assert_eq!(show(&info, &node, std::ptr::null()), "null");
+        assert_eq!(
+            show(&info, &TypeInfo::Struct(2), struct_value(&[0])),
+            "Empty{}"
+        );
+        // A cycle prints finitely.
+        let cycle = struct_value(&[5, 0, 0]).cast_mut().cast::<u64>();
+        // SAFETY: `cycle` points to three leaked words.
+        unsafe { cycle.add(1).write(cycle as u64) };
+        assert_eq!(
+            show(&info, &node, cycle.cast()),
+            "Node{key: 5, left: Node{...}, right: null}"
+        );
+    }
+
+    #[test]
+    fn arrays_print_elements_like_print() {
+        let info = node_info();
+        let array = |ty| TypeInfo::Array(Box::new(ty));
+        let ints = array_value(&[1, (-2i64) as u64, 3]);
+        assert_eq!(show(&info, &array(TypeInfo::Int), ints), "[1, -2, 3]");
+        assert_eq!(show(&info, &array(TypeInfo::Int), array_value(&[])), "[]");
+        let floats = array_value(&[1.0f64.to_bits(), 0.5f64.to_bits(), f64::NAN.to_bits()]);
+        assert_eq!(
+            show(&info, &array(TypeInfo::Float), floats),
+            "[1.0, 0.5, NaN]"
+        );
+        let bools = array_value(&[1, 0]);
+        assert_eq!(show(&info, &array(TypeInfo::Bool), bools), "[true, false]");
+        let strs = array_value(&[str_value("a b") as u64, str_value("") as u64]);
+        assert_eq!(show(&info, &array(TypeInfo::Str), strs), "[a b, ]");
+        let nested = array_value(&[ints as u64, array_value(&[]) as u64]);
+        assert_eq!(
+            show(&info, &array(array(TypeInfo::Int)), nested),
+            "[[1, -2, 3], []]"
+        );
+        // Structs directly in an array are not inside a struct: they show their fields.
+        let leaf = struct_value(&[2, 0, 0]);
+        let root = struct_value(&[1, leaf as u64, leaf as u64]);
+        let nodes = array_value(&[root as u64, 0]);
+        assert_eq!(
+            show(&info, &array(TypeInfo::Struct(0)), nodes),
+            "[Node{key: 1, left: Node{...}, right: Node{...}}, null]"
+        );
+    }
+
+    #[test]
+    fn struct_fields_of_every_type() {
+        let info = node_info();
+        let leaf = struct_value(&[2, 0, 0]);
+        let bag = struct_value(&[
+            str_value("box") as u64,
+            array_value(&[1e20f64.to_bits()]) as u64,
+            array_value(&[0, 1]) as u64,
+            array_value(&[leaf as u64, 0]) as u64,
+            1,
+        ]);
+        assert_eq!(
+            show(&info, &TypeInfo::Struct(1), bag),
+            "Bag{name: box, weights: [1e20], flags: [false, true], nodes: [Node{...}, null], ok: true}"
+        );
+    }
+
+    #[test]
+    fn null_and_scalars_through_put_value() {
+        let info = ProgramInfo::default();
+        // SAFETY: scalar types carry their value in the bits.
+        let scalar = |ty, bits| text(|o| unsafe { put_value(o, &info, &ty, bits, false) });
+        assert_eq!(scalar(TypeInfo::Null, 0), "null");
+        assert_eq!(scalar(TypeInfo::Int, (-5i64) as u64), "-5");
+        assert_eq!(scalar(TypeInfo::Float, (-0.0f64).to_bits()), "-0.0");
+        assert_eq!(scalar(TypeInfo::Bool, 1), "true");
+    }
+}

@@ -1,0 +1,86 @@
+//! Memory for PL objects: a bump allocator that never frees.
+//!
+//! PL never frees memory (LANGUAGE.md), so objects are carved out of large zeroed chunks: an allocation is a
+//! pointer bump, and zeroing is free because fresh chunks come from the OS already zeroed. Each thread has its
+//! own chunk (a PL program runs on one thread), so the fast path takes no lock. Allocation is fallible: callers
+//! turn `None` into the `out of memory` runtime error instead of aborting.
+
+use std::alloc::{self, Layout};
+use std::cell::Cell;
+use std::ptr::NonNull;
+
+/// Size of the chunks small objects are carved from.
+const CHUNK: usize = 4 << 20;
+/// Objects larger than this get their own allocation, so that a chunk never wastes more than this at its end.
+const LARGE: usize = 64 << 10;
+/// Every object is 8-byte aligned: all slots and headers are 8-byte words.
+const ALIGN: usize = 8;
+
+thread_local! {
+    /// The current chunk: next free byte and bytes left.
+    static CURRENT: Cell<(*mut u8, usize)> = const { Cell::new((std::ptr::null_mut(), 0)) };
+}
+
+/// Allocates `size` zeroed bytes, 8-byte aligned, never freed. Every call returns a distinct non-null
+/// pointer, also for `size == 0` (struct identity is pointer identity, even for structs without fields).
+pub fn alloc_zeroed(size: usize) -> Option<NonNull<u8>> {
+    let size = size.max(ALIGN).checked_next_multiple_of(ALIGN)?;
+    if size > LARGE {
+        return alloc_chunk(size);
+    }
+    CURRENT.with(|current| {
+        let (next, left) = current.get();
+        if left >= size {
+            // SAFETY: `next + size` stays inside the current chunk.
+            current.set((unsafe { next.add(size) }, left - size));
+            return NonNull::new(next);
+        }
+        let chunk = alloc_chunk(CHUNK)?;
+        // SAFETY: `size <= LARGE < CHUNK`.
+        current.set((unsafe { chunk.as_ptr().add(size) }, CHUNK - size));
+        Some(chunk)
+    })
+}
+
+fn alloc_chunk(size: usize) -> Option<NonNull<u8>> {
+    let layout = Layout::from_size_align(size, ALIGN).ok()?;
+    // SAFETY: `layout` has a non-zero size.
+    NonNull::new(unsafe { alloc::alloc_zeroed(layout) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocations_are_zeroed_aligned_and_distinct() {
+        let mut seen = Vec::new();
+        for size in [0, 1, 7, 8, 9, 100, LARGE, LARGE + 1, CHUNK] {
+            let ptr = alloc_zeroed(size).unwrap();
+            assert_eq!(ptr.as_ptr() as usize % ALIGN, 0);
+            // SAFETY: the allocation has at least `size` bytes.
+            let bytes = unsafe { std::slice::from_raw_parts(ptr.as_ptr(), size) };
+            assert!(bytes.iter().all(|&b| b == 0));
+            seen.push(ptr);
+        }
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 9);
+    }
+
+    #[test]
+    fn many_small_allocations_span_chunks() {
+        let first = alloc_zeroed(LARGE).unwrap();
+        for _ in 0..2 * CHUNK / LARGE {
+            alloc_zeroed(LARGE).unwrap();
+        }
+        assert_ne!(first, alloc_zeroed(LARGE).unwrap());
+    }
+
+    #[test]
+    fn impossible_sizes_fail_instead_of_aborting() {
+        assert!(alloc_zeroed(usize::MAX).is_none());
+        assert!(alloc_zeroed(usize::MAX - 7).is_none());
+        assert!(alloc_zeroed(isize::MAX as usize).is_none());
+    }
+}

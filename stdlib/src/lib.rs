@@ -1,0 +1,154 @@
+//! Runtime library of `pcc`: the `extern "C"` functions that compiled PL programs call, and the host API
+//! that starts a compiled program.
+//!
+//! The calling convention and value layout are specified in `docs/CONVENTIONS.md`; in short, every PL value is
+//! one machine word (`i64`, `f64`, `i8` bool, or a pointer to a heap object that is never freed):
+//! - `str`: `[len: i64][bytes...]`;
+//! - `[T]`: `[len: i64][slot 0][slot 1]...`, 8-byte slots;
+//! - struct: `[field 0][field 1]...`, 8-byte slots, `null` is 0.
+//!
+//! Host API: [`run_program`] runs a compiled `main` with the process-wide state it needs, [`symbols`] lists the
+//! runtime's symbols for a JIT, [`register_exit_hook`] lets the profiler save its data at every kind of exit.
+//!
+//! The runtime is single-program: one [`run_program`] at a time per process (the state it sets is global so
+//! that an AOT executable, whose C `main` calls into this library, can use the same code path).
+
+mod arrays;
+mod errors;
+mod format;
+mod heap;
+mod input;
+mod math;
+mod output;
+mod program;
+mod strings;
+mod value;
+
+pub use program::{
+    FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
+    pcc_stack_limit, register_exit_hook, run_program,
+};
+
+/// Every runtime symbol (functions and the data symbol `pcc_stack_limit`) by name, for
+/// `cranelift_jit::JITBuilder::symbol`.
+pub fn symbols() -> Vec<(&'static str, *const u8)> {
+    macro_rules! symbols {
+        ($($module:ident::$name:ident),* $(,)?) => {
+            vec![$((stringify!($name), $module::$name as *const u8)),*]
+        };
+    }
+    let mut list = symbols![
+        output::pcc_print_int,
+        output::pcc_print_float,
+        output::pcc_print_bool,
+        output::pcc_print_str,
+        output::pcc_print_value,
+        output::pcc_print_space,
+        output::pcc_print_newline,
+        strings::pcc_str_concat,
+        strings::pcc_str_cmp,
+        strings::pcc_str_eq,
+        strings::pcc_int_to_str,
+        strings::pcc_float_to_str,
+        strings::pcc_bool_to_str,
+        strings::pcc_fixed,
+        strings::pcc_chr,
+        strings::pcc_substr,
+        strings::pcc_parse_int,
+        strings::pcc_parse_float,
+        arrays::pcc_array_new,
+        arrays::pcc_struct_new,
+        math::pcc_fmod,
+        math::pcc_pow,
+        math::pcc_atan2,
+        math::pcc_fmin,
+        math::pcc_fmax,
+        math::pcc_sin,
+        math::pcc_cos,
+        math::pcc_tan,
+        math::pcc_atan,
+        math::pcc_exp,
+        math::pcc_log,
+        program::pcc_argc,
+        program::pcc_arg,
+        input::pcc_read_line,
+        input::pcc_eof,
+        input::pcc_read_int,
+        program::pcc_clock_ns,
+        program::pcc_exit,
+        errors::pcc_assert_fail,
+        errors::pcc_err_index,
+        errors::pcc_err_null,
+        errors::pcc_err_div_zero,
+        errors::pcc_err_rem_zero,
+        errors::pcc_err_stack_overflow,
+    ];
+    list.push((
+        "pcc_stack_limit",
+        std::ptr::addr_of!(pcc_stack_limit).cast::<u8>(),
+    ));
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn symbols_are_unique_non_null_and_complete() {
+        let list = symbols();
+        let names: HashSet<&str> = list.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names.len(), list.len(), "duplicate symbol names");
+        assert!(list.iter().all(|(_, ptr)| !ptr.is_null()));
+        // The full list of CONVENTIONS.md.
+        let expected = [
+            "pcc_print_int",
+            "pcc_print_float",
+            "pcc_print_bool",
+            "pcc_print_str",
+            "pcc_print_value",
+            "pcc_print_space",
+            "pcc_print_newline",
+            "pcc_str_concat",
+            "pcc_str_cmp",
+            "pcc_str_eq",
+            "pcc_int_to_str",
+            "pcc_float_to_str",
+            "pcc_bool_to_str",
+            "pcc_fixed",
+            "pcc_chr",
+            "pcc_substr",
+            "pcc_parse_int",
+            "pcc_parse_float",
+            "pcc_array_new",
+            "pcc_struct_new",
+            "pcc_fmod",
+            "pcc_pow",
+            "pcc_atan2",
+            "pcc_fmin",
+            "pcc_fmax",
+            "pcc_sin",
+            "pcc_cos",
+            "pcc_tan",
+            "pcc_atan",
+            "pcc_exp",
+            "pcc_log",
+            "pcc_argc",
+            "pcc_arg",
+            "pcc_read_line",
+            "pcc_eof",
+            "pcc_read_int",
+            "pcc_clock_ns",
+            "pcc_exit",
+            "pcc_assert_fail",
+            "pcc_err_index",
+            "pcc_err_null",
+            "pcc_err_div_zero",
+            "pcc_err_rem_zero",
+            "pcc_err_stack_overflow",
+            "pcc_stack_limit",
+        ];
+        assert_eq!(names, expected.into_iter().collect::<HashSet<_>>());
+    }
+}

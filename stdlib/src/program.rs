@@ -1,0 +1,262 @@
+//! What the runtime knows about the running program, and its life cycle: start ([`run_program`]), the stack
+//! limit, program arguments, exit hooks and every way of ending ([`terminate`]).
+//!
+//! The state is process-wide (statics) rather than owned by the JIT driver, so that an AOT executable can set
+//! it from a C `main` (a future `pcc_aot_start(info_json, len, entry, argc, argv)` deserializes the
+//! [`ProgramInfo`] and calls [`run_program`]).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::errors::{RuntimeError, raise};
+use crate::{output, value};
+
+/// Static description of the compiled program, made by the compiler: what the runtime needs to print values
+/// and to name source locations in runtime errors.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProgramInfo {
+    /// Source file name as it appears in messages (`prog.pl`).
+    pub file: String,
+    /// Struct declarations; `TypeInfo::Struct(i)` and `pcc_err_null`'s `struct_id` index this.
+    pub structs: Vec<StructInfo>,
+    /// Types of printed values; `pcc_print_value`'s `type_id` indexes this.
+    pub types: Vec<TypeInfo>,
+    /// Source locations; the `L` argument of runtime functions indexes this.
+    pub locations: Vec<Location>,
+}
+
+/// A struct declaration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StructInfo {
+    pub name: String,
+    /// Fields in slot order.
+    pub fields: Vec<FieldInfo>,
+}
+
+/// A struct field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FieldInfo {
+    pub name: String,
+    pub ty: TypeInfo,
+}
+
+/// A PL type, as far as printing needs it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TypeInfo {
+    Int,
+    Float,
+    Bool,
+    Str,
+    Array(Box<TypeInfo>),
+    /// Index into `ProgramInfo::structs`.
+    Struct(usize),
+    /// The type of the `null` literal.
+    Null,
+}
+
+/// A source location: 1-based line and column, and the function containing it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Location {
+    pub line: u32,
+    pub col: u32,
+    pub function: String,
+}
+
+impl ProgramInfo {
+    /// The location with id `id` (the `L` argument), if there is one.
+    pub fn location(&self, id: i64) -> Option<&Location> {
+        self.locations.get(usize::try_from(id).ok()?)
+    }
+}
+
+/// Stack of the thread that runs the program. PL programs recurse deeply (recursive tree walks, naive
+/// recursive algorithms over big inputs) and the main thread's stack is usually 8 MiB. 256 MiB costs only
+/// address space: pages are committed when touched. A thread we create also has known bounds, which the
+/// stack check needs.
+pub const STACK_SIZE: usize = 256 << 20;
+
+/// Stack kept free below `pcc_stack_limit`: room for the error path (formatting the message, running the exit
+/// hooks that write profiles), and slack for what sits at the top of the thread's stack mapping besides the
+/// stack proper (thread-local storage, guard page), which the limit computation cannot see.
+pub const STACK_SAFETY_MARGIN: usize = 1 << 20;
+
+/// Lowest stack address the generated code may use: every function's prologue compares the stack pointer with
+/// this and calls `pcc_err_stack_overflow` when below. 0 (no limit) outside [`run_program`]. Same layout as a
+/// `usize`, so generated code reads it with a plain 8-byte load.
+#[allow(non_upper_case_globals)] // the symbol name is part of the ABI
+#[unsafe(no_mangle)]
+pub static pcc_stack_limit: AtomicUsize = AtomicUsize::new(0);
+
+static PROGRAM: LazyLock<RwLock<Arc<ProgramInfo>>> = LazyLock::new(Default::default);
+
+/// Program arguments as PL strings (addresses, built once at start).
+static ARGS: RwLock<Vec<usize>> = RwLock::new(Vec::new());
+
+type ExitHook = Box<dyn FnOnce() + Send>;
+static EXIT_HOOKS: Mutex<Vec<ExitHook>> = Mutex::new(Vec::new());
+
+/// Time origin of `clock_ns()`.
+static EPOCH: OnceLock<Instant> = OnceLock::new();
+
+/// The description of the running program (empty before [`run_program`]).
+pub fn info() -> Arc<ProgramInfo> {
+    PROGRAM
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
+/// Registers `hook` to run once when the program ends: at the normal end of `main`, at `exit()`, and after a
+/// runtime error (stdout is flushed before). Hooks run in registration order.
+pub fn register_exit_hook(hook: ExitHook) {
+    EXIT_HOOKS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(hook);
+}
+
+fn run_exit_hooks() {
+    // Taken out of the lock first, so each hook runs once even if a hook itself ends the program.
+    let hooks = std::mem::take(&mut *EXIT_HOOKS.lock().unwrap_or_else(PoisonError::into_inner));
+    for hook in hooks {
+        hook();
+    }
+}
+
+/// Runs a compiled program: stores `info` and `args` for the runtime, calls `entry` (globals' initializers
+/// then `main`, returning `main`'s result or 0) on a thread with a [`STACK_SIZE`] stack, then flushes stdout and
+/// runs the exit hooks. Returns the exit status: `entry`'s result truncated to `i32`.
+///
+/// `exit()` and runtime errors do not return here: they end the process themselves (after flushing stdout and
+/// running the exit hooks), with the program's code or 101.
+pub fn run_program(info: ProgramInfo, args: Vec<String>, entry: extern "C" fn() -> i64) -> i32 {
+    EPOCH.get_or_init(Instant::now);
+    *PROGRAM.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(info);
+    let args = args
+        .iter()
+        .map(|arg| value::new_str(arg.as_bytes()).map(|s| s as usize))
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, None));
+    *ARGS.write().unwrap_or_else(PoisonError::into_inner) = args;
+
+    let program = std::thread::Builder::new()
+        .name("pcc-main".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || {
+            pcc_stack_limit.store(stack_limit_here(), Ordering::Relaxed);
+            let result = entry();
+            pcc_stack_limit.store(0, Ordering::Relaxed);
+            result
+        });
+    let code = match program.map(|thread| thread.join()) {
+        Ok(Ok(result)) => result as i32,
+        Ok(Err(_)) => 101, // a panic in the runtime; the panic message is already on stderr
+        Err(error) => {
+            eprintln!("error: cannot start the program's thread: {error}");
+            101
+        }
+    };
+    output::flush();
+    run_exit_hooks();
+    code
+}
+
+/// The stack limit for the calling thread, which must be a fresh thread with a [`STACK_SIZE`] stack: the
+/// stack grows down from just above the caller's frame, so its lowest address is about `STACK_SIZE` below.
+/// The estimate is low by what sits above the first frame (thread-local storage, thread descriptor) and by a
+/// guard page; [`STACK_SAFETY_MARGIN`] absorbs both, so the result is portable and needs no OS query.
+#[inline(never)]
+fn stack_limit_here() -> usize {
+    let marker = 0u8;
+    let here = std::hint::black_box(&marker) as *const u8 as usize;
+    here.saturating_sub(STACK_SIZE) + STACK_SAFETY_MARGIN
+}
+
+/// Ends the process with `code` after flushing stdout and running the exit hooks.
+pub fn terminate(code: i32) -> ! {
+    output::flush();
+    run_exit_hooks();
+    std::process::exit(code)
+}
+
+/// `exit(code)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_exit(code: i64) -> ! {
+    terminate(code as i32)
+}
+
+/// `argc()`: number of program arguments.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_argc() -> i64 {
+    ARGS.read().unwrap_or_else(PoisonError::into_inner).len() as i64
+}
+
+/// `arg(i)`: program argument `i`, from 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_arg(index: i64, loc: i64) -> *const u8 {
+    let args = ARGS.read().unwrap_or_else(PoisonError::into_inner);
+    match usize::try_from(index).ok().and_then(|i| args.get(i)) {
+        Some(&arg) => arg as *const u8,
+        None => {
+            let count = args.len();
+            drop(args);
+            raise(RuntimeError::ArgOutOfRange { index, count }, Some(loc))
+        }
+    }
+}
+
+/// `clock_ns()`: monotonic nanoseconds since the program started.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_clock_ns() -> i64 {
+    EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_info_round_trips_through_json() {
+        let info = ProgramInfo {
+            file: "prog.pl".into(),
+            structs: vec![StructInfo {
+                name: "Node".into(),
+                fields: vec![
+                    FieldInfo {
+                        name: "key".into(),
+                        ty: TypeInfo::Int,
+                    },
+                    FieldInfo {
+                        name: "next".into(),
+                        ty: TypeInfo::Struct(0),
+                    },
+                    FieldInfo {
+                        name: "names".into(),
+                        ty: TypeInfo::Array(Box::new(TypeInfo::Str)),
+                    },
+                ],
+            }],
+            types: vec![TypeInfo::Null, TypeInfo::Array(Box::new(TypeInfo::Float))],
+            locations: vec![Location {
+                line: 3,
+                col: 9,
+                function: "main".into(),
+            }],
+        };
+        let json = serde_json::to_string(&info).unwrap();
+        assert_eq!(serde_json::from_str::<ProgramInfo>(&json).unwrap(), info);
+        assert_eq!(info.location(0).map(|l| l.line), Some(3));
+        assert_eq!(info.location(1), None);
+        assert_eq!(info.location(-1), None);
+    }
+
+    #[test]
+    fn clock_is_monotonic() {
+        let a = pcc_clock_ns();
+        let b = pcc_clock_ns();
+        assert!(0 <= a && a <= b);
+    }
+}

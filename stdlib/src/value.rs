@@ -1,0 +1,189 @@
+//! The memory layout of PL values (CONVENTIONS.md), in one place: reading strings and arrays, and building
+//! strings.
+//!
+//! - `str`: pointer to `[len: i64][bytes...]`;
+//! - `[T]`: pointer to `[len: i64][slot 0][slot 1]...`;
+//! - struct: pointer to `[field 0][field 1]...`, `null` is 0.
+//!
+//! Every slot is 8 bytes: an `i64`, the bits of an `f64`, a pointer, or a bool in its low byte.
+
+use crate::heap;
+
+/// Header size of strings and arrays (the `i64` length).
+const HEADER: usize = 8;
+
+/// A `B` argument (`i8`, 0 or 1) as a Rust `bool`. Only bit 0 is read, so the result is right even if the
+/// caller left garbage above the low byte (the generated code should still extend `B` arguments, `uext`).
+pub fn bool_arg(b: i8) -> bool {
+    b & 1 != 0
+}
+
+/// The empty string, shared: strings are immutable and compared by content, so sharing is unobservable.
+static EMPTY_STR: i64 = 0;
+
+/// Pointer to the shared empty string.
+pub fn empty_str() -> *const u8 {
+    std::ptr::addr_of!(EMPTY_STR).cast()
+}
+
+/// The bytes of the string at `s`.
+///
+/// # Safety
+/// `s` must point to a PL string that stays alive (they all do: memory is never freed).
+pub unsafe fn str_bytes<'a>(s: *const u8) -> &'a [u8] {
+    // SAFETY: by the layout, `s` holds the length followed by that many bytes.
+    unsafe {
+        let len = s.cast::<i64>().read() as usize;
+        std::slice::from_raw_parts(s.add(HEADER), len)
+    }
+}
+
+/// Length of the array at `a`.
+///
+/// # Safety
+/// `a` must point to a PL array.
+pub unsafe fn array_len(a: *const u8) -> usize {
+    // SAFETY: an array starts with its length.
+    unsafe { a.cast::<i64>().read() as usize }
+}
+
+/// Slot `i` of the array at `a`, as raw bits.
+///
+/// # Safety
+/// `a` must point to a PL array with more than `i` elements.
+pub unsafe fn array_slot(a: *const u8, i: usize) -> u64 {
+    // SAFETY: slots follow the 8-byte header.
+    unsafe { a.add(HEADER).cast::<u64>().add(i).read() }
+}
+
+/// Field `i` of the struct at `s`, as raw bits.
+///
+/// # Safety
+/// `s` must point to a PL struct with more than `i` fields.
+pub unsafe fn struct_field(s: *const u8, i: usize) -> u64 {
+    // SAFETY: fields are consecutive 8-byte slots.
+    unsafe { s.cast::<u64>().add(i).read() }
+}
+
+/// A new PL string holding `bytes`; `None` when out of memory.
+pub fn new_str(bytes: &[u8]) -> Option<*const u8> {
+    if bytes.is_empty() {
+        return Some(empty_str());
+    }
+    let ptr = heap::alloc_zeroed(HEADER.checked_add(bytes.len())?)?.as_ptr();
+    // SAFETY: the allocation has room for the header and the bytes.
+    unsafe {
+        ptr.cast::<i64>().write(bytes.len() as i64);
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.add(HEADER), bytes.len());
+    }
+    Some(ptr)
+}
+
+/// A new PL string holding `a` followed by `b`; `None` when out of memory.
+pub fn new_str_concat(a: &[u8], b: &[u8]) -> Option<*const u8> {
+    let len = a.len().checked_add(b.len())?;
+    let ptr = heap::alloc_zeroed(HEADER.checked_add(len)?)?.as_ptr();
+    // SAFETY: the allocation has room for the header and both parts.
+    unsafe {
+        ptr.cast::<i64>().write(len as i64);
+        std::ptr::copy_nonoverlapping(a.as_ptr(), ptr.add(HEADER), a.len());
+        std::ptr::copy_nonoverlapping(b.as_ptr(), ptr.add(HEADER + a.len()), b.len());
+    }
+    Some(ptr)
+}
+
+/// A new PL array of `len` slots, each set to `fill`; `None` when out of memory.
+pub fn new_array(len: usize, fill: u64) -> Option<*const u8> {
+    let size = len.checked_mul(8)?.checked_add(HEADER)?;
+    let ptr = heap::alloc_zeroed(size)?.as_ptr();
+    // SAFETY: the allocation has room for the header and `len` slots.
+    unsafe {
+        ptr.cast::<i64>().write(len as i64);
+        if fill != 0 {
+            std::slice::from_raw_parts_mut(ptr.add(HEADER).cast::<u64>(), len).fill(fill);
+        }
+    }
+    Some(ptr)
+}
+
+/// Hand-built PL values for unit tests, in the documented layout.
+#[cfg(test)]
+pub mod testing {
+    /// Leaks `words` and returns a pointer to the first.
+    pub fn leak_words(words: Vec<u64>) -> *const u8 {
+        Box::leak(words.into_boxed_slice()).as_ptr().cast()
+    }
+
+    /// A PL string, built by hand.
+    pub fn str_value(text: &str) -> *const u8 {
+        let mut words = vec![text.len() as u64];
+        for chunk in text.as_bytes().chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            words.push(u64::from_ne_bytes(word));
+        }
+        leak_words(words)
+    }
+
+    /// A PL array of the given slots, built by hand.
+    pub fn array_value(slots: &[u64]) -> *const u8 {
+        let mut words = vec![slots.len() as u64];
+        words.extend_from_slice(slots);
+        leak_words(words)
+    }
+
+    /// A PL struct with the given fields, built by hand.
+    pub fn struct_value(fields: &[u64]) -> *const u8 {
+        leak_words(fields.to_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+
+    #[test]
+    fn reads_hand_built_values() {
+        // SAFETY: all values are built in the documented layout.
+        unsafe {
+            assert_eq!(str_bytes(str_value("hello, world")), b"hello, world");
+            assert_eq!(str_bytes(str_value("")), b"");
+            let a = array_value(&[10, 20, 30]);
+            assert_eq!(array_len(a), 3);
+            assert_eq!(array_slot(a, 2), 30);
+            assert_eq!(struct_field(struct_value(&[1, 2]), 1), 2);
+        }
+    }
+
+    #[test]
+    fn bool_arguments_read_bit_zero() {
+        assert!(bool_arg(1));
+        assert!(!bool_arg(0));
+    }
+
+    #[test]
+    fn builds_values() {
+        // SAFETY: the pointers come from the constructors under test.
+        unsafe {
+            assert_eq!(str_bytes(new_str(b"abc").unwrap()), b"abc");
+            assert_eq!(str_bytes(new_str(b"").unwrap()), b"");
+            assert_eq!(str_bytes(new_str_concat(b"ab", b"cde").unwrap()), b"abcde");
+            let a = new_array(3, 7).unwrap();
+            assert_eq!(array_len(a), 3);
+            assert_eq!(
+                (0..3).map(|i| array_slot(a, i)).collect::<Vec<_>>(),
+                [7, 7, 7]
+            );
+            let z = new_array(2, 0).unwrap();
+            assert_eq!((array_slot(z, 0), array_slot(z, 1)), (0, 0));
+            assert_eq!(array_len(new_array(0, 5).unwrap()), 0);
+        }
+    }
+
+    #[test]
+    fn huge_arrays_are_out_of_memory() {
+        assert!(new_array(usize::MAX / 8, 0).is_none());
+        assert!(new_array(1 << 60, 0).is_none());
+    }
+}

@@ -1,0 +1,397 @@
+//! Process-level tests of the runtime: a program's whole life through `run_program`, as the JIT runs it.
+//!
+//! Each scenario is an `extern "C"` entry function standing in for compiled code, calling the runtime by its
+//! C symbol names. The test binary re-runs itself with `PCC_RUNTIME_SCENARIO=name` to run one scenario as the
+//! program, and checks its stdout, stderr and exit status: what exits the process (runtime errors, `exit()`,
+//! stack overflow) can only be observed from outside.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use pcc_stdlib::{
+    FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
+    pcc_stack_limit, register_exit_hook, run_program,
+};
+
+unsafe extern "C" {
+    safe fn pcc_print_int(v: i64);
+    safe fn pcc_print_float(v: f64);
+    safe fn pcc_print_bool(v: i8);
+    fn pcc_print_str(s: *const u8);
+    fn pcc_print_value(value: *const u8, type_id: i64);
+    safe fn pcc_print_space();
+    safe fn pcc_print_newline();
+    safe fn pcc_struct_new(nfields: i64, loc: i64) -> *const u8;
+    safe fn pcc_array_new(len: i64, fill_bits: i64, loc: i64) -> *const u8;
+    safe fn pcc_argc() -> i64;
+    safe fn pcc_arg(index: i64, loc: i64) -> *const u8;
+    safe fn pcc_read_line() -> *const u8;
+    safe fn pcc_eof() -> i8;
+    safe fn pcc_read_int(loc: i64) -> i64;
+    safe fn pcc_exit(code: i64) -> !;
+    safe fn pcc_err_index(index: i64, len: i64, loc: i64) -> !;
+    safe fn pcc_err_null(struct_id: i64, field: i64, loc: i64) -> !;
+    safe fn pcc_err_stack_overflow(loc: i64) -> !;
+}
+
+const SCENARIO_VAR: &str = "PCC_RUNTIME_SCENARIO";
+
+struct Scenario {
+    name: &'static str,
+    entry: extern "C" fn() -> i64,
+    args: &'static [&'static str],
+    stdin: &'static str,
+    stdout: &'static str,
+    stderr: &'static str,
+    status: i32,
+}
+
+const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "normal_end_flushes_and_returns_main_result",
+        entry: prints_values,
+        args: &[],
+        stdin: "",
+        stdout: "42 1e20 true\nNode{key: 1, left: Node{...}, right: null} [0.5, 0.5]\n",
+        stderr: "hook\n",
+        status: 7,
+    },
+    Scenario {
+        name: "exit_status_is_main_result_truncated",
+        entry: returns_large,
+        args: &[],
+        stdin: "",
+        stdout: "",
+        stderr: "hook\n",
+        status: 3,
+    },
+    Scenario {
+        name: "runtime_error_keeps_output_and_names_location",
+        entry: index_error,
+        args: &[],
+        stdin: "",
+        stdout: "partial",
+        stderr: "runtime error: index 10 out of bounds for length 10\n  --> prog.pl:12:9 in function `fill`\nhook\n",
+        status: 101,
+    },
+    Scenario {
+        name: "null_field_error_names_struct_and_field",
+        entry: null_error,
+        args: &[],
+        stdin: "",
+        stdout: "",
+        stderr: "runtime error: field access on null: `Node.right`\n  --> prog.pl:1:1 in function `main`\nhook\n",
+        status: 101,
+    },
+    Scenario {
+        name: "exit_flushes_and_runs_hooks",
+        entry: exits,
+        args: &[],
+        stdin: "",
+        stdout: "1\n",
+        stderr: "hook\n",
+        status: 3,
+    },
+    Scenario {
+        name: "program_arguments",
+        entry: prints_args,
+        args: &["first", "second arg"],
+        stdin: "",
+        stdout: "2 first second arg\n",
+        stderr: "runtime error: arg(2): index out of range (2 arguments)\n  --> prog.pl:1:1 in function `main`\nhook\n",
+        status: 101,
+    },
+    Scenario {
+        name: "stdin_lines_and_integers",
+        entry: reads_input,
+        args: &[],
+        stdin: "Ada\r\n 12 -3\nrest\n",
+        stdout: "name? Ada 12 -3 false rest true\n",
+        stderr: "runtime error: read_int: no integer in input\n  --> prog.pl:1:1 in function `main`\nhook\n",
+        status: 101,
+    },
+    Scenario {
+        name: "stack_overflow_is_caught_with_room_to_spare",
+        entry: recurses,
+        args: &[],
+        stdin: "",
+        stdout: "",
+        stderr: "runtime error: stack overflow (recursion too deep)\n  --> prog.pl:3:1 in function `deep`\nhook used most of the stack and still had room\n",
+        status: 101,
+    },
+    Scenario {
+        name: "out_of_memory_is_an_error",
+        entry: allocates_too_much,
+        args: &[],
+        stdin: "",
+        stdout: "",
+        stderr: "runtime error: out of memory\n  --> prog.pl:12:9 in function `fill`\nhook\n",
+        status: 101,
+    },
+    Scenario {
+        name: "negative_array_length",
+        entry: negative_length,
+        args: &[],
+        stdin: "",
+        stdout: "",
+        stderr: "runtime error: negative array length -3\n  --> prog.pl:12:9 in function `fill`\nhook\n",
+        status: 101,
+    },
+];
+
+fn program_info() -> ProgramInfo {
+    let field = |name: &str, ty| FieldInfo {
+        name: name.into(),
+        ty,
+    };
+    let location = |line, col, function: &str| Location {
+        line,
+        col,
+        function: function.into(),
+    };
+    ProgramInfo {
+        file: "prog.pl".into(),
+        structs: vec![StructInfo {
+            name: "Node".into(),
+            fields: vec![
+                field("key", TypeInfo::Int),
+                field("left", TypeInfo::Struct(0)),
+                field("right", TypeInfo::Struct(0)),
+            ],
+        }],
+        types: vec![
+            TypeInfo::Struct(0),
+            TypeInfo::Array(Box::new(TypeInfo::Float)),
+        ],
+        locations: vec![
+            location(1, 1, "main"),
+            location(12, 9, "fill"),
+            location(3, 1, "deep"),
+        ],
+    }
+}
+
+/// A PL string literal as the code generator would emit it: `[len][bytes]`, 8-byte aligned.
+fn literal(text: &str) -> *const u8 {
+    let mut words = vec![text.len() as u64];
+    for chunk in text.as_bytes().chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        words.push(u64::from_ne_bytes(word));
+    }
+    Box::leak(words.into_boxed_slice()).as_ptr().cast()
+}
+
+extern "C" fn prints_values() -> i64 {
+    pcc_print_int(42);
+    pcc_print_space();
+    pcc_print_float(1e20);
+    pcc_print_space();
+    pcc_print_bool(1);
+    pcc_print_newline();
+    let leaf = pcc_struct_new(3, 0);
+    let root = pcc_struct_new(3, 0).cast_mut().cast::<u64>();
+    let halves = pcc_array_new(2, 0.5f64.to_bits() as i64, 0);
+    // SAFETY: `root` has three fields; the values match types 0 and 1.
+    unsafe {
+        root.write(1);
+        root.add(1).write(leaf as u64);
+        pcc_print_value(root.cast(), 0);
+        pcc_print_space();
+        pcc_print_value(halves, 1);
+    }
+    pcc_print_newline();
+    7
+}
+
+extern "C" fn returns_large() -> i64 {
+    (1 << 32) + 3
+}
+
+extern "C" fn index_error() -> i64 {
+    // SAFETY: a literal is a PL string.
+    unsafe { pcc_print_str(literal("partial")) };
+    pcc_err_index(10, 10, 1)
+}
+
+extern "C" fn null_error() -> i64 {
+    pcc_err_null(0, 2, 0)
+}
+
+extern "C" fn exits() -> i64 {
+    pcc_print_int(1);
+    pcc_print_newline();
+    pcc_exit(3)
+}
+
+extern "C" fn prints_args() -> i64 {
+    pcc_print_int(pcc_argc());
+    for i in 0..pcc_argc() {
+        pcc_print_space();
+        // SAFETY: `arg` returns PL strings.
+        unsafe { pcc_print_str(pcc_arg(i, 0)) };
+    }
+    pcc_print_newline();
+    pcc_arg(2, 0);
+    0
+}
+
+extern "C" fn reads_input() -> i64 {
+    // SAFETY: literals and `read_line`'s results are PL strings.
+    unsafe {
+        pcc_print_str(literal("name? "));
+        pcc_print_str(pcc_read_line());
+        pcc_print_space();
+        pcc_print_int(pcc_read_int(0));
+        pcc_print_space();
+        pcc_print_int(pcc_read_int(0));
+        pcc_print_space();
+        pcc_read_line(); // the rest of the integers' line
+        pcc_print_bool(pcc_eof());
+        pcc_print_space();
+        pcc_print_str(pcc_read_line());
+        pcc_print_space();
+        pcc_print_bool(pcc_eof());
+        pcc_print_newline();
+    }
+    pcc_read_int(0)
+}
+
+static STACK_TOP: AtomicUsize = AtomicUsize::new(0);
+static LOWEST_FRAME: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// A recursive function with the prologue check the code generator emits.
+extern "C" fn deep(depth: i64) -> i64 {
+    let frame = [depth as u8; 256];
+    let sp = black_box(&frame) as *const _ as usize;
+    if sp < pcc_stack_limit.load(Ordering::Relaxed) {
+        pcc_err_stack_overflow(2);
+    }
+    LOWEST_FRAME.fetch_min(sp, Ordering::Relaxed);
+    deep(depth + 1) + black_box(frame)[depth as usize % 256] as i64
+}
+
+extern "C" fn recurses() -> i64 {
+    let top = 0u8;
+    STACK_TOP.store(black_box(&top) as *const u8 as usize, Ordering::Relaxed);
+    deep(0)
+}
+
+/// The overflow scenario's exit hook: checks that the recursion used most of the stack, and that the error
+/// path, still on the overflowed stack, has most of the safety margin to work with.
+fn check_stack_use() {
+    let used = STACK_TOP.load(Ordering::Relaxed) - LOWEST_FRAME.load(Ordering::Relaxed);
+    let room = [1u8; 3 * STACK_SAFETY_MARGIN / 4];
+    if used > STACK_SIZE - 2 * STACK_SAFETY_MARGIN && black_box(&room)[0] == 1 {
+        eprintln!("hook used most of the stack and still had room");
+    } else {
+        eprintln!("stack use: {used} of {STACK_SIZE}");
+    }
+}
+
+extern "C" fn allocates_too_much() -> i64 {
+    pcc_array_new(1 << 59, 0, 1);
+    0
+}
+
+extern "C" fn negative_length() -> i64 {
+    pcc_array_new(-3, 0, 1);
+    0
+}
+
+/// Runs scenario `name` as the program; does not return.
+fn run_scenario(name: &str) -> ! {
+    let scenario = SCENARIOS
+        .iter()
+        .find(|s| s.name == name)
+        .expect("unknown scenario");
+    if name == "stack_overflow_is_caught_with_room_to_spare" {
+        register_exit_hook(Box::new(check_stack_use));
+    } else {
+        register_exit_hook(Box::new(|| eprintln!("hook")));
+    }
+    let args = scenario.args.iter().map(|s| s.to_string()).collect();
+    std::process::exit(run_program(program_info(), args, scenario.entry))
+}
+
+fn check_scenario(scenario: &Scenario) -> Result<(), Failed> {
+    let mut child = Command::new(std::env::current_exe()?)
+        .env(SCENARIO_VAR, scenario.name)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(scenario.stdin.as_bytes())?;
+    let output = child.wait_with_output()?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if (stdout.as_ref(), stderr.as_ref(), output.status.code())
+        != (scenario.stdout, scenario.stderr, Some(scenario.status))
+    {
+        return Err(format!(
+            "expected status {}, stdout {:?}, stderr {:?}\n     got {}, stdout {stdout:?}, stderr {stderr:?}",
+            scenario.status, scenario.stdout, scenario.stderr, output.status
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Many prints across buffer refills, and a string larger than the buffer, come out whole and in order.
+fn check_large_output() -> Result<(), Failed> {
+    let output = Command::new(std::env::current_exe()?)
+        .env(SCENARIO_VAR, "large_output")
+        .output()?;
+    let mut expected = String::new();
+    for i in 0..100_000 {
+        expected += &format!("{i} ");
+    }
+    expected += &"x".repeat(200_000);
+    expected += "\n";
+    if output.status.code() != Some(0) || output.stdout != expected.as_bytes() {
+        return Err(format!(
+            "status {}, {} bytes of output",
+            output.status,
+            output.stdout.len()
+        )
+        .into());
+    }
+    Ok(())
+}
+
+extern "C" fn prints_a_lot() -> i64 {
+    for i in 0..100_000 {
+        pcc_print_int(i);
+        pcc_print_space();
+    }
+    // SAFETY: a literal is a PL string.
+    unsafe { pcc_print_str(literal(&"x".repeat(200_000))) };
+    pcc_print_newline();
+    0
+}
+
+fn main() {
+    if let Ok(name) = std::env::var(SCENARIO_VAR) {
+        if name == "large_output" {
+            std::process::exit(run_program(program_info(), vec![], prints_a_lot));
+        }
+        run_scenario(&name);
+    }
+    let args = Arguments::from_args();
+    let mut trials: Vec<Trial> = SCENARIOS
+        .iter()
+        .map(|scenario| Trial::test(scenario.name, move || check_scenario(scenario)))
+        .collect();
+    trials.push(Trial::test(
+        "large_output_stays_whole_and_ordered",
+        check_large_output,
+    ));
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,4 @@
+fn main() {
+    /* outer /* inner */ still a comment? no */
+    println(1);
+}

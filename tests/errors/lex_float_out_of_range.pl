@@ -1,0 +1,4 @@
+fn main() {
+    let big = 1e999;
+    println(big);
+}

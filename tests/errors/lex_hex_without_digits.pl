@@ -1,0 +1,4 @@
+fn main() {
+    let mask = 0x;
+    println(mask);
+}

@@ -1,0 +1,4 @@
+fn main() {
+    let half = 1. / 2.0;
+    println(half);
+}

@@ -1,0 +1,3 @@
+fn mian() {
+    println("typo in main");
+}

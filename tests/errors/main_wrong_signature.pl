@@ -1,0 +1,3 @@
+fn main(args: [str]) -> float {
+    return 1.0;
+}
