@@ -76,6 +76,7 @@ fn main() {
     let cells: [Cell] = [null; 3];
     cells[1] = new Cell { value: 9, next: list };
     println(cells);
+    println("bare null:", null);
 }
 
 struct Node { key: int, left: Node, right: Node }

@@ -125,7 +125,18 @@ impl Checker<'_> {
                 Some(make(args.into_iter().collect::<Option<_>>()?, ret))
             }
             Signature::Print => {
-                let args: Vec<_> = args.iter().map(|arg| self.value(arg, None)).collect();
+                // A bare `null` has no struct type to take, but printing it is well defined.
+                let args: Vec<_> = args
+                    .iter()
+                    .map(|arg| match arg.kind {
+                        ast::ExprKind::Null => Some(Expr {
+                            kind: ExprKind::Null,
+                            ty: Type::Null,
+                            span: arg.span,
+                        }),
+                        _ => self.value(arg, None),
+                    })
+                    .collect();
                 Some(make(args.into_iter().collect::<Option<_>>()?, Type::Void))
             }
             Signature::Assert => {

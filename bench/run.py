@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Performance harness: builds what it needs, repeats every measurement, reports medians.
+
+    python3 bench/run.py [--runs N] [--out FILE]
+
+Measures (1) compile time of every program in programs/ (`pcc run --emit asm`, which runs the
+whole pipeline but not the program) and (2) run time of each kernel under pcc -O0 and -O2 against
+its C port under gcc -O2. Ratios are of medians measured in this same run. Prints a Markdown
+table and writes it, with the machine it ran on, to bench/results.md (or --out).
+"""
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PCC = ROOT / "target" / "release" / "pcc"
+BUILD = ROOT / "target" / "bench"
+
+# (name, PL program, C port, arguments sized for about a second natively)
+KERNELS = [
+    ("loop_heavy", "programs/loop_heavy.pl", "programs/bench/c/loop_heavy.c", ["15000"]),
+]
+
+
+def timed(cmd, runs):
+    """Median wall time of `runs` executions of cmd, and its stdout (checked to be stable)."""
+    times, outputs = [], set()
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = subprocess.run(cmd, cwd=ROOT, capture_output=True)
+        times.append(time.perf_counter() - start)
+        if result.returncode != 0:
+            sys.exit(f"failed: {' '.join(map(str, cmd))}\n{result.stderr.decode()}")
+        outputs.add(result.stdout)
+    if len(outputs) != 1:
+        sys.exit(f"output differs between runs of {' '.join(map(str, cmd))}")
+    return statistics.median(times), outputs.pop()
+
+
+def build():
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    BUILD.mkdir(parents=True, exist_ok=True)
+
+
+def machine():
+    cpu = "unknown cpu"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    gcc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    return f"{platform.machine()}, {cpu}, {os.cpu_count()} cores; {gcc}"
+
+
+def compile_times(runs):
+    programs = sorted((ROOT / "programs").rglob("*.pl"))
+    total = 0.0
+    for program in programs:
+        t, _ = timed([PCC, "run", program.relative_to(ROOT), "-O2", "--emit", "asm"], runs)
+        total += t
+    return len(programs), total
+
+
+def kernel_rows(runs):
+    rows = []
+    for name, pl, c, args in KERNELS:
+        exe = BUILD / name
+        subprocess.run(["gcc", "-O2", "-o", exe, ROOT / c], check=True)
+        t_c, out_c = timed([exe, *args], runs)
+        t_o0, out_o0 = timed([PCC, "run", pl, "-O0", "--", *args], runs)
+        t_o2, out_o2 = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+        if not out_c == out_o0 == out_o2:
+            sys.exit(f"{name}: pcc and C outputs differ")
+        rows.append((name, t_c, t_o0, t_o2))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="repetitions per measurement")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results.md"))
+    opts = parser.parse_args()
+    build()
+    count, total = compile_times(opts.runs)
+    lines = [
+        f"Machine: {machine()}",
+        f"Median of {opts.runs} runs each; times in seconds (pcc times include process start and JIT compilation).",
+        "",
+        f"Compile time of all {count} programs in programs/ at -O2 (`pcc run --emit asm`, one process each): "
+        f"{total:.3f} s total, {1000 * total / count:.1f} ms per program",
+        "",
+        "| kernel | gcc -O2 | pcc -O0 | pcc -O2 | -O0 / gcc | -O2 / gcc |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, t_c, t_o0, t_o2 in kernel_rows(opts.runs):
+        lines.append(
+            f"| {name} | {t_c:.3f} | {t_o0:.3f} | {t_o2:.3f} | {t_o0 / t_c:.2f} | {t_o2 / t_c:.2f} |"
+        )
+    report = "\n".join(lines) + "\n"
+    print(report)
+    Path(opts.out).write_text(report)
+
+
+if __name__ == "__main__":
+    main()
