@@ -5,13 +5,29 @@ use std::path::Path;
 
 use pcc_lang::{LineIndex, typed};
 
+use pcc_profiler::spec::ProfileSpec;
+
+use crate::profiling::{self, Instrumentation};
 use crate::{codegen, lower, mir, opt};
 
 /// Exit status for compile errors and for problems with pcc's own inputs.
 pub const EXIT_COMPILE_ERROR: i32 = 1;
 
+/// Functions with more potential paths than this count them in a hash table, not an array: an
+/// array of 2^16 counters is 512 KiB of zero pages, touched only where paths are counted; past
+/// that, the array's memory and cache footprint would outgrow the hash table's cost per count.
+pub const DEFAULT_HASH_THRESHOLD: u64 = 1 << 16;
+
 pub struct Options {
     pub opt_level: u8,
+    pub profile: Option<ProfileOptions>,
+}
+
+pub struct ProfileOptions {
+    pub mode: pcc_profiler::profile::Mode,
+    /// Where to write the profile; `None` = `<stem>.<mode>.profile.json` in the current folder.
+    pub out: Option<std::path::PathBuf>,
+    pub hash_threshold: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -49,13 +65,48 @@ pub fn front_end(path: &Path) -> Result<Checked, i32> {
     }
 }
 
-/// Lowers to MIR and applies the MIR passes the options ask for.
-pub fn middle_end(checked: &Checked, options: &Options) -> mir::Program {
+/// Lowers to MIR and applies the MIR passes the options ask for: instrumentation (on the MIR as
+/// lowered, so a profile's CFGs do not depend on `-O`), then optimizations. Returns the profile
+/// spec of an instrumented program.
+pub fn middle_end(
+    checked: &Checked,
+    options: &Options,
+) -> Result<(mir::Program, Option<ProfileSpec>), i32> {
     let mut program = lower::lower_program(&checked.program);
+    let spec = match &options.profile {
+        Some(profile) => {
+            let how = Instrumentation {
+                mode: profile.mode,
+                program_path: &checked.file_name,
+                output: profile_output(&checked.file_name, profile),
+                hash_threshold: profile.hash_threshold,
+            };
+            let spec =
+                profiling::instrument(&mut program, &how, &checked.source).map_err(|err| {
+                    eprintln!("error: {err}");
+                    EXIT_COMPILE_ERROR
+                })?;
+            Some(spec)
+        }
+        None => None,
+    };
     if options.opt_level >= 2 {
         opt::optimize(&mut program);
     }
-    program
+    Ok((program, spec))
+}
+
+/// `--profile-out`, or `<stem>.<mode>.profile.json` in the current folder.
+fn profile_output(file_name: &str, profile: &ProfileOptions) -> String {
+    match &profile.out {
+        Some(path) => path.display().to_string(),
+        None => {
+            let stem = Path::new(file_name)
+                .file_stem()
+                .map_or("program".into(), |s| s.to_string_lossy());
+            format!("{stem}.{}.profile.json", profile.mode)
+        }
+    }
 }
 
 fn codegen_options(options: &Options) -> codegen::Options {
@@ -76,9 +127,16 @@ pub fn run(path: &Path, options: &Options, args: Vec<String>) -> i32 {
         Ok(checked) => checked,
         Err(status) => return status,
     };
-    let program = middle_end(&checked, options);
+    let (program, spec) = match middle_end(&checked, options) {
+        Ok(result) => result,
+        Err(status) => return status,
+    };
     match codegen::jit(&program, &checked.source, &codegen_options(options)) {
-        Ok(jit) => pcc_stdlib::run_program(jit.info.clone(), args, jit.entry),
+        Ok(jit) => {
+            let mut info = jit.info.clone();
+            info.profile = spec;
+            pcc_stdlib::run_program(info, args, jit.entry)
+        }
         Err(err) => {
             eprintln!("error: code generation failed: {err}");
             EXIT_COMPILE_ERROR
@@ -98,7 +156,10 @@ pub fn emit(path: &Path, options: &Options, stage: Emit, only: Option<&str>) -> 
         eprintln!("error: no function `{name}` in `{}`", checked.file_name);
         return EXIT_COMPILE_ERROR;
     }
-    let program = middle_end(&checked, options);
+    let program = match middle_end(&checked, options) {
+        Ok((program, _)) => program,
+        Err(status) => return status,
+    };
     let text = match stage {
         Emit::Mir => {
             let lines = LineIndex::new(&checked.source);

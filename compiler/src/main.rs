@@ -1,10 +1,12 @@
-//! The `pcc` command line.
+//! The `pcc` command line: argument parsing only; each command lives in `pcc::commands`.
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use pcc::commands;
 use pcc::driver::{self, Emit};
+use pcc_profiler::profile::Mode;
 
 #[derive(Parser)]
 #[command(
@@ -24,6 +26,8 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         compile: CompileArgs,
+        #[command(flatten)]
+        profile: ProfileArgs,
         /// Print the program at this stage instead of running it.
         #[arg(long, value_enum)]
         emit: Option<EmitArg>,
@@ -36,6 +40,45 @@ enum Command {
     },
     /// Report every error in a program without running it.
     Check { file: PathBuf },
+    /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
+    Paths {
+        file: PathBuf,
+        /// Only this function (default: all).
+        #[arg(long)]
+        function: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: PathsFormat,
+    },
+    /// Inspect and combine profiles.
+    #[command(subcommand)]
+    Profile(ProfileCommand),
+}
+
+#[derive(Subcommand)]
+enum ProfileCommand {
+    /// The hottest paths first, with their source lines and share of all path executions.
+    Show {
+        profile: PathBuf,
+        /// How many paths to list (default: all).
+        #[arg(long)]
+        top: Option<usize>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
+    },
+    /// Sum the counts of profiles of the same program and mode.
+    Merge {
+        #[arg(required = true, num_args = 1..)]
+        profiles: Vec<PathBuf>,
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+    },
+    /// Path spectra comparison: paths only in A, only in B, and count changes.
+    Diff {
+        a: PathBuf,
+        b: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
+    },
 }
 
 #[derive(clap::Args)]
@@ -45,11 +88,37 @@ struct CompileArgs {
     opt_level: u8,
 }
 
+#[derive(clap::Args)]
+struct ProfileArgs {
+    /// Instrument the program with this profiling scheme and write its profile at exit.
+    #[arg(long, value_parser = ["bl", "edge"])]
+    profile: Option<String>,
+    /// Where to write the profile (default: `<stem>.<mode>.profile.json` here).
+    #[arg(long)]
+    profile_out: Option<PathBuf>,
+    /// Functions with more potential paths than this count them in a hash table, not an array.
+    #[arg(long, default_value_t = driver::DEFAULT_HASH_THRESHOLD)]
+    hash_threshold: u64,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum EmitArg {
     Mir,
     Clif,
     Asm,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PathsFormat {
+    Text,
+    Json,
+    Dot,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ReportFormat {
+    Text,
+    Json,
 }
 
 fn main() {
@@ -59,12 +128,18 @@ fn main() {
         Command::Run {
             file,
             compile,
+            profile,
             emit,
             function,
             args,
         } => {
             let options = driver::Options {
                 opt_level: compile.opt_level,
+                profile: profile.profile.map(|mode| driver::ProfileOptions {
+                    mode: mode.parse::<Mode>().expect("clap checked the mode"),
+                    out: profile.profile_out,
+                    hash_threshold: profile.hash_threshold,
+                }),
             };
             match emit {
                 Some(stage) => {
@@ -78,6 +153,33 @@ fn main() {
                 None => driver::run(&file, &options, args),
             }
         }
+        Command::Paths {
+            file,
+            function,
+            format,
+        } => {
+            let format = match format {
+                PathsFormat::Text => commands::paths::Format::Text,
+                PathsFormat::Json => commands::paths::Format::Json,
+                PathsFormat::Dot => commands::paths::Format::Dot,
+            };
+            commands::paths::run(&file, function.as_deref(), format)
+        }
+        Command::Profile(command) => match command {
+            ProfileCommand::Show {
+                profile,
+                top,
+                format,
+            } => commands::profile::show(&profile, top, json(format)),
+            ProfileCommand::Merge { profiles, output } => {
+                commands::profile::merge(&profiles, &output)
+            }
+            ProfileCommand::Diff { a, b, format } => commands::profile::diff(&a, &b, json(format)),
+        },
     };
     std::process::exit(status)
+}
+
+fn json(format: ReportFormat) -> bool {
+    matches!(format, ReportFormat::Json)
 }

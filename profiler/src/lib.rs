@@ -21,3 +21,4 @@ pub mod instrument;
 pub mod profile;
 pub mod regenerate;
 pub mod spanning_tree;
+pub mod spec;

@@ -20,6 +20,7 @@ mod heap;
 mod input;
 mod math;
 mod output;
+mod profile;
 mod program;
 mod strings;
 mod value;
@@ -82,6 +83,8 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         errors::pcc_err_div_zero,
         errors::pcc_err_rem_zero,
         errors::pcc_err_stack_overflow,
+        profile::pcc_profile_table,
+        profile::pcc_profile_count_hashed,
     ];
     list.push((
         "pcc_stack_limit",

@@ -26,6 +26,9 @@ pub struct ProgramInfo {
     pub types: Vec<TypeInfo>,
     /// Source locations; the `L` argument of runtime functions indexes this.
     pub locations: Vec<Location>,
+    /// For an instrumented program: what it needs to write its profile when it ends.
+    #[serde(default)]
+    pub profile: Option<pcc_profiler::spec::ProfileSpec>,
 }
 
 /// A struct declaration.
@@ -134,6 +137,9 @@ fn run_exit_hooks() {
 /// running the exit hooks), with the program's code or 101.
 pub fn run_program(info: ProgramInfo, args: Vec<String>, entry: extern "C" fn() -> i64) -> i32 {
     EPOCH.get_or_init(Instant::now);
+    if let Some(spec) = &info.profile {
+        crate::profile::install(spec.clone(), args.clone());
+    }
     *PROGRAM.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(info);
     let args = args
         .iter()

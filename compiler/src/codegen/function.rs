@@ -177,6 +177,7 @@ impl FunctionTranslator<'_, '_> {
                     slot_offset(*field)?,
                 );
             }
+            StatementKind::Count { table, index } => self.count(*table, index)?,
             StatementKind::Call { dest, callee, args } => {
                 let result = match callee {
                     Callee::Function(f) => self.call_function(*f, args)?,
@@ -185,6 +186,33 @@ impl FunctionTranslator<'_, '_> {
                 if let (Some(dest), Some(result)) = (dest, result) {
                     self.assign(*dest, result)?;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Profiling: `table[index] += 1`, in place for an array table, through the runtime for a
+    /// hashed one. Indices are in range by construction of the instrumentation.
+    fn count(&mut self, table: usize, index: &Operand) -> Result<()> {
+        let index = self.operand(index)?;
+        let data = *self
+            .cx
+            .counter_tables
+            .get(table)
+            .ok_or_else(|| CodegenError::internal(format!("no counter table {table}")))?;
+        match data {
+            Some(data) => {
+                let base = self.data_address(data);
+                let offset = self.builder.ins().ishl_imm_u(index, 3);
+                let address = self.builder.ins().iadd(base, offset);
+                let flags = self.memory_flags(Memory::Counters);
+                let count = self.builder.ins().load(types::I64, flags, address, 0);
+                let count = self.builder.ins().iadd_imm_s(count, 1);
+                self.builder.ins().store(flags, count, address, 0);
+            }
+            None => {
+                let table = self.iconst(table as i64);
+                self.call_runtime_opt(&runtime::PROFILE_COUNT_HASHED, &[table, index])?;
             }
         }
         Ok(())

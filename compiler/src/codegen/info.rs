@@ -76,6 +76,8 @@ impl<'m> InfoBuilder<'m> {
             structs,
             types: self.types,
             locations: self.locations,
+            // The driver adds the profile spec of an instrumented program.
+            profile: None,
         }
     }
 }

@@ -53,6 +53,8 @@ pub enum Memory {
     StringBytes,
     /// The runtime's `pcc_stack_limit`.
     StackLimit,
+    /// Profile counters, which only instrumentation reads and writes.
+    Counters,
 }
 
 /// Classes of array element types. Every reference type is one class: MIR may give an array
@@ -88,6 +90,7 @@ impl Memory {
             Memory::Elements(class) => format!("{class:?} array elements").to_lowercase(),
             Memory::StringBytes => "string bytes".to_string(),
             Memory::StackLimit => "pcc_stack_limit".to_string(),
+            Memory::Counters => "profile counters".to_string(),
         }
     }
 }

@@ -102,6 +102,8 @@ pub struct ProgramContext<'m> {
     pub functions: Vec<FuncId>,
     /// The writable data object holding one slot per global; `None` without globals.
     pub globals: Option<DataId>,
+    /// The zeroed data object of each array counter table; `None` for hashed tables.
+    pub counter_tables: Vec<Option<DataId>>,
     pub info: InfoBuilder<'m>,
     runtime: HashMap<&'static str, FuncId>,
     strings: HashMap<Vec<u8>, DataId>,
@@ -120,6 +122,7 @@ impl<'m> ProgramContext<'m> {
             program,
             functions: Vec::new(),
             globals: None,
+            counter_tables: Vec::new(),
             info: InfoBuilder::new(source),
             runtime: HashMap::new(),
             strings: HashMap::new(),
@@ -147,6 +150,26 @@ impl<'m> ProgramContext<'m> {
             data.set_align(SLOT as u64);
             cx.module.define_data(id, &data).map_err(module_error)?;
             cx.globals = Some(id);
+        }
+        for table in &program.counter_tables {
+            let data = if table.hashed {
+                None
+            } else {
+                let size = usize::try_from(table.len)
+                    .ok()
+                    .and_then(|len| len.checked_mul(SLOT as usize))
+                    .ok_or_else(|| CodegenError::internal("counter table too large"))?;
+                let id = cx
+                    .module
+                    .declare_anonymous_data(true, false)
+                    .map_err(module_error)?;
+                let mut data = DataDescription::new();
+                data.define_zeroinit(size);
+                data.set_align(SLOT as u64);
+                cx.module.define_data(id, &data).map_err(module_error)?;
+                Some(id)
+            };
+            cx.counter_tables.push(data);
         }
         Ok(cx)
     }
@@ -326,6 +349,20 @@ impl<'m> ProgramContext<'m> {
                     Type::Void => return Err(CodegenError::internal("a void global")),
                 };
                 store_slot(&mut b, access_flags(), default, globals, slot_offset(i)?);
+            }
+        }
+        // The runtime reads the array counter tables when the program ends.
+        for (table, data) in self.counter_tables.clone().into_iter().enumerate() {
+            if let Some(data) = data {
+                let register = self.runtime_fn(&runtime::PROFILE_TABLE)?;
+                let register = self.module.declare_func_in_func(register, b.func);
+                let gv = self.module.declare_data_in_func(data, b.func);
+                let address = b.ins().symbol_value(PTR, gv);
+                let index = b.ins().iconst(types::I64, table as i64);
+                let len = b
+                    .ins()
+                    .iconst(types::I64, program.counter_tables[table].len as i64);
+                b.ins().call(register, &[index, address, len]);
             }
         }
         let init = self

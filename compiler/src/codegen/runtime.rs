@@ -141,4 +141,6 @@ runtime_functions! {
     ERR_DIV_ZERO = "pcc_err_div_zero"(I) -> !;
     ERR_REM_ZERO = "pcc_err_rem_zero"(I) -> !;
     ERR_STACK_OVERFLOW = "pcc_err_stack_overflow"(I) -> !;
+    PROFILE_TABLE = "pcc_profile_table"(I, P, I);
+    PROFILE_COUNT_HASHED = "pcc_profile_count_hashed"(I, I);
 }

@@ -99,6 +99,14 @@ impl Validator<'_> {
                 }
                 self.operands(args)
             }
+            StatementKind::Count { table, index } => {
+                if *table >= self.program.counter_tables.len() {
+                    return Err(CodegenError::internal(format!(
+                        "count in table {table}, which does not exist"
+                    )));
+                }
+                self.operand(index)
+            }
         }
     }
 

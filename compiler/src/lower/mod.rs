@@ -32,6 +32,7 @@ pub fn lower_program(program: &typed::Program) -> mir::Program {
         init: functions.len() - 1,
         functions,
         main: program.main,
+        counter_tables: Vec::new(),
     }
 }
 

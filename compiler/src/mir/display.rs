@@ -132,6 +132,7 @@ impl Program {
                 "{object}.{} = {value}",
                 self.structs[*strukt].fields[*field].name
             ),
+            StatementKind::Count { table, index } => format!("count table{table}[{index}]"),
             StatementKind::Call { dest, callee, args } => {
                 let call = format!("{}({})", self.callee_name(*callee), list(args));
                 match dest {

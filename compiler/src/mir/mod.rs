@@ -24,6 +24,17 @@ pub struct Program {
     pub main: FnId,
     /// Synthesized function that runs the global initializers in source order.
     pub init: FnId,
+    /// Profiling counter tables, used by `Count` statements; empty without profiling.
+    pub counter_tables: Vec<CounterTable>,
+}
+
+/// A table of 64-bit profile counters (docs/CONVENTIONS.md, profiling).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CounterTable {
+    /// How many counters (valid indices are `0..len`).
+    pub len: u64,
+    /// Kept in the runtime's hash table instead of an array in the program's memory.
+    pub hashed: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -90,6 +101,11 @@ pub enum StatementKind {
         dest: Option<LocalId>,
         callee: Callee,
         args: Vec<Operand>,
+    },
+    /// Profiling: adds one to counter `index` of counter table `table` (an int operand).
+    Count {
+        table: usize,
+        index: Operand,
     },
 }
 

@@ -90,6 +90,7 @@ fn substitute_statement(kind: &mut StatementKind, known: &HashMap<LocalId, Const
             sub(value);
         }
         StatementKind::Call { args, .. } => args.iter_mut().for_each(sub),
+        StatementKind::Count { index, .. } => sub(index),
     }
 }
 

@@ -60,6 +60,7 @@ fn used_locals(func: &Function) -> Vec<bool> {
                     mark(value);
                 }
                 StatementKind::Call { args, .. } => args.iter().for_each(&mut mark),
+                StatementKind::Count { index, .. } => mark(index),
             }
         }
         match &block.term.kind {

@@ -1,0 +1,4 @@
+//! Commands that work on programs' paths and on profiles rather than running programs.
+
+pub mod paths;
+pub mod profile;

@@ -1,0 +1,133 @@
+//! What an instrumented program carries so that it can write its own profile when it ends: each
+//! function's CFG (with the source lines of its nodes) and where its counters are. The numbering
+//! and counter placement are deterministic functions of the CFG, so the program's runtime
+//! recomputes them instead of shipping them; the compiler and the runtime therefore agree on ids
+//! and counters by construction, in the JIT and in a native executable alike.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ball_larus::BallLarus;
+use crate::cfg::{Cfg, CfgError, NodeId};
+use crate::collect::{executed_paths, function_profile};
+use crate::edge_profile::EdgeProfilePlan;
+use crate::estimate::static_edge_weights;
+use crate::profile::{EdgeCount, Mode, Profile};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProfileSpec {
+    pub mode: Mode,
+    /// The program's source path, as the profile names it.
+    pub program: String,
+    /// Where the profile is written.
+    pub output: String,
+    /// Functions with more potential paths count them in a hash table (DESIGN.md, `bl`).
+    pub array_limit: u64,
+    /// One per instrumented function; function `i` uses counter table `i`.
+    pub functions: Vec<FunctionSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionSpec {
+    pub name: String,
+    pub cfg_hash: String,
+    /// Potential paths, as numbered when the program was instrumented.
+    pub num_paths: u64,
+    pub num_nodes: usize,
+    pub entry: usize,
+    pub exit: usize,
+    /// CFG edges in id order, as (from, to).
+    pub edges: Vec<(usize, usize)>,
+    /// Source lines of each node, in execution order.
+    pub node_lines: Vec<Vec<u32>>,
+}
+
+impl FunctionSpec {
+    pub fn cfg(&self) -> Result<Cfg, CfgError> {
+        Cfg::from_edges(self.num_nodes, self.entry, self.exit, &self.edges)
+    }
+
+    /// First and last source line of a node (0 when it has none, like the exit).
+    fn line_span(&self, node: NodeId) -> (u32, u32) {
+        let lines = &self.node_lines[node.0];
+        (
+            lines.first().copied().unwrap_or(0),
+            lines.last().copied().unwrap_or(0),
+        )
+    }
+}
+
+/// The counters one function's table held when the program ended, as (index, count) pairs with
+/// nonzero counts.
+pub type Counters = Vec<(u64, u64)>;
+
+/// Builds the profile of a run from each function's counters (`counters[i]` for function `i`).
+/// Functions whose counters cannot be explained (corrupted memory, or edge counts broken by a run
+/// that ended inside the function) are reported in the error list and left out.
+pub fn build_profile(
+    spec: &ProfileSpec,
+    args: Vec<String>,
+    counters: &[Counters],
+) -> (Profile, Vec<String>) {
+    let mut profile = Profile::new(spec.mode, spec.program.clone(), args);
+    let mut problems = Vec::new();
+    for (function, counts) in spec.functions.iter().zip(counters) {
+        match function_record(spec, function, counts) {
+            Ok(record) => profile.functions.push(record),
+            Err(problem) => problems.push(format!("function `{}`: {problem}", function.name)),
+        }
+    }
+    (profile, problems)
+}
+
+fn function_record(
+    spec: &ProfileSpec,
+    function: &FunctionSpec,
+    counts: &Counters,
+) -> Result<crate::profile::FunctionProfile, String> {
+    let cfg = function.cfg().map_err(|e| e.to_string())?;
+    let numbering = BallLarus::new(&cfg).map_err(|e| e.to_string())?;
+    if numbering.num_paths() != function.num_paths {
+        return Err(format!(
+            "numbered {} paths, but the program was instrumented for {}",
+            numbering.num_paths(),
+            function.num_paths
+        ));
+    }
+    let mut record = function_profile(
+        &function.name,
+        &function.cfg_hash,
+        &numbering,
+        spec.array_limit,
+    );
+    match spec.mode {
+        Mode::Edge => {
+            let plan = EdgeProfilePlan::new(&cfg, &static_edge_weights(&cfg, numbering.dag()));
+            let mut table = vec![0u64; plan.num_counters()];
+            for &(index, count) in counts {
+                let slot = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| table.get_mut(i))
+                    .ok_or_else(|| format!("edge counter {index} out of range"))?;
+                *slot = count;
+            }
+            let edge_counts = plan.reconstruct(&table).map_err(|e| e.to_string())?;
+            record.storage = crate::profile::Storage::Array;
+            record.edges = Some(
+                cfg.edges()
+                    .zip(edge_counts)
+                    .map(|((_, edge), count)| EdgeCount {
+                        from_line: function.line_span(edge.from).1,
+                        to_line: function.line_span(edge.to).0,
+                        count,
+                    })
+                    .collect(),
+            );
+        }
+        _ => {
+            let lines = |node: NodeId| function.node_lines[node.0].clone();
+            record.paths = executed_paths(&numbering, &cfg, counts.iter().copied(), lines)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(record)
+}

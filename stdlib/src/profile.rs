@@ -1,0 +1,113 @@
+//! Profile counters of an instrumented program, and writing its profile when it ends.
+//!
+//! Each instrumented function has a counter table (docs/CONVENTIONS.md, profiling): either an
+//! array the generated code increments in place (registered here by the program's entry with
+//! `pcc_profile_table`), or, for functions with too many potential paths, entries of a hash
+//! table kept here (`pcc_profile_count_hashed`). At every kind of exit the counters are turned
+//! into a profile by the profiler crate, from the [`ProfileSpec`] the program carries.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+
+use pcc_profiler::spec::{Counters, ProfileSpec, build_profile};
+
+/// Registered array tables: (table, address, length in counters).
+static ARRAYS: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new());
+/// Hashed tables: (table, key) → count.
+static HASHED: Mutex<Option<HashMap<(u32, u64), u64>>> = Mutex::new(None);
+
+/// Registers counter table `table`: `len` 64-bit counters at `counters`, which the generated code
+/// increments and which stay valid until the process ends.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_profile_table(table: i64, counters: *mut u64, len: i64) {
+    ARRAYS.lock().unwrap_or_else(PoisonError::into_inner).push((
+        table as usize,
+        counters as usize,
+        len as usize,
+    ));
+}
+
+/// Counts one execution of `key` (a path id or counter index) in hashed table `table`.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_profile_count_hashed(table: i64, key: i64) {
+    let mut hashed = HASHED.lock().unwrap_or_else(PoisonError::into_inner);
+    *hashed
+        .get_or_insert_with(HashMap::new)
+        .entry((table as u32, key as u64))
+        .or_insert(0) += 1;
+}
+
+/// The nonzero counters of every table, table `i` at index `i`.
+fn snapshot(num_tables: usize) -> Vec<Counters> {
+    let mut tables = vec![Counters::new(); num_tables];
+    for &(table, address, len) in ARRAYS.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        // SAFETY: the program registered `len` counters at `address`, alive until exit.
+        let counters = unsafe { std::slice::from_raw_parts(address as *const u64, len) };
+        if let Some(out) = tables.get_mut(table) {
+            out.extend(
+                (0u64..)
+                    .zip(counters.iter().copied())
+                    .filter(|&(_, count)| count > 0),
+            );
+        }
+    }
+    if let Some(hashed) = HASHED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+    {
+        for (&(table, key), &count) in hashed {
+            if let Some(out) = tables.get_mut(table as usize) {
+                out.push((key, count));
+            }
+        }
+    }
+    for table in &mut tables {
+        table.sort_unstable();
+    }
+    tables
+}
+
+/// Writes the profile of the run so far, and says so in one line on stderr.
+pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
+    let counters = snapshot(spec.functions.len());
+    let (profile, problems) = build_profile(spec, args.to_vec(), &counters);
+    for problem in problems {
+        eprintln!("pcc: warning: {} profile: {problem}", spec.mode);
+    }
+    let paths: usize = profile.functions.iter().map(|f| f.paths.len()).sum();
+    let runs: u64 = profile
+        .functions
+        .iter()
+        .flat_map(|f| &f.paths)
+        .map(|p| p.count)
+        .sum();
+    match profile.write_atomic(Path::new(&spec.output)) {
+        Ok(()) if spec.mode == pcc_profiler::profile::Mode::Edge => eprintln!(
+            "pcc: edge profile of {} functions written to {}",
+            profile.functions.len(),
+            spec.output
+        ),
+        Ok(()) => eprintln!(
+            "pcc: {} profile written to {}: {paths} distinct paths, {runs} path executions",
+            spec.mode, spec.output
+        ),
+        Err(error) => eprintln!("pcc: error: cannot write the profile: {error}"),
+    }
+}
+
+/// Arranges for the profile to be written at every kind of exit. The work runs on a thread of its
+/// own: a runtime error (a stack overflow, say) may have left little stack on the program's.
+pub fn install(spec: ProfileSpec, args: Vec<String>) {
+    crate::register_exit_hook(Box::new(move || {
+        let writer = std::thread::Builder::new()
+            .name("pcc-profile".into())
+            .stack_size(64 << 20)
+            .spawn(move || write_profile(&spec, &args));
+        match writer.map(|thread| thread.join()) {
+            Ok(Ok(())) => {}
+            _ => eprintln!("pcc: error: the profile could not be written"),
+        }
+    }));
+}
