@@ -171,6 +171,7 @@ fn program_info() -> ProgramInfo {
             location(12, 9, "fill"),
             location(3, 1, "deep"),
         ],
+        profile: None,
     }
 }
 

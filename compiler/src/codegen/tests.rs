@@ -109,6 +109,7 @@ fn program(mut functions: Vec<Function>) -> Program {
         globals: Vec::new(),
         main: 0,
         init: functions.len() - 1,
+        counter_tables: Vec::new(),
         functions,
     }
 }
