@@ -150,6 +150,8 @@ mod tests {
             "pcc_err_div_zero",
             "pcc_err_rem_zero",
             "pcc_err_stack_overflow",
+            "pcc_profile_table",
+            "pcc_profile_count_hashed",
             "pcc_stack_limit",
         ];
         assert_eq!(names, expected.into_iter().collect::<HashSet<_>>());

@@ -251,6 +251,7 @@ mod tests {
                 col: 9,
                 function: "main".into(),
             }],
+            profile: None,
         };
         let json = serde_json::to_string(&info).unwrap();
         assert_eq!(serde_json::from_str::<ProgramInfo>(&json).unwrap(), info);
