@@ -4,13 +4,18 @@
     python3 bench/run.py [--runs N] [--out FILE]
 
 Measures (1) compile time of every program in programs/ (`pcc run --emit asm`, which runs the
-whole pipeline but not the program) and (2) run time of each kernel under pcc -O0 and -O2 against
-its C port under gcc -O2. Ratios are of medians measured in this same run. Prints a Markdown
-table and writes it, with the machine it ran on, to bench/results.md (or --out).
+whole pipeline but not the program), (2) run time of each kernel under pcc -O0 and -O2 against
+its C port under gcc -O2, and (3) the overhead of each profiling mode (instrumented / plain run
+time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table.
+Ratios are of medians measured in this same run. Prints Markdown tables and writes them, with
+the machine they ran on, to bench/results.md (or --out).
 """
 
 import argparse
+import json
+import math
 import os
+import tempfile
 import platform
 import statistics
 import subprocess
@@ -26,6 +31,16 @@ BUILD = ROOT / "target" / "bench"
 KERNELS = [
     ("loop_heavy", "programs/loop_heavy.pl", "programs/bench/c/loop_heavy.c", ["15000"]),
 ]
+
+
+# (PL program, arguments) whose run time is dominated by loops, for profiling overheads.
+PROFILED = [
+    ("programs/loop_heavy.pl", ["15000"]),
+    ("programs/sieve.pl", ["20000000"]),
+    ("programs/nqueens.pl", ["13"]),
+    ("programs/mandelbrot.pl", ["600", "400", "800"]),
+]
+PROFILE_MODES = ["edge", "bl"]
 
 
 def timed(cmd, runs):
@@ -84,6 +99,30 @@ def kernel_rows(runs):
     return rows
 
 
+def profiling_rows(runs):
+    """Per program: plain time, then (overhead, hash-table functions) per mode."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in PROFILED:
+            plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+            per_mode = []
+            for mode in PROFILE_MODES:
+                out = Path(tmp) / f"{Path(pl).stem}.{mode}.json"
+                cmd = [PCC, "run", pl, "-O2", f"--profile={mode}", "--profile-out", out, "--", *args]
+                t, out_profiled = timed(cmd, runs)
+                if out_profiled != out_plain:
+                    sys.exit(f"{pl}: output changed under --profile={mode}")
+                functions = json.loads(out.read_text())["functions"]
+                hashed = sum(1 for f in functions if f["storage"] == "hash")
+                per_mode.append((t / plain, hashed))
+            rows.append((Path(pl).stem, plain, per_mode))
+    return rows
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="repetitions per measurement")
@@ -105,6 +144,21 @@ def main():
         lines.append(
             f"| {name} | {t_c:.3f} | {t_o0:.3f} | {t_o2:.3f} | {t_o0 / t_c:.2f} | {t_o2 / t_c:.2f} |"
         )
+    lines += [
+        "",
+        "Profiling overhead at -O2 (instrumented / plain run time; `hash` = functions counting paths in a hash table):",
+        "",
+        "| program | plain (s) | " + " | ".join(f"{m} | {m} hash" for m in PROFILE_MODES) + " |",
+        "|---|---|" + "---|---|" * len(PROFILE_MODES),
+    ]
+    rows = profiling_rows(opts.runs)
+    for name, plain, per_mode in rows:
+        cells = " | ".join(f"{ratio:.2f} | {hashed}" for ratio, hashed in per_mode)
+        lines.append(f"| {name} | {plain:.3f} | {cells} |")
+    means = " | ".join(
+        f"{geomean([r[2][i][0] for r in rows]):.2f} | " for i in range(len(PROFILE_MODES))
+    )
+    lines.append(f"| geometric mean | | {means} |".replace("|  |", "| |"))
     report = "\n".join(lines) + "\n"
     print(report)
     Path(opts.out).write_text(report)
