@@ -25,6 +25,10 @@ use crate::mir::{
     Statement, StatementKind, Terminator, TerminatorKind, Type,
 };
 
+/// The most counters an array table may have (128 MiB): past that a function counts its paths in
+/// the hash table whatever `--hash-threshold` says, so no threshold can exhaust memory.
+const MAX_ARRAY_COUNTERS: u64 = 1 << 24;
+
 /// What to instrument and where the profile goes.
 pub struct Instrumentation<'a> {
     pub mode: Mode,
@@ -42,6 +46,7 @@ pub fn instrument(
     source: &str,
 ) -> Result<ProfileSpec, String> {
     let lines = LineIndex::new(source);
+    let array_limit = how.hash_threshold.min(MAX_ARRAY_COUNTERS);
     let mut functions = Vec::new();
     let init = program.init;
     // The global initializers run once, before `main`: they are not profiled.
@@ -104,7 +109,7 @@ pub fn instrument(
                 }
                 CounterTable {
                     len: numbering.num_paths(),
-                    hashed: numbering.num_paths() > how.hash_threshold,
+                    hashed: numbering.num_paths() > array_limit,
                 }
             }
         };
@@ -114,7 +119,7 @@ pub fn instrument(
         mode: how.mode,
         program: how.program_path.to_string(),
         output: how.output.clone(),
-        array_limit: how.hash_threshold,
+        array_limit,
         functions,
     })
 }
