@@ -21,6 +21,8 @@ pub const DEFAULT_HASH_THRESHOLD: u64 = 1 << 16;
 pub struct Options {
     pub opt_level: u8,
     pub profile: Option<ProfileOptions>,
+    /// Testing: write the run's block trace here (docs/TESTING.md).
+    pub trace_blocks: Option<std::path::PathBuf>,
 }
 
 pub struct ProfileOptions {
@@ -73,6 +75,7 @@ pub fn middle_end(
     options: &Options,
 ) -> Result<(mir::Program, Option<ProfileSpec>), i32> {
     let mut program = lower::lower_program(&checked.program);
+    let lowered_blocks: Vec<usize> = program.functions.iter().map(|f| f.blocks.len()).collect();
     let spec = match &options.profile {
         Some(profile) => {
             let how = Instrumentation {
@@ -90,6 +93,9 @@ pub fn middle_end(
         }
         None => None,
     };
+    if options.trace_blocks.is_some() {
+        profiling::trace_blocks(&mut program, &lowered_blocks);
+    }
     if options.opt_level >= 2 {
         opt::optimize(&mut program);
     }
@@ -133,6 +139,10 @@ pub fn run(path: &Path, options: &Options, args: Vec<String>) -> i32 {
     };
     match codegen::jit(&program, &checked.source, &codegen_options(options)) {
         Ok(jit) => {
+            if let Some(path) = &options.trace_blocks {
+                let names = program.functions.iter().map(|f| f.name.clone()).collect();
+                pcc_stdlib::install_block_trace(path.clone(), names);
+            }
             let mut info = jit.info.clone();
             info.profile = spec;
             pcc_stdlib::run_program(info, args, jit.entry)

@@ -34,6 +34,10 @@ enum Command {
         /// With --emit: only this function.
         #[arg(long)]
         function: Option<String>,
+        /// Testing: write every function entry, block entry and function exit to this file as
+        /// JSON (docs/TESTING.md).
+        #[arg(long, hide = true)]
+        trace_blocks: Option<PathBuf>,
         /// Arguments for the program, after `--`.
         #[arg(last = true)]
         args: Vec<String>,
@@ -131,10 +135,12 @@ fn main() {
             profile,
             emit,
             function,
+            trace_blocks,
             args,
         } => {
             let options = driver::Options {
                 opt_level: compile.opt_level,
+                trace_blocks,
                 profile: profile.profile.map(|mode| driver::ProfileOptions {
                     mode: mode.parse::<Mode>().expect("clap checked the mode"),
                     out: profile.profile_out,

@@ -166,6 +166,18 @@ impl BallLarus {
         self.increments[d.0]
     }
 
+    /// The same DAG and NumPaths with other increments (one per DAG edge, wrapping modulo 2^64),
+    /// so that [`crate::instrument::PathPlan`] places a second register's code on the same
+    /// edges as this one's (the PPP register, [`crate::ppp`]).
+    pub(crate) fn with_increments(&self, increments: Vec<u64>) -> BallLarus {
+        assert_eq!(increments.len(), self.dag.num_edges());
+        BallLarus {
+            dag: self.dag.clone(),
+            num_paths: self.num_paths,
+            increments,
+        }
+    }
+
     /// Whether edges were cut to bound the number of paths.
     pub fn is_truncated(&self) -> bool {
         !self.dag.cut_edges().is_empty()

@@ -23,12 +23,14 @@ mod output;
 mod profile;
 mod program;
 mod strings;
+pub mod trace;
 mod value;
 
 pub use program::{
     FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
     pcc_stack_limit, register_exit_hook, run_program,
 };
+pub use trace::install_block_trace;
 
 /// Every runtime symbol (functions and the data symbol `pcc_stack_limit`) by name, for
 /// `cranelift_jit::JITBuilder::symbol`.
@@ -85,6 +87,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         errors::pcc_err_stack_overflow,
         profile::pcc_profile_table,
         profile::pcc_profile_count_hashed,
+        trace::pcc_trace_event,
     ];
     list.push((
         "pcc_stack_limit",
@@ -152,6 +155,7 @@ mod tests {
             "pcc_err_stack_overflow",
             "pcc_profile_table",
             "pcc_profile_count_hashed",
+            "pcc_trace_event",
             "pcc_stack_limit",
         ];
         assert_eq!(names, expected.into_iter().collect::<HashSet<_>>());

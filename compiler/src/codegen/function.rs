@@ -22,7 +22,7 @@ use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::{
     self, BinOp, BlockId, Callee, Const, FnId, LocalId, Operand, Rvalue, Statement, StatementKind,
-    TerminatorKind, Type, UnOp,
+    TerminatorKind, TraceEvent, Type, UnOp,
 };
 
 /// The trap that ends a block after a call that never returns; it is never executed.
@@ -178,6 +178,7 @@ impl FunctionTranslator<'_, '_> {
                 );
             }
             StatementKind::Count { table, index } => self.count(*table, index)?,
+            StatementKind::Trace(event) => self.trace(*event)?,
             StatementKind::Call { dest, callee, args } => {
                 let result = match callee {
                     Callee::Function(f) => self.call_function(*f, args)?,
@@ -215,6 +216,18 @@ impl FunctionTranslator<'_, '_> {
                 self.call_runtime_opt(&runtime::PROFILE_COUNT_HASHED, &[table, index])?;
             }
         }
+        Ok(())
+    }
+
+    /// Testing: `pcc_trace_event(kind, function, block)` (0 enter, 1 block, 2 leave).
+    fn trace(&mut self, event: TraceEvent) -> Result<()> {
+        let (kind, function, block) = match event {
+            TraceEvent::Enter(f) => (0, f, 0),
+            TraceEvent::Block(f, b) => (1, f, b),
+            TraceEvent::Leave(f) => (2, f, 0),
+        };
+        let args = [kind, function as i64, block as i64].map(|v| self.iconst(v));
+        self.call_runtime_opt(&runtime::TRACE_EVENT, &args)?;
         Ok(())
     }
 

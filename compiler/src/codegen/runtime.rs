@@ -143,4 +143,5 @@ runtime_functions! {
     ERR_STACK_OVERFLOW = "pcc_err_stack_overflow"(I) -> !;
     PROFILE_TABLE = "pcc_profile_table"(I, P, I);
     PROFILE_COUNT_HASHED = "pcc_profile_count_hashed"(I, I);
+    TRACE_EVENT = "pcc_trace_event"(I, I, I);
 }

@@ -1,18 +1,297 @@
-//! `pcc profile show|merge|diff`.
+//! `pcc profile show|merge|diff`: the command-line face of `pcc_profiler::profile`. A report is the
+//! command's result, so it goes to stdout; errors, warnings and notes go to stderr. Every input
+//! profile is validated when read, and a bad one ends the command with `error: FILE: WHAT` and
+//! status 1.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub fn show(_profile: &Path, _top: Option<usize>, _json: bool) -> i32 {
-    eprintln!("error: `pcc profile show` is not implemented yet");
-    1
+use pcc_profiler::profile::{self, FunctionComparison, Profile, ShowReport, SpectraDiff};
+use serde::Serialize;
+
+/// `pcc profile show`: the hottest paths (and edges) first, with their source text.
+pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
+    let Some(profile) = load(path) else {
+        return 1;
+    };
+    let report = profile::show(&profile, top);
+    let shown = report
+        .paths
+        .iter()
+        .flat_map(|p| p.lines.iter().copied())
+        .chain(report.edges.iter().flat_map(|e| [e.from_line, e.to_line]));
+    let source = Source::find(&[(&profile, path)], shown);
+    if json {
+        #[derive(Serialize)]
+        struct ShowJson<'a> {
+            profile: String,
+            #[serde(flatten)]
+            report: &'a ShowReport,
+            source: Option<SourceJson>,
+        }
+        print_json(&ShowJson {
+            profile: path.display().to_string(),
+            report: &report,
+            source: source.as_ref().map(Source::json),
+        })
+    } else {
+        print_text(&report.render_text(&|n| source.as_ref()?.line(n)))
+    }
 }
 
-pub fn merge(_profiles: &[PathBuf], _output: &Path) -> i32 {
-    eprintln!("error: `pcc profile merge` is not implemented yet");
-    1
+/// `pcc profile merge`: sums the counts of profiles of the same code into `output`.
+pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
+    let Some(profiles) = paths.iter().map(|p| load(p)).collect::<Option<Vec<_>>>() else {
+        return 1;
+    };
+    let merged = match profile::merge(&profiles) {
+        Ok(merged) => merged,
+        Err(refusal) => {
+            let name = |i: usize| {
+                paths
+                    .get(i)
+                    .map_or(String::new(), |p| p.display().to_string())
+            };
+            if refusal.index == refusal.earlier {
+                eprintln!("error: {}: {}", name(refusal.index), refusal.error);
+            } else {
+                eprintln!(
+                    "error: {}: {} (the earlier profile is {})",
+                    name(refusal.index),
+                    refusal.error,
+                    name(refusal.earlier)
+                );
+            }
+            return 1;
+        }
+    };
+    if let Err(error) = merged.write_atomic(output) {
+        eprintln!("error: {error}");
+        return 1;
+    }
+    let report = profile::show(&merged, Some(0));
+    let counted = if merged.mode == profile::Mode::Edge {
+        format!("{} edge executions", report.total_edge_count)
+    } else {
+        let executed: usize = report.functions.iter().map(|f| f.executed_paths).sum();
+        format!(
+            "{executed} distinct paths, {} path executions",
+            report.total_count
+        )
+    };
+    eprintln!(
+        "merged {} `{}` profiles of {} into {}: {counted}",
+        profiles.len(),
+        merged.mode,
+        merged.program,
+        output.display()
+    );
+    0
 }
 
-pub fn diff(_a: &Path, _b: &Path, _json: bool) -> i32 {
-    eprintln!("error: `pcc profile diff` is not implemented yet");
-    1
+/// `pcc profile diff`: path spectra comparison of two runs (004 §5.3).
+pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
+    let Some(a) = load(a_path) else {
+        return 1;
+    };
+    let Some(b) = load(b_path) else {
+        return 1;
+    };
+    let result = match profile::diff(&a, &b) {
+        Ok(result) => result,
+        Err(error) => {
+            eprintln!(
+                "error: {}: {error} (A is {})",
+                b_path.display(),
+                a_path.display()
+            );
+            return 1;
+        }
+    };
+    if a.program != b.program {
+        eprintln!(
+            "note: A is a profile of `{}` and B of `{}`; functions are compared where their code \
+             is the same",
+            a.program, b.program
+        );
+    }
+    for f in &result.functions {
+        if let Some(why) = f.comparison.refusal() {
+            eprintln!(
+                "warning: {} and {}: function `{}`: {why}",
+                a_path.display(),
+                b_path.display(),
+                f.name
+            );
+        }
+    }
+    let shown = result.functions.iter().flat_map(|f| match &f.comparison {
+        FunctionComparison::Compared(spectra) => spectra.lines().collect(),
+        _ => Vec::new(),
+    });
+    let source = Source::find(&[(&a, a_path), (&b, b_path)], shown);
+    if json {
+        #[derive(Serialize)]
+        struct Side<'a> {
+            profile: String,
+            program: &'a str,
+            args: &'a [String],
+        }
+        #[derive(Serialize)]
+        struct DiffJson<'a> {
+            a: Side<'a>,
+            b: Side<'a>,
+            #[serde(flatten)]
+            diff: &'a SpectraDiff,
+            source: Option<SourceJson>,
+        }
+        fn side<'a>(profile: &'a Profile, path: &Path) -> Side<'a> {
+            Side {
+                profile: path.display().to_string(),
+                program: &profile.program,
+                args: &profile.args,
+            }
+        }
+        print_json(&DiffJson {
+            a: side(&a, a_path),
+            b: side(&b, b_path),
+            diff: &result,
+            source: source.as_ref().map(Source::json),
+        })
+    } else {
+        let args = |p: &Profile| {
+            if p.args.is_empty() {
+                "no args".to_string()
+            } else {
+                format!("args: {}", p.args.join(" "))
+            }
+        };
+        let header = format!(
+            "path spectra of {} profiles: A = {} ({}), B = {} ({})\n",
+            a.mode,
+            a_path.display(),
+            args(&a),
+            b_path.display(),
+            args(&b)
+        );
+        print_text(&(header + &result.render_text(&|n| source.as_ref()?.line(n))))
+    }
+}
+
+/// Reads and validates a profile, or says why it cannot on stderr.
+fn load(path: &Path) -> Option<Profile> {
+    Profile::read(path)
+        .map_err(|error| eprintln!("error: {error}"))
+        .ok()
+}
+
+/// Writes a report to stdout. A closed pipe (`pcc profile show P | head`) is not an error.
+fn print_text(text: &str) -> i32 {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write the report: {error}");
+            1
+        }
+        _ => 0,
+    }
+}
+
+fn print_json(value: &impl Serialize) -> i32 {
+    let text = serde_json::to_string_pretty(value).expect("reports always serialize");
+    print_text(&(text + "\n"))
+}
+
+/// The profiled program's source, to show the text of the lines a report names.
+struct Source {
+    file: PathBuf,
+    lines: Vec<String>,
+    /// The lines the report shows, for the JSON output.
+    shown: BTreeSet<u32>,
+}
+
+/// The JSON form of the source: the file and the text of each line the report names.
+#[derive(Serialize)]
+struct SourceJson {
+    file: String,
+    lines: BTreeMap<u32, String>,
+}
+
+impl Source {
+    /// The source of the first of `profiles` whose program can be read. A profile names its
+    /// program as it was given to `pcc run`, so the path is tried relative to the current
+    /// directory, then to the profile's folder. Without a source that has every line in `shown`,
+    /// says why once on stderr and returns `None` (the report shows line numbers only).
+    fn find(
+        profiles: &[(&Profile, &Path)],
+        shown: impl IntoIterator<Item = u32>,
+    ) -> Option<Source> {
+        let shown: BTreeSet<u32> = shown.into_iter().filter(|&l| l != 0).collect();
+        if shown.is_empty() {
+            return None;
+        }
+        let mut tried = Vec::new();
+        let mut first_error = None;
+        for (profile, profile_path) in profiles {
+            let program = Path::new(&profile.program);
+            let beside = profile_path.parent().map(|dir| dir.join(program));
+            for candidate in std::iter::once(program.to_path_buf()).chain(beside) {
+                if tried.contains(&candidate) {
+                    continue;
+                }
+                match std::fs::read(&candidate) {
+                    Ok(bytes) => {
+                        let text = String::from_utf8_lossy(&bytes);
+                        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+                        let last = *shown.last().expect("not empty");
+                        if last as usize > lines.len() {
+                            eprintln!(
+                                "note: showing line numbers only: the profile names line {last} \
+                                 but {} has {} lines, so it is not the profiled source",
+                                candidate.display(),
+                                lines.len()
+                            );
+                            return None;
+                        }
+                        return Some(Source {
+                            file: candidate,
+                            lines,
+                            shown,
+                        });
+                    }
+                    Err(error) => {
+                        first_error.get_or_insert(error);
+                        tried.push(candidate);
+                    }
+                }
+            }
+        }
+        let tried: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+        eprintln!(
+            "note: showing line numbers only: cannot read the program's source (tried {}): {}",
+            tried.join(", "),
+            first_error.map_or_else(String::new, |e| e.to_string())
+        );
+        None
+    }
+
+    fn line(&self, n: u32) -> Option<String> {
+        let index = usize::try_from(n).ok()?.checked_sub(1)?;
+        self.lines.get(index).cloned()
+    }
+
+    fn json(&self) -> SourceJson {
+        SourceJson {
+            file: self.file.display().to_string(),
+            lines: self
+                .shown
+                .iter()
+                .filter_map(|&n| Some((n, self.line(n)?)))
+                .collect(),
+        }
+    }
 }

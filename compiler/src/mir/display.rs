@@ -133,6 +133,9 @@ impl Program {
                 self.structs[*strukt].fields[*field].name
             ),
             StatementKind::Count { table, index } => format!("count table{table}[{index}]"),
+            StatementKind::Trace(TraceEvent::Enter(f)) => format!("trace enter f{f}"),
+            StatementKind::Trace(TraceEvent::Block(f, b)) => format!("trace block f{f} bb{b}"),
+            StatementKind::Trace(TraceEvent::Leave(f)) => format!("trace leave f{f}"),
             StatementKind::Call { dest, callee, args } => {
                 let call = format!("{}({})", self.callee_name(*callee), list(args));
                 match dest {

@@ -107,6 +107,20 @@ pub enum StatementKind {
         table: usize,
         index: Operand,
     },
+    /// Testing (`pcc run --trace-blocks`): records an event in the runtime's block trace.
+    Trace(TraceEvent),
+}
+
+/// An event of the block trace, the independent oracle of the profiling tests (docs/TESTING.md).
+/// Block ids are those of the MIR as lowered, before instrumentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// An activation of the function starts (before its entry block).
+    Enter(FnId),
+    /// Control enters a block of the function.
+    Block(FnId, BlockId),
+    /// The activation ends: at a `return`, or just before `exit()` in a block that calls it.
+    Leave(FnId),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -61,6 +61,7 @@ fn used_locals(func: &Function) -> Vec<bool> {
                 }
                 StatementKind::Call { args, .. } => args.iter().for_each(&mut mark),
                 StatementKind::Count { index, .. } => mark(index),
+                StatementKind::Trace(_) => {}
             }
         }
         match &block.term.kind {

@@ -8,8 +8,10 @@
 //! the edge. The path register is an ordinary MIR local.
 
 mod cfg;
+mod trace;
 
 pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_lines};
+pub use trace::trace_blocks;
 
 use pcc_lang::{LineIndex, Span};
 use pcc_profiler::ball_larus::BallLarus;

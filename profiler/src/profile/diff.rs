@@ -1,13 +1,15 @@
 //! `pcc profile diff`: path spectra comparison (004 §5.3, after Reps et al.). Two runs of the
 //! same program that differ in one input value (a date before and after 2000, in the paper's
 //! Figure 8) are compared path by path: paths that ran in only one of them, and paths whose
-//! counts changed, point at the code that depends on that value.
+//! counts changed, point at the code that depends on that value. Edge profiles, which have no
+//! paths, are compared edge by edge.
 
 use std::collections::BTreeMap;
-use std::fmt;
+use std::fmt::{self, Write};
 
 use serde::Serialize;
 
+use super::text::{SourceLines, Table, line_list, line_name, write_source};
 use super::{FunctionProfile, Mode, PathCount, Profile};
 
 /// Why two profiles cannot be compared at all.
@@ -21,7 +23,7 @@ impl fmt::Display for DiffError {
         match self {
             DiffError::ModeMismatch { a, b } => write!(
                 f,
-                "cannot compare a `{a}` profile with a `{b}` profile: path ids differ between modes"
+                "mode `{a}` in A and `{b}` in B; only profiles of the same mode can be compared"
             ),
         }
     }
@@ -38,15 +40,52 @@ pub struct CountChange {
     pub count_b: u64,
 }
 
+/// A CFG edge whose count differs (edge profiles).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EdgeChange {
+    pub from_line: u32,
+    pub to_line: u32,
+    pub count_a: u64,
+    pub count_b: u64,
+}
+
+/// How the spectra of one function differ.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Spectra {
+    pub only_in_a: Vec<PathCount>,
+    pub only_in_b: Vec<PathCount>,
+    pub changed: Vec<CountChange>,
+    /// Edge profiles: the edges whose counts differ, in CFG order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed_edges: Vec<EdgeChange>,
+}
+
+impl Spectra {
+    pub fn is_empty(&self) -> bool {
+        self.only_in_a.is_empty()
+            && self.only_in_b.is_empty()
+            && self.changed.is_empty()
+            && self.changed_edges.is_empty()
+    }
+
+    /// Every source line the differences name.
+    pub fn lines(&self) -> impl Iterator<Item = u32> + '_ {
+        let paths = self.only_in_a.iter().chain(&self.only_in_b);
+        let paths = paths.flat_map(|p| p.lines.iter().copied());
+        let changed = self.changed.iter().flat_map(|c| c.lines.iter().copied());
+        let edges = self
+            .changed_edges
+            .iter()
+            .flat_map(|e| [e.from_line, e.to_line]);
+        paths.chain(changed).chain(edges)
+    }
+}
+
 /// The comparison of one function.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum FunctionComparison {
-    Compared {
-        only_in_a: Vec<PathCount>,
-        only_in_b: Vec<PathCount>,
-        changed: Vec<CountChange>,
-    },
+    Compared(Spectra),
     /// Refused: the two profiles were made from different code of this function.
     HashMismatch {
         hash_a: String,
@@ -54,6 +93,19 @@ pub enum FunctionComparison {
     },
     OnlyInA,
     OnlyInB,
+}
+
+impl FunctionComparison {
+    /// Why the function was not compared, if it was refused.
+    pub fn refusal(&self) -> Option<String> {
+        match self {
+            FunctionComparison::HashMismatch { hash_a, hash_b } => Some(format!(
+                "not compared: the profiles come from different code of this function \
+                 (cfg_hash {hash_a} in A, {hash_b} in B), so one of them is stale"
+            )),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -66,6 +118,7 @@ pub struct FunctionDiff {
 /// The path spectra comparison of two profiles, function by function (A's order, then B's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SpectraDiff {
+    pub mode: Mode,
     pub functions: Vec<FunctionDiff>,
 }
 
@@ -97,7 +150,10 @@ pub fn diff(a: &Profile, b: &Profile) -> Result<SpectraDiff, DiffError> {
                 comparison: FunctionComparison::OnlyInB,
             }),
     );
-    Ok(SpectraDiff { functions })
+    Ok(SpectraDiff {
+        mode: a.mode,
+        functions,
+    })
 }
 
 fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
@@ -135,92 +191,177 @@ fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
             })
         })
         .collect();
-    FunctionComparison::Compared {
+    // The same code has the same edges in the same order.
+    let changed_edges = match (&a.edges, &b.edges) {
+        (Some(ea), Some(eb)) => ea
+            .iter()
+            .zip(eb)
+            .filter(|(x, y)| x.count != y.count)
+            .map(|(x, y)| EdgeChange {
+                from_line: x.from_line,
+                to_line: x.to_line,
+                count_a: x.count,
+                count_b: y.count,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    FunctionComparison::Compared(Spectra {
         only_in_a: only(&in_a, &in_b),
         only_in_b: only(&in_b, &in_a),
         changed,
-    }
+        changed_edges,
+    })
 }
 
 impl SpectraDiff {
-    /// Whether the spectra are the same (no path differences and nothing refused).
+    /// Whether the spectra are the same (no differences and nothing refused).
     pub fn is_empty(&self) -> bool {
-        self.functions.iter().all(|f| {
-            matches!(&f.comparison, FunctionComparison::Compared { only_in_a, only_in_b, changed }
-                if only_in_a.is_empty() && only_in_b.is_empty() && changed.is_empty())
-        })
+        self.functions
+            .iter()
+            .all(|f| matches!(&f.comparison, FunctionComparison::Compared(s) if s.is_empty()))
     }
-}
 
-/// The text report: one block per function that differs or was refused.
-impl fmt::Display for SpectraDiff {
-    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The text report: one block per function that differs or was refused, each path with its
+    /// counts in A and B and its source lines; `source_line(n)` gives the text of line `n`
+    /// (`None` shows line numbers only).
+    pub fn render_text(&self, source_line: SourceLines) -> String {
+        let mut out = String::new();
+        self.write_text(&mut out, source_line)
+            .expect("writing to a String cannot fail");
+        out
+    }
+
+    fn write_text(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
         if self.is_empty() {
             return writeln!(out, "no differences in path spectra");
         }
-        let lines = |lines: &[u32]| {
-            lines
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let width = self
+            .functions
+            .iter()
+            .filter_map(|f| match &f.comparison {
+                FunctionComparison::Compared(s) => s.lines().max(),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+            .to_string()
+            .len();
         for f in &self.functions {
             let name = &f.name;
-            match &f.comparison {
-                FunctionComparison::HashMismatch { hash_a, hash_b } => writeln!(
-                    out,
-                    "function `{name}`: not compared, the profiles come from different code \
-                     (cfg_hash {hash_a} vs {hash_b})"
-                )?,
-                FunctionComparison::OnlyInA => writeln!(out, "function `{name}`: only in A")?,
-                FunctionComparison::OnlyInB => writeln!(out, "function `{name}`: only in B")?,
-                FunctionComparison::Compared {
-                    only_in_a,
-                    only_in_b,
-                    changed,
-                } => {
-                    if only_in_a.is_empty() && only_in_b.is_empty() && changed.is_empty() {
-                        continue;
-                    }
-                    writeln!(
-                        out,
-                        "function `{name}`: {} paths only in A, {} only in B, {} with changed counts",
-                        only_in_a.len(),
-                        only_in_b.len(),
-                        changed.len()
-                    )?;
-                    for (side, paths) in [("A", only_in_a), ("B", only_in_b)] {
-                        for p in paths {
-                            writeln!(
-                                out,
-                                "  only in {side}: path {} ran {} times, lines {}",
-                                p.id,
-                                p.count,
-                                lines(&p.lines)
-                            )?;
-                        }
-                    }
-                    for c in changed {
-                        writeln!(
-                            out,
-                            "  changed: path {} ran {} → {} times, lines {}",
-                            c.id,
-                            c.count_a,
-                            c.count_b,
-                            lines(&c.lines)
-                        )?;
-                    }
+            let spectra = match &f.comparison {
+                FunctionComparison::Compared(s) if s.is_empty() => continue,
+                FunctionComparison::Compared(s) => s,
+                FunctionComparison::HashMismatch { .. } => {
+                    let refusal = f.comparison.refusal().unwrap_or_default();
+                    writeln!(out, "\nfunction `{name}`: {refusal}")?;
+                    continue;
                 }
+                FunctionComparison::OnlyInA => {
+                    writeln!(out, "\nfunction `{name}`: only in A")?;
+                    continue;
+                }
+                FunctionComparison::OnlyInB => {
+                    writeln!(out, "\nfunction `{name}`: only in B")?;
+                    continue;
+                }
+            };
+            if self.mode == Mode::Edge {
+                writeln!(
+                    out,
+                    "\nfunction `{name}`: {} edges with changed counts",
+                    spectra.changed_edges.len()
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "\nfunction `{name}`: {} paths only in A, {} only in B, {} with changed counts",
+                    spectra.only_in_a.len(),
+                    spectra.only_in_b.len(),
+                    spectra.changed.len()
+                )?;
             }
+            write_spectra(out, spectra, width, source_line)?;
         }
         Ok(())
     }
 }
 
+/// One function's differences as a table, each row followed by its source excerpt.
+fn write_spectra(
+    out: &mut String,
+    spectra: &Spectra,
+    width: usize,
+    source_line: SourceLines,
+) -> fmt::Result {
+    // (what, path or edge, count in A, count in B, lines listed, lines shown)
+    let paths = spectra
+        .only_in_a
+        .iter()
+        .map(|p| ("only in A", p.id.to_string(), p.count, 0, &p.lines))
+        .chain(
+            spectra
+                .only_in_b
+                .iter()
+                .map(|p| ("only in B", p.id.to_string(), 0, p.count, &p.lines)),
+        )
+        .chain(
+            spectra
+                .changed
+                .iter()
+                .map(|c| ("changed", c.id.to_string(), c.count_a, c.count_b, &c.lines)),
+        )
+        .map(|(what, id, a, b, lines)| (what, id, a, b, line_list(lines), lines.clone()));
+    let edges = spectra.changed_edges.iter().map(|e| {
+        let edge = format!(
+            "{} → {}",
+            line_name(e.from_line, "entry"),
+            line_name(e.to_line, "exit")
+        );
+        let mut lines = vec![e.from_line];
+        if e.to_line != e.from_line {
+            lines.push(e.to_line);
+        }
+        lines.retain(|&l| l != 0);
+        ("changed", edge, e.count_a, e.count_b, String::new(), lines)
+    });
+    let rows: Vec<_> = paths.chain(edges).collect();
+    let edge_rows = !spectra.changed_edges.is_empty();
+    let mut table = Table::new(&[
+        ("", false),
+        (if edge_rows { "edge" } else { "path" }, !edge_rows),
+        ("count in A", true),
+        ("count in B", true),
+        ("lines", false),
+    ]);
+    for (what, item, a, b, listed, _) in &rows {
+        table.push(vec![
+            what.to_string(),
+            item.clone(),
+            a.to_string(),
+            b.to_string(),
+            listed.clone(),
+        ]);
+    }
+    let formatted = table.rows(2);
+    writeln!(out, "{}", formatted[0])?;
+    for (row, (.., shown)) in formatted[1..].iter().zip(&rows) {
+        writeln!(out, "{row}")?;
+        write_source(out, 6, width, shown, source_line)?;
+    }
+    Ok(())
+}
+
+/// The text report without source text.
+impl fmt::Display for SpectraDiff {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.write_str(&self.render_text(&|_| None))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::Storage;
+    use super::super::{EdgeCount, Storage};
     use super::*;
     use crate::ball_larus::BallLarus;
     use crate::cfg::Cfg;
@@ -290,11 +431,12 @@ mod tests {
         let pre = spectrum(&["BEF", "BEG", "CDF", "CDG", "CEF", "CEG"], &ids);
         let post = spectrum(&["BDF", "BDG", "BEF", "BEG"], &ids);
         let result = diff(&pre, &post).unwrap();
-        let FunctionComparison::Compared {
+        let FunctionComparison::Compared(Spectra {
             only_in_a,
             only_in_b,
             changed,
-        } = &result.functions[0].comparison
+            ..
+        }) = &result.functions[0].comparison
         else {
             panic!("same code must be compared")
         };
@@ -311,11 +453,12 @@ mod tests {
         assert_eq!(only_pre, vec!["CDF", "CDG", "CEF", "CEG"]);
         assert_eq!(only_post, vec!["BDF", "BDG"]);
         assert!(changed.is_empty());
+        let text = result.to_string();
         assert!(
-            result
-                .to_string()
-                .contains("4 paths only in A, 2 only in B")
+            text.contains("function `main`: 4 paths only in A, 2 only in B, 0 with changed counts")
         );
+        let only_b = format!("  only in B  {:>4}  {:>10}  {:>10}\n", ids["BDF"], 0, 10);
+        assert!(text.contains(&only_b), "{text}");
         assert!(!result.is_empty());
     }
 
@@ -334,5 +477,61 @@ mod tests {
         b.mode = Mode::Edge;
         assert!(diff(&a, &b).is_err());
         assert!(diff(&a, &a).unwrap().is_empty());
+    }
+
+    #[test]
+    fn edge_profiles_compare_edge_counts() {
+        let mut a = Profile::new(Mode::Edge, "p.pl", vec![]);
+        let mut f = FunctionProfile::new("main", "h", 2, Storage::Array);
+        let edge = |from_line, to_line, count| EdgeCount {
+            from_line,
+            to_line,
+            count,
+        };
+        f.edges = Some(vec![edge(1, 2, 5), edge(2, 0, 5), edge(1, 3, 0)]);
+        a.functions.push(f);
+        let mut b = a.clone();
+        b.functions[0].edges = Some(vec![edge(1, 2, 5), edge(2, 0, 4), edge(1, 3, 1)]);
+        let result = diff(&a, &b).unwrap();
+        let FunctionComparison::Compared(spectra) = &result.functions[0].comparison else {
+            panic!("same code must be compared")
+        };
+        assert_eq!(
+            spectra.changed_edges,
+            vec![
+                EdgeChange {
+                    from_line: 2,
+                    to_line: 0,
+                    count_a: 5,
+                    count_b: 4
+                },
+                EdgeChange {
+                    from_line: 1,
+                    to_line: 3,
+                    count_a: 0,
+                    count_b: 1
+                },
+            ]
+        );
+        let text = result.to_string();
+        assert!(text.contains("function `main`: 2 edges with changed counts"));
+        assert!(
+            text.contains("  changed  2 → exit           5           4"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn json_names_each_function_status() {
+        let ids = BTreeMap::from([("X".to_string(), 1), ("Y".to_string(), 2)]);
+        let result = diff(&spectrum(&["X"], &ids), &spectrum(&["Y"], &ids)).unwrap();
+        let json = serde_json::to_value(&result).unwrap();
+        assert_eq!(json["mode"], "bl");
+        let f = &json["functions"][0];
+        assert_eq!(f["name"], "main");
+        assert_eq!(f["status"], "compared");
+        assert_eq!(f["only_in_a"][0]["id"], 1);
+        assert_eq!(f["only_in_b"][0]["id"], 2);
+        assert!(f.get("changed_edges").is_none());
     }
 }

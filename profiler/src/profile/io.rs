@@ -2,6 +2,7 @@
 //! tag, the `version`, the `mode`, then the structure; every failure is an error value.
 //! Writing is atomic: a temporary file in the same directory, then a rename.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::fs;
 use std::io::Write;
@@ -117,7 +118,8 @@ impl Profile {
                 "mode",
             ))));
         }
-        let profile: Profile = serde_json::from_value(value)
+        // Parsed again from the text so that a structural error says where it is (line, column).
+        let profile: Profile = serde_json::from_str(text)
             .map_err(|e| ProfileError::new(ProfileErrorKind::Invalid(e.to_string())))?;
         profile
             .check_consistency()
@@ -125,22 +127,32 @@ impl Profile {
         Ok(profile)
     }
 
-    /// Invariants serde cannot check: unique function names, path ids below `num_paths`.
+    /// Invariants serde cannot check: unique function names, and per function path ids below
+    /// `num_paths`, each listed once (a PPP path is either interesting or residual).
     fn check_consistency(&self) -> Result<(), String> {
-        let mut names = std::collections::HashSet::new();
+        let mut names = HashSet::new();
         for function in &self.functions {
             if !names.insert(function.name.as_str()) {
                 return Err(format!("function `{}` appears twice", function.name));
             }
-            let mut paths = function
+            let mut ids = HashSet::new();
+            for path in function
                 .paths
                 .iter()
-                .chain(function.residual.iter().flatten());
-            if let Some(path) = paths.find(|p| p.id >= function.num_paths) {
-                return Err(format!(
-                    "function `{}`: path id {} is not below num_paths {}",
-                    function.name, path.id, function.num_paths
-                ));
+                .chain(function.residual.iter().flatten())
+            {
+                if path.id >= function.num_paths {
+                    return Err(format!(
+                        "function `{}`: path id {} is not below num_paths {}",
+                        function.name, path.id, function.num_paths
+                    ));
+                }
+                if !ids.insert(path.id) {
+                    return Err(format!(
+                        "function `{}`: path id {} is listed twice",
+                        function.name, path.id
+                    ));
+                }
             }
         }
         Ok(())
@@ -264,8 +276,16 @@ mod tests {
             error_of(&good.replace("\"mode\": \"bl\"", "\"mode\": \"xyz\""))
                 .contains("unknown profiling mode \"xyz\"")
         );
-        assert!(error_of(&good.replace("\"num_paths\"", "\"n\"")).contains("num_paths"));
+        assert!(
+            error_of(&good.replace("\"num_paths\"", "\"n\""))
+                .contains("missing field `num_paths` at line")
+        );
+        assert!(error_of(&good.replace("\"count\": 1", "\"count\": -1")).contains("invalid value"));
         assert!(error_of(&good.replace("\"id\": 3", "\"id\": 6")).contains("not below num_paths"));
+        let mut twice = sample();
+        let path = twice.functions[0].paths[0].clone();
+        twice.functions[0].paths.push(path);
+        assert!(error_of(&twice.to_json()).contains("path id 3 is listed twice"));
     }
 
     #[test]

@@ -3,12 +3,13 @@
 //! Profiles are only comparable when they come from the same program, the same mode and the
 //! same code of every function (equal `cfg_hash`); anything else is refused, never guessed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use super::{FunctionProfile, KipfNode, Mode, PathCount, Profile};
 
-/// Why profiles cannot be merged.
+/// Why a profile cannot be merged with an earlier one. The messages speak of "this" profile (the
+/// one refused) and "the earlier" one (that it conflicts with).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MergeError {
     NoProfiles,
@@ -23,6 +24,8 @@ pub enum MergeError {
     /// The same function was profiled in different code.
     StaleFunction {
         name: String,
+        first_hash: String,
+        other_hash: String,
     },
     /// The same code was instrumented differently (e.g. PPP with other interesting paths).
     Incompatible {
@@ -38,19 +41,28 @@ impl fmt::Display for MergeError {
             MergeError::NoProfiles => write!(f, "no profiles to merge"),
             MergeError::ModeMismatch { first, other } => write!(
                 f,
-                "cannot merge a `{first}` profile with a `{other}` profile"
+                "mode `{other}` here and `{first}` in the earlier profile; \
+                 only profiles of the same mode can be merged"
             ),
             MergeError::ProgramMismatch { first, other } => write!(
                 f,
-                "cannot merge profiles of different programs (`{first}` and `{other}`)"
+                "program `{other}` here and `{first}` in the earlier profile; \
+                 only profiles of the same program can be merged"
             ),
-            MergeError::StaleFunction { name } => write!(
+            MergeError::StaleFunction {
+                name,
+                first_hash,
+                other_hash,
+            } => write!(
                 f,
-                "function `{name}` was profiled in different versions of the code (cfg_hash differs)"
+                "function `{name}` was profiled in different code (cfg_hash {other_hash} here, \
+                 {first_hash} in the earlier profile), so one of them is stale"
             ),
-            MergeError::Incompatible { name, what } => {
-                write!(f, "function `{name}`: the profiles differ in {what}")
-            }
+            MergeError::Incompatible { name, what } => write!(
+                f,
+                "function `{name}` was instrumented differently here and in the earlier profile \
+                 ({what})"
+            ),
             MergeError::NotMergeable(mode) => write!(f, "`{mode}` profiles cannot be merged"),
         }
     }
@@ -58,26 +70,61 @@ impl fmt::Display for MergeError {
 
 impl std::error::Error for MergeError {}
 
+/// `merge` refused `profiles[index]` because it conflicts with `profiles[earlier]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeRefusal {
+    pub index: usize,
+    pub earlier: usize,
+    pub error: MergeError,
+}
+
+impl fmt::Display for MergeRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "profile {} (earlier: profile {}): {}",
+            self.index, self.earlier, self.error
+        )
+    }
+}
+
+impl std::error::Error for MergeRefusal {}
+
 /// Sums `profiles` into one. `args` are kept if all runs had the same, else left empty.
-pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeError> {
-    let (first, rest) = profiles.split_first().ok_or(MergeError::NoProfiles)?;
+pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeRefusal> {
+    let refuse = |index, earlier, error| MergeRefusal {
+        index,
+        earlier,
+        error,
+    };
+    let (first, rest) = profiles
+        .split_first()
+        .ok_or_else(|| refuse(0, 0, MergeError::NoProfiles))?;
     if first.mode == Mode::Wpp {
         // A whole-program-path grammar compresses one trace; traces do not add up.
-        return Err(MergeError::NotMergeable(Mode::Wpp));
+        return Err(refuse(0, 0, MergeError::NotMergeable(Mode::Wpp)));
     }
     let mut merged = first.clone();
-    for other in rest {
+    // Which profile each merged function came from first, to name it in a refusal.
+    let mut origin: HashMap<String, usize> = first
+        .functions
+        .iter()
+        .map(|f| (f.name.clone(), 0))
+        .collect();
+    for (index, other) in rest.iter().enumerate().map(|(i, p)| (i + 1, p)) {
         if other.mode != first.mode {
-            return Err(MergeError::ModeMismatch {
+            let error = MergeError::ModeMismatch {
                 first: first.mode,
                 other: other.mode,
-            });
+            };
+            return Err(refuse(index, 0, error));
         }
         if other.program != first.program {
-            return Err(MergeError::ProgramMismatch {
+            let error = MergeError::ProgramMismatch {
                 first: first.program.clone(),
                 other: other.program.clone(),
-            });
+            };
+            return Err(refuse(index, 0, error));
         }
         if other.args != merged.args {
             merged.args.clear();
@@ -88,8 +135,12 @@ pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeError> {
                 .iter_mut()
                 .find(|f| f.name == function.name)
             {
-                Some(into) => merge_function(into, function)?,
-                None => merged.functions.push(function.clone()),
+                Some(into) => merge_function(into, function)
+                    .map_err(|error| refuse(index, origin[&function.name], error))?,
+                None => {
+                    origin.insert(function.name.clone(), index);
+                    merged.functions.push(function.clone());
+                }
             }
         }
     }
@@ -104,6 +155,8 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
     if into.cfg_hash != from.cfg_hash {
         return Err(MergeError::StaleFunction {
             name: from.name.clone(),
+            first_hash: into.cfg_hash.clone(),
+            other_hash: from.cfg_hash.clone(),
         });
     }
     if (into.num_paths, into.truncated) != (from.num_paths, from.truncated) {
@@ -214,29 +267,48 @@ mod tests {
     }
 
     #[test]
-    fn refuses_different_code_modes_and_programs() {
+    fn refuses_different_code_modes_and_programs_naming_the_culprit() {
         let a = run(&[(1, 1)], &[]);
         let mut stale = a.clone();
         stale.functions[0].cfg_hash = "h2".into();
+        let refusal = merge(&[a.clone(), a.clone(), stale]).unwrap_err();
+        assert_eq!((refusal.index, refusal.earlier), (2, 0));
         assert_eq!(
-            merge(&[a.clone(), stale]).unwrap_err().to_string(),
-            "function `main` was profiled in different versions of the code (cfg_hash differs)"
+            refusal.error.to_string(),
+            "function `main` was profiled in different code (cfg_hash h2 here, h1 in the \
+             earlier profile), so one of them is stale"
         );
         let mut edge = a.clone();
         edge.mode = Mode::Edge;
+        let refusal = merge(&[a.clone(), edge]).unwrap_err();
+        assert_eq!(refusal.index, 1);
         assert!(
-            merge(&[a.clone(), edge])
-                .unwrap_err()
+            refusal
                 .to_string()
-                .contains("`bl` profile with a `edge`")
+                .contains("mode `edge` here and `bl` in the earlier profile")
         );
         let mut other = a.clone();
         other.program = "q.pl".into();
         assert!(matches!(
             merge(&[a.clone(), other]),
-            Err(MergeError::ProgramMismatch { .. })
+            Err(MergeRefusal {
+                index: 1,
+                error: MergeError::ProgramMismatch { .. },
+                ..
+            })
         ));
-        assert_eq!(merge(&[]), Err(MergeError::NoProfiles));
+        assert_eq!(merge(&[]).unwrap_err().error, MergeError::NoProfiles);
+    }
+
+    #[test]
+    fn a_function_first_seen_later_is_checked_against_that_profile() {
+        let a = run(&[(1, 1)], &[]);
+        let mut b = a.clone();
+        b.functions[0].name = "helper".into();
+        let mut c = b.clone();
+        c.functions[0].cfg_hash = "h9".into();
+        let refusal = merge(&[a, b, c]).unwrap_err();
+        assert_eq!((refusal.index, refusal.earlier), (2, 1));
     }
 
     #[test]

@@ -8,11 +8,16 @@ mod diff;
 mod io;
 mod merge;
 mod report;
+mod text;
 
-pub use diff::{CountChange, DiffError, FunctionComparison, FunctionDiff, SpectraDiff, diff};
+pub use diff::{
+    CountChange, DiffError, EdgeChange, FunctionComparison, FunctionDiff, Spectra, SpectraDiff,
+    diff,
+};
 pub use io::{ProfileError, ProfileErrorKind};
-pub use merge::{MergeError, merge};
+pub use merge::{MergeError, MergeRefusal, merge};
 pub use report::{FunctionSummary, HotEdge, HotPath, ShowReport, show};
+pub use text::SourceLines;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -5,6 +5,7 @@ use std::fmt::{self, Write};
 
 use serde::Serialize;
 
+use super::text::{SourceLines, Table, line_list, line_name, percent, write_source};
 use super::{Mode, Profile, Storage};
 
 /// One executed path in the ranking.
@@ -19,6 +20,9 @@ pub struct HotPath {
     /// A PPP residual path (outside the interesting set).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub residual: bool,
+    /// The function's path numbering was truncated: this path may start or end at a cut edge.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 /// One edge in the ranking of an edge profile.
@@ -39,10 +43,20 @@ pub struct FunctionSummary {
     pub executed_paths: usize,
     /// Path executions in this function.
     pub count: u64,
+    /// Edge executions in this function, when it has an edge profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge_count: Option<u64>,
     pub storage: Storage,
     pub truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cold_count: Option<u64>,
+    /// `ppp`: how many paths are interesting, the PPP id range and its compactness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interesting: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rho: Option<f64>,
 }
 
 /// The data of `pcc profile show`.
@@ -53,6 +67,8 @@ pub struct ShowReport {
     pub args: Vec<String>,
     /// All path executions (the denominator of the path shares).
     pub total_count: u64,
+    /// All edge executions (the denominator of the edge shares).
+    pub total_edge_count: u64,
     /// Hottest first, at most the requested number.
     pub paths: Vec<HotPath>,
     /// Edge profiles only: hottest edges first, at most the requested number.
@@ -66,6 +82,10 @@ fn share(count: u64, total: u64) -> f64 {
     } else {
         count as f64 / total as f64
     }
+}
+
+fn sum(counts: impl Iterator<Item = u64>) -> u64 {
+    counts.fold(0u64, u64::saturating_add)
 }
 
 /// Ranks the executed paths (and edges) of `profile`, keeping the `top` hottest if given.
@@ -86,12 +106,11 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
                     share: 0.0,
                     lines: p.lines.clone(),
                     residual,
+                    truncated: f.truncated,
                 })
         })
         .collect();
-    let total_count = paths
-        .iter()
-        .fold(0u64, |sum, p| sum.saturating_add(p.count));
+    let total_count = sum(paths.iter().map(|p| p.count));
     for p in &mut paths {
         p.share = share(p.count, total_count);
     }
@@ -112,11 +131,9 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
             })
         })
         .collect();
-    let total_edges = edges
-        .iter()
-        .fold(0u64, |sum, e| sum.saturating_add(e.count));
+    let total_edge_count = sum(edges.iter().map(|e| e.count));
     for e in &mut edges {
-        e.share = share(e.count, total_edges);
+        e.share = share(e.count, total_edge_count);
     }
     edges.sort_by_key(|e| std::cmp::Reverse(e.count));
     edges.truncate(top.unwrap_or(usize::MAX));
@@ -130,10 +147,14 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
                 name: f.name.clone(),
                 num_paths: f.num_paths,
                 executed_paths: all.clone().filter(|p| p.count > 0).count(),
-                count: all.fold(0u64, |sum, p| sum.saturating_add(p.count)),
+                count: sum(all.map(|p| p.count)),
+                edge_count: f.edges.as_ref().map(|e| sum(e.iter().map(|e| e.count))),
                 storage: f.storage,
                 truncated: f.truncated,
                 cold_count: f.cold_count,
+                interesting: f.interesting.as_ref().map(Vec::len),
+                range: f.range,
+                rho: f.rho,
             }
         })
         .collect();
@@ -143,6 +164,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         mode: profile.mode,
         args: profile.args.clone(),
         total_count,
+        total_edge_count,
         paths,
         edges,
         functions,
@@ -151,98 +173,230 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
 
 impl ShowReport {
     /// The text report. `source_line(n)` gives the text of source line `n`, shown under each
-    /// path; return `None` to show line numbers only.
-    pub fn render_text(&self, source_line: &dyn Fn(u32) -> Option<String>) -> String {
+    /// path and edge; return `None` to show line numbers only.
+    pub fn render_text(&self, source_line: SourceLines) -> String {
         let mut out = String::new();
         self.write_text(&mut out, source_line)
             .expect("writing to a String cannot fail");
         out
     }
 
-    fn write_text(
-        &self,
-        out: &mut String,
-        source_line: &dyn Fn(u32) -> Option<String>,
-    ) -> fmt::Result {
+    fn write_text(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
         let args = if self.args.is_empty() {
             String::new()
         } else {
             format!(" (args: {})", self.args.join(" "))
         };
+        let executions = if self.mode == Mode::Edge {
+            format!("{} edge executions", self.total_edge_count)
+        } else {
+            format!("{} path executions", self.total_count)
+        };
         writeln!(
             out,
-            "{} profile of {}{args}: {} path executions in {} functions",
+            "{} profile of {}{args}: {executions} in {} functions",
             self.mode,
             self.program,
-            self.total_count,
             self.functions.len()
         )?;
-        if !self.paths.is_empty() {
-            writeln!(out, "\nhottest paths:")?;
+        self.write_paths(out, source_line)?;
+        self.write_edges(out, source_line)?;
+        self.write_functions(out)
+    }
+
+    /// Width of the widest line number the report shows, to align the source excerpts.
+    fn line_width(&self) -> usize {
+        let paths = self.paths.iter().flat_map(|p| p.lines.iter().copied());
+        let edges = self.edges.iter().flat_map(|e| [e.from_line, e.to_line]);
+        paths.chain(edges).max().unwrap_or(0).to_string().len()
+    }
+
+    fn write_paths(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
+        let executed: usize = self.functions.iter().map(|f| f.executed_paths).sum();
+        if executed == 0 {
+            return Ok(());
         }
+        let shown = if self.paths.len() < executed {
+            format!(
+                "the {} hottest of {executed} executed paths",
+                self.paths.len()
+            )
+        } else {
+            format!("all {executed} executed paths")
+        };
+        writeln!(
+            out,
+            "\n{shown}, hottest first; share = count / all {} path executions in the profile",
+            self.total_count
+        )?;
+        // A column for flags only when some path has one.
+        let flagged = self.paths.iter().any(|p| p.residual || p.truncated);
+        let mut columns = vec![
+            ("#", true),
+            ("share", true),
+            ("count", true),
+            ("function", false),
+            ("path", true),
+        ];
+        if flagged {
+            columns.push(("kind", false));
+        }
+        columns.push(("lines", false));
+        let mut table = Table::new(&columns);
         for (rank, p) in self.paths.iter().enumerate() {
-            let lines: Vec<String> = p.lines.iter().map(u32::to_string).collect();
-            writeln!(
-                out,
-                "{:>4}. {:>6.2}% {:>10}  {}  path {}{}  lines {}",
-                rank + 1,
-                100.0 * p.share,
-                p.count,
-                p.function,
-                p.id,
-                if p.residual { " (residual)" } else { "" },
-                lines.join(" ")
-            )?;
-            for &line in &p.lines {
-                if let Some(text) = source_line(line) {
-                    writeln!(out, "{:>12} | {}", line, text.trim_end())?;
-                }
+            let mut row = vec![
+                (rank + 1).to_string(),
+                percent(p.share),
+                p.count.to_string(),
+                p.function.clone(),
+                p.id.to_string(),
+            ];
+            if flagged {
+                let flags = [(p.residual, "residual"), (p.truncated, "truncated")];
+                let flags: Vec<&str> = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
+                row.push(flags.join(","));
             }
+            row.push(line_list(&p.lines));
+            table.push(row);
         }
-        if !self.edges.is_empty() {
-            writeln!(out, "\nhottest edges:")?;
+        let width = self.line_width();
+        let rows = table.rows(2);
+        writeln!(out, "{}", rows[0])?;
+        for (row, p) in rows[1..].iter().zip(&self.paths) {
+            writeln!(out, "{row}")?;
+            write_source(out, 6, width, &p.lines, source_line)?;
         }
-        for (rank, e) in self.edges.iter().enumerate() {
+        if self.paths.iter().any(|p| p.truncated) {
             writeln!(
                 out,
-                "{:>4}. {:>6.2}% {:>10}  {}  line {} → {}",
-                rank + 1,
-                100.0 * e.share,
-                e.count,
-                e.function,
-                e.from_line,
-                e.to_line
+                "  (truncated: the function's path numbering was cut at dummy edges to keep ids \
+                 within 64 bits, so its paths may start or end at a cut edge)"
             )?;
+        }
+        Ok(())
+    }
+
+    fn write_edges(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
+        if self.edges.is_empty() {
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "\nhottest edges; share = count / all {} edge executions in the profile",
+            self.total_edge_count
+        )?;
+        let mut table = Table::new(&[
+            ("#", true),
+            ("share", true),
+            ("count", true),
+            ("function", false),
+            ("edge (from line → to line)", false),
+        ]);
+        for (rank, e) in self.edges.iter().enumerate() {
+            table.push(vec![
+                (rank + 1).to_string(),
+                percent(e.share),
+                e.count.to_string(),
+                e.function.clone(),
+                format!(
+                    "{} → {}",
+                    line_name(e.from_line, "entry"),
+                    line_name(e.to_line, "exit")
+                ),
+            ]);
+        }
+        let width = self.line_width();
+        let rows = table.rows(2);
+        writeln!(out, "{}", rows[0])?;
+        for (row, e) in rows[1..].iter().zip(&self.edges) {
+            writeln!(out, "{row}")?;
+            let mut lines = vec![e.from_line];
+            if e.to_line != e.from_line {
+                lines.push(e.to_line);
+            }
+            lines.retain(|&l| l != 0);
+            write_source(out, 6, width, &lines, source_line)?;
+        }
+        Ok(())
+    }
+
+    fn write_functions(&self, out: &mut String) -> fmt::Result {
+        let paths = self.mode != Mode::Edge;
+        let edges = self.functions.iter().any(|f| f.edge_count.is_some());
+        let mut columns = vec![("function", false)];
+        if paths {
+            columns.extend([
+                ("potential paths", true),
+                ("executed", true),
+                ("path executions", true),
+            ]);
+        }
+        if edges {
+            columns.push(("edge executions", true));
+        }
+        if paths {
+            columns.push(("storage", false));
+        }
+        columns.push(("notes", false));
+        let mut table = Table::new(&columns);
+        for f in &self.functions {
+            let mut row = vec![f.name.clone()];
+            if paths {
+                row.extend([
+                    f.num_paths.to_string(),
+                    f.executed_paths.to_string(),
+                    f.count.to_string(),
+                ]);
+            }
+            if edges {
+                row.push(f.edge_count.map_or(String::new(), |c| c.to_string()));
+            }
+            if paths {
+                row.push(
+                    match f.storage {
+                        Storage::Array => "array",
+                        Storage::Hash => "hash table",
+                    }
+                    .to_string(),
+                );
+            }
+            row.push(f.notes().join(", "));
+            table.push(row);
         }
         writeln!(out, "\nfunctions:")?;
-        for f in &self.functions {
-            write!(
-                out,
-                "  {}: {} potential paths ({}), {} executed, {} executions",
-                f.name,
-                f.num_paths,
-                match f.storage {
-                    Storage::Array => "array",
-                    Storage::Hash => "hash table",
-                },
-                f.executed_paths,
-                f.count
-            )?;
-            if f.truncated {
-                write!(out, ", truncated")?;
-            }
-            if let Some(cold) = f.cold_count {
-                write!(out, ", {cold} cold")?;
-            }
-            writeln!(out)?;
+        for row in table.rows(2) {
+            writeln!(out, "{row}")?;
         }
         Ok(())
     }
 }
 
+impl FunctionSummary {
+    /// The mode-specific facts worth a remark.
+    fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.truncated {
+            notes.push("truncated path numbering".to_string());
+        }
+        if let Some(cold) = self.cold_count {
+            notes.push(format!("{cold} cold path executions"));
+        }
+        if let Some(n) = self.interesting {
+            notes.push(format!("{n} interesting paths"));
+        }
+        if let Some(range) = self.range {
+            notes.push(format!("PPP range {range}"));
+        }
+        if let Some(rho) = self.rho {
+            notes.push(format!("rho {rho:.2}"));
+        }
+        notes
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::{FunctionProfile, PathCount};
+    use super::super::{EdgeCount, FunctionProfile, PathCount};
     use super::*;
 
     fn profile() -> Profile {
@@ -281,12 +435,70 @@ mod tests {
     }
 
     #[test]
-    fn text_shows_source_lines() {
-        let report = show(&profile(), Some(1));
-        let text = report.render_text(&|n| (n == 10).then(|| "print(add_even(4))".to_string()));
-        assert!(text.contains("bl profile of add.pl (args: 4): 10 path executions in 2 functions"));
-        assert!(text.contains("40.00%"));
-        assert!(text.contains("10 | print(add_even(4))"));
-        assert!(text.contains("add_even: 6 potential paths (array), 4 executed, 6 executions"));
+    fn text_aligns_paths_with_their_source_lines() {
+        let report = show(&profile(), Some(2));
+        let text = report.render_text(&|n| match n {
+            10 => Some("    print(add_even(4));".to_string()),
+            11 => Some("    return;".to_string()),
+            _ => None,
+        });
+        let expected = "\
+bl profile of add.pl (args: 4): 10 path executions in 2 functions
+
+the 2 hottest of 5 executed paths, hottest first; share = count / all 10 path executions in the profile
+  #   share  count  function  path  lines
+  1  40.00%      4  main         0  10 11
+      10 | print(add_even(4));
+      11 | return;
+  2  20.00%      2  add_even     0  4 5 6
+
+functions:
+  function  potential paths  executed  path executions  storage  notes
+  add_even                6         4                6  array
+  main                    1         1                4  array
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn edge_profiles_rank_edges_and_flags_show() {
+        let mut p = profile();
+        p.mode = Mode::Edge;
+        for f in &mut p.functions {
+            f.paths.clear();
+        }
+        p.functions[0].edges = Some(vec![
+            EdgeCount {
+                from_line: 4,
+                to_line: 5,
+                count: 3,
+            },
+            EdgeCount {
+                from_line: 8,
+                to_line: 0,
+                count: 9,
+            },
+        ]);
+        p.functions[1].truncated = true;
+        let report = show(&p, None);
+        assert_eq!(report.total_edge_count, 12);
+        assert_eq!(report.edges[0].to_line, 0);
+        assert!((report.edges[0].share - 0.75).abs() < 1e-12);
+        let text = report.render_text(&|_| None);
+        assert!(
+            text.starts_with("edge profile of add.pl (args: 4): 12 edge executions in 2 functions")
+        );
+        assert!(text.contains("  1  75.00%      9  add_even  8 → exit\n"));
+        assert!(text.contains("\n  main                       truncated path numbering\n"));
+        assert!(
+            !text.contains("potential paths"),
+            "no path columns for edge profiles"
+        );
+
+        let mut bl = profile();
+        bl.functions[1].truncated = true;
+        let text = show(&bl, Some(1)).render_text(&|_| None);
+        assert!(text.contains("  1  40.00%      4  main         0  truncated  10 11"));
+        assert!(text.contains("(truncated: "));
     }
 }

@@ -1,0 +1,686 @@
+//! Multi-iteration path profiling (k-BLPP, 001): the k-slab forest (k-SF), built online from the
+//! stream of Ball-Larus path ids of one function, and its conversion into the k-iteration path
+//! forest (k-IPF) at exit.
+//!
+//! The k-IPF of a stream is the prefix forest of every run of `1..=k` consecutive path ids that
+//! contains no `*` (routine entry) marker (001, Definition "k-Iteration Path Forest"): a
+//! sequence never spans two activations. Its first level holds the plain Ball-Larus counts.
+//!
+//! # How the runtime drives it
+//!
+//! Path ids are numbered per function, so the runtime keeps one [`KSlabForest`] per function.
+//! The paper keeps the stream position (`n`, `τ`, `β`) in globals; here it is a [`Cursor`], a
+//! small `Copy` value that belongs to one *activation* of the function:
+//!
+//! | event | call |
+//! |---|---|
+//! | routine entry (`*`) | `let mut cursor = Cursor::ROUTINE_ENTRY;` (or [`Cursor::routine_entry`]) |
+//! | path id `r` emitted | [`KSlabForest::process_bl_path_id`]`(&mut cursor, r)` |
+//! | call | nothing, if the cursor lives with the activation (a stack slot of the instrumented frame, or a shadow stack pushed at entry and popped at return); a runtime that keeps one current cursor per function saves it before the call and restores it after |
+//! | return | drop the activation's cursor (the forest is always up to date) |
+//! | program exit | [`KSlabForest::make_k_ipf`] → the function's `kipf` |
+//!
+//! Keeping the cursor per activation is what makes a call transparent: the callee, even a
+//! recursive activation of the same function sharing the same forest, starts from its own
+//! `*` state and never touches the caller's cursor, so the caller's sequence resumes after the
+//! call exactly where it stopped. Interleaving the updates of several cursors on one forest
+//! gives the same forest as processing each activation's ids as one stream segment: the forest
+//! only gains nodes and counts, and nodes never move.
+//!
+//! # Differences from the pseudocode
+//!
+//! - The cursor keeps `n mod (k−1)` rather than `n`, its only use (no division per id).
+//! - The root table `R` and the per-node child scans share one hash table keyed by
+//!   `(parent, id)`, roots having no parent: constant time per lookup even for nodes of high
+//!   degree (functions with many paths), where the paper scans children (`O(δ)`).
+//! - `k = 1` (the paper needs `k ≥ 2`) uses chunks of one id; the 1-IPF is then the BL counts.
+//! - The k-IPF lists roots and children in id order.
+
+use std::collections::BTreeMap;
+
+use crate::profile::KipfNode;
+
+/// No node (`null` in the paper).
+const NIL: u32 = u32::MAX;
+
+/// An item of the stream Σ (001 §"Ball-Larus Path Tracing Algorithm"): a path id, or the `*`
+/// marker emitted at routine entry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StreamItem {
+    /// `*`: a new activation of the routine starts.
+    RoutineEntry,
+    /// A Ball-Larus path id.
+    PathId(u64),
+}
+
+/// One activation's position in the k-SF: the paper's `n`, `τ` (top) and `β` (bottom).
+///
+/// A cursor is only meaningful for the forest it was used with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    /// `n mod (k − 1)`: ids since the last `*`, modulo the chunk length.
+    n: u32,
+    /// Current node in the upper slab (levels `0..=k−2`), or [`NIL`].
+    tau: u32,
+    /// Current node in the lower slab (levels `k−1..=2k−3`), or [`NIL`].
+    beta: u32,
+}
+
+impl Cursor {
+    /// The state right after a `*` marker: the cursor of a new activation.
+    pub const ROUTINE_ENTRY: Cursor = Cursor {
+        n: 0,
+        tau: NIL,
+        beta: NIL,
+    };
+
+    /// Handles the `*` marker (`process_bl_path_id`, lines 1–5): `n ← 0`, `τ ← null`.
+    ///
+    /// The paper leaves `β` alone here, since the next id overwrites it with `τ = null`
+    /// (line 7); clearing it too makes the state equal to [`Cursor::ROUTINE_ENTRY`].
+    pub fn routine_entry(&mut self) {
+        *self = Cursor::ROUTINE_ENTRY;
+    }
+}
+
+impl Default for Cursor {
+    fn default() -> Cursor {
+        Cursor::ROUTINE_ENTRY
+    }
+}
+
+/// A k-SF node: label `ℓ`, counter `c`, and its children as a sibling list (used by the
+/// conversion; the online algorithm finds children through the hash table).
+#[derive(Clone, Debug)]
+struct Node {
+    label: u64,
+    count: u64,
+    first_child: u32,
+    next_sibling: u32,
+    /// The child last found from this node (a lookup hint), or [`NIL`], and its label.
+    last_child: u32,
+    last_label: u64,
+}
+
+/// The k-slab forest of one function (001 §"Algorithms", Definition "k-slab forest"): an arena
+/// of nodes with a hash table from `(parent, label)` to child.
+#[derive(Clone, Debug)]
+pub struct KSlabForest {
+    k: usize,
+    /// Chunk length: `k − 1` (1 when `k = 1`).
+    chunk: u32,
+    nodes: Vec<Node>,
+    /// `R`: the roots by label (keyed with parent [`NIL`]).
+    roots: ArcTable,
+    /// Every arc of the forest, by parent and child label.
+    arcs: ArcTable,
+}
+
+impl KSlabForest {
+    /// An empty k-SF for sequences of up to `k` path ids.
+    ///
+    /// # Panics
+    /// If `k` is 0 or does not fit in 32 bits.
+    pub fn new(k: usize) -> KSlabForest {
+        assert!(k >= 1, "k-iteration paths need k ≥ 1");
+        let chunk = u32::try_from(k.saturating_sub(1).max(1)).expect("k fits in 32 bits");
+        KSlabForest {
+            k,
+            chunk,
+            nodes: Vec::new(),
+            roots: ArcTable::new(),
+            arcs: ArcTable::new(),
+        }
+    }
+
+    /// The `k` this forest counts sequences for.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// Number of nodes of the k-SF.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether no path id has been processed.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Processes one item of the stream with `cursor` as the paper's `n`, `τ`, `β` (001,
+    /// Algorithm "Stream processing algorithm for k-SF construction").
+    pub fn process(&mut self, cursor: &mut Cursor, item: StreamItem) {
+        match item {
+            StreamItem::RoutineEntry => cursor.routine_entry(),
+            StreamItem::PathId(r) => self.process_bl_path_id(cursor, r),
+        }
+    }
+
+    /// Processes a whole stream with one cursor, as the paper does with its globals.
+    pub fn process_stream(
+        &mut self,
+        cursor: &mut Cursor,
+        stream: impl IntoIterator<Item = StreamItem>,
+    ) {
+        for item in stream {
+            self.process(cursor, item);
+        }
+    }
+
+    /// `process_bl_path_id(r)` for a path id `r` (001, Algorithm "Stream processing algorithm
+    /// for k-SF construction", lines 6–31; the `*` case, lines 1–5, is
+    /// [`Cursor::routine_entry`]). Line numbers below are those the chapter's text uses.
+    ///
+    /// Adds or updates at most two nodes: one in the upper slab under `τ`, one in the lower
+    /// slab under `β`; only one of them is counted, so the counters sum to the number of ids.
+    #[inline]
+    pub fn process_bl_path_id(&mut self, cursor: &mut Cursor, r: u64) {
+        debug_assert!(cursor.tau == NIL || (cursor.tau as usize) < self.nodes.len());
+        debug_assert!(cursor.beta == NIL || (cursor.beta as usize) < self.nodes.len());
+        if cursor.n == 0 {
+            // Lines 6–11: a new chunk starts; the previous chunk's last node becomes the
+            // parent of the lower slab, and the chunk starts at the root labelled r.
+            cursor.beta = cursor.tau;
+            cursor.tau = self.find_or_add_root(r);
+        } else {
+            // Lines 12–19: extend the upper slab.
+            cursor.tau = self.find_or_add_child(cursor.tau, r);
+        }
+        if cursor.beta != NIL {
+            // Lines 20–27: extend the lower slab and count there.
+            cursor.beta = self.find_or_add_child(cursor.beta, r);
+            self.nodes[cursor.beta as usize].count += 1;
+        } else {
+            // Line 29: the first chunk after `*` is counted in the upper slab.
+            self.nodes[cursor.tau as usize].count += 1;
+        }
+        // Line 31: n ← n + 1, kept modulo k − 1.
+        cursor.n += 1;
+        if cursor.n == self.chunk {
+            cursor.n = 0;
+        }
+    }
+
+    /// `τ ← find(R, r)`; if null, add root `τ` labelled `r` to the k-SF and `R` (lines 8–10).
+    #[inline]
+    fn find_or_add_root(&mut self, r: u64) -> u32 {
+        match self.roots.find(NIL, r) {
+            Some(root) => root,
+            None => self.add_node(NIL, r),
+        }
+    }
+
+    /// "find child of `parent` labelled `r`; if null, add node and arc" (lines 13–16, 21–24).
+    /// Each node remembers the child last found, which a loop repeating one path finds again
+    /// without touching the hash table.
+    #[inline]
+    fn find_or_add_child(&mut self, parent: u32, r: u64) -> u32 {
+        let node = &self.nodes[parent as usize];
+        if node.last_label == r && node.last_child != NIL {
+            return node.last_child;
+        }
+        let child = match self.arcs.find(parent, r) {
+            Some(child) => child,
+            None => self.add_node(parent, r),
+        };
+        let node = &mut self.nodes[parent as usize];
+        node.last_child = child;
+        node.last_label = r;
+        child
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add_node(&mut self, parent: u32, r: u64) -> u32 {
+        let node = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|&n| n != NIL)
+            .expect("k-slab forest exceeds 2^32 − 1 nodes");
+        let next_sibling = if parent == NIL {
+            self.roots.insert(NIL, r, node);
+            NIL
+        } else {
+            self.arcs.insert(parent, r, node);
+            std::mem::replace(&mut self.nodes[parent as usize].first_child, node)
+        };
+        self.nodes.push(Node {
+            label: r,
+            count: 0,
+            first_child: NIL,
+            next_sibling,
+            last_child: NIL,
+            last_label: 0,
+        });
+        node
+    }
+
+    fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        std::iter::successors(
+            Some(self.nodes[node as usize].first_child).filter(|&c| c != NIL),
+            |&c| Some(self.nodes[c as usize].next_sibling).filter(|&s| s != NIL),
+        )
+    }
+
+    /// The k-SF itself as a forest (roots and children in id order), for tests and inspection.
+    pub fn slabs(&self) -> Vec<KipfNode> {
+        let mut roots: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&v| self.roots.find(NIL, self.nodes[v as usize].label) == Some(v))
+            .collect();
+        roots.sort_by_key(|&v| self.nodes[v as usize].label);
+        roots.into_iter().map(|v| self.subtree(v)).collect()
+    }
+
+    fn subtree(&self, v: u32) -> KipfNode {
+        let node = &self.nodes[v as usize];
+        let mut children: Vec<KipfNode> = self.children(v).map(|c| self.subtree(c)).collect();
+        children.sort_by_key(|c| c.id);
+        KipfNode {
+            id: node.label,
+            count: node.count,
+            children,
+        }
+    }
+
+    /// `make_k_ipf()` (001, Algorithm "converting a k-SF into a k-IPF"): joins, for every
+    /// path id `r` of the forest, the subtrees of depth up to `k` rooted at the nodes labelled
+    /// `r` under a dummy root, adding up their counters.
+    pub fn make_k_ipf(&self) -> Vec<KipfNode> {
+        // Lines 1–7: the distinct ids I, and s(r) = the nodes labelled r.
+        let mut s: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+        for (rho, node) in self.nodes.iter().enumerate() {
+            s.entry(node.label).or_default().push(rho as u32);
+        }
+        // Line 8: the k-IPF starts as a dummy root φ.
+        let mut kipf = KipfBuilder::new();
+        // Lines 9–13.
+        for nodes in s.values() {
+            for &rho in nodes {
+                self.join_subtree(rho, KipfBuilder::PHI, self.k, &mut kipf);
+            }
+        }
+        // Line 14: remove φ; its children are the k-IPF's roots.
+        kipf.into_forest()
+    }
+
+    /// `join_subtree(ρ, γ, d)` (001, Algorithm "Subroutine for joining trees during k-SF
+    /// conversion"): adds the paths of depth up to `d` of the k-SF subtree at `rho` below the
+    /// k-IPF node `gamma`, each only once, accumulating counters.
+    fn join_subtree(&self, rho: u32, gamma: u32, d: usize, kipf: &mut KipfBuilder) {
+        let node = &self.nodes[rho as usize];
+        // Lines 1–7: δ is γ's child labelled ℓ(ρ), added with c(ρ) or increased by c(ρ).
+        let delta = kipf.add_to_child(gamma, node.label, node.count);
+        // Lines 8–12.
+        if d > 1 {
+            for sigma in self.children(rho) {
+                self.join_subtree(sigma, delta, d - 1, kipf);
+            }
+        }
+    }
+}
+
+/// The k-IPF under construction: an arena under the dummy root φ.
+struct KipfBuilder {
+    /// `(label, count)`; node 0 is φ.
+    nodes: Vec<(u64, u64)>,
+    children: Vec<Vec<u32>>,
+    arcs: ArcTable,
+}
+
+impl KipfBuilder {
+    const PHI: u32 = 0;
+
+    fn new() -> KipfBuilder {
+        KipfBuilder {
+            nodes: vec![(0, 0)],
+            children: vec![Vec::new()],
+            arcs: ArcTable::new(),
+        }
+    }
+
+    /// Adds `count` to the child of `gamma` labelled `label`, creating it if needed.
+    fn add_to_child(&mut self, gamma: u32, label: u64, count: u64) -> u32 {
+        match self.arcs.find(gamma, label) {
+            Some(delta) => {
+                let c = &mut self.nodes[delta as usize].1;
+                *c = c.saturating_add(count);
+                delta
+            }
+            None => {
+                let delta = u32::try_from(self.nodes.len()).expect("k-IPF fits 2^32 nodes");
+                self.nodes.push((label, count));
+                self.children.push(Vec::new());
+                self.children[gamma as usize].push(delta);
+                self.arcs.insert(gamma, label, delta);
+                delta
+            }
+        }
+    }
+
+    fn into_forest(self) -> Vec<KipfNode> {
+        self.forest_below(Self::PHI)
+    }
+
+    fn forest_below(&self, v: u32) -> Vec<KipfNode> {
+        let mut forest: Vec<KipfNode> = self.children[v as usize]
+            .iter()
+            .map(|&c| KipfNode {
+                id: self.nodes[c as usize].0,
+                count: self.nodes[c as usize].1,
+                children: self.forest_below(c),
+            })
+            .collect();
+        forest.sort_by_key(|n| n.id);
+        forest
+    }
+}
+
+/// An open-addressing hash table (linear probing, load ≤ 1/2) from `(parent, label)` to a node.
+#[derive(Clone, Debug)]
+struct ArcTable {
+    slots: Vec<Slot>,
+    /// `64 − log2(slots.len())`: the index is the top bits of the hash.
+    shift: u32,
+    len: usize,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Slot {
+    label: u64,
+    parent: u32,
+    /// [`NIL`] for an empty slot.
+    child: u32,
+}
+
+const EMPTY: Slot = Slot {
+    label: 0,
+    parent: NIL,
+    child: NIL,
+};
+
+impl ArcTable {
+    const INITIAL_BITS: u32 = 6;
+
+    fn new() -> ArcTable {
+        ArcTable {
+            slots: vec![EMPTY; 1 << Self::INITIAL_BITS],
+            shift: 64 - Self::INITIAL_BITS,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn index(&self, parent: u32, label: u64) -> usize {
+        let x = label.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(parent);
+        (x.wrapping_mul(0xd6e8_feb8_6659_fd93) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn find(&self, parent: u32, label: u64) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.index(parent, label);
+        loop {
+            let slot = self.slots[i];
+            if slot.child == NIL {
+                return None;
+            }
+            if slot.label == label && slot.parent == parent {
+                return Some(slot.child);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Inserts a key known to be absent.
+    fn insert(&mut self, parent: u32, label: u64, child: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        self.put(Slot {
+            label,
+            parent,
+            child,
+        });
+        self.len += 1;
+    }
+
+    fn put(&mut self, slot: Slot) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.index(slot.parent, slot.label);
+        while self.slots[i].child != NIL {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = slot;
+    }
+
+    fn grow(&mut self) {
+        let doubled = vec![EMPTY; 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        self.shift -= 1;
+        for slot in old.into_iter().filter(|s| s.child != NIL) {
+            self.put(slot);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use StreamItem::{PathId, RoutineEntry};
+
+    fn node(id: u64, count: u64, children: Vec<KipfNode>) -> KipfNode {
+        KipfNode {
+            id,
+            count,
+            children,
+        }
+    }
+
+    fn leaf(id: u64, count: u64) -> KipfNode {
+        node(id, count, Vec::new())
+    }
+
+    /// A single path: `ids` from a root, each node with `count`, the last one with `last`.
+    fn chain(ids: &[u64], counts: &[u64], tail: Vec<KipfNode>) -> KipfNode {
+        match ids {
+            [id] => node(*id, counts[0], tail),
+            [id, rest @ ..] => node(*id, counts[0], vec![chain(rest, &counts[1..], tail)]),
+            [] => unreachable!(),
+        }
+    }
+
+    /// The stream of the example in 001 §"k-SF": `*` then chunks
+    /// `6,2,0 | 0,2,2 | 0,0,2 | 2,0,0 | 2,3` (k = 4).
+    fn thesis_stream() -> Vec<StreamItem> {
+        std::iter::once(RoutineEntry)
+            .chain(
+                [6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3]
+                    .into_iter()
+                    .map(PathId),
+            )
+            .collect()
+    }
+
+    fn forest_of(k: usize, stream: &[StreamItem]) -> KSlabForest {
+        let mut forest = KSlabForest::new(k);
+        let mut cursor = Cursor::ROUTINE_ENTRY;
+        forest.process_stream(&mut cursor, stream.iter().copied());
+        forest
+    }
+
+    /// The 4-SF of the example (001, Figure "kblpp-ksf", given in the text as the list L):
+    /// ⟨6,2,0,0,2,2⟩, ⟨0,2,2,0,0,2⟩, ⟨0,0,2,2,0,0⟩, ⟨2,0,0,2,3⟩ and their prefixes. Only the
+    /// first chunk 6,2,0 is counted in the upper slab; every later id is counted in the lower
+    /// slab of the previous chunk's tree.
+    #[test]
+    fn thesis_example_k_slab_forest() {
+        let forest = forest_of(4, &thesis_stream());
+        let expected = vec![
+            node(
+                0,
+                0,
+                vec![
+                    chain(
+                        &[0, 2],
+                        &[0, 0],
+                        vec![chain(&[2, 0, 0], &[1, 1, 1], vec![])],
+                    ),
+                    chain(
+                        &[2, 2],
+                        &[0, 0],
+                        vec![chain(&[0, 0, 2], &[1, 1, 1], vec![])],
+                    ),
+                ],
+            ),
+            node(
+                2,
+                0,
+                vec![
+                    chain(&[0, 0], &[0, 0], vec![chain(&[2, 3], &[1, 1], vec![])]),
+                    leaf(3, 0),
+                ],
+            ),
+            chain(&[6, 2, 0, 0, 2, 2], &[1, 1, 1, 1, 1, 1], vec![]),
+        ];
+        assert_eq!(forest.slabs(), expected);
+        assert_eq!(forest.len(), 23);
+        // "2-gram ⟨0,0⟩ occurs three times in Σ and five times in the 4-SF; only three of them
+        // end in the bottom slab" (levels k−1 = 3 and below) "and are counted".
+        let mut arcs_0_0 = Vec::new();
+        fn walk(n: &KipfNode, level: usize, out: &mut Vec<(usize, u64)>) {
+            for c in &n.children {
+                if n.id == 0 && c.id == 0 {
+                    out.push((level + 1, c.count));
+                }
+                walk(c, level + 1, out);
+            }
+        }
+        for root in &forest.slabs() {
+            walk(root, 0, &mut arcs_0_0);
+        }
+        assert_eq!(arcs_0_0.len(), 5);
+        let bottom: Vec<_> = arcs_0_0.iter().filter(|&&(level, _)| level >= 3).collect();
+        assert_eq!(bottom.len(), 3);
+        assert!(bottom.iter().all(|&&(_, count)| count == 1));
+        // The counters add up to the length of the stream.
+        fn total(n: &KipfNode) -> u64 {
+            n.count + n.children.iter().map(total).sum::<u64>()
+        }
+        assert_eq!(expected.iter().map(total).sum::<u64>(), 14);
+    }
+
+    /// The 4-IPF of the example (001, Figure "kblpp-example"): one tree per distinct id
+    /// (0, 2, 3, 6), BL counts on the first level, ⟨2,0,0,2⟩ taken 3 times. The figure itself
+    /// is not in the text; the rest of the forest is every n-gram (n ≤ 4) of
+    /// 6,2,0,0,2,2,0,0,2,2,0,0,2,3 counted by hand.
+    #[test]
+    fn thesis_example_k_iteration_path_forest() {
+        let kipf = forest_of(4, &thesis_stream()).make_k_ipf();
+        let expected = vec![
+            node(
+                0,
+                6,
+                vec![
+                    node(0, 3, vec![node(2, 3, vec![leaf(2, 2), leaf(3, 1)])]),
+                    node(2, 3, vec![node(2, 2, vec![leaf(0, 2)]), leaf(3, 1)]),
+                ],
+            ),
+            node(
+                2,
+                6,
+                vec![
+                    node(0, 3, vec![node(0, 3, vec![leaf(2, 3)])]),
+                    node(2, 2, vec![node(0, 2, vec![leaf(0, 2)])]),
+                    leaf(3, 1),
+                ],
+            ),
+            leaf(3, 1),
+            node(6, 1, vec![node(2, 1, vec![node(0, 1, vec![leaf(0, 1)])])]),
+        ];
+        assert_eq!(kipf, expected);
+        let roots: Vec<u64> = kipf.iter().map(|n| n.id).collect();
+        assert_eq!(roots, [0, 2, 3, 6]);
+        let two_0_0_2 = &kipf[1].children[0].children[0].children[0];
+        assert_eq!((two_0_0_2.id, two_0_0_2.count), (2, 3));
+    }
+
+    #[test]
+    fn sequences_do_not_cross_routine_entry() {
+        let stream = [PathId(1), PathId(2), RoutineEntry, PathId(3), PathId(1)];
+        let kipf = forest_of(3, &stream).make_k_ipf();
+        assert_eq!(
+            kipf,
+            vec![
+                node(1, 2, vec![leaf(2, 1)]),
+                leaf(2, 1),
+                node(3, 1, vec![leaf(1, 1)]),
+            ]
+        );
+    }
+
+    /// A call saves nothing: the callee (here a recursive activation sharing the forest) has
+    /// its own cursor, and the caller's ids 1, 2, 3 stay one sequence across it.
+    #[test]
+    fn a_call_does_not_break_the_callers_sequence() {
+        let mut forest = KSlabForest::new(3);
+        let mut caller = Cursor::ROUTINE_ENTRY;
+        forest.process_bl_path_id(&mut caller, 1);
+        forest.process_bl_path_id(&mut caller, 2);
+        let mut callee = Cursor::ROUTINE_ENTRY;
+        forest.process_bl_path_id(&mut callee, 9);
+        forest.process_bl_path_id(&mut callee, 9);
+        forest.process_bl_path_id(&mut caller, 3);
+        assert_eq!(
+            forest.make_k_ipf(),
+            vec![
+                node(1, 1, vec![node(2, 1, vec![leaf(3, 1)])]),
+                node(2, 1, vec![leaf(3, 1)]),
+                leaf(3, 1),
+                node(9, 2, vec![leaf(9, 1)]),
+            ]
+        );
+    }
+
+    #[test]
+    fn k_one_gives_ball_larus_counts() {
+        let kipf = forest_of(1, &thesis_stream()).make_k_ipf();
+        assert_eq!(kipf, vec![leaf(0, 6), leaf(2, 6), leaf(3, 1), leaf(6, 1)]);
+    }
+
+    #[test]
+    fn k_two_chunks_of_one() {
+        let stream: Vec<_> = [5, 5, 5, 7].into_iter().map(PathId).collect();
+        let kipf = forest_of(2, &stream).make_k_ipf();
+        assert_eq!(
+            kipf,
+            vec![node(5, 3, vec![leaf(5, 2), leaf(7, 1)]), leaf(7, 1)]
+        );
+    }
+
+    #[test]
+    fn empty_stream_gives_empty_forest() {
+        let forest = forest_of(4, &[RoutineEntry, RoutineEntry]);
+        assert!(forest.is_empty());
+        assert!(forest.make_k_ipf().is_empty());
+    }
+
+    #[test]
+    fn arc_table_grows_and_finds_everything() {
+        let mut table = ArcTable::new();
+        let mut next = 0;
+        for parent in [NIL, 0, 1, 70_000] {
+            for label in (0..3000u64).map(|l| l.wrapping_mul(0x1_0000_0001)) {
+                assert_eq!(table.find(parent, label), None);
+                table.insert(parent, label, next);
+                next += 1;
+            }
+        }
+        let mut expect = 0;
+        for parent in [NIL, 0, 1, 70_000] {
+            for label in (0..3000u64).map(|l| l.wrapping_mul(0x1_0000_0001)) {
+                assert_eq!(table.find(parent, label), Some(expect));
+                expect += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Pieces shared by the text reports of `show` and `diff`: line lists, source excerpts and
+//! aligned tables.
+
+use std::fmt::{self, Write};
+
+/// Gives the text of a source line, or `None` to show line numbers only.
+pub type SourceLines<'a> = &'a dyn Fn(u32) -> Option<String>;
+
+/// `4 5 6 8`.
+pub(super) fn line_list(lines: &[u32]) -> String {
+    let lines: Vec<String> = lines.iter().map(u32::to_string).collect();
+    lines.join(" ")
+}
+
+/// `line` for display; line 0 marks a node without source (the exit, or the entry).
+pub(super) fn line_name(line: u32, none: &str) -> String {
+    if line == 0 {
+        none.to_string()
+    } else {
+        line.to_string()
+    }
+}
+
+/// A percentage with two decimals, `12.50%`.
+pub(super) fn percent(share: f64) -> String {
+    format!("{:.2}%", 100.0 * share)
+}
+
+/// Writes `lines` (numbers at most `number_width` wide) with their source text, one per line as
+/// `indent` + `  12 | text`. The indentation common to the excerpt is removed, so deeply nested
+/// code stays compact while its nesting still shows. Writes nothing when no text is known.
+pub(super) fn write_source(
+    out: &mut String,
+    indent: usize,
+    number_width: usize,
+    lines: &[u32],
+    source_line: SourceLines,
+) -> fmt::Result {
+    let texts: Vec<Option<String>> = lines
+        .iter()
+        .map(|&n| source_line(n).map(|t| t.trim_end().replace('\t', "    ")))
+        .collect();
+    if texts.iter().all(Option::is_none) {
+        return Ok(());
+    }
+    let common = texts
+        .iter()
+        .flatten()
+        .filter(|t| !t.is_empty())
+        .map(|t| t.len() - t.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    for (line, text) in lines.iter().zip(&texts) {
+        let text = text
+            .as_deref()
+            .map_or("", |t| t.get(common..).unwrap_or(""));
+        writeln!(out, "{:indent$}{line:>number_width$} | {text}", "")?;
+    }
+    Ok(())
+}
+
+/// A table whose columns are padded to their widest cell; the last column is never padded (it
+/// holds free text).
+pub(super) struct Table {
+    right: Vec<bool>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// Columns as (header, whether right-aligned).
+    pub(super) fn new(columns: &[(&str, bool)]) -> Table {
+        Table {
+            right: columns.iter().map(|&(_, right)| right).collect(),
+            rows: vec![columns.iter().map(|(name, _)| name.to_string()).collect()],
+        }
+    }
+
+    pub(super) fn push(&mut self, row: Vec<String>) {
+        self.rows.push(row);
+    }
+
+    /// Every row, the header first, each indented by `indent` and without a trailing newline.
+    pub(super) fn rows(&self, indent: usize) -> Vec<String> {
+        let widths: Vec<usize> = (0..self.right.len())
+            .map(|c| {
+                self.rows
+                    .iter()
+                    .map(|r| r[c].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let last = self.right.len() - 1;
+        self.rows
+            .iter()
+            .map(|row| {
+                let cells: Vec<String> = row
+                    .iter()
+                    .enumerate()
+                    .map(|(c, cell)| match (self.right[c], c == last) {
+                        (true, _) => format!("{cell:>w$}", w = widths[c]),
+                        (false, true) => cell.clone(),
+                        (false, false) => format!("{cell:<w$}", w = widths[c]),
+                    })
+                    .collect();
+                format!("{:indent$}{}", "", cells.join("  ").trim_end())
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_excerpts_drop_common_indentation() {
+        let source = |n: u32| match n {
+            3 => Some("        if x {".to_string()),
+            4 => Some("            y += 1;   ".to_string()),
+            _ => None,
+        };
+        let mut out = String::new();
+        write_source(&mut out, 2, 3, &[3, 4, 9], &source).unwrap();
+        assert_eq!(out, "    3 | if x {\n    4 |     y += 1;\n    9 | \n");
+        let mut none = String::new();
+        write_source(&mut none, 2, 3, &[9], &source).unwrap();
+        assert!(none.is_empty());
+    }
+
+    #[test]
+    fn tables_align_columns() {
+        let mut table = Table::new(&[("#", true), ("name", false), ("text", false)]);
+        table.push(vec!["1".into(), "main".into(), "a b".into()]);
+        table.push(vec!["10".into(), "f".into(), "c".into()]);
+        assert_eq!(
+            table.rows(1),
+            vec!["  #  name  text", "  1  main  a b", " 10  f     c"]
+        );
+    }
+}

@@ -1,0 +1,699 @@
+//! A finished SEQUITUR grammar and the analyses that work on it without expanding it.
+//!
+//! Rule 0 is the start rule; every other rule is a non-terminal referenced from some right-hand
+//! side. Seen as a graph whose nodes are rules and whose ordered edges are the non-terminal
+//! occurrences of each right-hand side, the grammar is the *whole program path* DAG of 002 §3.3:
+//! interior nodes are rules, leaves are terminals (acyclic paths), and a node's execution
+//! frequency is the number of DAG paths from the start rule to it.
+//!
+//! A [`Grammar`] is always valid: every constructor (including deserialization) checks that rule
+//! references are in range, that the start rule is not referenced, that no non-start rule is
+//! empty, that the rules form no cycle, and that the expanded trace length fits in a `u64`. So
+//! the analyses below never panic and never overflow, and all of them are iterative (a grammar
+//! can be as deep as it has rules).
+
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// One symbol of a right-hand side: a terminal (an acyclic-path symbol) or a reference to a rule.
+///
+/// In JSON a terminal is a number and a rule reference a string `"R<n>"`, so a rule reads like
+/// `[ "R1", 4, "R1" ]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Symbol {
+    Terminal(u32),
+    Rule(u32),
+}
+
+impl Serialize for Symbol {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Symbol::Terminal(t) => serializer.serialize_u32(t),
+            Symbol::Rule(r) => serializer.collect_str(&format_args!("R{r}")),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Symbol {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Symbol, D::Error> {
+        struct SymbolVisitor;
+
+        impl Visitor<'_> for SymbolVisitor {
+            type Value = Symbol;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a terminal (a number below 2^32) or a rule reference \"R<n>\"")
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Symbol, E> {
+                u32::try_from(v)
+                    .map(Symbol::Terminal)
+                    .map_err(|_| E::custom(format!("terminal {v} does not fit in 32 bits")))
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Symbol, E> {
+                u64::try_from(v)
+                    .map_err(|_| E::custom(format!("negative terminal {v}")))
+                    .and_then(|v| self.visit_u64(v))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Symbol, E> {
+                v.strip_prefix('R')
+                    .filter(|digits| {
+                        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                    })
+                    .and_then(|digits| digits.parse::<u32>().ok())
+                    .map(Symbol::Rule)
+                    .ok_or_else(|| E::custom(format!("bad rule reference {v:?}")))
+            }
+        }
+
+        deserializer.deserialize_any(SymbolVisitor)
+    }
+}
+
+impl fmt::Display for Symbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Symbol::Terminal(t) => write!(f, "{t}"),
+            Symbol::Rule(r) => write!(f, "R{r}"),
+        }
+    }
+}
+
+/// Why a list of rules is not a usable grammar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GrammarError {
+    /// There is no start rule (the list of rules is empty).
+    NoStartRule,
+    /// `rules[rule][position]` names a rule that does not exist.
+    UnknownRule {
+        rule: u32,
+        position: usize,
+        target: u32,
+    },
+    /// `rules[rule][position]` refers to the start rule, which must be the root of the DAG.
+    StartReferenced { rule: u32, position: usize },
+    /// A non-start rule has an empty right-hand side.
+    EmptyRule { rule: u32 },
+    /// The rules are not acyclic; `rule` lies on a cycle or below one.
+    Cycle { rule: u32 },
+    /// The expansion of `rule` would be longer than 2^64 - 1 symbols.
+    TooLong { rule: u32 },
+}
+
+impl fmt::Display for GrammarError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GrammarError::NoStartRule => write!(f, "grammar has no start rule"),
+            GrammarError::UnknownRule {
+                rule,
+                position,
+                target,
+            } => write!(
+                f,
+                "rule R{rule}, symbol {position}: reference to R{target}, which does not exist"
+            ),
+            GrammarError::StartReferenced { rule, position } => write!(
+                f,
+                "rule R{rule}, symbol {position}: the start rule R0 cannot be referenced"
+            ),
+            GrammarError::EmptyRule { rule } => write!(f, "rule R{rule} is empty"),
+            GrammarError::Cycle { rule } => {
+                write!(f, "rules are cyclic (R{rule} is on or below a cycle)")
+            }
+            GrammarError::TooLong { rule } => {
+                write!(f, "rule R{rule} expands to more than 2^64 - 1 symbols")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GrammarError {}
+
+/// A validated context-free grammar generating exactly one string, the acyclic-path trace.
+///
+/// Serialized as the bare list of right-hand sides (`[[...], [...]]`, rule 0 first); reading one
+/// back validates it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<Vec<Symbol>>", into = "Vec<Vec<Symbol>>")]
+pub struct Grammar {
+    rules: Vec<Vec<Symbol>>,
+}
+
+impl TryFrom<Vec<Vec<Symbol>>> for Grammar {
+    type Error = GrammarError;
+
+    fn try_from(rules: Vec<Vec<Symbol>>) -> Result<Grammar, GrammarError> {
+        Grammar::new(rules)
+    }
+}
+
+impl From<Grammar> for Vec<Vec<Symbol>> {
+    fn from(g: Grammar) -> Vec<Vec<Symbol>> {
+        g.rules
+    }
+}
+
+impl Grammar {
+    /// Checks `rules` (rule 0 is the start rule) and makes a grammar of them.
+    pub fn new(rules: Vec<Vec<Symbol>>) -> Result<Grammar, GrammarError> {
+        validate(&rules)?;
+        Ok(Grammar { rules })
+    }
+
+    /// For builders that construct valid grammars by design (SEQUITUR); checked in debug builds.
+    pub(crate) fn from_valid(rules: Vec<Vec<Symbol>>) -> Grammar {
+        debug_assert_eq!(validate(&rules).err(), None);
+        Grammar { rules }
+    }
+
+    /// The right-hand sides; index 0 is the start rule.
+    pub fn rules(&self) -> &[Vec<Symbol>] {
+        &self.rules
+    }
+
+    /// The right-hand side of the start rule.
+    pub fn start(&self) -> &[Symbol] {
+        &self.rules[0]
+    }
+
+    pub fn num_rules(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Grammar size: the number of symbols on all right-hand sides. (002 §3 counts one more
+    /// symbol per rule for its left side; that is `size() + num_rules()`.)
+    pub fn size(&self) -> u64 {
+        self.rules.iter().map(|r| r.len() as u64).sum()
+    }
+
+    /// Length of the string the grammar generates (the number of acyclic paths in the trace).
+    pub fn trace_length(&self) -> u64 {
+        self.rule_lengths()[0]
+    }
+
+    /// `trace_length / size`, the compression the grammar achieves (002 Table 1 uses file sizes).
+    pub fn compression_ratio(&self) -> f64 {
+        let size = self.size();
+        if size == 0 {
+            1.0
+        } else {
+            self.trace_length() as f64 / size as f64
+        }
+    }
+
+    /// Expansion length of every rule.
+    pub fn rule_lengths(&self) -> Vec<u64> {
+        // Validation proved that no sum overflows.
+        lengths(&self.rules, &self.topological_order()).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// All rules, each after every rule that references it (so the start rule first, and
+    /// children after parents). Unreachable rules are included.
+    pub fn topological_order(&self) -> Vec<u32> {
+        topological_order(&self.rules).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// The whole trace, expanded iteratively.
+    pub fn expand(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(usize::try_from(self.trace_length()).unwrap_or(0));
+        out.extend(self.iter());
+        out
+    }
+
+    /// The trace as a stream of terminals, without materializing it.
+    pub fn iter(&self) -> Expansion<'_> {
+        self.iter_rule(0)
+    }
+
+    /// The expansion of one rule as a stream. Panics if `rule` does not exist.
+    pub fn iter_rule(&self, rule: u32) -> Expansion<'_> {
+        assert!((rule as usize) < self.rules.len(), "no rule R{rule}");
+        Expansion {
+            rules: &self.rules,
+            stack: vec![(rule, 0)],
+        }
+    }
+
+    /// How many times each rule is referenced from right-hand sides (the quantity the rule
+    /// utility property of 002 §3.1 keeps at two or more).
+    pub fn use_counts(&self) -> Vec<u64> {
+        let mut uses = vec![0u64; self.rules.len()];
+        for rhs in &self.rules {
+            for s in rhs {
+                if let Symbol::Rule(r) = *s {
+                    uses[r as usize] += 1;
+                }
+            }
+        }
+        uses
+    }
+
+    /// Execution frequency of every rule: the number of DAG paths from the start rule to it
+    /// (002 §3.3, the numbers in Fig. 5) — how many times its expansion occurs in the trace as that
+    /// rule. Unreachable rules have frequency 0.
+    pub fn frequencies(&self) -> Vec<u64> {
+        let mut freq = vec![0u64; self.rules.len()];
+        freq[0] = 1;
+        for r in self.topological_order() {
+            let f = freq[r as usize];
+            if f == 0 {
+                continue;
+            }
+            for s in &self.rules[r as usize] {
+                if let Symbol::Rule(c) = *s {
+                    freq[c as usize] = freq[c as usize].saturating_add(f);
+                }
+            }
+        }
+        freq
+    }
+
+    /// How many times `pattern` occurs (overlaps included) in the trace: the execution frequency
+    /// of a sequence of acyclic paths (002 §3.3), computed on the DAG without expanding it.
+    ///
+    /// Each occurrence has a unique lowest rule instance containing it; in that instance it either
+    /// spans two or more right-hand-side symbols or is a single terminal of it. For each rule we
+    /// count such occurrences once, in a string made of each child's `k - 1`-limited prefix and
+    /// suffix (cut apart so nothing matches across the cut), and multiply by the rule's frequency.
+    /// This generalizes §3.3's observation that a sequence with a least common ancestor occurs as
+    /// often as that node. Time and space O(|G|·k). An empty pattern occurs 0 times.
+    pub fn occurrences(&self, pattern: &[u32]) -> u64 {
+        let k = pattern.len();
+        if k == 0 {
+            return 0;
+        }
+        let order = self.topological_order();
+        let freq = self.frequencies();
+        if k == 1 {
+            let mut total = 0u64;
+            for (r, rhs) in self.rules.iter().enumerate() {
+                let here = rhs
+                    .iter()
+                    .filter(|s| **s == Symbol::Terminal(pattern[0]))
+                    .count() as u64;
+                total = total.saturating_add(here.saturating_mul(freq[r]));
+            }
+            return total;
+        }
+        let lens = self.rule_lengths();
+        let (prefixes, suffixes) = self.limited_ends(&order, k - 1);
+        let failure = kmp_failure(pattern);
+        let mut total = 0u64;
+        // Reused buffer: (terminal, which right-hand-side position it came from); `None` cuts.
+        let mut text: Vec<Option<(u32, usize)>> = Vec::new();
+        for (r, rhs) in self.rules.iter().enumerate() {
+            if freq[r] == 0 {
+                continue;
+            }
+            text.clear();
+            for (i, s) in rhs.iter().enumerate() {
+                match *s {
+                    Symbol::Terminal(t) => text.push(Some((t, i))),
+                    Symbol::Rule(c) => {
+                        let c = c as usize;
+                        text.extend(prefixes[c].iter().map(|&t| Some((t, i))));
+                        if lens[c] > (k - 1) as u64 {
+                            text.push(None);
+                            text.extend(suffixes[c].iter().map(|&t| Some((t, i))));
+                        }
+                    }
+                }
+            }
+            let here = count_spanning(&text, pattern, &failure);
+            total = total.saturating_add(here.saturating_mul(freq[r]));
+        }
+        total
+    }
+
+    /// The first and last `limit` terminals of every rule's expansion (the whole expansion when
+    /// it is shorter), computed children first.
+    pub(crate) fn limited_ends(
+        &self,
+        order: &[u32],
+        limit: usize,
+    ) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+        let n = self.rules.len();
+        let mut prefixes: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut suffixes: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for &r in order.iter().rev() {
+            let r = r as usize;
+            let mut prefix = Vec::with_capacity(limit);
+            for s in &self.rules[r] {
+                if prefix.len() >= limit {
+                    break;
+                }
+                match *s {
+                    Symbol::Terminal(t) => prefix.push(t),
+                    Symbol::Rule(c) => {
+                        let take = (limit - prefix.len()).min(prefixes[c as usize].len());
+                        prefix.extend_from_slice(&prefixes[c as usize][..take]);
+                    }
+                }
+            }
+            // Built backwards, then reversed.
+            let mut suffix = Vec::with_capacity(limit);
+            for s in self.rules[r].iter().rev() {
+                if suffix.len() >= limit {
+                    break;
+                }
+                match *s {
+                    Symbol::Terminal(t) => suffix.push(t),
+                    Symbol::Rule(c) => {
+                        let child = &suffixes[c as usize];
+                        let take = (limit - suffix.len()).min(child.len());
+                        suffix.extend(child[child.len() - take..].iter().rev());
+                    }
+                }
+            }
+            suffix.reverse();
+            prefixes[r] = prefix;
+            suffixes[r] = suffix;
+        }
+        (prefixes, suffixes)
+    }
+
+    /// The same grammar with rules renumbered in order of first reference (breadth first from the
+    /// start rule, left to right) and unreachable rules dropped. Two grammars that differ only in
+    /// the names of their non-terminals have equal canonical forms.
+    pub fn canonical(&self) -> Grammar {
+        let mut new_id = vec![u32::MAX; self.rules.len()];
+        let mut order = vec![0u32];
+        new_id[0] = 0;
+        let mut i = 0;
+        while i < order.len() {
+            for s in &self.rules[order[i] as usize] {
+                if let Symbol::Rule(c) = *s
+                    && new_id[c as usize] == u32::MAX
+                {
+                    new_id[c as usize] = order.len() as u32;
+                    order.push(c);
+                }
+            }
+            i += 1;
+        }
+        let rules = order
+            .iter()
+            .map(|&r| {
+                self.rules[r as usize]
+                    .iter()
+                    .map(|s| match *s {
+                        Symbol::Rule(c) => Symbol::Rule(new_id[c as usize]),
+                        t => t,
+                    })
+                    .collect()
+            })
+            .collect();
+        Grammar { rules }
+    }
+
+    /// One past the largest terminal used (0 when there are none): the symbol table must be at
+    /// least this long.
+    pub fn terminal_bound(&self) -> u64 {
+        self.rules
+            .iter()
+            .flatten()
+            .filter_map(|s| match *s {
+                Symbol::Terminal(t) => Some(u64::from(t) + 1),
+                Symbol::Rule(_) => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+impl fmt::Display for Grammar {
+    /// One rule per line: `R0 -> R1 7 R1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (r, rhs) in self.rules.iter().enumerate() {
+            write!(f, "R{r} ->")?;
+            for s in rhs {
+                write!(f, " {s}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// Streams a rule's expansion with an explicit stack (no recursion). A frame whose last symbol
+/// is a rule is replaced by that rule's frame, so a right-recursive chain needs O(1) stack.
+#[derive(Clone, Debug)]
+pub struct Expansion<'a> {
+    rules: &'a [Vec<Symbol>],
+    stack: Vec<(u32, usize)>,
+}
+
+impl Iterator for Expansion<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        loop {
+            let (rule, pos) = self.stack.last_mut()?;
+            let rhs = &self.rules[*rule as usize];
+            let Some(&sym) = rhs.get(*pos) else {
+                self.stack.pop();
+                continue;
+            };
+            *pos += 1;
+            let last = *pos == rhs.len();
+            match sym {
+                Symbol::Terminal(t) => {
+                    if last {
+                        self.stack.pop();
+                    }
+                    return Some(t);
+                }
+                Symbol::Rule(c) => {
+                    if last {
+                        self.stack.pop();
+                    }
+                    self.stack.push((c, 0));
+                }
+            }
+        }
+    }
+}
+
+fn validate(rules: &[Vec<Symbol>]) -> Result<(), GrammarError> {
+    if rules.is_empty() {
+        return Err(GrammarError::NoStartRule);
+    }
+    for (r, rhs) in rules.iter().enumerate() {
+        if r != 0 && rhs.is_empty() {
+            return Err(GrammarError::EmptyRule { rule: r as u32 });
+        }
+        for (position, s) in rhs.iter().enumerate() {
+            if let Symbol::Rule(target) = *s {
+                if target as usize >= rules.len() {
+                    return Err(GrammarError::UnknownRule {
+                        rule: r as u32,
+                        position,
+                        target,
+                    });
+                }
+                if target == 0 {
+                    return Err(GrammarError::StartReferenced {
+                        rule: r as u32,
+                        position,
+                    });
+                }
+            }
+        }
+    }
+    let order = topological_order(rules)?;
+    lengths(rules, &order)?;
+    Ok(())
+}
+
+/// Kahn's algorithm over all rules (references already known to be in range).
+fn topological_order(rules: &[Vec<Symbol>]) -> Result<Vec<u32>, GrammarError> {
+    let n = rules.len();
+    let mut indegree = vec![0u64; n];
+    for rhs in rules {
+        for s in rhs {
+            if let Symbol::Rule(c) = *s {
+                indegree[c as usize] += 1;
+            }
+        }
+    }
+    let mut order: Vec<u32> = (0..n as u32)
+        .filter(|&r| indegree[r as usize] == 0)
+        .collect();
+    let mut i = 0;
+    while i < order.len() {
+        let r = order[i] as usize;
+        for s in &rules[r] {
+            if let Symbol::Rule(c) = *s {
+                indegree[c as usize] -= 1;
+                if indegree[c as usize] == 0 {
+                    order.push(c);
+                }
+            }
+        }
+        i += 1;
+    }
+    if order.len() < n {
+        let rule = (0..n).find(|&r| indegree[r] > 0).unwrap_or(0) as u32;
+        return Err(GrammarError::Cycle { rule });
+    }
+    Ok(order)
+}
+
+fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarError> {
+    let mut len = vec![0u64; rules.len()];
+    for &r in order.iter().rev() {
+        let mut total = 0u64;
+        for s in &rules[r as usize] {
+            let add = match *s {
+                Symbol::Terminal(_) => 1,
+                Symbol::Rule(c) => len[c as usize],
+            };
+            total = total
+                .checked_add(add)
+                .ok_or(GrammarError::TooLong { rule: r })?;
+        }
+        len[r as usize] = total;
+    }
+    Ok(len)
+}
+
+fn kmp_failure(pattern: &[u32]) -> Vec<usize> {
+    let mut fail = vec![0usize; pattern.len()];
+    let mut k = 0;
+    for i in 1..pattern.len() {
+        while k > 0 && pattern[i] != pattern[k] {
+            k = fail[k - 1];
+        }
+        if pattern[i] == pattern[k] {
+            k += 1;
+        }
+        fail[i] = k;
+    }
+    fail
+}
+
+/// Matches of `pattern` (length ≥ 2) in `text` whose first and last symbols come from different
+/// right-hand-side positions. A cut (`None`) matches nothing.
+fn count_spanning(text: &[Option<(u32, usize)>], pattern: &[u32], fail: &[usize]) -> u64 {
+    let k = pattern.len();
+    let mut count = 0u64;
+    let mut q = 0usize;
+    for (i, item) in text.iter().enumerate() {
+        let Some((t, _)) = *item else {
+            q = 0;
+            continue;
+        };
+        while q > 0 && pattern[q] != t {
+            q = fail[q - 1];
+        }
+        if pattern[q] == t {
+            q += 1;
+        }
+        if q == k {
+            let first = text[i + 1 - k].map(|(_, from)| from);
+            let last = text[i].map(|(_, from)| from);
+            if first != last {
+                count += 1;
+            }
+            q = fail[q - 1];
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(x: u32) -> Symbol {
+        Symbol::Terminal(x)
+    }
+    fn r(x: u32) -> Symbol {
+        Symbol::Rule(x)
+    }
+
+    #[test]
+    fn validation_errors() {
+        assert_eq!(Grammar::new(vec![]), Err(GrammarError::NoStartRule));
+        assert_eq!(
+            Grammar::new(vec![vec![r(3)]]),
+            Err(GrammarError::UnknownRule {
+                rule: 0,
+                position: 0,
+                target: 3
+            })
+        );
+        assert_eq!(
+            Grammar::new(vec![vec![r(1)], vec![t(1), r(0)]]),
+            Err(GrammarError::StartReferenced {
+                rule: 1,
+                position: 1
+            })
+        );
+        assert_eq!(
+            Grammar::new(vec![vec![r(1)], vec![]]),
+            Err(GrammarError::EmptyRule { rule: 1 })
+        );
+        assert!(matches!(
+            Grammar::new(vec![vec![r(1)], vec![r(2)], vec![t(0), r(1)]]),
+            Err(GrammarError::Cycle { .. })
+        ));
+        // R_i -> R_{i+1} R_{i+1}: 2^70 symbols.
+        let mut rules: Vec<Vec<Symbol>> = (1..=70).map(|i| vec![r(i), r(i)]).collect();
+        rules.push(vec![t(0)]);
+        assert!(matches!(
+            Grammar::new(rules),
+            Err(GrammarError::TooLong { .. })
+        ));
+        assert!(Grammar::new(vec![vec![]]).is_ok());
+    }
+
+    #[test]
+    fn json_shape_and_round_trip() {
+        let g = Grammar::new(vec![vec![r(1), t(2), r(1)], vec![t(0), t(1)]]).unwrap();
+        let json = serde_json::to_string(&g).unwrap();
+        assert_eq!(json, r#"[["R1",2,"R1"],[0,1]]"#);
+        let back: Grammar = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, g);
+        for bad in [
+            r#"[["R2"],[0]]"#,
+            r#"[["R1"],["R0"]]"#,
+            r#"[["R1"],["R1"]]"#,
+            r#"[[-1]]"#,
+            r#"[[4294967296]]"#,
+            r#"[["X1"]]"#,
+            r#"[["R"]]"#,
+            r#"[[1.5]]"#,
+            r#"[]"#,
+            r#"{}"#,
+        ] {
+            assert!(serde_json::from_str::<Grammar>(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn expansion_counts_and_frequencies() {
+        // S -> A 9 A, A -> B B 1, B -> 1 1   (002 §3.2, 11111211111 with 9 for "2")
+        let g = Grammar::new(vec![
+            vec![r(1), t(9), r(1)],
+            vec![r(2), r(2), t(1)],
+            vec![t(1), t(1)],
+        ])
+        .unwrap();
+        assert_eq!(g.expand(), [1, 1, 1, 1, 1, 9, 1, 1, 1, 1, 1]);
+        assert_eq!(g.trace_length(), 11);
+        assert_eq!(g.size(), 8);
+        assert_eq!(g.use_counts(), [0, 2, 2]);
+        assert_eq!(g.frequencies(), [1, 2, 4]);
+        assert_eq!(g.occurrences(&[1]), 10);
+        assert_eq!(g.occurrences(&[1, 1]), 8);
+        assert_eq!(g.occurrences(&[1, 9, 1]), 1);
+        assert_eq!(g.occurrences(&[1, 1, 1, 1, 1]), 2);
+        assert_eq!(g.occurrences(&[9, 9]), 0);
+        assert_eq!(g.occurrences(&[]), 0);
+        assert_eq!(g.terminal_bound(), 10);
+    }
+}

@@ -1,0 +1,232 @@
+//! From the WPP trace events to SEQUITUR(1) input (002 §2 and §3.3).
+//!
+//! The instrumented program reports `EnterRoutine(f)`, `NewPath(p)` and `LeaveRoutine()` (§2's
+//! path-trace opcodes; paths are also cut before calls so a caller's path precedes its callee's).
+//! The first time a (routine, path) pair is executed it gets the next dense terminal symbol
+//! (§3.3), and every `NewPath` pushes that symbol into the grammar builder. The symbol table
+//! comes back with the grammar.
+
+use super::grammar::Grammar;
+use super::section::{PathSymbol, WppError, WppSection};
+use super::sequitur::Sequitur;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A (routine, Ball-Larus path id) pair, the identity of a terminal symbol.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PathKey {
+    pub function: u32,
+    pub path: u64,
+}
+
+/// The routine recorded for a `NewPath` that arrives with no routine entered.
+pub const NO_ROUTINE: u32 = u32::MAX;
+
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(26) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[inline]
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+/// The runtime's WPP sink: call [`enter_routine`](Self::enter_routine),
+/// [`new_path`](Self::new_path) and [`leave_routine`](Self::leave_routine) per event (or
+/// [`path`](Self::path) when the instrumentation knows the routine), then
+/// [`finish`](Self::finish) at exit.
+#[derive(Clone, Debug, Default)]
+pub struct WppRecorder {
+    grammar: Sequitur,
+    ids: HashMap<PathKey, u32, BuildHasherDefault<KeyHasher>>,
+    symbols: Vec<PathKey>,
+    routines: Vec<u32>,
+    unmatched_leaves: u64,
+}
+
+impl WppRecorder {
+    pub fn new() -> WppRecorder {
+        WppRecorder::default()
+    }
+
+    /// `EnterRoutine(f)`: subsequent paths execute in routine `f`.
+    pub fn enter_routine(&mut self, function: u32) {
+        self.routines.push(function);
+    }
+
+    /// `LeaveRoutine()`: back to the caller. A leave with no routine entered is counted in
+    /// [`WppTrace::unmatched_leaves`] and otherwise ignored.
+    pub fn leave_routine(&mut self) {
+        if self.routines.pop().is_none() {
+            self.unmatched_leaves += 1;
+        }
+    }
+
+    /// `NewPath(p)`: path `p` of the current routine executed.
+    pub fn new_path(&mut self, path: u64) {
+        let function = self.routines.last().copied().unwrap_or(NO_ROUTINE);
+        self.path(function, path);
+    }
+
+    /// Path `path` of routine `function` executed.
+    #[inline]
+    pub fn path(&mut self, function: u32, path: u64) {
+        let key = PathKey { function, path };
+        let next = self.symbols.len();
+        let symbols = &mut self.symbols;
+        let id = *self.ids.entry(key).or_insert_with(|| {
+            let id = u32::try_from(next).expect("more than 2^32 distinct acyclic paths");
+            symbols.push(key);
+            id
+        });
+        self.grammar.push(id);
+    }
+
+    /// Acyclic paths recorded so far.
+    pub fn trace_length(&self) -> u64 {
+        self.grammar.len()
+    }
+
+    /// Ends the trace.
+    pub fn finish(self) -> WppTrace {
+        WppTrace {
+            grammar: self.grammar.finish(),
+            symbols: self.symbols,
+            unmatched_leaves: self.unmatched_leaves,
+        }
+    }
+}
+
+/// A finished whole program path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WppTrace {
+    pub grammar: Grammar,
+    /// Terminal `t` is `symbols[t]`.
+    pub symbols: Vec<PathKey>,
+    /// `LeaveRoutine` events with no routine to leave.
+    pub unmatched_leaves: u64,
+}
+
+impl WppTrace {
+    /// The profile's `"wpp"` field, naming each routine with `name` (the compiler's table).
+    pub fn section(&self, name: impl Fn(u32) -> String) -> Result<WppSection, WppError> {
+        let symbols = self
+            .symbols
+            .iter()
+            .map(|k| PathSymbol {
+                function: name(k.function),
+                path: k.path,
+            })
+            .collect();
+        WppSection::new(symbols, self.grammar.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_become_dense_symbols() {
+        let mut w = WppRecorder::new();
+        w.enter_routine(7);
+        for _ in 0..3 {
+            w.new_path(0);
+            w.enter_routine(9);
+            w.new_path(5);
+            w.leave_routine();
+            w.new_path(1);
+        }
+        w.leave_routine();
+        w.leave_routine();
+        w.new_path(2);
+        assert_eq!(w.trace_length(), 10);
+        let trace = w.finish();
+        assert_eq!(trace.grammar.expand(), [0, 1, 2, 0, 1, 2, 0, 1, 2, 3]);
+        assert_eq!(
+            trace.symbols,
+            [
+                PathKey {
+                    function: 7,
+                    path: 0
+                },
+                PathKey {
+                    function: 9,
+                    path: 5
+                },
+                PathKey {
+                    function: 7,
+                    path: 1
+                },
+                PathKey {
+                    function: NO_ROUTINE,
+                    path: 2
+                },
+            ]
+        );
+        assert_eq!(trace.unmatched_leaves, 1);
+        let section = trace.section(|f| format!("f{f}")).unwrap();
+        let value = section.to_value();
+        assert_eq!(value["trace_length"], 10);
+        assert_eq!(value["symbols"][1]["function"], "f9");
+        assert_eq!(WppSection::from_value(&value).unwrap(), section);
+    }
+
+    #[test]
+    fn section_validation() {
+        let trace = {
+            let mut w = WppRecorder::new();
+            for p in [0, 1, 0, 1, 0, 1] {
+                w.path(0, p);
+            }
+            w.finish()
+        };
+        let good = trace.section(|_| "main".into()).unwrap().to_value();
+        let mut v = good.clone();
+        v["trace_length"] = 5.into();
+        assert!(matches!(
+            WppSection::from_value(&v),
+            Err(WppError::TraceLength {
+                recorded: 5,
+                actual: 6
+            })
+        ));
+        let mut v = good.clone();
+        v["symbols"].as_array_mut().unwrap().pop();
+        assert!(matches!(
+            WppSection::from_value(&v),
+            Err(WppError::UnknownSymbol {
+                terminal: 1,
+                symbols: 1
+            })
+        ));
+        for bad in [
+            serde_json::json!(null),
+            serde_json::json!({ "symbols": [], "trace_length": 0, "rules": [["R1"]] }),
+            serde_json::json!({ "symbols": [], "trace_length": 0, "rules": [[], ["R1", 0]] }),
+            serde_json::json!({ "symbols": [], "trace_length": 0 }),
+        ] {
+            assert!(matches!(
+                WppSection::from_value(&bad),
+                Err(WppError::Malformed(_))
+            ));
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! Property tests of the k-slab forest and its k-IPF (001) against brute-force n-gram counting,
+//! and a throughput report (`--ignored`, release build).
+
+use std::collections::HashMap;
+
+use pcc_profiler::kbl::{Cursor, KSlabForest, StreamItem};
+use pcc_profiler::profile::KipfNode;
+use proptest::prelude::*;
+
+type Counts = HashMap<Vec<u64>, u64>;
+
+/// Every run of 1..=k consecutive ids of each segment, counted.
+fn brute_force_n_grams(segments: &[Vec<u64>], k: usize) -> Counts {
+    let mut counts = Counts::new();
+    for segment in segments {
+        for start in 0..segment.len() {
+            for end in start + 1..=(start + k).min(segment.len()) {
+                *counts.entry(segment[start..end].to_vec()).or_default() += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// The stream split at `*` markers (the markers removed).
+fn segments(stream: &[StreamItem]) -> Vec<Vec<u64>> {
+    let mut segments = vec![Vec::new()];
+    for item in stream {
+        match *item {
+            StreamItem::RoutineEntry => segments.push(Vec::new()),
+            StreamItem::PathId(r) => segments.last_mut().unwrap().push(r),
+        }
+    }
+    segments
+}
+
+/// Every root-to-node sequence of the forest with its count, after checking the forest's shape:
+/// depth ≤ `max_depth` and children in strictly increasing id order (a prefix forest).
+fn sequences(forest: &[KipfNode], max_depth: usize) -> Counts {
+    fn walk(nodes: &[KipfNode], prefix: &mut Vec<u64>, max_depth: usize, out: &mut Counts) {
+        assert!(nodes.windows(2).all(|w| w[0].id < w[1].id), "ids unsorted");
+        for node in nodes {
+            prefix.push(node.id);
+            assert!(prefix.len() <= max_depth, "too deep: {prefix:?}");
+            out.insert(prefix.clone(), node.count);
+            walk(&node.children, prefix, max_depth, out);
+            prefix.pop();
+        }
+    }
+    let mut out = Counts::new();
+    walk(forest, &mut Vec::new(), max_depth, &mut out);
+    out
+}
+
+/// Counts never grow downwards (001, k-IPF Property 1), and no node has a zero count.
+fn check_property_1(forest: &[KipfNode]) {
+    for node in forest {
+        let below: u64 = node.children.iter().map(|c| c.count).sum();
+        assert!(node.count >= below && node.count > 0, "node {}", node.id);
+        check_property_1(&node.children);
+    }
+}
+
+fn total_count(forest: &[KipfNode]) -> u64 {
+    forest
+        .iter()
+        .map(|n| n.count + total_count(&n.children))
+        .sum()
+}
+
+/// Checks the k-IPF of `segments` built in `forest`.
+fn check(forest: &KSlabForest, segments: &[Vec<u64>]) {
+    let k = forest.k();
+    let ids: usize = segments.iter().map(Vec::len).sum();
+    // The k-SF counts each id once, and has at most 2k − 2 levels (one chunk, k = 1).
+    let slabs = forest.slabs();
+    assert_eq!(total_count(&slabs), ids as u64);
+    sequences(&slabs, 2 * k.max(2) - 2);
+
+    let kipf = forest.make_k_ipf();
+    check_property_1(&kipf);
+    let got = sequences(&kipf, k);
+    let want = brute_force_n_grams(segments, k);
+    assert_eq!(got, want, "k = {k}, segments = {segments:?}");
+    // Level 1 equals the plain (Ball-Larus) count of each id.
+    let mut bl: HashMap<u64, u64> = HashMap::new();
+    for &r in segments.iter().flatten() {
+        *bl.entry(r).or_default() += 1;
+    }
+    let level1: HashMap<u64, u64> = kipf.iter().map(|n| (n.id, n.count)).collect();
+    assert_eq!(level1, bl);
+}
+
+/// A path id: mostly from a small alphabet (so sequences repeat), sometimes a large one.
+fn path_id(alphabet: u64) -> impl Strategy<Value = u64> {
+    prop_oneof![
+        12 => 0..alphabet,
+        1 => any::<u64>(),
+    ]
+}
+
+fn stream() -> impl Strategy<Value = (usize, Vec<StreamItem>)> {
+    (1usize..=8, 1u64..6).prop_flat_map(|(k, alphabet)| {
+        let item = prop_oneof![
+            1 => Just(StreamItem::RoutineEntry),
+            10 => path_id(alphabet).prop_map(StreamItem::PathId),
+        ];
+        (Just(k), prop::collection::vec(item, 0..160))
+    })
+}
+
+/// An event of a run with calls: ids go to the innermost activation.
+#[derive(Clone, Debug)]
+enum Event {
+    Call,
+    Return,
+    Id(u64),
+}
+
+fn run() -> impl Strategy<Value = (usize, Vec<Event>)> {
+    (2usize..=8, 1u64..5).prop_flat_map(|(k, alphabet)| {
+        let event = prop_oneof![
+            1 => Just(Event::Call),
+            1 => Just(Event::Return),
+            8 => path_id(alphabet).prop_map(Event::Id),
+        ];
+        (Just(k), prop::collection::vec(event, 0..200))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// One stream with `*` markers, processed with one cursor as in the paper: the k-IPF counts
+    /// exactly the n-grams (n ≤ k) that contain no `*`.
+    #[test]
+    fn kbl_k_ipf_counts_every_n_gram_between_markers((k, stream) in stream()) {
+        let mut forest = KSlabForest::new(k);
+        let mut cursor = Cursor::ROUTINE_ENTRY;
+        forest.process_stream(&mut cursor, stream.iter().copied());
+        check(&forest, &segments(&stream));
+    }
+
+    /// Recursive activations of one function share its forest, each with its own cursor (a
+    /// stack of cursors, as the runtime keeps them): each activation's ids form one sequence,
+    /// however the calls interleave them.
+    #[test]
+    fn kbl_calls_do_not_break_the_callers_sequences((k, events) in run()) {
+        let mut forest = KSlabForest::new(k);
+        let mut cursors = vec![Cursor::ROUTINE_ENTRY];
+        let mut open = vec![0usize];
+        let mut activations: Vec<Vec<u64>> = vec![Vec::new()];
+        for event in events {
+            match event {
+                Event::Call => {
+                    cursors.push(Cursor::ROUTINE_ENTRY);
+                    open.push(activations.len());
+                    activations.push(Vec::new());
+                }
+                Event::Return if cursors.len() > 1 => {
+                    cursors.pop();
+                    open.pop();
+                }
+                Event::Return => {}
+                Event::Id(r) => {
+                    forest.process_bl_path_id(cursors.last_mut().unwrap(), r);
+                    activations[*open.last().unwrap()].push(r);
+                }
+            }
+        }
+        check(&forest, &activations);
+    }
+}
+
+/// The k-IPF for k is the (k+1)-IPF without its level k+1 (001, Property 2).
+#[test]
+fn kbl_k_ipf_grows_with_k() {
+    fn cut(forest: &[KipfNode], depth: usize) -> Vec<KipfNode> {
+        forest
+            .iter()
+            .map(|n| KipfNode {
+                id: n.id,
+                count: n.count,
+                children: if depth > 1 {
+                    cut(&n.children, depth - 1)
+                } else {
+                    Vec::new()
+                },
+            })
+            .collect()
+    }
+    let mut rng = Rng(0x1234_5678);
+    let stream: Vec<StreamItem> = (0..5000)
+        .map(|_| match rng.below(20) {
+            0 => StreamItem::RoutineEntry,
+            n => StreamItem::PathId(n % 4),
+        })
+        .collect();
+    let kipf = |k| {
+        let mut forest = KSlabForest::new(k);
+        let mut cursor = Cursor::ROUTINE_ENTRY;
+        forest.process_stream(&mut cursor, stream.iter().copied());
+        forest.make_k_ipf()
+    };
+    let mut smaller = kipf(1);
+    for k in 2..=9 {
+        let larger = kipf(k);
+        assert_eq!(cut(&larger, k - 1), smaller, "k = {k}");
+        smaller = larger;
+    }
+}
+
+/// xorshift64*: a small deterministic generator.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % n
+    }
+}
+
+/// Streams shaped like the runtime's: (name, k, ids, ids between routine entries).
+fn workloads(len: usize) -> Vec<(&'static str, usize, Vec<u64>, usize)> {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // A loop whose body takes path 3 nine times in ten, else one of 7 others.
+    let hot_loop: Vec<u64> = (0..len)
+        .map(|_| if rng.below(10) > 0 { 3 } else { rng.below(8) })
+        .collect();
+    // The masked convolution of 001: runs of one path, then a run of another.
+    let mut runs = Vec::with_capacity(len);
+    while runs.len() < len {
+        let (id, run) = (rng.below(3), 1 + rng.below(40) as usize);
+        runs.extend(std::iter::repeat_n(id, run.min(len - runs.len())));
+    }
+    // Uniformly random ids: no locality at all.
+    let random8: Vec<u64> = (0..len).map(|_| rng.below(8)).collect();
+    let random64: Vec<u64> = (0..len).map(|_| rng.below(64)).collect();
+    vec![
+        ("hot loop, k=4", 4, hot_loop.clone(), 1000),
+        ("hot loop, k=10", 10, hot_loop, 1000),
+        ("runs of one path, k=10", 10, runs, 10_000),
+        ("uniform over 8 ids, k=4", 4, random8.clone(), 100),
+        ("uniform over 8 ids, k=8", 8, random8, 100),
+        ("uniform over 64 ids, k=4", 4, random64, 1000),
+    ]
+}
+
+/// `cargo test --release -p pcc-profiler --test kbl -- --ignored --nocapture`
+#[test]
+#[ignore = "throughput report; run in a release build"]
+fn kbl_k_slab_forest_throughput() {
+    const LEN: usize = 20_000_000;
+    for (name, k, ids, activation) in workloads(LEN) {
+        let mut best = f64::MAX;
+        let mut forest = KSlabForest::new(k);
+        for _ in 0..3 {
+            forest = KSlabForest::new(k);
+            let start = std::time::Instant::now();
+            let mut cursor = Cursor::ROUTINE_ENTRY;
+            for chunk in ids.chunks(activation) {
+                cursor.routine_entry();
+                for &r in chunk {
+                    forest.process_bl_path_id(&mut cursor, std::hint::black_box(r));
+                }
+            }
+            best = best.min(start.elapsed().as_secs_f64());
+        }
+        let start = std::time::Instant::now();
+        let kipf = forest.make_k_ipf();
+        let convert = start.elapsed().as_secs_f64();
+        println!(
+            "{name:28} {:7.1} M path ids/s   k-SF {:9} nodes   make_k_ipf {:7.1} ms ({} roots)",
+            LEN as f64 / best / 1e6,
+            forest.len(),
+            convert * 1e3,
+            kipf.len()
+        );
+    }
+}

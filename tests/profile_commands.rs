@@ -1,0 +1,740 @@
+//! End-to-end tests of `pcc profile show|merge|diff` on the hand-written profiles of
+//! `programs/add_even.pl` in `tests/profiles/` (see its README), and on real profiles of the
+//! year-2000 example (`programs/y2k.pl`, 004 §5.3) written by `pcc run --profile=bl`.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    root().join("tests/profiles").join(name)
+}
+
+/// A fresh directory for one test's files, removed when the test ends (even when it fails).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        // Tests run in parallel: every directory gets a name of its own.
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "pcc-profile-commands-{}-{test}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `pcc ARGS` in `dir`.
+fn pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_pcc"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("pcc runs");
+    let run = Run {
+        status: output
+            .status
+            .code()
+            .expect("pcc exits, not killed by a signal"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "pcc panicked: {}",
+        run.stderr
+    );
+    run
+}
+
+/// Runs `pcc profile ARGS` from a scratch directory, so a fixture's source is found beside it.
+fn profile(args: &[&OsStr]) -> Run {
+    let scratch = Scratch::new("cwd");
+    let mut all = vec![OsStr::new("profile")];
+    all.extend_from_slice(args);
+    pcc_in(&scratch.0, &all)
+}
+
+fn os(path: &Path) -> &OsStr {
+    path.as_os_str()
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// (id, count) of each path of `function` in a profile or report, in order.
+fn path_counts(function: &Value) -> Vec<(u64, u64)> {
+    function["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["id"].as_u64().unwrap(), p["count"].as_u64().unwrap()))
+        .collect()
+}
+
+fn function<'a>(profile: &'a Value, name: &str) -> &'a Value {
+    profile["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == name)
+        .unwrap_or_else(|| panic!("no function `{name}` in {profile}"))
+}
+
+#[test]
+fn show_ranks_paths_hottest_first_with_shares_and_source() {
+    let run = profile(&[OsStr::new("show"), os(&fixture("add_even.10.bl.json"))]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "");
+    let expected = "\
+bl profile of ../../programs/add_even.pl (args: 10): 12 path executions in 2 functions
+
+all 5 executed paths, hottest first; share = count / all 12 path executions in the profile
+  #   share  count  function  path  lines
+  1  41.67%      5  add_even     0  5 6 7 9
+       5 | while j <= limit {
+       6 |     if j % 2 == 0 {
+       7 |         sum = sum + j;
+       9 |     j = j + 1;
+  2  33.33%      4  add_even     1  5 6 9
+       5 | while j <= limit {
+       6 |     if j % 2 == 0 {
+       9 |     j = j + 1;
+  3   8.33%      1  add_even     2  5 11
+       5 | while j <= limit {
+      11 | return sum;
+  4   8.33%      1  add_even     4  3 4 5 6 9
+       3 | let sum = 0;
+       4 | let j = 1;
+       5 | while j <= limit {
+       6 |     if j % 2 == 0 {
+       9 |     j = j + 1;
+  5   8.33%      1  main         0  15 16
+      15 |     println(add_even(parse_int(arg(0))));
+      16 | }
+
+functions:
+  function  potential paths  executed  path executions  storage  notes
+  add_even                6         4               11  array
+  main                    1         1                1  array
+";
+    assert_eq!(run.stdout, expected);
+}
+
+#[test]
+fn show_top_n_keeps_the_hottest() {
+    let run = profile(&[
+        OsStr::new("show"),
+        os(&fixture("add_even.10.bl.json")),
+        OsStr::new("--top"),
+        OsStr::new("2"),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains(
+        "the 2 hottest of 5 executed paths, hottest first; share = count / all 12 path executions"
+    ));
+    assert!(
+        run.stdout
+            .contains("  2  33.33%      4  add_even     1  5 6 9\n")
+    );
+    assert!(!run.stdout.contains("  3  "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("main                    1"),
+        "every function is still summarized"
+    );
+}
+
+#[test]
+fn show_json_has_the_same_data() {
+    let run = profile(&[
+        OsStr::new("show"),
+        os(&fixture("add_even.10.bl.json")),
+        OsStr::new("--top"),
+        OsStr::new("3"),
+        OsStr::new("--format"),
+        OsStr::new("json"),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let report = json(&run.stdout);
+    assert_eq!(report["mode"], "bl");
+    assert_eq!(report["args"], serde_json::json!(["10"]));
+    assert_eq!(report["total_count"], 12);
+    let ranked: Vec<(&str, u64, u64)> = report["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["function"].as_str().unwrap(),
+                p["id"].as_u64().unwrap(),
+                p["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ranked,
+        vec![("add_even", 0, 5), ("add_even", 1, 4), ("add_even", 2, 1)]
+    );
+    let share = report["paths"][0]["share"].as_f64().unwrap();
+    assert!((share - 5.0 / 12.0).abs() < 1e-12);
+    assert_eq!(report["paths"][0]["lines"], serde_json::json!([5, 6, 7, 9]));
+    assert_eq!(report["source"]["lines"]["7"], "            sum = sum + j;");
+    assert_eq!(report["functions"][0]["executed_paths"], 4);
+}
+
+#[test]
+fn show_ranks_edges_of_edge_profiles() {
+    let run = profile(&[OsStr::new("show"), os(&fixture("add_even.10.edge.json"))]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with(
+        "edge profile of ../../programs/add_even.pl (args: 10): 39 edge executions in 2 functions\n"
+    ));
+    assert!(
+        run.stdout
+            .contains("hottest edges; share = count / all 39 edge executions in the profile")
+    );
+    assert!(run.stdout.contains("  1  25.64%     10  add_even  5 → 6\n"));
+    assert!(
+        run.stdout
+            .contains("add_even  11 → exit\n      11 | return sum;\n")
+    );
+    assert!(run.stdout.contains("  add_even               38\n"));
+}
+
+#[test]
+fn show_flags_truncated_functions() {
+    let run = profile(&[
+        OsStr::new("show"),
+        os(&fixture("add_even.truncated.bl.json")),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("  1  41.67%      5  add_even     0  truncated  5 6 7 9\n")
+    );
+    assert!(
+        run.stdout
+            .contains("(truncated: the function's path numbering was cut")
+    );
+    assert!(run.stdout.contains("array    truncated path numbering\n"));
+}
+
+#[test]
+fn show_without_the_source_lists_line_numbers_and_says_why_once() {
+    let scratch = Scratch::new("no-source");
+    let copy = scratch.path("add_even.bl.json");
+    std::fs::copy(fixture("add_even.10.bl.json"), &copy).unwrap();
+    let run = pcc_in(&scratch.0, &["profile", "show", "add_even.bl.json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("  1  41.67%      5  add_even     0  5 6 7 9\n  2  ")
+    );
+    assert!(!run.stdout.contains(" | "));
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.starts_with(
+        "note: showing line numbers only: cannot read the program's source (tried ../../programs/add_even.pl"
+    ));
+
+    // A source that lacks the profile's lines is not the profiled one.
+    let nested = scratch.path("a/b");
+    std::fs::create_dir_all(&nested).unwrap();
+    std::fs::create_dir_all(scratch.path("programs")).unwrap();
+    std::fs::write(scratch.path("programs/add_even.pl"), "fn main() {\n}\n").unwrap();
+    std::fs::copy(&copy, nested.join("p.json")).unwrap();
+    let run = pcc_in(&scratch.0, &["profile", "show", "a/b/p.json"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains(" | "));
+    assert_eq!(
+        run.stderr,
+        "note: showing line numbers only: the profile names line 16 but \
+         a/b/../../programs/add_even.pl has 2 lines, so it is not the profiled source\n"
+    );
+}
+
+#[test]
+fn merge_sums_counts() {
+    let scratch = Scratch::new("merge");
+    let out = scratch.path("merged.json");
+    let run = profile(&[
+        OsStr::new("merge"),
+        os(&fixture("add_even.2.bl.json")),
+        os(&fixture("add_even.10.bl.json")),
+        OsStr::new("-o"),
+        os(&out),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr
+            .starts_with("merged 2 `bl` profiles of ../../programs/add_even.pl into ")
+    );
+    assert!(
+        run.stderr
+            .ends_with(": 5 distinct paths, 16 path executions\n")
+    );
+    let merged = json(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(
+        path_counts(function(&merged, "add_even")),
+        vec![(0, 6), (1, 4), (2, 2), (4, 2)]
+    );
+    assert_eq!(path_counts(function(&merged, "main")), vec![(0, 2)]);
+    // Edge profiles add up edge by edge.
+    let run = profile(&[
+        OsStr::new("merge"),
+        os(&fixture("add_even.10.edge.json")),
+        os(&fixture("add_even.10.edge.json")),
+        OsStr::new("-o"),
+        os(&scratch.path("edges.json")),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with(": 78 edge executions\n"),
+        "{}",
+        run.stderr
+    );
+    let edges = json(&std::fs::read_to_string(scratch.path("edges.json")).unwrap());
+    assert_eq!(function(&edges, "add_even")["edges"][1]["count"], 20);
+    assert_eq!(
+        merged["args"],
+        serde_json::json!([]),
+        "runs with different args"
+    );
+    assert_eq!(
+        function(&merged, "add_even")["cfg_hash"],
+        "b0d4c36cbb1ccd0c"
+    );
+    let leftovers = std::fs::read_dir(&scratch.0).unwrap().count();
+    assert_eq!(
+        leftovers, 2,
+        "the writes are atomic: no temporary file is left"
+    );
+}
+
+#[test]
+fn merge_refuses_profiles_of_different_code() {
+    let scratch = Scratch::new("merge-refused");
+    let out = scratch.path("merged.json");
+    let base = fixture("add_even.10.bl.json");
+    for (other, message) in [
+        (
+            "add_even.10.edge.json",
+            "mode `edge` here and `bl` in the earlier profile; only profiles of the same mode can \
+             be merged",
+        ),
+        (
+            "other_program.bl.json",
+            "program `../../programs/paths16.pl` here and `../../programs/add_even.pl` in the \
+             earlier profile; only profiles of the same program can be merged",
+        ),
+        (
+            "add_even.stale.bl.json",
+            "function `add_even` was profiled in different code (cfg_hash 0123456789abcdef here, \
+             b0d4c36cbb1ccd0c in the earlier profile), so one of them is stale",
+        ),
+    ] {
+        let other = fixture(other);
+        let run = profile(&[
+            OsStr::new("merge"),
+            os(&base),
+            os(&other),
+            OsStr::new("-o"),
+            os(&out),
+        ]);
+        assert_eq!(run.status, 1, "{}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: {}: {message} (the earlier profile is {})\n",
+                other.display(),
+                base.display()
+            )
+        );
+        assert!(!out.exists(), "nothing is written");
+    }
+}
+
+#[test]
+fn diff_lists_paths_only_in_a_only_in_b_and_changed() {
+    let run = profile(&[
+        OsStr::new("diff"),
+        os(&fixture("add_even.0.bl.json")),
+        os(&fixture("add_even.2.bl.json")),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("function `add_even`: 1 paths only in A, 3 only in B, 0 with changed counts")
+    );
+    assert!(
+        run.stdout
+            .contains("  only in A     5           1           0  3 4 5 11\n")
+    );
+    assert!(
+        run.stdout
+            .contains("  only in B     0           0           1  5 6 7 9\n")
+    );
+    assert!(run.stdout.contains("       7 |         sum = sum + j;\n"));
+    assert!(
+        !run.stdout.contains("function `main`"),
+        "main ran the same path"
+    );
+
+    let run = profile(&[
+        OsStr::new("diff"),
+        os(&fixture("add_even.2.bl.json")),
+        os(&fixture("add_even.10.bl.json")),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let expected_rows = "\
+function `add_even`: 0 paths only in A, 1 only in B, 1 with changed counts
+             path  count in A  count in B  lines
+  only in B     1           0           4  5 6 9
+";
+    assert!(run.stdout.contains(expected_rows), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("  changed       0           1           5  5 6 7 9\n")
+    );
+
+    let run = profile(&[
+        OsStr::new("diff"),
+        os(&fixture("add_even.2.bl.json")),
+        os(&fixture("add_even.2.bl.json")),
+    ]);
+    assert!(run.stdout.ends_with("no differences in path spectra\n"));
+}
+
+#[test]
+fn diff_json_has_the_same_data() {
+    let run = profile(&[
+        OsStr::new("diff"),
+        os(&fixture("add_even.2.bl.json")),
+        os(&fixture("add_even.10.bl.json")),
+        OsStr::new("--format"),
+        OsStr::new("json"),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let diff = json(&run.stdout);
+    assert_eq!(diff["a"]["args"], serde_json::json!(["2"]));
+    assert_eq!(diff["b"]["args"], serde_json::json!(["10"]));
+    let f = function(&diff, "add_even");
+    assert_eq!(f["status"], "compared");
+    assert_eq!(f["only_in_a"], serde_json::json!([]));
+    assert_eq!(
+        f["only_in_b"],
+        serde_json::json!([{ "id": 1, "count": 4, "lines": [5, 6, 9] }])
+    );
+    assert_eq!(
+        f["changed"],
+        serde_json::json!([{ "id": 0, "lines": [5, 6, 7, 9], "count_a": 1, "count_b": 5 }])
+    );
+    assert_eq!(diff["source"]["lines"]["9"], "        j = j + 1;");
+}
+
+#[test]
+fn diff_refuses_stale_functions_and_compares_the_others() {
+    let a = fixture("add_even.10.bl.json");
+    let b = fixture("add_even.stale.bl.json");
+    let run = profile(&[OsStr::new("diff"), os(&a), os(&b)]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let refusal = "function `add_even`: not compared: the profiles come from different code of \
+                   this function (cfg_hash b0d4c36cbb1ccd0c in A, 0123456789abcdef in B), so one \
+                   of them is stale";
+    assert!(run.stdout.contains(refusal), "{}", run.stdout);
+    assert_eq!(
+        run.stderr,
+        format!("warning: {} and {}: {refusal}\n", a.display(), b.display())
+    );
+    let run = profile(&[
+        OsStr::new("diff"),
+        os(&a),
+        os(&b),
+        OsStr::new("--format"),
+        OsStr::new("json"),
+    ]);
+    let diff = json(&run.stdout);
+    assert_eq!(function(&diff, "add_even")["status"], "hash_mismatch");
+    assert_eq!(function(&diff, "main")["status"], "compared");
+}
+
+#[test]
+fn diff_compares_edge_profiles_edge_by_edge() {
+    let scratch = Scratch::new("diff-edges");
+    let b = scratch.path("b.edge.json");
+    let text = std::fs::read_to_string(fixture("add_even.10.edge.json")).unwrap();
+    let text = text.replace(
+        r#"{ "from_line": 6, "to_line": 7, "count": 5 }"#,
+        r#"{ "from_line": 6, "to_line": 7, "count": 4 }"#,
+    );
+    std::fs::write(&b, text).unwrap();
+    let run = profile(&[
+        OsStr::new("diff"),
+        os(&fixture("add_even.10.edge.json")),
+        os(&b),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("function `add_even`: 1 edges with changed counts")
+    );
+    assert!(
+        run.stdout
+            .contains("  changed  6 → 7           5           4\n")
+    );
+}
+
+#[test]
+fn diff_refuses_profiles_of_different_modes() {
+    let a = fixture("add_even.10.bl.json");
+    let b = fixture("add_even.10.edge.json");
+    let run = profile(&[OsStr::new("diff"), os(&a), os(&b)]);
+    assert_eq!(run.status, 1);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: {}: mode `bl` in A and `edge` in B; only profiles of the same mode can be \
+             compared (A is {})\n",
+            b.display(),
+            a.display()
+        )
+    );
+}
+
+#[test]
+fn bad_files_are_refused_by_every_command() {
+    let scratch = Scratch::new("bad");
+    let good = fixture("add_even.10.bl.json");
+    let missing = scratch.path("missing.json");
+    let cases = [
+        (fixture("bad/not_json.json"), "profile is not valid JSON: "),
+        (
+            fixture("bad/truncated.json"),
+            "profile is truncated (incomplete JSON)",
+        ),
+        (
+            fixture("bad/wrong_format.json"),
+            "not a pcc profile (format is \"perf-data\", expected \"pcc-profile\")",
+        ),
+        (
+            fixture("bad/wrong_version.json"),
+            "unsupported profile version 2 (this pcc reads version 1)",
+        ),
+        (
+            fixture("bad/unknown_mode.json"),
+            "unknown profiling mode \"fast\" (expected one of edge, bl, ppp, tpp, kbl, wpp)",
+        ),
+        (
+            fixture("bad/inconsistent.json"),
+            "invalid profile: function `add_even`: path id 7 is not below num_paths 6",
+        ),
+        (missing.clone(), "No such file or directory"),
+    ];
+    let out = scratch.path("out.json");
+    for (bad, message) in &cases {
+        let commands: [Vec<&OsStr>; 4] = [
+            vec![OsStr::new("show"), os(bad)],
+            vec![
+                OsStr::new("merge"),
+                os(&good),
+                os(bad),
+                OsStr::new("-o"),
+                os(&out),
+            ],
+            vec![OsStr::new("diff"), os(bad), os(&good)],
+            vec![OsStr::new("diff"), os(&good), os(bad)],
+        ];
+        for args in commands {
+            let run = profile(&args);
+            assert_eq!(run.status, 1, "{args:?}: {}", run.stderr);
+            assert_eq!(run.stdout, "", "{args:?}");
+            let prefix = format!("error: {}: {message}", bad.display());
+            assert!(
+                run.stderr.starts_with(&prefix) && run.stderr.lines().count() == 1,
+                "{args:?}: expected `{prefix}…`, got `{}`",
+                run.stderr
+            );
+            assert!(!out.exists());
+        }
+    }
+}
+
+/// The source line of `y2k.pl` that holds `marker` (1-based), so the test follows edits.
+fn y2k_line(marker: &str) -> u64 {
+    let source = std::fs::read_to_string(root().join("programs/y2k.pl")).unwrap();
+    let index = source
+        .lines()
+        .position(|l| l.contains(marker))
+        .unwrap_or_else(|| panic!("no `{marker}` in y2k.pl"));
+    index as u64 + 1
+}
+
+/// Profiles `programs/y2k.pl` for the years FIRST..=LAST into `out`.
+fn profile_y2k(out: &Path, first: &str, last: &str) {
+    let run = pcc_in(
+        &root(),
+        &[
+            OsStr::new("run"),
+            OsStr::new("programs/y2k.pl"),
+            OsStr::new("--profile=bl"),
+            OsStr::new("--profile-out"),
+            os(out),
+            OsStr::new("--"),
+            OsStr::new(first),
+            OsStr::new(last),
+            OsStr::new("1"),
+        ],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(out.exists(), "{}", run.stderr);
+}
+
+fn has_lines(path: &Value, lines: &[u64]) -> bool {
+    let path_lines: Vec<u64> = path["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_u64().unwrap())
+        .collect();
+    lines.iter().all(|l| path_lines.contains(l))
+}
+
+/// 004 §5.3, Figure 8: with two-digit years, ages go negative after 1999, so paths through both
+/// B (under 15) and D (college graduate) run only in the run that crosses 2000.
+#[test]
+fn y2k_diff_finds_the_paths_that_appear_after_1999() {
+    let scratch = Scratch::new("y2k");
+    let (pre, post) = (scratch.path("pre.json"), scratch.path("post.json"));
+    profile_y2k(&pre, "1994", "1999");
+    profile_y2k(&post, "1994", "2004");
+    let (b, d) = (y2k_line("// B"), y2k_line("// D"));
+
+    let run = pcc_in(
+        &root(),
+        &[
+            OsStr::new("profile"),
+            OsStr::new("diff"),
+            os(&pre),
+            os(&post),
+            OsStr::new("--format"),
+            OsStr::new("json"),
+        ],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let diff = json(&run.stdout);
+    let main = function(&diff, "main");
+    assert_eq!(main["status"], "compared");
+    let new_paths: Vec<&Value> = main["only_in_b"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| has_lines(p, &[b, d]))
+        .collect();
+    assert!(
+        !new_paths.is_empty(),
+        "no under-15 graduate path only after 1999: {main}"
+    );
+    // Every path through B and D in the later run is new: none ran before 2000.
+    let post_profile = json(&std::fs::read_to_string(&post).unwrap());
+    let bd_after = function(&post_profile, "main")["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| has_lines(p, &[b, d]))
+        .count();
+    assert_eq!(bd_after, new_paths.len());
+    assert_eq!(
+        main["only_in_a"],
+        serde_json::json!([]),
+        "no path stops running"
+    );
+
+    // The text report shows them with their source.
+    let run = pcc_in(
+        &root(),
+        &[
+            OsStr::new("profile"),
+            OsStr::new("diff"),
+            os(&pre),
+            os(&post),
+        ],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("only in B"));
+    assert!(run.stdout.contains(&format!("{b} |         young += 1;")));
+    assert!(run.stdout.contains(&format!("{d} |         grads += 1;")));
+}
+
+#[test]
+fn merge_of_two_real_runs_adds_their_counts() {
+    let scratch = Scratch::new("y2k-merge");
+    let (one, two, merged) = (
+        scratch.path("one.json"),
+        scratch.path("two.json"),
+        scratch.path("merged.json"),
+    );
+    profile_y2k(&one, "1994", "1999");
+    profile_y2k(&two, "1998", "2003");
+    let run = profile(&[
+        OsStr::new("merge"),
+        os(&one),
+        os(&two),
+        OsStr::new("-o"),
+        os(&merged),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let read = |p: &Path| json(&std::fs::read_to_string(p).unwrap());
+    let (one, two, merged) = (read(&one), read(&two), read(&merged));
+    for f in merged["functions"].as_array().unwrap() {
+        let name = f["name"].as_str().unwrap();
+        let mut expected = std::collections::BTreeMap::new();
+        for input in [&one, &two] {
+            for (id, count) in path_counts(function(input, name)) {
+                *expected.entry(id).or_insert(0) += count;
+            }
+        }
+        let got: std::collections::BTreeMap<u64, u64> = path_counts(f).into_iter().collect();
+        assert_eq!(got, expected, "function `{name}`");
+    }
+    let run = pcc_in(
+        &root(),
+        &[
+            OsStr::new("profile"),
+            OsStr::new("show"),
+            os(&scratch.path("merged.json")),
+            OsStr::new("--top"),
+            OsStr::new("1"),
+        ],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("current_date"), "{}", run.stdout);
+}
