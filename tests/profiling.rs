@@ -9,8 +9,8 @@
 //! profile of the same run. A run that ends in `exit()` or a runtime error loses the paths in
 //! progress in the activations it cuts short, and nothing else.
 //!
-//! Every program of `programs/`, `tests/runtime/` and `tests/fixtures/profiling/` goes through
-//! the oracle, and through the cross-checks: the same stdout, stderr (but for pcc's one summary
+//! Every program of `programs/`, `tests/runtime/` and `tests/fixtures/profiling/`, and 16
+//! generated ones (`generate`), goes through the oracle, and through the cross-checks: the same stdout, stderr (but for pcc's one summary
 //! line) and exit status with and without `--profile=bl|edge`, at -O0 and -O2; the same profile
 //! at every level; and, for runs that end normally, an `edge` profile equal to the edge counts
 //! implied by the `bl` profile's paths (and by the trace). Then come the specific cases:
@@ -35,25 +35,50 @@ fn main() {
     let args = Arguments::from_args();
     let root = root();
     let mut trials = Vec::new();
-    for (dir, levels) in [
-        ("programs", &[0, 2][..]),
-        ("tests/fixtures/profiling", &[0, 2][..]),
-        ("tests/runtime", &[0][..]),
-    ] {
-        for path in pl_files(&root.join(dir)) {
+    let mut dirs: Vec<String> = ["programs", "tests/fixtures/profiling", "tests/runtime"]
+        .map(String::from)
+        .to_vec();
+    // More programs for the oracle, e.g. generated ones: PCC_PROFILING_DIRS=dir1:dir2.
+    if let Some(extra) = std::env::var_os("PCC_PROFILING_DIRS") {
+        dirs.extend(std::env::split_paths(&extra).map(|d| d.display().to_string()));
+    }
+    for dir in dirs {
+        for path in pl_files(&root.join(&dir)) {
             let name = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
             trials.push(Trial::test(name, move || {
-                check_program(&Program::new(&path), levels)
+                check_program(&Program::new(&path), &[0, 2])
             }));
         }
     }
-    let specific: [(&str, fn() -> Result<(), Failed>); 6] = [
+    // Random structured programs, the same ones every run: loops, `match`, short circuits,
+    // `break`/`continue`, early returns, recursion, `exit()` and runtime errors anywhere.
+    for seed in 0..GENERATED {
+        trials.push(Trial::test(format!("generated/{seed}"), move || {
+            let scratch = Scratch::new();
+            let path = Path::new(&scratch.file(&format!("generated{seed}.pl"))).to_path_buf();
+            std::fs::write(&path, generate::program(seed))?;
+            check_program(&Program::new(&path), &[0, 2])
+        }));
+    }
+    let specific: [(&str, Test); 6] = [
         ("add_even_numbers_runs_three_of_six_paths", add_even_numbers),
-        ("short_circuit_condition_runs_all_seven_paths", short_circuit),
-        ("seventy_stacked_ifs_are_truncated_and_hashed", seventy_stacked_ifs),
-        ("a_million_paths_count_alike_in_array_and_hash", array_and_hash_agree),
+        (
+            "short_circuit_condition_runs_all_seven_paths",
+            short_circuit,
+        ),
+        (
+            "seventy_stacked_ifs_are_truncated_and_hashed",
+            seventy_stacked_ifs,
+        ),
+        (
+            "a_million_paths_count_alike_in_array_and_hash",
+            array_and_hash_agree,
+        ),
         ("recursion_counts_every_activation", recursion),
-        ("exit_and_errors_lose_only_the_paths_in_progress", exits_and_errors),
+        (
+            "exit_and_errors_lose_only_the_paths_in_progress",
+            exits_and_errors,
+        ),
     ];
     trials.extend(
         specific
@@ -62,6 +87,8 @@ fn main() {
     );
     libtest_mimic::run(&args, trials).exit();
 }
+
+type Test = fn() -> Result<(), Failed>;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -104,7 +131,11 @@ impl Scratch {
 
     /// An absolute path in the directory, as a command-line argument.
     fn file(&self, name: &str) -> String {
-        self.0.join(name).to_str().expect("UTF-8 temp dir").to_string()
+        self.0
+            .join(name)
+            .to_str()
+            .expect("UTF-8 temp dir")
+            .to_string()
     }
 }
 
@@ -184,7 +215,10 @@ impl Program {
     fn traced(&self, scratch: &Scratch, flags: &[&str]) -> Result<Traced, Failed> {
         let trace_file = scratch.file("trace.json");
         let trace_flag = format!("--trace-blocks={trace_file}");
-        let flags: Vec<&str> = ["-O0", &trace_flag].into_iter().chain(flags.iter().copied()).collect();
+        let flags: Vec<&str> = ["-O0", &trace_flag]
+            .into_iter()
+            .chain(flags.iter().copied())
+            .collect();
         let (output, profile) = self.profile(&flags, "bl", &scratch.file("traced.bl.json"))?;
         let text = std::fs::read_to_string(&trace_file)
             .map_err(|e| format!("no block trace: {e}\n{}", output.stderr))?;
@@ -207,22 +241,36 @@ struct Output {
 }
 
 impl Output {
-    /// stderr without pcc's own lines (`pcc: ...`), and how many there were.
-    fn program_stderr(&self) -> (String, usize) {
+    /// stderr without pcc's own lines (`pcc: ...`), and those lines.
+    fn program_stderr(&self) -> (String, Vec<&str>) {
         let (pcc, program): (Vec<&str>, Vec<&str>) = self
             .stderr
             .split_inclusive('\n')
             .partition(|line| line.starts_with("pcc: "));
-        (program.concat(), pcc.len())
+        (program.concat(), pcc)
     }
 }
 
+/// An edge profile cannot rebuild the counts of a function the run ended inside (`exit()`
+/// below it on the stack, or a runtime error): flow is not conserved there. pcc leaves such a
+/// function out when it notices, and says so on stderr (docs/TESTING.md, "A known limit").
+const EDGE_WARNING: &str = "pcc: warning: edge profile: function ";
+
 /// What a profiled run must share with the plain one: stdout, exit status, and stderr once pcc's
-/// one summary line is taken out.
-fn same_behaviour(what: &str, plain: &Output, profiled: &Output) -> Result<(), String> {
+/// one summary line is taken out (and the warnings of `allowed`, if any).
+fn same_behaviour(
+    what: &str,
+    plain: &Output,
+    profiled: &Output,
+    allowed: Option<&str>,
+) -> Result<(), String> {
     let (plain_stderr, plain_lines) = plain.program_stderr();
     let (stderr, pcc_lines) = profiled.program_stderr();
-    if plain_lines != 0 || pcc_lines != 1 {
+    let summaries = pcc_lines
+        .iter()
+        .filter(|line| allowed.is_none_or(|warning| !line.starts_with(warning)))
+        .count();
+    if !plain_lines.is_empty() || summaries != 1 {
         return Err(format!(
             "{what}: expected one `pcc: ` line on stderr, got:\n{}",
             profiled.stderr
@@ -351,7 +399,7 @@ fn read_trace(text: &str) -> Result<BlockTrace, String> {
     let mut trace: BlockTrace =
         serde_json::from_str(&format!("{}}}", &text[..at])).map_err(|e| e.to_string())?;
     let (mut value, mut negative, mut digits) = (0i64, false, false);
-    for &byte in text[at + EVENTS.len()..].as_bytes() {
+    for &byte in &text.as_bytes()[at + EVENTS.len()..] {
         match byte {
             b'0'..=b'9' => {
                 value = value * 10 + i64::from(byte - b'0');
@@ -404,7 +452,9 @@ fn observe(lowered: &Lowered, trace: &BlockTrace) -> Result<Observed, String> {
             e if e < LEAVE => {
                 let f = usize::try_from(-2 - e).unwrap();
                 if f >= names.len() {
-                    return Err(format!("an activation of function {f}, which does not exist"));
+                    return Err(format!(
+                        "an activation of function {f}, which does not exist"
+                    ));
                 }
                 stack.push((f, Vec::new()));
             }
@@ -419,7 +469,10 @@ fn observe(lowered: &Lowered, trace: &BlockTrace) -> Result<Observed, String> {
     let mut unfinished = stack.into_iter().peekable();
     while let Some((f, blocks)) = unfinished.next() {
         let mut times = 1;
-        while unfinished.next_if(|next| *next == (f, blocks.clone())).is_some() {
+        while unfinished
+            .next_if(|(g, b)| *g == f && *b == blocks)
+            .is_some()
+        {
             times += 1;
         }
         *activations.entry((f, blocks, false)).or_default() += times;
@@ -443,12 +496,20 @@ fn activation(
     let func = &lowered.functions[f];
     let context = || format!("`{}`, blocks {blocks:?}", func.name);
     if blocks.first() != Some(&0) {
-        return Err(format!("{}: an activation starts elsewhere than bb0", context()));
+        return Err(format!(
+            "{}: an activation starts elsewhere than bb0",
+            context()
+        ));
     }
     let mut edges = Vec::new();
     for pair in blocks.windows(2) {
         let edge = func.edge_of.get(&(pair[0], Some(pair[1]))).ok_or_else(|| {
-            format!("{}: bb{} → bb{} is no MIR edge", context(), pair[0], pair[1])
+            format!(
+                "{}: bb{} → bb{} is no MIR edge",
+                context(),
+                pair[0],
+                pair[1]
+            )
         })?;
         edges.push(*edge);
     }
@@ -457,7 +518,10 @@ fn activation(
         if func.returns(last) {
             edges.push(func.edge_of[&(last, None)]);
         } else if !func.dead_end(last) {
-            return Err(format!("{}: ends in a block that neither returns nor exits", context()));
+            return Err(format!(
+                "{}: ends in a block that neither returns nor exits",
+                context()
+            ));
         }
     }
     for &e in &edges {
@@ -531,7 +595,9 @@ fn check_against_oracle(traced: &Traced, hash_threshold: u64) -> Result<(), Stri
     let expected: Vec<&str> = lowered.profiled().map(|(_, f)| f.name.as_str()).collect();
     let actual: Vec<&str> = profile.functions.iter().map(|f| f.name.as_str()).collect();
     if actual != expected {
-        return Err(format!("profiled functions {actual:?}, expected {expected:?}"));
+        return Err(format!(
+            "profiled functions {actual:?}, expected {expected:?}"
+        ));
     }
     for ((f, func), record) in lowered.profiled().zip(&profile.functions) {
         let num_paths = func.bl.num_paths();
@@ -644,17 +710,18 @@ fn check_program(program: &Program, levels: &[u8]) -> Result<(), Failed> {
         let opt = format!("-O{level}");
         let plain = program.run(&[&opt])?;
         if level == 0 {
-            same_behaviour("--trace-blocks", &plain, &traced.output)?;
+            same_behaviour("--trace-blocks", &plain, &traced.output, None)?;
         }
         let file = scratch.file(&format!("O{level}.bl.json"));
         let (output, bl) = program.profile(&[&opt], "bl", &file)?;
-        same_behaviour(&format!("{opt} --profile=bl"), &plain, &output)?;
+        same_behaviour(&format!("{opt} --profile=bl"), &plain, &output, None)?;
         if bl != traced.profile {
             return Err(format!("{opt}: the bl profile differs from the traced run's").into());
         }
         let file = scratch.file(&format!("O{level}.edge.json"));
         let (output, edge) = program.profile(&[&opt], "edge", &file)?;
-        same_behaviour(&format!("{opt} --profile=edge"), &plain, &output)?;
+        let allowed = (!ended_normally).then_some(EDGE_WARNING);
+        same_behaviour(&format!("{opt} --profile=edge"), &plain, &output, allowed)?;
         if ended_normally {
             check_edges(&traced, &edge).map_err(|e| format!("{opt}: {e}"))?;
         }
@@ -681,7 +748,11 @@ fn counts(record: &FunctionProfile) -> BTreeMap<u64, u64> {
     record.paths.iter().map(|p| (p.id, p.count)).collect()
 }
 
-fn expect_eq<T: PartialEq + std::fmt::Debug>(what: &str, actual: T, expected: T) -> Result<(), String> {
+fn expect_eq<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    actual: T,
+    expected: T,
+) -> Result<(), String> {
     if actual == expected {
         Ok(())
     } else {
@@ -704,8 +775,11 @@ fn add_even_numbers() -> Result<(), Failed> {
         .iter()
         .map(|p| (p.id, p.count, &p.lines[..]))
         .collect();
-    let expected: [(u64, u64, &[u32]); 3] =
-        [(0, 1, &[5, 6, 7, 9]), (2, 1, &[5, 11]), (4, 1, &[3, 4, 5, 6, 9])];
+    let expected: [(u64, u64, &[u32]); 3] = [
+        (0, 1, &[5, 6, 7, 9]),
+        (2, 1, &[5, 11]),
+        (4, 1, &[3, 4, 5, 6, 9]),
+    ];
     expect_eq("paths (id, count, lines)", paths, expected.to_vec())?;
     Ok(())
 }
@@ -717,7 +791,10 @@ fn short_circuit() -> Result<(), Failed> {
     let path = fixture("short_circuit16.pl");
     let source = std::fs::read_to_string(&path)?;
     let line = |text: &str| -> u32 {
-        1 + source.lines().position(|l| l.trim_start().starts_with(text)).unwrap() as u32
+        1 + source
+            .lines()
+            .position(|l| l.trim_start().starts_with(text))
+            .unwrap() as u32
     };
     let (a, b, c, d) = (line("if (a"), line("|| b)"), line("&& (c"), line("|| d)"));
     let (yes, no) = (line("return 1;"), line("return 0;"));
@@ -807,12 +884,20 @@ fn array_and_hash_agree() -> Result<(), Failed> {
     expect_eq("f20 num_paths", hashed.num_paths, 1 << 20)?;
     expect_eq("f20 truncated", hashed.truncated, false)?;
     expect_eq("default storage", hashed.storage, Storage::Hash)?;
-    expect_eq("storage with --hash-threshold 2000000", arrayed.storage, Storage::Array)?;
+    expect_eq(
+        "storage with --hash-threshold 2000000",
+        arrayed.storage,
+        Storage::Array,
+    )?;
     if arrayed.paths != hashed.paths {
         return Err("f20: the paths counted in an array and in a hash table differ".into());
     }
     // 450 calls, 400 different seeds.
-    expect_eq("f20 path executions", counts(arrayed).values().sum::<u64>(), 450)?;
+    expect_eq(
+        "f20 path executions",
+        counts(arrayed).values().sum::<u64>(),
+        450,
+    )?;
     Ok(())
 }
 
@@ -834,7 +919,11 @@ fn recursion() -> Result<(), Failed> {
         }
         fn fib(&mut self, n: i64) -> i64 {
             self.count("fib", n < 2);
-            if n < 2 { n } else { self.fib(n - 1) + self.fib(n - 2) }
+            if n < 2 {
+                n
+            } else {
+                self.fib(n - 1) + self.fib(n - 2)
+            }
         }
         fn is_even(&mut self, n: i64) -> bool {
             self.count("is_even", n == 0);
@@ -846,11 +935,21 @@ fn recursion() -> Result<(), Failed> {
         }
         fn hf(&mut self, n: i64) -> i64 {
             self.count("hf", n == 0);
-            if n == 0 { 1 } else { let x = self.hf(n - 1); n - self.hm(x) }
+            if n == 0 {
+                1
+            } else {
+                let x = self.hf(n - 1);
+                n - self.hm(x)
+            }
         }
         fn hm(&mut self, n: i64) -> i64 {
             self.count("hm", n == 0);
-            if n == 0 { 0 } else { let x = self.hm(n - 1); n - self.hf(x) }
+            if n == 0 {
+                0
+            } else {
+                let x = self.hm(n - 1);
+                n - self.hf(x)
+            }
         }
         fn depth_sum(&mut self, n: i64) -> i64 {
             self.count("depth_sum", n == 0);
@@ -861,8 +960,18 @@ fn recursion() -> Result<(), Failed> {
     for i in 0..21 {
         model.fib(i);
     }
-    for (f, n) in [("even", 10), ("odd", 10), ("even", 7), ("odd", 7), ("even", 0)] {
-        if f == "even" { model.is_even(n); } else { model.is_odd(n); }
+    for (f, n) in [
+        ("even", 10),
+        ("odd", 10),
+        ("even", 7),
+        ("odd", 7),
+        ("even", 0),
+    ] {
+        if f == "even" {
+            model.is_even(n);
+        } else {
+            model.is_odd(n);
+        }
     }
     for i in 0..15 {
         model.hf(i);
@@ -877,7 +986,11 @@ fn recursion() -> Result<(), Failed> {
             .iter()
             .position(|l| l.starts_with(&format!("fn {name}(")))
             .unwrap();
-        let base_line = (header + lines[header..].iter().position(|l| l.contains("return")).unwrap()
+        let base_line = (header
+            + lines[header..]
+                .iter()
+                .position(|l| l.contains("return"))
+                .unwrap()
             + 1) as u32;
         let function = record(&traced.profile, name)?;
         let (mut base_count, mut recursive_count) = (0, 0);
@@ -904,7 +1017,11 @@ fn exits_and_errors() -> Result<(), Failed> {
     let traced = Program::new(&fixture("exit_in_entry.pl")).traced(&scratch, &[])?;
     check_against_oracle(&traced, pcc::driver::DEFAULT_HASH_THRESHOLD)?;
     expect_eq("exit status", traced.output.status, 7)?;
-    expect_eq("`die`", counts(record(&traced.profile, "die")?), BTreeMap::from([(0, 1)]))?;
+    expect_eq(
+        "`die`",
+        counts(record(&traced.profile, "die")?),
+        BTreeMap::from([(0, 1)]),
+    )?;
     // i = 0, 1, 2 go round the loop; i = 3 is cut short.
     let main = counts(record(&traced.profile, "main")?);
     expect_eq("`main` path executions", main.values().sum::<u64>(), 3)?;
@@ -913,8 +1030,187 @@ fn exits_and_errors() -> Result<(), Failed> {
     let traced = Program::new(&fixture("error_before_exit.pl")).traced(&scratch, &[])?;
     check_against_oracle(&traced, pcc::driver::DEFAULT_HASH_THRESHOLD)?;
     expect_eq("exit status", traced.output.status, 101)?;
-    expect_eq("`finish` paths", record(&traced.profile, "finish")?.paths.len(), 0)?;
+    expect_eq(
+        "`finish` paths",
+        record(&traced.profile, "finish")?.paths.len(),
+        0,
+    )?;
     let main = counts(record(&traced.profile, "main")?);
     expect_eq("`main` path executions", main.values().sum::<u64>(), 3)?;
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generated programs
+
+/// How many generated programs go through the oracle and the cross-checks.
+const GENERATED: u64 = 16;
+
+mod generate {
+    //! Random structured PL programs that always terminate: functions `f0..fk(n, d)` over ints,
+    //! with bounded loops, `if`/`else`, `match`, short-circuit conditions, `break`, `continue`,
+    //! early `return`, calls to earlier functions, recursion bounded by `d`, and, now and then,
+    //! `exit()` or a statement that may fail at run time.
+
+    struct Gen {
+        state: u64,
+        out: Vec<String>,
+        names: usize,
+    }
+
+    impl Gen {
+        fn below(&mut self, n: u64) -> u64 {
+            self.state = self
+                .state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.state >> 33) % n
+        }
+
+        fn pick<'v>(&mut self, vars: &'v [String]) -> &'v str {
+            &vars[self.below(vars.len() as u64) as usize]
+        }
+
+        fn fresh(&mut self, prefix: &str) -> String {
+            self.names += 1;
+            format!("{prefix}{}", self.names)
+        }
+
+        fn cond(&mut self, vars: &[String], depth: u32) -> String {
+            match self.below(100) {
+                0..30 if depth < 2 => {
+                    let op = if self.below(2) == 0 { "&&" } else { "||" };
+                    let (a, b) = (self.cond(vars, depth + 1), self.cond(vars, depth + 1));
+                    format!("({a} {op} {b})")
+                }
+                30..38 if depth < 2 => format!("!({})", self.cond(vars, depth + 1)),
+                _ => {
+                    let v = self.pick(vars).to_string();
+                    let ops = ["==", "!=", "<", ">"];
+                    let op = ops[self.below(4) as usize];
+                    format!("{v} % {} {op} {}", 2 + self.below(4), self.below(4))
+                }
+            }
+        }
+
+        fn line(&mut self, indent: usize, text: String) {
+            self.out.push(format!("{}{text}", "    ".repeat(indent)));
+        }
+
+        fn block(&mut self, vars: &[String], depth: u32, in_loop: bool, f: u64, indent: usize) {
+            for _ in 0..1 + self.below(3) {
+                let kind = if depth >= 3 { 95 } else { self.below(100) };
+                match kind {
+                    0..25 => {
+                        let c = self.cond(vars, 0);
+                        self.line(indent, format!("if {c} {{"));
+                        self.block(vars, depth + 1, in_loop, f, indent + 1);
+                        if self.below(2) == 0 {
+                            self.line(indent, "} else {".into());
+                            self.block(vars, depth + 1, in_loop, f, indent + 1);
+                        }
+                        self.line(indent, "}".into());
+                    }
+                    25..40 => {
+                        let i = self.fresh("i");
+                        let hi = self.below(5);
+                        self.line(indent, format!("for {i} in 0..{hi} {{"));
+                        let inner = [vars, &[i]].concat();
+                        self.block(&inner, depth + 1, true, f, indent + 1);
+                        self.line(indent, "}".into());
+                    }
+                    40..50 => {
+                        let c = self.fresh("c");
+                        let hi = 1 + self.below(4);
+                        self.line(indent, format!("let {c} = 0;"));
+                        self.line(indent, format!("while {c} < {hi} {{"));
+                        self.line(indent + 1, format!("{c} += 1;"));
+                        let inner = [vars, &[c]].concat();
+                        self.block(&inner, depth + 1, true, f, indent + 1);
+                        self.line(indent, "}".into());
+                    }
+                    50..58 => {
+                        let v = self.pick(vars).to_string();
+                        self.line(indent, format!("match {v} % 4 {{"));
+                        self.line(indent + 1, "0 | 2 => {".into());
+                        self.block(vars, depth + 1, in_loop, f, indent + 2);
+                        self.line(indent + 1, "}".into());
+                        self.line(indent + 1, "1 => { s += 1; }".into());
+                        self.line(indent + 1, "_ => {".into());
+                        self.block(vars, depth + 1, in_loop, f, indent + 2);
+                        self.line(indent + 1, "}".into());
+                        self.line(indent, "}".into());
+                    }
+                    58..64 if in_loop => {
+                        let c = self.cond(vars, 0);
+                        let jump = if self.below(2) == 0 {
+                            "break"
+                        } else {
+                            "continue"
+                        };
+                        self.line(indent, format!("if {c} {{ {jump}; }}"));
+                    }
+                    64..68 => {
+                        let c = self.cond(vars, 0);
+                        self.line(indent, format!("if {c} {{ return s; }}"));
+                    }
+                    68..76 if f > 0 => {
+                        let (g, v, k) =
+                            (self.below(f), self.pick(vars).to_string(), self.below(10));
+                        self.line(indent, format!("s += f{g}({v} + {k}, d);"));
+                    }
+                    76..80 => {
+                        let v = self.pick(vars).to_string();
+                        self.line(
+                            indent,
+                            format!("if d > 0 {{ s += f{f}(s % 7 + {v}, d - 1); }}"),
+                        );
+                    }
+                    80..81 => {
+                        let c = self.cond(vars, 0);
+                        let code = self.below(10);
+                        self.line(indent, format!("if {c} {{ exit({code}); }}"));
+                    }
+                    81..82 => {
+                        let v = self.pick(vars).to_string();
+                        self.line(indent, format!("s += 1000 / ({v} % 97 + 5);"));
+                    }
+                    82..83 => {
+                        let v = self.pick(vars).to_string();
+                        self.line(indent, format!("s += [1, 2, 3][{v} % 5 + 2];"));
+                    }
+                    _ => {
+                        let (v, k) = (self.pick(vars).to_string(), self.below(4));
+                        self.line(indent, format!("s = s * 3 + {v} % 5 + {k};"));
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn program(seed: u64) -> String {
+        let mut g = Gen {
+            state: seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5851_f42d,
+            out: vec![format!("// Generated program {seed} (tests/profiling.rs).")],
+            names: 0,
+        };
+        let functions = 2 + g.below(4);
+        for f in 0..functions {
+            g.line(0, format!("fn f{f}(n: int, d: int) -> int {{"));
+            g.line(1, "let s = n;".into());
+            g.block(&["n".into(), "s".into()], 0, false, f, 1);
+            g.line(1, "return s;".into());
+            g.line(0, "}".into());
+        }
+        g.line(0, "fn main() {".into());
+        let rounds = 3 + g.below(6);
+        g.line(1, format!("for k in 0..{rounds} {{"));
+        for f in 0..functions {
+            let (a, b) = (1 + g.below(9), g.below(10));
+            g.line(2, format!("println(f{f}(k * {a} + {b}, 2));"));
+        }
+        g.line(1, "}".into());
+        g.line(0, "}".into());
+        g.out.join("\n") + "\n"
+    }
 }

@@ -5,9 +5,10 @@ use std::path::Path;
 
 use pcc_lang::{LineIndex, typed};
 
+use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::ProfileSpec;
 
-use crate::profiling::{self, Instrumentation};
+use crate::profiling::{self, Instrumentation, InterestingSource};
 use crate::{codegen, lower, mir, opt};
 
 /// Exit status for compile errors and for problems with pcc's own inputs.
@@ -30,7 +31,16 @@ pub struct ProfileOptions {
     /// Where to write the profile; `None` = `<stem>.<mode>.profile.json` in the current folder.
     pub out: Option<std::path::PathBuf>,
     pub hash_threshold: u64,
+    /// `ppp`: the path profile whose executed paths are interesting; `None` = the default-location
+    /// `bl` profile if there is one, else a static estimate.
+    pub interesting: Option<std::path::PathBuf>,
+    /// `ppp`: per function, only the hottest paths covering this share (0–1] of its path
+    /// executions in the `interesting` profile.
+    pub interesting_share: f64,
 }
+
+/// Share of the estimated path executions the static estimate's interesting paths cover.
+pub const ESTIMATE_COVERAGE: f64 = 0.9;
 
 #[derive(Clone, Copy)]
 pub enum Emit {
@@ -83,6 +93,7 @@ pub fn middle_end(
                 program_path: &checked.file_name,
                 output: profile_output(&checked.file_name, profile),
                 hash_threshold: profile.hash_threshold,
+                interesting: interesting_source(&checked.file_name, profile)?,
             };
             let spec =
                 profiling::instrument(&mut program, &how, &checked.source).map_err(|err| {
@@ -106,11 +117,89 @@ pub fn middle_end(
 fn profile_output(file_name: &str, profile: &ProfileOptions) -> String {
     match &profile.out {
         Some(path) => path.display().to_string(),
+        None => default_profile_path(file_name, profile.mode),
+    }
+}
+
+/// `<stem>.<mode>.profile.json`, in the current folder.
+fn default_profile_path(file_name: &str, mode: Mode) -> String {
+    let stem = Path::new(file_name)
+        .file_stem()
+        .map_or("program".into(), |s| s.to_string_lossy());
+    format!("{stem}.{mode}.profile.json")
+}
+
+/// `ppp`: where the interesting paths come from (DESIGN.md: `--interesting`, else the
+/// default-location `bl` profile, else a static estimate), said in one line on stderr.
+fn interesting_source(
+    file_name: &str,
+    profile: &ProfileOptions,
+) -> Result<Option<InterestingSource>, i32> {
+    if profile.mode != Mode::Ppp {
+        return Ok(None);
+    }
+    let estimate = || {
+        Some(InterestingSource::Estimate {
+            coverage: ESTIMATE_COVERAGE,
+        })
+    };
+    let path = match &profile.interesting {
+        Some(path) => path.display().to_string(),
         None => {
-            let stem = Path::new(file_name)
-                .file_stem()
-                .map_or("program".into(), |s| s.to_string_lossy());
-            format!("{stem}.{}.profile.json", profile.mode)
+            let path = default_profile_path(file_name, Mode::Bl);
+            if !Path::new(&path).is_file() {
+                eprintln!(
+                    "pcc: ppp: no bl profile at `{path}`; interesting paths from a static \
+                     estimate of path frequencies (the paths covering {:.0}% of the estimated flow)",
+                    ESTIMATE_COVERAGE * 100.0
+                );
+                return Ok(estimate());
+            }
+            path
+        }
+    };
+    let loaded = match Profile::read(Path::new(&path)) {
+        Ok(p) if matches!(p.mode, Mode::Bl | Mode::Ppp) => Ok(p),
+        Ok(p) => Err(format!(
+            "`{path}` is a {} profile; the interesting paths come from a bl profile",
+            p.mode
+        )),
+        Err(error) => Err(error.to_string()),
+    };
+    match loaded {
+        Ok(loaded) => {
+            let share = if profile.interesting_share < 1.0 {
+                format!(
+                    " (per function, the hottest paths covering {}% of its path executions)",
+                    profile.interesting_share * 100.0
+                )
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "pcc: ppp: interesting paths from the {} profile `{path}`{share}",
+                loaded.mode
+            );
+            Ok(Some(InterestingSource::Profile {
+                profile: loaded,
+                name: path,
+                share: profile.interesting_share,
+            }))
+        }
+        // An explicit `--interesting` must be usable.
+        Err(error) if profile.interesting.is_some() => {
+            eprintln!("error: --interesting: {error}");
+            Err(EXIT_COMPILE_ERROR)
+        }
+        // The default one is only a convenience: fall back on the estimate.
+        Err(error) => {
+            eprintln!("pcc: warning: ignoring the default bl profile: {error}");
+            eprintln!(
+                "pcc: ppp: interesting paths from a static estimate of path frequencies (the \
+                 paths covering {:.0}% of the estimated flow)",
+                ESTIMATE_COVERAGE * 100.0
+            );
+            Ok(estimate())
         }
     }
 }

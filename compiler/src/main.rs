@@ -95,7 +95,7 @@ struct CompileArgs {
 #[derive(clap::Args)]
 struct ProfileArgs {
     /// Instrument the program with this profiling scheme and write its profile at exit.
-    #[arg(long, value_parser = ["bl", "edge"])]
+    #[arg(long, value_parser = ["bl", "edge", "ppp"])]
     profile: Option<String>,
     /// Where to write the profile (default: `<stem>.<mode>.profile.json` here).
     #[arg(long)]
@@ -103,6 +103,23 @@ struct ProfileArgs {
     /// Functions with more potential paths than this count them in a hash table, not an array.
     #[arg(long, default_value_t = driver::DEFAULT_HASH_THRESHOLD)]
     hash_threshold: u64,
+    /// With --profile=ppp: a bl profile whose executed paths are the interesting ones (default:
+    /// `<stem>.bl.profile.json` here if it exists, else a static estimate).
+    #[arg(long)]
+    interesting: Option<PathBuf>,
+    /// With --profile=ppp: per function, only the hottest paths covering this share (0 < F ≤ 1)
+    /// of its path executions in the --interesting profile are interesting.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_share)]
+    interesting_share: f64,
+}
+
+/// A share in (0, 1].
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(share) if share > 0.0 && share <= 1.0 => Ok(share),
+        Ok(_) => Err("the share must be greater than 0 and at most 1".into()),
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -145,6 +162,8 @@ fn main() {
                     mode: mode.parse::<Mode>().expect("clap checked the mode"),
                     out: profile.profile_out,
                     hash_threshold: profile.hash_threshold,
+                    interesting: profile.interesting,
+                    interesting_share: profile.interesting_share,
                 }),
             };
             match emit {

@@ -228,38 +228,13 @@ impl BallLarus {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// 000 Fig. 3(a) (= Fig. 13): nodes s a b c d t = 0..6; out(a) lists a→c before a→b, which
-    /// gives the ids the paper states: sacdt 0, sact 1, sbcdt 4, sbct 5.
-    fn ppp_figure_3() -> Cfg {
-        Cfg::from_edges(
-            6,
-            0,
-            5,
-            &[
-                (0, 1), // s→a
-                (0, 2), // s→b
-                (1, 3), // a→c
-                (1, 2), // a→b
-                (2, 3), // b→c
-                (3, 4), // c→d
-                (3, 5), // c→t
-                (4, 5), // d→t
-            ],
-        )
-        .unwrap()
-    }
+    use crate::examples::{
+        add_even_numbers, edges_along, ppp_figure_2, ppp_figure_3, short_circuit_condition,
+        stacked_ifs,
+    };
 
     fn id_of_nodes(bl: &BallLarus, cfg: &Cfg, nodes: &[usize]) -> u64 {
-        let edges: Vec<EdgeId> = nodes
-            .windows(2)
-            .map(|w| {
-                *cfg.succs(NodeId(w[0]))
-                    .iter()
-                    .find(|&&e| cfg.edge(e).to == NodeId(w[1]))
-                    .unwrap()
-            })
-            .collect();
+        let edges = edges_along(cfg, nodes);
         *bl.path_ids_of_execution(cfg, &edges).last().unwrap()
     }
 
@@ -287,8 +262,7 @@ mod tests {
     #[test]
     fn ppp_figure_2_node_with_two_successors() {
         // 000 Fig. 2: a→b gets 0, a→c gets N(b).
-        let cfg =
-            Cfg::from_edges(5, 0, 4, &[(0, 1), (0, 2), (1, 3), (1, 4), (2, 4), (3, 4)]).unwrap();
+        let cfg = ppp_figure_2();
         let bl = BallLarus::new(&cfg).unwrap();
         let EdgeRole::Dag(a_c) = bl.dag().role(EdgeId(1)) else {
             panic!()
@@ -300,38 +274,14 @@ mod tests {
     /// 004 Fig. 10–11: AddEvenNumbers has 6 potential paths, numbered as in Fig. 11.
     #[test]
     fn add_even_numbers_sidebar_2() {
-        let cfg = Cfg::from_edges(
-            8,
-            0,
-            7,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (2, 6),
-                (3, 4),
-                (3, 5),
-                (4, 5),
-                (5, 2),
-                (6, 7),
-            ],
-        )
-        .unwrap();
+        let cfg = add_even_numbers();
         let bl = BallLarus::new(&cfg).unwrap();
         assert_eq!(bl.num_paths(), 6);
         // AddEvenNumbers(2) runs blocks 1 2 3 4 6 3 4 5 6 3 7 (Sidebar 1): paths
         // 1,2,3,4,6 (4), then 3,4,5,6 (0), then 3,7 (2).
         let blocks = [1, 2, 3, 4, 6, 3, 4, 5, 6, 3, 7];
         let nodes: Vec<usize> = blocks.iter().map(|b| b - 1).chain([7]).collect();
-        let edges: Vec<EdgeId> = nodes
-            .windows(2)
-            .map(|w| {
-                *cfg.succs(NodeId(w[0]))
-                    .iter()
-                    .find(|&&e| cfg.edge(e).to == NodeId(w[1]))
-                    .unwrap()
-            })
-            .collect();
+        let edges = edges_along(&cfg, &nodes);
         assert_eq!(bl.path_ids_of_execution(&cfg, &edges), vec![4, 0, 2]);
         assert!(!bl.is_truncated());
     }
@@ -339,36 +289,8 @@ mod tests {
     /// `if ((A||B) && (C||D)) X else Y` with short-circuit edges: 7 paths (004 §6.1).
     #[test]
     fn short_circuit_condition_has_seven_paths() {
-        let (a, b, c, d, x, y, exit) = (0, 1, 2, 3, 4, 5, 6);
-        let cfg = Cfg::from_edges(
-            7,
-            a,
-            exit,
-            &[
-                (a, c),
-                (a, b),
-                (b, c),
-                (b, y),
-                (c, x),
-                (c, d),
-                (d, x),
-                (d, y),
-                (x, exit),
-                (y, exit),
-            ],
-        )
-        .unwrap();
+        let cfg = short_circuit_condition();
         assert_eq!(BallLarus::new(&cfg).unwrap().num_paths(), 7);
-    }
-
-    /// `k` stacked `if`s: nodes 3i (test), 3i+1 / 3i+2 (arms), 3k the exit.
-    fn stacked_ifs(k: usize) -> Cfg {
-        let mut edges = Vec::new();
-        for i in 0..k {
-            let (test, then, other, join) = (3 * i, 3 * i + 1, 3 * i + 2, 3 * i + 3);
-            edges.extend([(test, then), (test, other), (then, join), (other, join)]);
-        }
-        Cfg::from_edges(3 * k + 1, 0, 3 * k, &edges).unwrap()
     }
 
     #[test]

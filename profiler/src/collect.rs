@@ -75,27 +75,12 @@ pub fn executed_paths<I: IntoIterator<Item = u32>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::examples::add_even_numbers;
 
     #[test]
     fn add_even_numbers_profile_record() {
         // 004 Fig. 10 with one source line per block (block k on line k + 1; the exit has none).
-        let cfg = Cfg::from_edges(
-            8,
-            0,
-            7,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (2, 6),
-                (3, 4),
-                (3, 5),
-                (4, 5),
-                (5, 2),
-                (6, 7),
-            ],
-        )
-        .unwrap();
+        let cfg = add_even_numbers();
         let bl = BallLarus::new(&cfg).unwrap();
         let mut function = function_profile("add_even", "h", &bl, 4);
         assert_eq!((function.num_paths, function.storage), (6, Storage::Hash));

@@ -324,27 +324,7 @@ impl Dag {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// 004 Fig. 10: AddEvenNumbers; node k is block k+1, node 7 is the exit added by the caller.
-    fn add_even_numbers() -> Cfg {
-        Cfg::from_edges(
-            8,
-            0,
-            7,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (2, 6),
-                (3, 4),
-                (3, 5),
-                (4, 5),
-                (5, 2),
-                (6, 7),
-            ],
-        )
-        .unwrap()
-    }
+    use crate::examples::add_even_numbers;
 
     #[test]
     fn back_edge_becomes_two_dummies() {

@@ -188,27 +188,12 @@ impl EdgeProfilePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::examples::add_even_numbers;
 
     #[test]
     fn loop_counts_are_rebuilt() {
         // AddEvenNumbers (004 Fig. 10) called once with limit 2: blocks 1 2 3 4 6 3 4 5 6 3 7.
-        let cfg = Cfg::from_edges(
-            8,
-            0,
-            7,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (2, 6),
-                (3, 4),
-                (3, 5),
-                (4, 5),
-                (5, 2),
-                (6, 7),
-            ],
-        )
-        .unwrap();
+        let cfg = add_even_numbers();
         let truth = [1, 1, 2, 1, 1, 1, 1, 2, 1];
         let plan = EdgeProfilePlan::new(&cfg, &[1, 1, 10, 1, 10, 10, 10, 10, 1]);
         let counters: Vec<u64> = (0..plan.num_counters())
@@ -226,23 +211,7 @@ mod tests {
 
     #[test]
     fn inconsistent_counters_are_an_error() {
-        let cfg = Cfg::from_edges(
-            8,
-            0,
-            7,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (2, 6),
-                (3, 4),
-                (3, 5),
-                (4, 5),
-                (5, 2),
-                (6, 7),
-            ],
-        )
-        .unwrap();
+        let cfg = add_even_numbers();
         let plan = EdgeProfilePlan::new(&cfg, &[1; 9]);
         assert_eq!(
             plan.reconstruct(&[]),

@@ -13,7 +13,9 @@
 //!    in-edge, and merges with the first chord reached (`r = Inc(c)`).
 //! 4. The count `count[r]` moves up from EXIT along tree edges out of nodes with a single
 //!    out-edge, and merges with the last chord (`count[r + Inc(c)]`), or with the initialization
-//!    when both land on the same chord (`count[Inc(c)]`: the path is known there).
+//!    when both land on the same chord (`count[Inc(c)]`: the path is known there). It never
+//!    moves above a node where the program may stop ([`PathPlan::with_stops`]): a path is
+//!    counted once it has run to its end, so a run cut short loses its path in progress.
 //!
 //! A back or cut edge `v→w` of the CFG runs the code of its two dummies in order: the code of
 //! `v→EXIT` (ending the path) then that of `ENTRY→w` (starting the next one).
@@ -49,11 +51,24 @@ impl PathPlan {
     /// edge, indexed by edge id (see [`crate::estimate::static_edge_weights`], or an edge
     /// profile). The register needs no value at function entry: every path sets it before use.
     pub fn new(numbering: &BallLarus, cfg_edge_weights: &[u64]) -> PathPlan {
+        PathPlan::with_stops(numbering, cfg_edge_weights, &[])
+    }
+
+    /// [`PathPlan::new`] for a program that may stop inside some nodes (`may_stop[v]`, by node
+    /// id; missing = no): a runtime error there, or a call that never returns. The count of a
+    /// path that goes through such a node stays at or below it, so a run that stops there
+    /// counts nothing for its path in progress instead of a path it did not finish. The chords,
+    /// their increments and the numbering are those of [`PathPlan::new`].
+    pub fn with_stops(
+        numbering: &BallLarus,
+        cfg_edge_weights: &[u64],
+        may_stop: &[bool],
+    ) -> PathPlan {
         let dag = numbering.dag();
         let in_tree = spanning_tree(dag, cfg_edge_weights);
         let increments = chord_increments(numbering, &in_tree);
         let is_init = push_initialization_down(dag, &in_tree);
-        let is_count = push_count_up(dag, &in_tree);
+        let is_count = push_count_up(dag, &in_tree, may_stop);
 
         let dag_ops: Vec<Option<PathOp>> = dag
             .edges()
@@ -190,14 +205,15 @@ fn push_initialization_down(dag: &Dag, in_tree: &[bool]) -> Vec<bool> {
 }
 
 /// Step 4: the edges that count the path. From EXIT, a tree edge out of a node with no other
-/// out-edge passes the count up; any other edge counts.
-fn push_count_up(dag: &Dag, in_tree: &[bool]) -> Vec<bool> {
+/// out-edge, where the program cannot stop, passes the count up; any other edge counts.
+fn push_count_up(dag: &Dag, in_tree: &[bool], may_stop: &[bool]) -> Vec<bool> {
     let mut is_count = vec![false; dag.num_edges()];
     let mut work = vec![dag.exit()];
     while let Some(w) = work.pop() {
         for &d in dag.ins(w) {
             let v = dag.edge(d).from;
-            if in_tree[d.0] && dag.outs(v).len() == 1 {
+            let stops = may_stop.get(v.0).copied().unwrap_or(false);
+            if in_tree[d.0] && dag.outs(v).len() == 1 && !stops {
                 work.push(v);
             } else {
                 is_count[d.0] = true;
@@ -212,6 +228,7 @@ mod tests {
     use super::*;
     use crate::cfg::Cfg;
     use crate::estimate::static_edge_weights;
+    use crate::examples::{add_even_numbers, ppp_figure_3};
 
     /// Runs the plan's code along an execution (CFG edges from the entry) and returns the ids
     /// it counts.
@@ -239,23 +256,7 @@ mod tests {
 
     #[test]
     fn add_even_numbers_counts_the_papers_path_ids() {
-        let cfg = Cfg::from_edges(
-            8,
-            0,
-            7,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (2, 6),
-                (3, 4),
-                (3, 5),
-                (4, 5),
-                (5, 2),
-                (6, 7),
-            ],
-        )
-        .unwrap();
+        let cfg = add_even_numbers();
         let numbering = BallLarus::new(&cfg).unwrap();
         let plan = PathPlan::new(&numbering, &static_edge_weights(&cfg, numbering.dag()));
         // Blocks 1 2 3 4 6 3 4 5 6 3 7 (004 Sidebar 1) as edge ids.
@@ -284,22 +285,7 @@ mod tests {
 
     #[test]
     fn ppp_figure_3_with_every_edge_profile() {
-        let cfg = Cfg::from_edges(
-            6,
-            0,
-            5,
-            &[
-                (0, 1),
-                (0, 2),
-                (1, 3),
-                (1, 2),
-                (2, 3),
-                (3, 4),
-                (3, 5),
-                (4, 5),
-            ],
-        )
-        .unwrap();
+        let cfg = ppp_figure_3();
         let numbering = BallLarus::new(&cfg).unwrap();
         let paths: [&[usize]; 6] = [
             &[0, 2, 5, 7],

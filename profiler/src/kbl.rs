@@ -10,7 +10,7 @@
 //!
 //! Path ids are numbered per function, so the runtime keeps one [`KSlabForest`] per function.
 //! The paper keeps the stream position (`n`, `τ`, `β`) in globals; here it is a [`Cursor`], a
-//! small `Copy` value that belongs to one *activation* of the function:
+//! 12-byte `Copy` value that belongs to one *activation* of the function:
 //!
 //! | event | call |
 //! |---|---|
@@ -30,9 +30,10 @@
 //! # Differences from the pseudocode
 //!
 //! - The cursor keeps `n mod (k−1)` rather than `n`, its only use (no division per id).
-//! - The root table `R` and the per-node child scans share one hash table keyed by
-//!   `(parent, id)`, roots having no parent: constant time per lookup even for nodes of high
-//!   degree (functions with many paths), where the paper scans children (`O(δ)`).
+//! - Children are found through a hash table keyed by `(parent, id)` (and `R` is one keyed by
+//!   id), not by scanning the children: constant time even for nodes of high degree (functions
+//!   with many paths), where the paper's scan costs `O(δ)`. Each node also remembers the child
+//!   it last went to, so a loop repeating a path skips the table.
 //! - `k = 1` (the paper needs `k ≥ 2`) uses chunks of one id; the 1-IPF is then the BL counts.
 //! - The k-IPF lists roots and children in id order.
 
@@ -55,7 +56,9 @@ pub enum StreamItem {
 
 /// One activation's position in the k-SF: the paper's `n`, `τ` (top) and `β` (bottom).
 ///
-/// A cursor is only meaningful for the forest it was used with.
+/// A cursor is only meaningful for the forest it was used with. Its layout is fixed
+/// (`repr(C)`, 12 bytes, align 4) so generated code can keep it in a stack slot.
+#[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Cursor {
     /// `n mod (k − 1)`: ids since the last `*`, modulo the chunk length.
@@ -89,21 +92,19 @@ impl Default for Cursor {
     }
 }
 
-/// A k-SF node: label `ℓ`, counter `c`, and its children as a sibling list (used by the
-/// conversion; the online algorithm finds children through the hash table).
+/// A k-SF node: label `ℓ` and counter `c`. Its children are found through the arc table.
 #[derive(Clone, Debug)]
 struct Node {
     label: u64,
     count: u64,
-    first_child: u32,
-    next_sibling: u32,
-    /// The child last found from this node (a lookup hint), or [`NIL`], and its label.
-    last_child: u32,
+    /// The label and index of the child last found from this node (a lookup hint), or
+    /// [`NIL`].
     last_label: u64,
+    last_child: u32,
 }
 
 /// The k-slab forest of one function (001 §"Algorithms", Definition "k-slab forest"): an arena
-/// of nodes with a hash table from `(parent, label)` to child.
+/// of nodes, the root table `R`, and a hash table of arcs.
 #[derive(Clone, Debug)]
 pub struct KSlabForest {
     k: usize,
@@ -237,48 +238,62 @@ impl KSlabForest {
             .ok()
             .filter(|&n| n != NIL)
             .expect("k-slab forest exceeds 2^32 − 1 nodes");
-        let next_sibling = if parent == NIL {
+        if parent == NIL {
             self.roots.insert(NIL, r, node);
-            NIL
         } else {
             self.arcs.insert(parent, r, node);
-            std::mem::replace(&mut self.nodes[parent as usize].first_child, node)
-        };
+        }
         self.nodes.push(Node {
             label: r,
             count: 0,
-            first_child: NIL,
-            next_sibling,
-            last_child: NIL,
             last_label: 0,
+            last_child: NIL,
         });
         node
     }
 
-    fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        std::iter::successors(
-            Some(self.nodes[node as usize].first_child).filter(|&c| c != NIL),
-            |&c| Some(self.nodes[c as usize].next_sibling).filter(|&s| s != NIL),
-        )
+    /// The children of every node, gathered from the arc table.
+    fn children(&self) -> Children {
+        let mut first = vec![0u32; self.nodes.len() + 1];
+        for (parent, _, _) in self.arcs.iter() {
+            first[parent as usize + 1] += 1;
+        }
+        for v in 0..self.nodes.len() {
+            first[v + 1] += first[v];
+        }
+        let mut next = first.clone();
+        let mut kids = vec![NIL; self.arcs.len];
+        for (parent, _, child) in self.arcs.iter() {
+            kids[next[parent as usize] as usize] = child;
+            next[parent as usize] += 1;
+        }
+        Children { first, kids }
     }
 
     /// The k-SF itself as a forest (roots and children in id order), for tests and inspection.
     pub fn slabs(&self) -> Vec<KipfNode> {
-        let mut roots: Vec<u32> = (0..self.nodes.len() as u32)
-            .filter(|&v| self.roots.find(NIL, self.nodes[v as usize].label) == Some(v))
+        let children = self.children();
+        let mut forest: Vec<KipfNode> = self
+            .roots
+            .iter()
+            .map(|(_, _, root)| self.subtree(root, &children))
             .collect();
-        roots.sort_by_key(|&v| self.nodes[v as usize].label);
-        roots.into_iter().map(|v| self.subtree(v)).collect()
+        forest.sort_unstable_by_key(|n| n.id);
+        forest
     }
 
-    fn subtree(&self, v: u32) -> KipfNode {
+    fn subtree(&self, v: u32, children: &Children) -> KipfNode {
         let node = &self.nodes[v as usize];
-        let mut children: Vec<KipfNode> = self.children(v).map(|c| self.subtree(c)).collect();
-        children.sort_by_key(|c| c.id);
+        let mut below: Vec<KipfNode> = children
+            .of(v)
+            .iter()
+            .map(|&c| self.subtree(c, children))
+            .collect();
+        below.sort_unstable_by_key(|c| c.id);
         KipfNode {
             id: node.label,
             count: node.count,
-            children,
+            children: below,
         }
     }
 
@@ -294,9 +309,10 @@ impl KSlabForest {
         // Line 8: the k-IPF starts as a dummy root φ.
         let mut kipf = KipfBuilder::new();
         // Lines 9–13.
+        let children = self.children();
         for nodes in s.values() {
             for &rho in nodes {
-                self.join_subtree(rho, KipfBuilder::PHI, self.k, &mut kipf);
+                self.join_subtree(rho, KipfBuilder::PHI, self.k, &children, &mut kipf);
             }
         }
         // Line 14: remove φ; its children are the k-IPF's roots.
@@ -306,25 +322,51 @@ impl KSlabForest {
     /// `join_subtree(ρ, γ, d)` (001, Algorithm "Subroutine for joining trees during k-SF
     /// conversion"): adds the paths of depth up to `d` of the k-SF subtree at `rho` below the
     /// k-IPF node `gamma`, each only once, accumulating counters.
-    fn join_subtree(&self, rho: u32, gamma: u32, d: usize, kipf: &mut KipfBuilder) {
+    fn join_subtree(
+        &self,
+        rho: u32,
+        gamma: u32,
+        d: usize,
+        children: &Children,
+        kipf: &mut KipfBuilder,
+    ) {
         let node = &self.nodes[rho as usize];
         // Lines 1–7: δ is γ's child labelled ℓ(ρ), added with c(ρ) or increased by c(ρ).
         let delta = kipf.add_to_child(gamma, node.label, node.count);
         // Lines 8–12.
         if d > 1 {
-            for sigma in self.children(rho) {
-                self.join_subtree(sigma, delta, d - 1, kipf);
+            for &sigma in children.of(rho) {
+                self.join_subtree(sigma, delta, d - 1, children, kipf);
             }
         }
     }
 }
 
+/// The children of each k-SF node (compressed rows): those of `v` are
+/// `kids[first[v]..first[v + 1]]`.
+struct Children {
+    first: Vec<u32>,
+    kids: Vec<u32>,
+}
+
+impl Children {
+    fn of(&self, v: u32) -> &[u32] {
+        &self.kids[self.first[v as usize] as usize..self.first[v as usize + 1] as usize]
+    }
+}
+
 /// The k-IPF under construction: an arena under the dummy root φ.
 struct KipfBuilder {
-    /// `(label, count)`; node 0 is φ.
-    nodes: Vec<(u64, u64)>,
-    children: Vec<Vec<u32>>,
+    /// Node 0 is φ.
+    nodes: Vec<IpfNode>,
     arcs: ArcTable,
+}
+
+struct IpfNode {
+    label: u64,
+    count: u64,
+    first_child: u32,
+    next_sibling: u32,
 }
 
 impl KipfBuilder {
@@ -332,8 +374,12 @@ impl KipfBuilder {
 
     fn new() -> KipfBuilder {
         KipfBuilder {
-            nodes: vec![(0, 0)],
-            children: vec![Vec::new()],
+            nodes: vec![IpfNode {
+                label: 0,
+                count: 0,
+                first_child: NIL,
+                next_sibling: NIL,
+            }],
             arcs: ArcTable::new(),
         }
     }
@@ -342,15 +388,23 @@ impl KipfBuilder {
     fn add_to_child(&mut self, gamma: u32, label: u64, count: u64) -> u32 {
         match self.arcs.find(gamma, label) {
             Some(delta) => {
-                let c = &mut self.nodes[delta as usize].1;
+                let c = &mut self.nodes[delta as usize].count;
                 *c = c.saturating_add(count);
                 delta
             }
             None => {
-                let delta = u32::try_from(self.nodes.len()).expect("k-IPF fits 2^32 nodes");
-                self.nodes.push((label, count));
-                self.children.push(Vec::new());
-                self.children[gamma as usize].push(delta);
+                let delta = u32::try_from(self.nodes.len())
+                    .ok()
+                    .filter(|&n| n != NIL)
+                    .expect("k-IPF exceeds 2^32 − 1 nodes");
+                let next_sibling =
+                    std::mem::replace(&mut self.nodes[gamma as usize].first_child, delta);
+                self.nodes.push(IpfNode {
+                    label,
+                    count,
+                    first_child: NIL,
+                    next_sibling,
+                });
                 self.arcs.insert(gamma, label, delta);
                 delta
             }
@@ -361,16 +415,20 @@ impl KipfBuilder {
         self.forest_below(Self::PHI)
     }
 
+    /// The children of `v` as a forest in id order.
     fn forest_below(&self, v: u32) -> Vec<KipfNode> {
-        let mut forest: Vec<KipfNode> = self.children[v as usize]
-            .iter()
-            .map(|&c| KipfNode {
-                id: self.nodes[c as usize].0,
-                count: self.nodes[c as usize].1,
+        let mut forest = Vec::new();
+        let mut c = self.nodes[v as usize].first_child;
+        while c != NIL {
+            let node = &self.nodes[c as usize];
+            forest.push(KipfNode {
+                id: node.label,
+                count: node.count,
                 children: self.forest_below(c),
-            })
-            .collect();
-        forest.sort_by_key(|n| n.id);
+            });
+            c = node.next_sibling;
+        }
+        forest.sort_unstable_by_key(|n| n.id);
         forest
     }
 }
@@ -451,6 +509,14 @@ impl ArcTable {
             i = (i + 1) & mask;
         }
         self.slots[i] = slot;
+    }
+
+    /// Every entry, as `(parent, label, child)`.
+    fn iter(&self) -> impl Iterator<Item = (u32, u64, u32)> + '_ {
+        self.slots
+            .iter()
+            .filter(|s| s.child != NIL)
+            .map(|s| (s.parent, s.label, s.child))
     }
 
     fn grow(&mut self) {

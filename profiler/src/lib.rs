@@ -10,6 +10,8 @@
 //! 4. after the run, turns counters into records with [`collect`] (path ids are decoded by
 //!    [`regenerate`]) or [`edge_profile::EdgeProfilePlan::reconstruct`];
 //! 5. writes the [`profile::Profile`] atomically; `pcc profile show/merge/diff` work on profiles.
+//!
+//! [`examples`] builds the papers' worked-example graphs, for tests and documentation.
 
 pub mod ball_larus;
 pub mod cfg;
@@ -17,6 +19,7 @@ pub mod collect;
 pub mod dag;
 pub mod edge_profile;
 pub mod estimate;
+pub mod examples;
 pub mod instrument;
 pub mod kbl;
 pub mod ppp;

@@ -412,13 +412,24 @@ impl Ppp {
     /// Places the code of both registers (000 §5: "both PPP and Ball-Larus counter updates occur
     /// on the same edges"), given a frequency per CFG edge as for [`PathPlan::new`].
     pub fn plan(&self, cfg_edge_weights: &[u64]) -> PppPlan {
+        self.plan_with_stops(cfg_edge_weights, &[])
+    }
+
+    /// [`Ppp::plan`] for a program that may stop inside some nodes, as
+    /// [`PathPlan::with_stops`]: a path's end (both ids) stays at or below such a node.
+    pub fn plan_with_stops(&self, cfg_edge_weights: &[u64], may_stop: &[bool]) -> PppPlan {
         let increments = (0..self.weights.len())
             .map(|d| self.increment(DagEdgeId(d)) as u64)
             .collect();
-        let bl_plan = PathPlan::new(&self.bl, cfg_edge_weights);
-        // The same DAG and edge weights give the same spanning tree, hence initializations and
-        // counts on the same DAG edges in both plans; only the constants differ.
-        let ppp_plan = PathPlan::new(&self.bl.with_increments(increments), cfg_edge_weights);
+        let bl_plan = PathPlan::with_stops(&self.bl, cfg_edge_weights, may_stop);
+        // The same DAG, edge weights and stops give the same spanning tree, hence
+        // initializations and counts on the same DAG edges in both plans; only the constants
+        // differ.
+        let ppp_plan = PathPlan::with_stops(
+            &self.bl.with_increments(increments),
+            cfg_edge_weights,
+            may_stop,
+        );
         let dag = self.bl.dag();
         PppPlan {
             edge_ops: (0..dag.num_cfg_edges())
@@ -485,27 +496,7 @@ fn pair_ops(bl: &[PathOp], ppp: &[PathOp]) -> Vec<PppOp> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// 000 Fig. 3 (= Fig. 13): nodes s a b c d t = 0..6; out(a) lists a→c first, as in
-    /// `ball_larus::tests`, which gives the paper's Ball-Larus ids.
-    fn figure_3() -> Cfg {
-        Cfg::from_edges(
-            6,
-            0,
-            5,
-            &[
-                (0, 1), // s→a
-                (0, 2), // s→b
-                (1, 3), // a→c
-                (1, 2), // a→b
-                (2, 3), // b→c
-                (3, 4), // c→d
-                (3, 5), // c→t
-                (4, 5), // d→t
-            ],
-        )
-        .unwrap()
-    }
+    use crate::examples::{edges_along, ppp_figure_3};
 
     fn dag_edge(bl: &BallLarus, e: usize) -> DagEdgeId {
         match bl.dag().role(EdgeId(e)) {
@@ -515,16 +506,9 @@ mod tests {
     }
 
     fn bl_id_of_nodes(bl: &BallLarus, cfg: &Cfg, nodes: &[usize]) -> u64 {
-        let path: Vec<DagEdgeId> = nodes
-            .windows(2)
-            .map(|w| {
-                let e = cfg
-                    .succs(NodeId(w[0]))
-                    .iter()
-                    .find(|&&e| cfg.edge(e).to == NodeId(w[1]))
-                    .unwrap();
-                dag_edge(bl, e.0)
-            })
+        let path: Vec<DagEdgeId> = edges_along(cfg, nodes)
+            .into_iter()
+            .map(|e| dag_edge(bl, e.0))
             .collect();
         bl.path_id(&path)
     }
@@ -533,7 +517,7 @@ mod tests {
     /// 0, 1, 2, with the weights the walk-through assigns.
     #[test]
     fn figure_3_section_3_2_example() {
-        let cfg = figure_3();
+        let cfg = ppp_figure_3();
         let bl = BallLarus::new(&cfg).unwrap();
         let (s, a, b, c, d, t) = (0, 1, 2, 3, 4, 5);
         let sacdt = bl_id_of_nodes(&bl, &cfg, &[s, a, c, d, t]);
@@ -546,7 +530,7 @@ mod tests {
         assert_eq!(ppp.ppp_id_of(sbct), Some(2));
         assert_eq!(ppp.range(), 3);
         assert_eq!(ppp.compactness(), Some(1.0));
-        // Steps 2d–6s of §3.2, edge by edge (CFG edge order of `figure_3`); a→b is ⊥.
+        // Steps 2d–6s of §3.2, edge by edge (CFG edge order of `ppp_figure_3`); a→b is ⊥.
         let weights: Vec<Option<i128>> = (0..8).map(|e| ppp.weight(dag_edge(&bl, e))).collect();
         assert_eq!(
             weights,
@@ -583,7 +567,7 @@ mod tests {
 
     #[test]
     fn empty_interesting_set() {
-        let cfg = figure_3();
+        let cfg = ppp_figure_3();
         let bl = BallLarus::new(&cfg).unwrap();
         let ppp = Ppp::from_bl_ids(&bl, []).unwrap();
         assert_eq!(ppp.range(), 0);
@@ -595,7 +579,7 @@ mod tests {
 
     #[test]
     fn all_paths_interesting_is_ball_larus() {
-        let cfg = figure_3();
+        let cfg = ppp_figure_3();
         let bl = BallLarus::new(&cfg).unwrap();
         let ppp = Ppp::from_bl_ids(&bl, 0..bl.num_paths()).unwrap();
         assert_eq!(ppp.range(), bl.num_paths());
@@ -607,7 +591,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_input() {
-        let cfg = figure_3();
+        let cfg = ppp_figure_3();
         let bl = BallLarus::new(&cfg).unwrap();
         assert_eq!(
             Ppp::from_bl_ids(&bl, [6]).unwrap_err(),

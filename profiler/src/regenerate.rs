@@ -104,26 +104,7 @@ impl BallLarus {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn add_even_numbers() -> Cfg {
-        Cfg::from_edges(
-            8,
-            0,
-            7,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (2, 6),
-                (3, 4),
-                (3, 5),
-                (4, 5),
-                (5, 2),
-                (6, 7),
-            ],
-        )
-        .unwrap()
-    }
+    use crate::examples::{add_even_numbers, stacked_ifs};
 
     /// 004 Fig. 11: the six paths of AddEvenNumbers by block number, with their values.
     #[test]
@@ -176,12 +157,7 @@ mod tests {
         let bl = BallLarus::new(&cfg).unwrap();
         assert_eq!(bl.path(0).unwrap().end, PathEnd::DeadEnd(NodeId(1)));
         // Stacked ifs truncated: the path through the cut join ends there.
-        let mut edges = Vec::new();
-        for i in 0..70 {
-            edges.extend([(3 * i, 3 * i + 1), (3 * i, 3 * i + 2)]);
-            edges.extend([(3 * i + 1, 3 * i + 3), (3 * i + 2, 3 * i + 3)]);
-        }
-        let cfg = Cfg::from_edges(211, 0, 210, &edges).unwrap();
+        let cfg = stacked_ifs(70);
         let bl = BallLarus::new(&cfg).unwrap();
         // Paths starting at the cut join come first, those ending at the cut last.
         let join = cfg.edge(bl.cut_edges()[0]).to;

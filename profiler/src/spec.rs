@@ -4,6 +4,8 @@
 //! recomputes them instead of shipping them; the compiler and the runtime therefore agree on ids
 //! and counters by construction, in the JIT and in a native executable alike.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::ball_larus::BallLarus;
@@ -11,6 +13,7 @@ use crate::cfg::{Cfg, CfgError, NodeId};
 use crate::collect::{executed_paths, function_profile};
 use crate::edge_profile::EdgeProfilePlan;
 use crate::estimate::static_edge_weights;
+use crate::ppp::Ppp;
 use crate::profile::{EdgeCount, Mode, Profile};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,6 +42,22 @@ pub struct FunctionSpec {
     pub edges: Vec<(usize, usize)>,
     /// Source lines of each node, in execution order.
     pub node_lines: Vec<Vec<u32>>,
+    /// `ppp`: the Ball-Larus ids of the interesting paths, which the PPP numbering
+    /// ([`crate::ppp::Ppp::from_bl_ids`]) is recomputed from.
+    #[serde(default)]
+    pub interesting: Vec<u64>,
+}
+
+impl ProfileSpec {
+    /// How many counter tables the program has: one per function, and for `ppp` a second one
+    /// per function after those (table `n + i` for function `i` of `n`), the hashed residual
+    /// paths keyed by Ball-Larus id.
+    pub fn num_counter_tables(&self) -> usize {
+        match self.mode {
+            Mode::Ppp => 2 * self.functions.len(),
+            _ => self.functions.len(),
+        }
+    }
 }
 
 impl FunctionSpec {
@@ -60,8 +79,9 @@ impl FunctionSpec {
 /// nonzero counts.
 pub type Counters = Vec<(u64, u64)>;
 
-/// Builds the profile of a run from each function's counters (`counters[i]` for function `i`).
-/// Functions whose counters cannot be explained (corrupted memory, or edge counts broken by a run
+/// Builds the profile of a run from each function's counters (`counters[i]` for function `i`;
+/// for `ppp`, `counters[i]` is indexed by PPP id and `counters[n + i]` holds the residual paths
+/// by Ball-Larus id, see [`ProfileSpec::num_counter_tables`]). Functions whose counters cannot be explained (corrupted memory, or edge counts broken by a run
 /// that ended inside the function) are reported in the error list and left out.
 pub fn build_profile(
     spec: &ProfileSpec,
@@ -70,8 +90,11 @@ pub fn build_profile(
 ) -> (Profile, Vec<String>) {
     let mut profile = Profile::new(spec.mode, spec.program.clone(), args);
     let mut problems = Vec::new();
-    for (function, counts) in spec.functions.iter().zip(counters) {
-        match function_record(spec, function, counts) {
+    let n = spec.functions.len();
+    let empty = Counters::new();
+    for (i, (function, counts)) in spec.functions.iter().zip(counters).enumerate() {
+        let residual = counters.get(n + i).unwrap_or(&empty);
+        match function_record(spec, function, counts, residual) {
             Ok(record) => profile.functions.push(record),
             Err(problem) => problems.push(format!("function `{}`: {problem}", function.name)),
         }
@@ -83,6 +106,7 @@ fn function_record(
     spec: &ProfileSpec,
     function: &FunctionSpec,
     counts: &Counters,
+    residual: &Counters,
 ) -> Result<crate::profile::FunctionProfile, String> {
     let cfg = function.cfg().map_err(|e| e.to_string())?;
     let numbering = BallLarus::new(&cfg).map_err(|e| e.to_string())?;
@@ -122,6 +146,38 @@ fn function_record(
                     })
                     .collect(),
             );
+        }
+        Mode::Ppp => {
+            let ppp = Ppp::from_bl_ids(&numbering, function.interesting.iter().copied())
+                .map_err(|e| e.to_string())?;
+            // Interesting paths: dense counters by PPP id, plus any interesting path the
+            // runtime counted as residual (a PPP id past the array it was given, 000 §5 "Hash
+            // table usage policy"), weeded out here.
+            let mut interesting: BTreeMap<u64, u64> = BTreeMap::new();
+            for &(slot, count) in counts {
+                let bl = ppp
+                    .expected_bl_id(slot)
+                    .ok_or_else(|| format!("PPP counter {slot} is not an interesting path"))?;
+                *interesting.entry(bl).or_default() += count;
+            }
+            let mut others: BTreeMap<u64, u64> = BTreeMap::new();
+            for &(bl, count) in residual {
+                let into = if ppp.ppp_id_of(bl).is_some() {
+                    &mut interesting
+                } else {
+                    &mut others
+                };
+                *into.entry(bl).or_default() += count;
+            }
+            let lines = |node: NodeId| function.node_lines[node.0].clone();
+            record.paths =
+                executed_paths(&numbering, &cfg, interesting, lines).map_err(|e| e.to_string())?;
+            record.residual =
+                Some(executed_paths(&numbering, &cfg, others, lines).map_err(|e| e.to_string())?);
+            record.interesting = Some(ppp.paths().iter().map(|p| p.bl_id).collect());
+            record.range = Some(ppp.range());
+            record.storage = crate::profile::Storage::choose(ppp.range(), spec.array_limit);
+            record.rho = ppp.compactness();
         }
         _ => {
             let lines = |node: NodeId| function.node_lines[node.0].clone();

@@ -1,54 +1,24 @@
 //! Preferential path profiling (000 §3): the paper's Fig. 6, large path counts, and property
 //! tests on random CFGs (loops, dead ends, truncation) with random interesting subsets.
 
+mod common;
+
 mod ppp {
     use std::collections::HashSet;
 
+    use crate::common::{self, Rng, random_execution};
     use pcc_profiler::ball_larus::BallLarus;
-    use pcc_profiler::cfg::{Cfg, EdgeId, NodeId};
+    use pcc_profiler::cfg::{Cfg, EdgeId};
     use pcc_profiler::dag::{DagEdgeId, EdgeRole};
     use pcc_profiler::estimate::static_edge_weights;
+    use pcc_profiler::examples::{edges_along, ppp_figure_6, stacked_ifs};
     use pcc_profiler::instrument::PathOp;
     use pcc_profiler::ppp::{EMPTY_SLOT, PathClass, Ppp, PppOp, PppPlan};
     use proptest::prelude::*;
 
-    /// xorshift64*: a small deterministic generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() >> 33) as usize % n
-        }
-    }
-
-    /// A graph of `n` nodes, entry 0 and exit `n - 1`: fall-through edges `i → i+1` where
-    /// `chain[i]`, then random extra edges (branches, loops, parallel edges, dead ends).
-    fn cfg_of(n: usize, chain: &[bool], extra: &[(usize, usize)]) -> Cfg {
-        let mut cfg = Cfg::new(n, NodeId(0), NodeId(n - 1)).unwrap();
-        for i in (0..n - 1).filter(|&i| chain[i]) {
-            cfg.add_edge(NodeId(i), NodeId(i + 1)).unwrap();
-        }
-        for &(a, b) in extra {
-            cfg.add_edge(NodeId(a % (n - 1)), NodeId(b % n)).unwrap();
-        }
-        cfg
-    }
-
+    /// Up to 10 nodes, fewer than `2n + 2` extra edges.
     fn random_cfg() -> impl Strategy<Value = Cfg> {
-        (2usize..11).prop_flat_map(|n| {
-            (
-                prop::collection::vec(prop::bool::weighted(0.8), n),
-                prop::collection::vec((0usize..64, 0usize..64), 0..2 * n + 2),
-            )
-                .prop_map(move |(chain, extra)| cfg_of(n, &chain, &extra))
-        })
+        common::random_cfg(2..11, 2)
     }
 
     /// The Ball-Larus ids kept with probability `density`.
@@ -109,53 +79,6 @@ mod ppp {
         }
     }
 
-    /// Distance (in edges) from each node to the exit or to a dead end.
-    fn distance_to_end(cfg: &Cfg) -> Vec<usize> {
-        let is_end = |v: NodeId| v == cfg.exit() || cfg.succs(v).is_empty();
-        let mut dist: Vec<usize> = (0..cfg.num_nodes())
-            .map(|v| if is_end(NodeId(v)) { 0 } else { usize::MAX })
-            .collect();
-        for _ in 0..cfg.num_nodes() {
-            for (_, edge) in cfg.edges() {
-                let through = dist[edge.to.0].saturating_add(1);
-                if through < dist[edge.from.0] {
-                    dist[edge.from.0] = through;
-                }
-            }
-        }
-        dist
-    }
-
-    /// One invocation: random edges for about `budget` steps, then towards an end; stops at the
-    /// exit, a dead end, or (no end reachable) right after a back or cut edge.
-    fn random_execution(cfg: &Cfg, bl: &BallLarus, rng: &mut Rng, budget: usize) -> Vec<EdgeId> {
-        let dist = distance_to_end(cfg);
-        let mut v = cfg.entry();
-        let mut edges = Vec::new();
-        loop {
-            let succs = cfg.succs(v);
-            if v == cfg.exit() || succs.is_empty() {
-                return edges;
-            }
-            let closing = edges
-                .last()
-                .is_some_and(|&e| matches!(bl.dag().role(e), EdgeRole::Closing { .. }));
-            if edges.len() >= budget && closing && dist[v.0] == usize::MAX {
-                return edges;
-            }
-            let e = if edges.len() < budget || dist[v.0] == usize::MAX {
-                succs[rng.below(succs.len())]
-            } else {
-                *succs
-                    .iter()
-                    .min_by_key(|&&e| dist[cfg.edge(e).to.0])
-                    .unwrap()
-            };
-            edges.push(e);
-            v = cfg.edge(e).to;
-        }
-    }
-
     /// Runs the two-register plan along an execution; returns `(ppp, bl)` at each path end.
     fn simulate(cfg: &Cfg, plan: &PppPlan, execution: &[EdgeId]) -> Vec<(u64, u64)> {
         let (mut r_bl, mut r_ppp) = (0i64, 0i64);
@@ -195,18 +118,11 @@ mod ppp {
     }
 
     fn path_by_nodes(cfg: &Cfg, bl: &BallLarus, nodes: &[usize]) -> Vec<DagEdgeId> {
-        nodes
-            .windows(2)
-            .map(|w| {
-                let &e = cfg
-                    .succs(NodeId(w[0]))
-                    .iter()
-                    .find(|&&e| cfg.edge(e).to == NodeId(w[1]))
-                    .unwrap();
-                match bl.dag().role(e) {
-                    EdgeRole::Dag(d) => d,
-                    other => panic!("{other:?}"),
-                }
+        edges_along(cfg, nodes)
+            .into_iter()
+            .map(|e| match bl.dag().role(e) {
+                EdgeRole::Dag(d) => d,
+                other => panic!("{other:?}"),
             })
             .collect()
     }
@@ -219,26 +135,7 @@ mod ppp {
     #[test]
     fn figure_6_has_no_perfect_numbering() {
         let (s, a, b, c, d, e, f, g, t) = (0, 1, 2, 3, 4, 5, 6, 7, 8);
-        let cfg = Cfg::from_edges(
-            9,
-            s,
-            t,
-            &[
-                (s, a),
-                (s, b),
-                (s, c),
-                (a, d),
-                (b, d),
-                (c, d),
-                (d, e),
-                (d, f),
-                (d, g),
-                (e, t),
-                (f, t),
-                (g, t),
-            ],
-        )
-        .unwrap();
+        let cfg = ppp_figure_6();
         let bl = BallLarus::new(&cfg).unwrap();
         assert_eq!(bl.num_paths(), 9);
         let interesting = [
@@ -269,16 +166,6 @@ mod ppp {
         assert_eq!(again.paths(), ppp.paths());
         // Slot 3 is the hole.
         assert_eq!(ppp.slot_table()[3], EMPTY_SLOT);
-    }
-
-    /// `k` stacked `if`s: nodes 3i (test), 3i+1 / 3i+2 (arms), 3k the exit.
-    fn stacked_ifs(k: usize) -> Cfg {
-        let mut edges = Vec::new();
-        for i in 0..k {
-            edges.extend([(3 * i, 3 * i + 1), (3 * i, 3 * i + 2)]);
-            edges.extend([(3 * i + 1, 3 * i + 3), (3 * i + 2, 3 * i + 3)]);
-        }
-        Cfg::from_edges(3 * k + 1, 0, 3 * k, &edges).unwrap()
     }
 
     /// 2^63 potential paths, a few hundred interesting: compact ids, exact in 64-bit registers,
@@ -376,7 +263,7 @@ mod ppp {
             };
             let plan = ppp.plan(&weights);
             for _ in 0..4 {
-                let execution = random_execution(&cfg, &bl, &mut rng, 40);
+                let (execution, _) = random_execution(&cfg, &bl, &mut rng, 40);
                 let bl_ids = bl.path_ids_of_execution(&cfg, &execution);
                 let ppp_ids = ppp.path_ids_of_execution(&cfg, &execution);
                 prop_assert_eq!(bl_ids.len(), ppp_ids.len());

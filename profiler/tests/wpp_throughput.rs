@@ -4,10 +4,11 @@
 //! ```text
 //! cargo test --release -p pcc-profiler --test wpp_throughput -- --ignored --nocapture
 //! ```
+//! `WPP_BENCH=NAME` runs only the trace called NAME.
 
 /// Named `wpp` so that `cargo test -p pcc-profiler wpp` selects it (it is ignored by default).
 mod wpp {
-    use pcc_profiler::wpp::{HotParams, Sequitur, hot_subpaths};
+    use pcc_profiler::wpp::{HotParams, Sequitur, WppRecorder, hot_subpaths};
     use std::time::Instant;
 
     struct Rng(u64);
@@ -50,35 +51,78 @@ mod wpp {
         out
     }
 
+    /// Nanoseconds this thread has spent on a CPU (Linux), so that a loaded machine does not
+    /// distort the rate; `None` elsewhere.
+    fn cpu_ns() -> Option<u64> {
+        let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        stat.split_whitespace().next()?.parse().ok()
+    }
+
+    /// Runs `f`, returning its result, wall seconds and on-CPU seconds (wall if unknown).
+    fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+        let (c0, t0) = (cpu_ns(), Instant::now());
+        let out = f();
+        let wall = t0.elapsed().as_secs_f64();
+        let cpu = match (c0, cpu_ns()) {
+            (Some(a), Some(b)) => (b - a) as f64 / 1e9,
+            _ => wall,
+        };
+        (out, wall, cpu)
+    }
+
     fn measure(name: &str, input: &[u32]) {
-        let t0 = Instant::now();
-        let mut s = Sequitur::new();
-        for &x in input {
-            s.push(x);
+        if std::env::var("WPP_BENCH").is_ok_and(|only| only != name) {
+            return;
         }
-        let g = s.finish();
-        let secs = t0.elapsed().as_secs_f64();
-        let t1 = Instant::now();
-        let expanded = g.iter().count();
-        let expand_secs = t1.elapsed().as_secs_f64();
+        let (g, wall, cpu) = timed(|| {
+            let mut s = Sequitur::new();
+            for &x in input {
+                s.push(x);
+            }
+            s.finish()
+        });
+        let (expanded, _, expand_cpu) = timed(|| g.iter().count());
         assert_eq!(expanded, input.len());
+        let n = input.len() as f64;
         println!(
-            "{name:>14}: {:>11} symbols, {:>9} grammar symbols, {:>7} rules, ratio {:>8.1}: \
-             SEQUITUR(1) {:>6.1} M symbols/s, expand {:>7.1} M symbols/s",
+            "{name:>14}: {:>9} symbols -> {:>8} grammar symbols in {:>6} rules (ratio {:>6.1})",
             input.len(),
             g.size(),
             g.num_rules(),
             g.compression_ratio(),
-            input.len() as f64 / secs / 1e6,
-            expanded as f64 / expand_secs / 1e6,
         );
-        let t2 = Instant::now();
-        let hot = hot_subpaths(&g, |t| u64::from(t % 7 + 1), &HotParams::new(10_000, 100));
+        println!(
+            "{:>14}  SEQUITUR(1): {:>5.1} M symbols/s on CPU ({:>5.1} wall); expand: {:>5.1} M/s",
+            "",
+            n / cpu / 1e6,
+            n / wall / 1e6,
+            n / expand_cpu / 1e6,
+        );
+        let (trace, _, rec_cpu) = timed(|| {
+            let mut w = WppRecorder::new();
+            for &x in input {
+                // As the runtime would: (function, Ball-Larus path id) per NewPath event.
+                w.path(x % 8, u64::from(x) * 1000);
+            }
+            w.finish()
+        });
+        // Renaming symbols one-to-one does not change what SEQUITUR does.
+        assert_eq!(
+            (trace.grammar.size(), trace.grammar.num_rules()),
+            (g.size(), g.num_rules())
+        );
+        println!(
+            "{:>14}  WppRecorder::path (interning + SEQUITUR(1)): {:>5.1} M events/s on CPU",
+            "",
+            n / rec_cpu / 1e6
+        );
+        let (hot, _, hot_cpu) =
+            timed(|| hot_subpaths(&g, |t| u64::from(t % 7 + 1), &HotParams::new(10_000, 100)));
         println!(
             "{:>14}  hot subpaths (C = 10000, L = 100): {} in {:.3} s",
             "",
             hot.len(),
-            t2.elapsed().as_secs_f64()
+            hot_cpu
         );
     }
 

@@ -71,18 +71,20 @@ fn snapshot(num_tables: usize) -> Vec<Counters> {
 
 /// Writes the profile of the run so far, and says so in one line on stderr.
 pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
-    let counters = snapshot(spec.functions.len());
+    let counters = snapshot(spec.num_counter_tables());
     let (profile, problems) = build_profile(spec, args.to_vec(), &counters);
     for problem in problems {
         eprintln!("pcc: warning: {} profile: {problem}", spec.mode);
     }
-    let paths: usize = profile.functions.iter().map(|f| f.paths.len()).sum();
-    let runs: u64 = profile
-        .functions
-        .iter()
-        .flat_map(|f| &f.paths)
-        .map(|p| p.count)
-        .sum();
+    // A PPP profile's executed paths are its interesting and residual ones together.
+    let executed = || {
+        profile
+            .functions
+            .iter()
+            .flat_map(|f| f.paths.iter().chain(f.residual.iter().flatten()))
+    };
+    let paths = executed().count();
+    let runs: u64 = executed().map(|p| p.count).sum();
     match profile.write_atomic(Path::new(&spec.output)) {
         Ok(()) if spec.mode == pcc_profiler::profile::Mode::Edge => eprintln!(
             "pcc: edge profile of {} functions written to {}",

@@ -2,18 +2,19 @@
 //! function entry, MIR block entry and function exit of the run, in order, written to `PATH` as
 //! JSON at every kind of exit. The profiling tests rebuild each activation's acyclic paths from it,
 //! independently of the counters the instrumentation keeps, and compare them with the profile.
+//!
+//! The file: `{"format": "pcc-block-trace", "version": 1, "functions": [...], "events": [...]}`,
+//! `events` last. `functions` names the MIR function ids. `events` is flat, one integer per
+//! event, for size (a deeply recursive program makes millions):
+//! - `-2 - f`: an activation of function `f` starts;
+//! - `b >= 0`: the innermost unfinished activation enters its block `b` (the MIR's as lowered);
+//! - `-1`: the innermost unfinished activation ends, at a `return` or at `exit()`.
+//!
+//! Activations still unfinished at the end were cut short by `exit()` in a callee or by an error.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
-
-// The trace file: `{"format": "pcc-block-trace", "version": 1, "functions": [...], "events": [...]}`,
-// `events` last. `functions` names the MIR function ids. `events` is flat, one integer per event,
-// for size (a deeply recursive program makes millions):
-// - `-2 - f`: an activation of function `f` starts;
-// - `b >= 0`: the innermost unfinished activation enters its block `b` (the MIR's as lowered);
-// - `-1`: the innermost unfinished activation ends, at a `return` or at `exit()`.
-// Activations still unfinished at the end were cut short by `exit()` in a callee or by an error.
 
 /// The event that ends the innermost unfinished activation.
 pub const LEAVE: i64 = -1;

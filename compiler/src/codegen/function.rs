@@ -178,6 +178,7 @@ impl FunctionTranslator<'_, '_> {
                 );
             }
             StatementKind::Count { table, index } => self.count(*table, index)?,
+            StatementKind::CountPpp { table, ppp, bl } => self.count_ppp(*table, ppp, bl)?,
             StatementKind::Trace(event) => self.trace(*event)?,
             StatementKind::Call { dest, callee, args } => {
                 let result = match callee {
@@ -216,6 +217,74 @@ impl FunctionTranslator<'_, '_> {
                 self.call_runtime_opt(&runtime::PROFILE_COUNT_HASHED, &[table, index])?;
             }
         }
+        Ok(())
+    }
+
+    /// Profiling, `ppp` (000 §5 "Additional checks"): `if (ppp as u64) < len && slots[ppp] ==
+    /// bl { counts[ppp] += 1 } else { residual(bl) }`, the residual paths going to the runtime's
+    /// hash table `counter_tables.len() + table`, keyed by Ball-Larus id. The residual branch is
+    /// cold: the interesting paths are expected to be the frequent ones.
+    fn count_ppp(&mut self, table: usize, ppp: &Operand, bl: &Operand) -> Result<()> {
+        let ppp = self.operand(ppp)?;
+        let bl = self.operand(bl)?;
+        let program = self.cx.program;
+        let len = program
+            .counter_tables
+            .get(table)
+            .ok_or_else(|| CodegenError::internal(format!("no counter table {table}")))?
+            .len;
+        let residual_table = (program.counter_tables.len() + table) as i64;
+        let arrays = (
+            self.cx.counter_tables.get(table).copied().flatten(),
+            self.cx.slot_tables.get(table).copied().flatten(),
+        );
+        let (counts, slots) = match arrays {
+            (Some(counts), Some(slots)) => (counts, slots),
+            // No interesting path: every path is residual.
+            _ => {
+                let table = self.iconst(residual_table);
+                self.call_runtime_opt(&runtime::PROFILE_COUNT_HASHED, &[table, bl])?;
+                return Ok(());
+            }
+        };
+        let check = self.builder.create_block();
+        let hit = self.builder.create_block();
+        let miss = self.builder.create_block();
+        let done = self.builder.create_block();
+        self.builder.set_cold_block(miss);
+        // One unsigned comparison also sends negative (wrapped) ids to the residual table.
+        let in_range = self
+            .builder
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, ppp, len as i64);
+        self.builder.ins().brif(in_range, check, &[], miss, &[]);
+        self.builder.seal_block(check);
+        self.builder.switch_to_block(check);
+        let offset = self.builder.ins().ishl_imm_u(ppp, 3);
+        let slots = self.data_address(slots);
+        let slot = self.builder.ins().iadd(slots, offset);
+        let flags = self.memory_flags(Memory::PppSlots).with_readonly();
+        let expected = self.builder.ins().load(types::I64, flags, slot, 0);
+        let matches = self.builder.ins().icmp(IntCC::Equal, expected, bl);
+        self.builder.ins().brif(matches, hit, &[], miss, &[]);
+        self.builder.seal_block(hit);
+        self.builder.seal_block(miss);
+
+        self.builder.switch_to_block(hit);
+        let counts = self.data_address(counts);
+        let address = self.builder.ins().iadd(counts, offset);
+        let flags = self.memory_flags(Memory::Counters);
+        let count = self.builder.ins().load(types::I64, flags, address, 0);
+        let count = self.builder.ins().iadd_imm_s(count, 1);
+        self.builder.ins().store(flags, count, address, 0);
+        self.builder.ins().jump(done, &[]);
+
+        self.builder.switch_to_block(miss);
+        let table = self.iconst(residual_table);
+        self.call_runtime_opt(&runtime::PROFILE_COUNT_HASHED, &[table, bl])?;
+        self.builder.ins().jump(done, &[]);
+        self.builder.seal_block(done);
+        self.builder.switch_to_block(done);
         Ok(())
     }
 

@@ -55,6 +55,8 @@ pub enum Memory {
     StackLimit,
     /// Profile counters, which only instrumentation reads and writes.
     Counters,
+    /// PPP slot tables (expected Ball-Larus ids), which never change.
+    PppSlots,
 }
 
 /// Classes of array element types. Every reference type is one class: MIR may give an array
@@ -91,6 +93,7 @@ impl Memory {
             Memory::StringBytes => "string bytes".to_string(),
             Memory::StackLimit => "pcc_stack_limit".to_string(),
             Memory::Counters => "profile counters".to_string(),
+            Memory::PppSlots => "PPP slot tables".to_string(),
         }
     }
 }

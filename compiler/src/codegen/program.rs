@@ -104,6 +104,8 @@ pub struct ProgramContext<'m> {
     pub globals: Option<DataId>,
     /// The zeroed data object of each array counter table; `None` for hashed tables.
     pub counter_tables: Vec<Option<DataId>>,
+    /// The read-only slot table of each PPP counter table (`None` for other tables).
+    pub slot_tables: Vec<Option<DataId>>,
     pub info: InfoBuilder<'m>,
     runtime: HashMap<&'static str, FuncId>,
     strings: HashMap<Vec<u8>, DataId>,
@@ -123,6 +125,7 @@ impl<'m> ProgramContext<'m> {
             functions: Vec::new(),
             globals: None,
             counter_tables: Vec::new(),
+            slot_tables: Vec::new(),
             info: InfoBuilder::new(source),
             runtime: HashMap::new(),
             strings: HashMap::new(),
@@ -152,7 +155,8 @@ impl<'m> ProgramContext<'m> {
             cx.globals = Some(id);
         }
         for table in &program.counter_tables {
-            let data = if table.hashed {
+            // An empty PPP table counts every path as residual: it needs no arrays.
+            let data = if table.hashed || table.len == 0 {
                 None
             } else {
                 let size = usize::try_from(table.len)
@@ -170,6 +174,22 @@ impl<'m> ProgramContext<'m> {
                 Some(id)
             };
             cx.counter_tables.push(data);
+            let slots = match &table.slots {
+                Some(slots) if !slots.is_empty() => {
+                    let id = cx
+                        .module
+                        .declare_anonymous_data(false, false)
+                        .map_err(module_error)?;
+                    let mut data = DataDescription::new();
+                    let bytes: Vec<u8> = slots.iter().flat_map(|s| s.to_le_bytes()).collect();
+                    data.define(bytes.into_boxed_slice());
+                    data.set_align(SLOT as u64);
+                    cx.module.define_data(id, &data).map_err(module_error)?;
+                    Some(id)
+                }
+                _ => None,
+            };
+            cx.slot_tables.push(slots);
         }
         Ok(cx)
     }

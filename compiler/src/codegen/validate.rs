@@ -107,6 +107,24 @@ impl Validator<'_> {
                 }
                 self.operand(index)
             }
+            StatementKind::CountPpp { table, ppp, bl } => {
+                match self.program.counter_tables.get(*table) {
+                    None => {
+                        return Err(CodegenError::internal(format!(
+                            "count in table {table}, which does not exist"
+                        )));
+                    }
+                    Some(t)
+                        if t.hashed || t.slots.as_ref().map(Vec::len) != Some(t.len as usize) =>
+                    {
+                        return Err(CodegenError::internal(format!(
+                            "PPP count in table {table}, which is not a PPP array table"
+                        )));
+                    }
+                    Some(_) => {}
+                }
+                self.operands([ppp, bl])
+            }
             // Block ids in trace events name the MIR as lowered, not the blocks of now.
             StatementKind::Trace(_) => Ok(()),
         }

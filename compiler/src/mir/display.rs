@@ -133,6 +133,9 @@ impl Program {
                 self.structs[*strukt].fields[*field].name
             ),
             StatementKind::Count { table, index } => format!("count table{table}[{index}]"),
+            StatementKind::CountPpp { table, ppp, bl } => {
+                format!("count_ppp table{table}[{ppp}] expect {bl}")
+            }
             StatementKind::Trace(TraceEvent::Enter(f)) => format!("trace enter f{f}"),
             StatementKind::Trace(TraceEvent::Block(f, b)) => format!("trace block f{f} bb{b}"),
             StatementKind::Trace(TraceEvent::Leave(f)) => format!("trace leave f{f}"),

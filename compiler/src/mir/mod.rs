@@ -35,6 +35,10 @@ pub struct CounterTable {
     pub len: u64,
     /// Kept in the runtime's hash table instead of an array in the program's memory.
     pub hashed: bool,
+    /// `ppp` (`CountPpp` statements): the Ball-Larus id expected for each PPP id below `len`
+    /// (`u64::MAX` in a hole), a read-only array next to the counters. The residual paths of
+    /// table `t` go to hashed table `counter_tables.len() + t`, keyed by Ball-Larus id.
+    pub slots: Option<Vec<u64>>,
 }
 
 #[derive(Clone, Debug)]
@@ -106,6 +110,14 @@ pub enum StatementKind {
     Count {
         table: usize,
         index: Operand,
+    },
+    /// Profiling (`ppp`, 000 §5): a path ends with PPP id `ppp` and Ball-Larus id `bl` (int
+    /// operands). If `ppp < len` (unsigned) and `slots[ppp] == bl`, adds one to counter `ppp`
+    /// of table `table`; otherwise counts `bl` in the table's residual hash table.
+    CountPpp {
+        table: usize,
+        ppp: Operand,
+        bl: Operand,
     },
     /// Testing (`pcc run --trace-blocks`): records an event in the runtime's block trace.
     Trace(TraceEvent),

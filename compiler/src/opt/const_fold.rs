@@ -91,6 +91,10 @@ fn substitute_statement(kind: &mut StatementKind, known: &HashMap<LocalId, Const
         }
         StatementKind::Call { args, .. } => args.iter_mut().for_each(sub),
         StatementKind::Count { index, .. } => sub(index),
+        StatementKind::CountPpp { ppp, bl, .. } => {
+            sub(ppp);
+            sub(bl);
+        }
         StatementKind::Trace(_) => {}
     }
 }

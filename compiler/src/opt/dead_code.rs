@@ -61,6 +61,10 @@ fn used_locals(func: &Function) -> Vec<bool> {
                 }
                 StatementKind::Call { args, .. } => args.iter().for_each(&mut mark),
                 StatementKind::Count { index, .. } => mark(index),
+                StatementKind::CountPpp { ppp, bl, .. } => {
+                    mark(ppp);
+                    mark(bl);
+                }
                 StatementKind::Trace(_) => {}
             }
         }

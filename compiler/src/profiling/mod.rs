@@ -17,9 +17,10 @@ use pcc_lang::{LineIndex, Span};
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::edge_profile::EdgeProfilePlan;
-use pcc_profiler::estimate::static_edge_weights;
+use pcc_profiler::estimate::{estimated_hot_paths, static_edge_weights};
 use pcc_profiler::instrument::{PathOp, PathPlan};
-use pcc_profiler::profile::Mode;
+use pcc_profiler::ppp::{EMPTY_SLOT, Ppp, PppOp};
+use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::{FunctionSpec, ProfileSpec};
 
 use crate::mir::{
@@ -37,7 +38,27 @@ pub struct Instrumentation<'a> {
     pub program_path: &'a str,
     pub output: String,
     pub hash_threshold: u64,
+    /// `ppp`: where the interesting paths come from (`None`: no path is interesting).
+    pub interesting: Option<InterestingSource>,
 }
+
+/// Where `--profile=ppp` takes its interesting paths from.
+pub enum InterestingSource {
+    /// The executed paths of a path profile (`bl`; of a `ppp` one, its interesting and residual
+    /// paths), per function the hottest ones that cover `share` (0–1] of its path executions.
+    /// `name` says where the profile came from, for warnings.
+    Profile {
+        profile: Profile,
+        name: String,
+        share: f64,
+    },
+    /// A static Wu-Larus-style estimate: the estimated hottest paths that cover `coverage` of
+    /// the estimated path executions.
+    Estimate { coverage: f64 },
+}
+
+/// At most this many interesting paths per function come from the static estimate.
+const MAX_ESTIMATED_PATHS: usize = 256;
 
 /// Instruments every function of `program` but the global initializers (counter table `i` for
 /// the spec's function `i`) and returns the spec the runtime needs to write the profile. `source`
@@ -77,6 +98,7 @@ pub fn instrument(
                 .map(|&(b, s)| (b, s.unwrap_or(fcfg.exit().0)))
                 .collect(),
             node_lines: node_lines(func, &lines),
+            interesting: Vec::new(),
         });
         let counter_table = match how.mode {
             Mode::Edge => {
@@ -95,10 +117,50 @@ pub fn instrument(
                 CounterTable {
                     len: plan.num_counters() as u64,
                     hashed: false,
+                    slots: None,
+                }
+            }
+            Mode::Ppp => {
+                let spec = functions.last_mut().expect("pushed above");
+                let ids = interesting_ids(how.interesting.as_ref(), spec, &numbering, &fcfg);
+                let ppp = Ppp::from_bl_ids(&numbering, ids)
+                    .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))?;
+                spec.interesting = ppp.paths().iter().map(|p| p.bl_id).collect();
+                let mut may_stop: Vec<bool> =
+                    func.blocks.iter().map(|b| may_stop(func, b)).collect();
+                may_stop.push(false); // EXIT
+                let plan = ppp.plan_with_stops(&weights, &may_stop);
+                let registers = PppRegisters {
+                    bl: func.new_temp(Type::Int),
+                    ppp: func.new_temp(Type::Int),
+                };
+                let mut inserter = Inserter::new(func, &fcfg, table);
+                for e in 0..fcfg.edges.len() {
+                    let code = inserter.ppp_code(registers, plan.edge_ops(EdgeId(e)));
+                    inserter.on_edge(e, code);
+                }
+                for b in 0..fcfg.exit().0 {
+                    let code = inserter.ppp_code(registers, plan.dead_end_ops(NodeId(b)));
+                    inserter.at_dead_end(b, code);
+                }
+                // 000 §5 "Hash table usage policy": past the array limit, interesting paths
+                // count as residual and the profile builder moves them back.
+                let len = ppp.range().min(array_limit);
+                let mut slots = vec![EMPTY_SLOT; len as usize];
+                for p in ppp.paths().iter().filter(|p| p.ppp_id < len) {
+                    slots[p.ppp_id as usize] = p.bl_id;
+                }
+                CounterTable {
+                    len,
+                    hashed: false,
+                    slots: Some(slots),
                 }
             }
             _ => {
-                let plan = PathPlan::new(&numbering, &weights);
+                let mut may_stop: Vec<bool> =
+                    func.blocks.iter().map(|b| may_stop(func, b)).collect();
+                may_stop.push(false); // EXIT
+                let plan = PathPlan::with_stops(&numbering, &weights, &may_stop);
                 let register = func.new_temp(Type::Int);
                 let mut inserter = Inserter::new(func, &fcfg, table);
                 for e in 0..fcfg.edges.len() {
@@ -112,6 +174,7 @@ pub fn instrument(
                 CounterTable {
                     len: numbering.num_paths(),
                     hashed: numbering.num_paths() > array_limit,
+                    slots: None,
                 }
             }
         };
@@ -124,6 +187,121 @@ pub fn instrument(
         array_limit,
         functions,
     })
+}
+
+/// The Ball-Larus ids of the interesting paths of one function (`spec`, numbered by
+/// `numbering`), warning on stderr when the profile is stale for it.
+fn interesting_ids(
+    source: Option<&InterestingSource>,
+    spec: &FunctionSpec,
+    numbering: &BallLarus,
+    fcfg: &FunctionCfg,
+) -> Vec<u64> {
+    match source {
+        None => Vec::new(),
+        Some(InterestingSource::Estimate { coverage }) => {
+            estimated_hot_paths(numbering, &fcfg.cfg, *coverage, MAX_ESTIMATED_PATHS)
+        }
+        Some(InterestingSource::Profile {
+            profile,
+            name,
+            share,
+        }) => {
+            let Some(function) = profile.function(&spec.name) else {
+                return Vec::new();
+            };
+            if function.cfg_hash != spec.cfg_hash {
+                eprintln!(
+                    "pcc: warning: the interesting-path profile `{name}` is stale for function \
+                     `{}` (its CFG hash differs from the current code's); no path of `{}` is \
+                     interesting",
+                    spec.name, spec.name
+                );
+                return Vec::new();
+            }
+            let mut paths: Vec<(u64, u64)> = function
+                .paths
+                .iter()
+                .chain(function.residual.iter().flatten())
+                .filter(|p| p.count > 0 && p.id < numbering.num_paths())
+                .map(|p| (p.id, p.count))
+                .collect();
+            hottest_covering(&mut paths, *share)
+        }
+    }
+}
+
+/// The ids of the hottest `(id, count)` paths that together cover `share` of all the counts
+/// (ties: smaller ids first); all of them when `share` is 1.
+fn hottest_covering(paths: &mut [(u64, u64)], share: f64) -> Vec<u64> {
+    paths.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let total: u128 = paths.iter().map(|&(_, c)| u128::from(c)).sum();
+    let needed = if share >= 1.0 {
+        total
+    } else {
+        ((share.max(0.0) * total as f64).ceil() as u128).min(total)
+    };
+    let mut covered = 0u128;
+    let mut ids = Vec::new();
+    for &(id, count) in paths.iter() {
+        if covered >= needed {
+            break;
+        }
+        covered += u128::from(count);
+        ids.push(id);
+    }
+    ids
+}
+
+/// The two path registers of `ppp` (000 §5 "Register usage").
+#[derive(Clone, Copy)]
+struct PppRegisters {
+    bl: mir::LocalId,
+    ppp: mir::LocalId,
+}
+
+/// Whether the program may end inside `block` before it reaches its terminator: a check that
+/// fails (bounds, null, division, allocation, a builtin's argument), or a call, which may end
+/// the program itself (`exit()`, a runtime error, a stack overflow). The path in progress is
+/// then lost, so it must not have been counted yet (`PathPlan::with_stops`). A dead end's own
+/// final `exit()` is where its path ends, and is not such a place.
+fn may_stop(func: &mir::Function, block: &BasicBlock) -> bool {
+    let stmts = match block.stmts.split_last() {
+        Some((last, rest)) if is_exit(&last.kind) => rest,
+        _ => &block.stmts[..],
+    };
+    stmts.iter().any(|stmt| match &stmt.kind {
+        StatementKind::Assign(_, rvalue) => match rvalue {
+            Rvalue::Use(_) | Rvalue::Unary(..) | Rvalue::Global(_) => false,
+            // Division checks for zero; on strings, `+` allocates.
+            Rvalue::Binary(op, a, b) => {
+                matches!(op, BinOp::Div | BinOp::Rem)
+                    || [a, b].iter().any(|x| func.operand_type(x) == Type::Str)
+            }
+            Rvalue::Index { .. }
+            | Rvalue::Field { .. }
+            | Rvalue::ArrayLit(_)
+            | Rvalue::ArrayRepeat { .. }
+            | Rvalue::New { .. } => true,
+        },
+        StatementKind::SetGlobal(..)
+        | StatementKind::Count { .. }
+        | StatementKind::CountPpp { .. }
+        | StatementKind::Trace(_) => false,
+        StatementKind::SetIndex { .. }
+        | StatementKind::SetField { .. }
+        | StatementKind::Call { .. } => true,
+    })
+}
+
+fn is_exit(kind: &StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Call {
+            callee: Callee::Builtin(Builtin::Exit),
+            ..
+        }
+    )
 }
 
 fn count_const(table: usize, index: u64) -> StatementKind {
@@ -194,6 +372,46 @@ impl<'f> Inserter<'f> {
         code
     }
 
+    /// MIR statements for the two-register code of `ppp`: each register's own operations, and
+    /// one `CountPpp` where a path ends.
+    fn ppp_code(&mut self, r: PppRegisters, ops: &[PppOp]) -> Vec<StatementKind> {
+        let mut code = Vec::new();
+        for &op in ops {
+            match op {
+                PppOp::Bl(op) => code.extend(self.path_code(r.bl, &[op])),
+                PppOp::Ppp(op) => code.extend(self.path_code(r.ppp, &[op])),
+                PppOp::End { bl, ppp } => {
+                    let bl = self.path_id(r.bl, bl, &mut code);
+                    let ppp = self.path_id(r.ppp, ppp, &mut code);
+                    code.push(StatementKind::CountPpp {
+                        table: self.table,
+                        ppp,
+                        bl,
+                    });
+                }
+            }
+        }
+        code
+    }
+
+    /// The id a counting [`PathOp`] stands for (register `r` plus a constant, or a constant),
+    /// as an operand; `code` gets the statement that computes it, if one is needed.
+    fn path_id(&mut self, r: mir::LocalId, op: PathOp, code: &mut Vec<StatementKind>) -> Operand {
+        match op {
+            PathOp::CountAdd(0) => Operand::Local(r),
+            PathOp::CountAdd(c) => {
+                let id = self.func.new_temp(Type::Int);
+                code.push(StatementKind::Assign(
+                    id,
+                    Rvalue::Binary(BinOp::Add, Operand::Local(r), Operand::Const(Const::Int(c))),
+                ));
+                Operand::Local(id)
+            }
+            PathOp::CountConst(id) => Operand::Const(Const::Int(id as i64)),
+            PathOp::Set(_) | PathOp::Add(_) => unreachable!("a path end counts"),
+        }
+    }
+
     /// Puts `code` where it runs exactly when CFG edge `e` is taken.
     fn on_edge(&mut self, e: usize, code: Vec<StatementKind>) {
         if code.is_empty() {
@@ -230,15 +448,7 @@ impl<'f> Inserter<'f> {
             return;
         }
         let block = &mut self.func.blocks[b];
-        let ends_in_exit = block.stmts.last().is_some_and(|s| {
-            matches!(
-                s.kind,
-                StatementKind::Call {
-                    callee: Callee::Builtin(Builtin::Exit),
-                    ..
-                }
-            )
-        });
+        let ends_in_exit = block.stmts.last().is_some_and(|s| is_exit(&s.kind));
         let at = block.stmts.len() - usize::from(ends_in_exit);
         let span: Span = block.term.span;
         block.stmts.splice(

@@ -365,30 +365,12 @@ mod tests {
     use super::*;
     use crate::ball_larus::BallLarus;
     use crate::cfg::Cfg;
+    use crate::examples::year_2000;
 
     /// 004 Fig. 8: `if (age < 15) B else C; if (college) D else E; if (items > 3) F else G`.
     /// Node ids: 0 test age, 1 B, 2 C, 3 test college, 4 D, 5 E, 6 test items, 7 F, 8 G, 9 exit.
     fn year_2000_example() -> (Cfg, BallLarus) {
-        let cfg = Cfg::from_edges(
-            10,
-            0,
-            9,
-            &[
-                (0, 1),
-                (0, 2),
-                (1, 3),
-                (2, 3),
-                (3, 4),
-                (3, 5),
-                (4, 6),
-                (5, 6),
-                (6, 7),
-                (6, 8),
-                (7, 9),
-                (8, 9),
-            ],
-        )
-        .unwrap();
+        let cfg = year_2000();
         let bl = BallLarus::new(&cfg).unwrap();
         (cfg, bl)
     }

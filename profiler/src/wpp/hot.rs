@@ -154,7 +154,7 @@ impl Frame {
             });
             if !self.frozen {
                 // Stop the prefix before the hot subpath.
-                let before = self.seen - len as u64;
+                let before = self.seen.saturating_sub(len as u64);
                 let keep =
                     usize::try_from(before).map_or(self.prefix.len(), |b| b.min(self.prefix.len()));
                 self.prefix.truncate(keep);
@@ -249,8 +249,9 @@ mod tests {
         path.iter().map(|&c| char::from_u32(c).unwrap()).collect()
     }
 
-    /// Fig. 5: the WPP of abbcabbcabbc. Its grammar (the figure's DAG) is S -> AAA, A -> BC,
-    /// B -> ab, C -> bc, with frequencies S 1, A 3, B 3, C 3.
+    /// Fig. 5: the WPP of abbcabbcabbc. The figure is a drawing; its grammar, reconstructed from
+    /// the text (A spans a…c, B and C are used once, ab and bb and bc are hot at frequency 3), is
+    /// S -> AAA, A -> BC, B -> ab, C -> bc, with frequencies S 1, A 3, B 3, C 3.
     fn figure_5() -> Grammar {
         Grammar::new(vec![
             vec![r(1), r(1), r(1)],
@@ -274,7 +275,8 @@ mod tests {
     #[test]
     fn figure_5_hot_subpaths() {
         // Unit costs; length greater than 1 and less than 4; cost 6 or more. Of the hot
-        // subpaths the paper lists (ab, bc, bb, ca), the algorithm reports ab and bc.
+        // subpaths the paper lists (ab, bc, bb, ca), the algorithm reports ab and bc. (By §4.2's
+        // definition ca, which occurs twice, costs 4: only ab, bc and bb are actually hot.)
         let params = HotParams {
             min_cost: 6,
             max_len: 3,

@@ -6,6 +6,7 @@
 //! [`WppSection`], from which `pcc wpp expand` regenerates the trace and `pcc wpp hot` finds the
 //! minimal hot subpaths ([`hot_subpaths`], Fig. 7).
 
+mod digrams;
 pub mod grammar;
 pub mod hot;
 pub mod section;

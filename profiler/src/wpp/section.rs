@@ -2,7 +2,7 @@
 //! rules and the trace length.
 //!
 //! ```json
-//! "wpp": { "symbols": [ { "function": "main", "path": 3 }, ... ],
+//! "wpp": { "symbols": [ { "function": "main", "path": 3, "cost": 12 }, ... ],
 //!          "trace_length": 1000000,
 //!          "rules": [ ["R1", 0, "R1"], [1, 2, 2], ... ] }
 //! ```
@@ -18,6 +18,10 @@ use std::fmt;
 pub struct PathSymbol {
     pub function: String,
     pub path: u64,
+    /// The path's cost for `pcc wpp hot` (002 §5.2 uses its instruction count), when the
+    /// compiler supplies it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u64>,
 }
 
 /// The `"wpp"` field of a profile.

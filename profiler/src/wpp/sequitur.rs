@@ -17,18 +17,16 @@
 //! [`Sequitur::finish`]) supplies `l`. Between pushes the only permitted violation of digram
 //! uniqueness is that pending pair at the end of the start rule.
 //!
-//! Representation: an arena of symbol nodes addressed by `u32` indices. Each rule is a circular
-//! doubly-linked list through a guard node; each rule also threads a list of the non-terminal
-//! nodes that reference it, so the last remaining reference of an under-used rule is found in
-//! O(1). The digram index is a hash map from a pair of symbol values to the node starting the
-//! registered occurrence (the hash table that 002 §3.1's footnote says the linear-time bound
-//! assumes). A flag on each node says whether the index points at it, so most removals need no
-//! hash lookup.
+//! Representation: an arena of 16-byte symbol nodes addressed by `u32` indices (no pointers, no
+//! `unsafe`). Each rule is a circular doubly-linked list through a guard node. The digram index
+//! (`digrams.rs`) is a hash table from a pair of symbol values to the node starting the
+//! registered occurrence — the hash table that 002 §3.1's footnote says the linear-time bound
+//! assumes. A flag on each node says whether the index points at it, so most removals need no
+//! lookup.
 
+use super::digrams::{DigramTable, Key};
 use super::grammar::{Grammar, Symbol};
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// No node.
 const NIL: u32 = u32::MAX;
@@ -49,9 +47,6 @@ struct Node {
     val: u64,
     prev: u32,
     next: u32,
-    /// Neighbours in the list of references to the same rule (non-terminal nodes only).
-    occ_prev: u32,
-    occ_next: u32,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -59,8 +54,6 @@ struct RuleSlot {
     /// The guard node, or `NIL` when the slot is free.
     guard: u32,
     uses: u32,
-    /// Head of the list of non-terminal nodes referencing this rule.
-    first_occ: u32,
 }
 
 /// What is known about the next input symbol (§3.2).
@@ -73,31 +66,6 @@ enum LookAhead {
     /// There is no next symbol.
     End,
 }
-
-/// Multiply-xor hashing for digram keys (pairs of small integers). Not DoS-resistant, which does
-/// not matter here: the keys are the program's own path symbols.
-#[derive(Default, Clone, Copy)]
-struct DigramHasher(u64);
-
-impl Hasher for DigramHasher {
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 29)
-    }
-}
-
-type Key = (u64, u64);
 
 /// An online SEQUITUR(1) grammar builder over `u32` terminals.
 ///
@@ -117,9 +85,11 @@ pub struct Sequitur {
     free_nodes: Vec<u32>,
     rules: Vec<RuleSlot>,
     free_rules: Vec<u32>,
-    index: HashMap<Key, u32, BuildHasherDefault<DigramHasher>>,
-    /// Rules whose use count fell to one and that may need inlining.
-    underused: Vec<u32>,
+    index: DigramTable,
+    /// Rules whose use count fell to one, each with its remaining reference (see `drop_use`).
+    underused: Vec<(u32, u32)>,
+    /// The rule whose reference `substitute` is putting in place of a digram.
+    substituting: u32,
     /// The last two symbols of the start rule may be a repeated digram awaiting the look-ahead.
     tail_pending: bool,
     lookahead: LookAhead,
@@ -139,8 +109,9 @@ impl Sequitur {
             free_nodes: Vec::new(),
             rules: Vec::new(),
             free_rules: Vec::new(),
-            index: HashMap::default(),
+            index: DigramTable::new(),
             underused: Vec::new(),
+            substituting: NIL,
             tail_pending: false,
             lookahead: LookAhead::Unknown,
             pushed: 0,
@@ -197,8 +168,8 @@ impl Sequitur {
         self.snapshot()
     }
 
-    /// Settles a pending tail digram as if the input had ended, then keeps accepting input.
-    /// After this the grammar satisfies both properties with no exception.
+    /// Settles a pending tail digram as if the input had ended. After this the grammar satisfies
+    /// both properties with no exception.
     fn settle(&mut self) {
         if self.tail_pending {
             self.lookahead = LookAhead::End;
@@ -212,9 +183,9 @@ impl Sequitur {
     /// The current grammar (with a pending tail digram left as it is), rules numbered in order of
     /// first reference from the start rule.
     pub fn snapshot(&self) -> Grammar {
-        let mut new_id: HashMap<u32, u32> = HashMap::new();
+        let mut new_id = vec![NIL; self.rules.len()];
         let mut order = vec![0u32];
-        new_id.insert(0, 0);
+        new_id[0] = 0;
         let mut rules = Vec::new();
         let mut i = 0;
         while i < order.len() {
@@ -225,12 +196,11 @@ impl Sequitur {
                 let v = self.val(n);
                 if v & NT != 0 {
                     let r = v as u32;
-                    let next_id = order.len() as u32;
-                    let id = *new_id.entry(r).or_insert_with(|| {
+                    if new_id[r as usize] == NIL {
+                        new_id[r as usize] = order.len() as u32;
                         order.push(r);
-                        next_id
-                    });
-                    rhs.push(Symbol::Rule(id));
+                    }
+                    rhs.push(Symbol::Rule(new_id[r as usize]));
                 } else {
                     rhs.push(Symbol::Terminal(v as u32));
                 }
@@ -275,8 +245,6 @@ impl Sequitur {
             val,
             prev: NIL,
             next: NIL,
-            occ_prev: NIL,
-            occ_next: NIL,
         };
         match self.free_nodes.pop() {
             Some(i) => {
@@ -307,54 +275,53 @@ impl Sequitur {
                 self.rules.push(RuleSlot {
                     guard: NIL,
                     uses: 0,
-                    first_occ: NIL,
                 });
                 r
             }
         };
         let g = self.alloc(GUARD | u64::from(r));
         self.link(g, g);
-        self.rules[r as usize] = RuleSlot {
-            guard: g,
-            uses: 0,
-            first_occ: NIL,
-        };
+        self.rules[r as usize] = RuleSlot { guard: g, uses: 0 };
         r
     }
 
     /// A new node for `val`; a non-terminal is counted as a use of its rule.
     fn new_symbol(&mut self, val: u64) -> u32 {
-        let n = self.alloc(val);
         if val & NT != 0 {
-            let r = val as u32 as usize;
-            let head = self.rules[r].first_occ;
-            self.nodes[n as usize].occ_next = head;
-            if head != NIL {
-                self.nodes[head as usize].occ_prev = n;
-            }
-            self.rules[r].first_occ = n;
-            self.rules[r].uses += 1;
+            self.rules[val as u32 as usize].uses += 1;
         }
-        n
+        self.alloc(val)
     }
 
-    /// Takes a non-terminal node out of its rule's reference list.
+    /// Counts the removal of non-terminal node `n` (a symbol of a digram being replaced by
+    /// `self.substituting`, or a rule reference being inlined).
+    ///
+    /// When this leaves the rule with one reference, that reference is in the right-hand side of
+    /// `self.substituting`: that rule's right-hand side is, at this moment, exactly the digram
+    /// being replaced, so it references the rule too. While the count stays at one the reference
+    /// cannot move: replacing a digram that contains it would need a second reference, and
+    /// inlining the rule around it moves nodes without copying them. So it is recorded here and
+    /// inlined by `enforce_utility` without any search.
     fn drop_use(&mut self, n: u32) {
-        let r = self.val(n) as u32 as usize;
-        let Node {
-            occ_prev, occ_next, ..
-        } = self.nodes[n as usize];
-        if occ_prev == NIL {
-            self.rules[r].first_occ = occ_next;
-        } else {
-            self.nodes[occ_prev as usize].occ_next = occ_next;
-        }
-        if occ_next != NIL {
-            self.nodes[occ_next as usize].occ_prev = occ_prev;
-        }
-        self.rules[r].uses -= 1;
-        if self.rules[r].uses == 1 {
-            self.underused.push(r as u32);
+        let r = self.val(n) as u32;
+        let slot = &mut self.rules[r as usize];
+        slot.uses -= 1;
+        if slot.uses == 1 {
+            debug_assert_ne!(
+                self.substituting, NIL,
+                "only `substitute` can leave one use"
+            );
+            if self.substituting != NIL {
+                let g = self.rules[self.substituting as usize].guard;
+                let first = self.next(g);
+                let remaining = if self.val(first) == NT | u64::from(r) {
+                    first
+                } else {
+                    self.next(first)
+                };
+                debug_assert_eq!(self.val(remaining), NT | u64::from(r));
+                self.underused.push((r, remaining));
+            }
         }
     }
 
@@ -368,12 +335,37 @@ impl Sequitur {
 
     // ---- digram index --------------------------------------------------------------------
 
+    /// The digram starting at node `n` (whose successor is not a guard).
+    #[inline]
+    fn key_of(nodes: &[Node], n: u32) -> Key {
+        let node = &nodes[n as usize];
+        (node.val & !REG, nodes[node.next as usize].val & !REG)
+    }
+
+    /// Looks `key` up: `Ok(slot)` where it is registered, or `Err(empty slot)`.
+    #[inline]
+    fn lookup(&self, key: Key, tag: u32) -> Result<usize, usize> {
+        let nodes = &self.nodes;
+        self.index.find(key, tag, |n| Self::key_of(nodes, n))
+    }
+
+    /// The node registered for `key`, if any.
+    fn registered(&self, key: Key) -> Option<u32> {
+        self.lookup(key, DigramTable::tag(key))
+            .ok()
+            .map(|slot| self.index.node(slot))
+    }
+
     /// Points the index at `n` for `key`, clearing the flag of the node it pointed at before.
     fn register(&mut self, key: Key, n: u32) {
-        if let Some(old) = self.index.insert(key, n)
-            && old != n
-        {
-            self.nodes[old as usize].val &= !REG;
+        let tag = DigramTable::tag(key);
+        match self.lookup(key, tag) {
+            Ok(slot) => {
+                let old = self.index.node(slot);
+                self.nodes[old as usize].val &= !REG;
+                self.index.set_node(slot, n);
+            }
+            Err(slot) => self.index.insert_at(slot, tag, n),
         }
         self.nodes[n as usize].val |= REG;
     }
@@ -385,8 +377,9 @@ impl Sequitur {
             return None;
         }
         self.nodes[n as usize].val &= !REG;
-        let key = (self.val(n), self.val(self.next(n)));
-        self.index.remove(&key);
+        let key = Self::key_of(&self.nodes, n);
+        let removed = self.index.remove(DigramTable::tag(key), n);
+        debug_assert!(removed);
         Some(key)
     }
 
@@ -401,8 +394,9 @@ impl Sequitur {
         if self.is_guard(r) || (self.val(n), self.val(r)) != key {
             return;
         }
-        if let Entry::Vacant(e) = self.index.entry(key) {
-            e.insert(n);
+        let tag = DigramTable::tag(key);
+        if let Err(slot) = self.lookup(key, tag) {
+            self.index.insert_at(slot, tag, n);
             self.nodes[n as usize].val |= REG;
         }
     }
@@ -447,8 +441,10 @@ impl Sequitur {
     fn substitute(&mut self, occ: u32, rule: u32) {
         let q = self.prev(occ);
         let second = self.next(occ);
+        self.substituting = rule;
         self.remove_node(second);
         self.remove_node(occ);
+        self.substituting = NIL;
         let nt = self.new_symbol(NT | u64::from(rule));
         self.insert_after(q, nt);
         if !self.check(q) {
@@ -468,13 +464,14 @@ impl Sequitur {
             return false;
         }
         let key = (self.val(n), self.val(r));
-        let m = match self.index.entry(key) {
-            Entry::Vacant(e) => {
-                e.insert(n);
+        let tag = DigramTable::tag(key);
+        let m = match self.lookup(key, tag) {
+            Err(slot) => {
+                self.index.insert_at(slot, tag, n);
                 self.nodes[n as usize].val |= REG;
                 return false;
             }
-            Entry::Occupied(e) => *e.get(),
+            Ok(slot) => self.index.node(slot),
         };
         if m == n || self.next(m) == n || m == r {
             // The same occurrence, or two overlapping ones (`a a a`): no repetition.
@@ -496,9 +493,8 @@ impl Sequitur {
             LookAhead::Unknown => true,
             LookAhead::End => false,
             LookAhead::Next(l) => self
-                .index
-                .get(&(self.val(y), l))
-                .is_some_and(|&p| self.is_whole_rule(p)),
+                .registered((self.val(y), l))
+                .is_some_and(|p| self.is_whole_rule(p)),
         }
     }
 
@@ -535,12 +531,27 @@ impl Sequitur {
 
     /// Rule utility: inlines every rule left with a single reference.
     fn enforce_utility(&mut self) {
-        while let Some(r) = self.underused.pop() {
+        while let Some((r, reference)) = self.underused.pop() {
             let slot = self.rules[r as usize];
             if slot.guard != NIL && slot.uses == 1 {
-                self.expand(slot.first_occ);
+                let reference = if self.nodes[reference as usize].val & !REG == NT | u64::from(r) {
+                    reference
+                } else {
+                    // Unreachable by the argument in `drop_use`; kept as a safety net.
+                    debug_assert!(false, "lost the last reference of rule {r}");
+                    self.find_reference(r)
+                };
+                self.expand(reference);
             }
         }
+    }
+
+    /// A reference to rule `r`, by scanning the live nodes.
+    fn find_reference(&self, r: u32) -> u32 {
+        let want = NT | u64::from(r);
+        (0..self.nodes.len() as u32)
+            .find(|&n| self.nodes[n as usize].val & !REG == want)
+            .unwrap_or_else(|| unreachable!("rule {r} has a use but no reference"))
     }
 
     /// Replaces the non-terminal node `o` by its rule's right-hand side (moving the nodes, so
@@ -621,7 +632,7 @@ impl Sequitur {
                 }
                 let registered = self.nodes[n as usize].val & REG != 0;
                 let in_index = !self.is_guard(self.next(n))
-                    && self.index.get(&(v, self.val(self.next(n)))) == Some(&n);
+                    && self.registered((v, self.val(self.next(n)))) == Some(n);
                 if registered != in_index {
                     return Err(format!("node {n}: REG flag disagrees with the index"));
                 }
@@ -649,18 +660,6 @@ impl Sequitur {
                     slot.uses, uses[r]
                 ));
             }
-            let mut listed = 0;
-            let mut o = slot.first_occ;
-            while o != NIL {
-                if self.val(o) != NT | r as u64 || !seen_nodes[o as usize] {
-                    return Err(format!("rule {r}: reference list holds node {o}"));
-                }
-                listed += 1;
-                o = self.nodes[o as usize].occ_next;
-            }
-            if listed != uses[r] {
-                return Err(format!("rule {r}: reference list has {listed} nodes"));
-            }
             if r != 0 && uses[r] < 2 {
                 return Err(format!(
                     "rule utility: rule {r} is used {} time(s)",
@@ -676,14 +675,17 @@ impl Sequitur {
         if self.free_nodes.len() != self.nodes.iter().filter(|n| n.val == FREE).count() {
             return Err("free-node list disagrees with the nodes".into());
         }
-        for (key, &n) in &self.index {
-            if !seen_nodes[n as usize]
-                || self.is_guard(n)
-                || self.is_guard(self.next(n))
-                || (self.val(n), self.val(self.next(n))) != *key
-            {
-                return Err(format!("index entry {key:?} -> {n} is stale"));
+        for (tag, n) in self.index.entries() {
+            if !seen_nodes[n as usize] || self.is_guard(n) || self.is_guard(self.next(n)) {
+                return Err(format!("index entry -> {n} is stale"));
             }
+            let key = Self::key_of(&self.nodes, n);
+            if tag != DigramTable::tag(key) || self.registered(key) != Some(n) {
+                return Err(format!("index entry {key:?} -> {n} is misplaced"));
+            }
+        }
+        if self.index.len() != self.index.entries().count() {
+            return Err("index length is wrong".into());
         }
         let pending_tail = if self.tail_pending && !self.is_guard(self.prev(START)) {
             Some(self.prev(self.prev(START))).filter(|&x| !self.is_guard(x))
@@ -691,7 +693,7 @@ impl Sequitur {
             None
         };
         for (key, occurrences) in &digrams {
-            let registered = self.index.get(key);
+            let registered = self.registered(*key);
             let rest: Vec<u32> = occurrences
                 .iter()
                 .copied()
@@ -700,7 +702,7 @@ impl Sequitur {
             if rest.is_empty() {
                 continue;
             }
-            let Some(&reg) = registered else {
+            let Some(reg) = registered else {
                 return Err(format!("digram {key:?} is not indexed"));
             };
             for &n in &rest {

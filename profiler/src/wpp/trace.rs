@@ -125,16 +125,13 @@ pub struct WppTrace {
 }
 
 impl WppTrace {
-    /// The profile's `"wpp"` field, naming each routine with `name` (the compiler's table).
-    pub fn section(&self, name: impl Fn(u32) -> String) -> Result<WppSection, WppError> {
-        let symbols = self
-            .symbols
-            .iter()
-            .map(|k| PathSymbol {
-                function: name(k.function),
-                path: k.path,
-            })
-            .collect();
+    /// The profile's `"wpp"` field; `describe` gives each (routine, path) its name and cost from
+    /// the compiler's tables.
+    pub fn section(
+        &self,
+        describe: impl Fn(PathKey) -> PathSymbol,
+    ) -> Result<WppSection, WppError> {
+        let symbols = self.symbols.iter().map(|&k| describe(k)).collect();
         WppSection::new(symbols, self.grammar.clone())
     }
 }
@@ -182,10 +179,18 @@ mod tests {
             ]
         );
         assert_eq!(trace.unmatched_leaves, 1);
-        let section = trace.section(|f| format!("f{f}")).unwrap();
+        let section = trace
+            .section(|k| PathSymbol {
+                function: format!("f{}", k.function),
+                path: k.path,
+                cost: (k.function == 9).then_some(4),
+            })
+            .unwrap();
         let value = section.to_value();
         assert_eq!(value["trace_length"], 10);
         assert_eq!(value["symbols"][1]["function"], "f9");
+        assert_eq!(value["symbols"][1]["cost"], 4);
+        assert!(value["symbols"][0].get("cost").is_none());
         assert_eq!(WppSection::from_value(&value).unwrap(), section);
     }
 
@@ -198,7 +203,14 @@ mod tests {
             }
             w.finish()
         };
-        let good = trace.section(|_| "main".into()).unwrap().to_value();
+        let good = trace
+            .section(|k| PathSymbol {
+                function: "main".into(),
+                path: k.path,
+                cost: None,
+            })
+            .unwrap()
+            .to_value();
         let mut v = good.clone();
         v["trace_length"] = 5.into();
         assert!(matches!(
