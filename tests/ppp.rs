@@ -590,3 +590,46 @@ fn profile_show_reports_range_and_rho() {
         out.stdout
     );
 }
+
+/// 000 §5 "Hash table usage policy": with an array smaller than the PPP range, interesting
+/// paths with larger PPP ids are counted as residual at run time and moved back when the
+/// profile is written: the profile is the same.
+#[test]
+fn small_arrays_lose_no_interesting_path() {
+    let scratch = Scratch::new("small");
+    let name = "y2k";
+    let args = program_args(name);
+    let interesting = scratch.path("interesting.json");
+    let ppp = scratch.path("ppp.json");
+    run_program(
+        &scratch.0,
+        name,
+        &[
+            OsStr::new("--profile=bl"),
+            OsStr::new("--profile-out"),
+            interesting.as_os_str(),
+        ],
+        &args,
+    );
+    let run = run_program(
+        &scratch.0,
+        name,
+        &[
+            OsStr::new("--profile=ppp"),
+            OsStr::new("--interesting"),
+            interesting.as_os_str(),
+            OsStr::new("--hash-threshold"),
+            OsStr::new("3"),
+            OsStr::new("--profile-out"),
+            ppp.as_os_str(),
+        ],
+        &args,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (bl, ppp) = (read_json(&interesting), read_json(&ppp));
+    assert_accounts_for_bl(name, &bl, &ppp);
+    let main = function(&ppp, "main");
+    assert!(main["range"].as_u64().unwrap() > 3);
+    assert_eq!(paths(main, "paths"), paths(function(&bl, "main"), "paths"));
+    assert_eq!(paths(main, "residual"), vec![]);
+}

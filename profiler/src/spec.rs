@@ -126,13 +126,24 @@ fn function_record(
     match spec.mode {
         Mode::Edge => {
             let plan = EdgeProfilePlan::new(&cfg, &static_edge_weights(&cfg, numbering.dag()));
-            let mut table = vec![0u64; plan.num_counters()];
+            // The chords' counters, then how many activations started and finished.
+            let mut table = vec![0u64; plan.num_counters() + 2];
             for &(index, count) in counts {
                 let slot = usize::try_from(index)
                     .ok()
                     .and_then(|i| table.get_mut(i))
                     .ok_or_else(|| format!("edge counter {index} out of range"))?;
                 *slot = count;
+            }
+            let finished = table.pop().unwrap_or(0);
+            let started = table.pop().unwrap_or(0);
+            if started != finished {
+                return Err(format!(
+                    "{} of its {started} activations were still running when the program ended \
+                     (`exit()` or a runtime error), so its edge counts cannot be rebuilt by flow \
+                     conservation; they are left out",
+                    started - finished
+                ));
             }
             let edge_counts = plan.reconstruct(&table).map_err(|e| e.to_string())?;
             record.storage = crate::profile::Storage::Array;
@@ -186,4 +197,63 @@ fn function_record(
         }
     }
     Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::examples::year_2000;
+
+    fn ppp_spec(interesting: Vec<u64>, array_limit: u64) -> ProfileSpec {
+        let cfg = year_2000();
+        ProfileSpec {
+            mode: Mode::Ppp,
+            program: "y2k.pl".into(),
+            output: "y2k.ppp.profile.json".into(),
+            array_limit,
+            functions: vec![FunctionSpec {
+                name: "classify".into(),
+                cfg_hash: "h".into(),
+                num_paths: 8,
+                num_nodes: cfg.num_nodes(),
+                entry: cfg.entry().0,
+                exit: cfg.exit().0,
+                edges: cfg.edges().map(|(_, e)| (e.from.0, e.to.0)).collect(),
+                node_lines: (0..cfg.num_nodes()).map(|v| vec![v as u32 + 1]).collect(),
+                interesting,
+            }],
+        }
+    }
+
+    /// Dense counters by PPP id become interesting paths by Ball-Larus id; the residual table
+    /// holds the rest, and an interesting path counted as residual (its PPP id was past the
+    /// array) moves back to `paths`.
+    #[test]
+    fn ppp_profile_from_dense_and_residual_counters() {
+        let spec = ppp_spec(vec![1, 4, 6], 2);
+        assert_eq!(spec.num_counter_tables(), 2);
+        let bl = BallLarus::new(&spec.functions[0].cfg().unwrap()).unwrap();
+        let ppp = Ppp::from_bl_ids(&bl, [1, 4, 6]).unwrap();
+        let slot = |bl_id| ppp.ppp_id_of(bl_id).unwrap();
+        let beyond = [1, 4, 6].into_iter().find(|&id| slot(id) >= 2);
+        let mut dense: Counters = [1, 4, 6]
+            .into_iter()
+            .filter(|&id| slot(id) < 2)
+            .map(|id| (slot(id), 10 + id))
+            .collect();
+        dense.sort_unstable();
+        let mut residual: Counters = vec![(0, 3), (7, 2)];
+        residual.extend(beyond.map(|id| (id, 10 + id)));
+        let (profile, problems) = build_profile(&spec, vec![], &[dense, residual]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let f = &profile.functions[0];
+        let counts = |paths: &[crate::profile::PathCount]| {
+            paths.iter().map(|p| (p.id, p.count)).collect::<Vec<_>>()
+        };
+        assert_eq!(counts(&f.paths), vec![(1, 11), (4, 14), (6, 16)]);
+        assert_eq!(counts(f.residual.as_ref().unwrap()), vec![(0, 3), (7, 2)]);
+        assert_eq!(f.interesting, Some(vec![1, 4, 6]));
+        assert_eq!(f.range, Some(ppp.range()));
+        assert_eq!(f.rho, ppp.compactness());
+    }
 }

@@ -103,19 +103,39 @@ pub fn instrument(
         let counter_table = match how.mode {
             Mode::Edge => {
                 let plan = EdgeProfilePlan::new(&fcfg.cfg, &weights);
+                // Two counters after the chords' count activations started and finished, so
+                // that a function still running when the program ends (flow not conserved)
+                // is recognized instead of getting wrong edge counts (pcc_profiler::spec).
+                let (started, finished) = (plan.num_counters() as u64, plan.num_counters() as u64 + 1);
+                let span = func.blocks[mir::ENTRY].term.span;
+                func.blocks[mir::ENTRY].stmts.insert(
+                    0,
+                    Statement {
+                        kind: count_const(table, started),
+                        span,
+                    },
+                );
                 let mut inserter = Inserter::new(func, &fcfg, table);
                 for e in 0..fcfg.edges.len() {
                     if let Some(counter) = plan.edge_counter(EdgeId(e)) {
                         inserter.on_edge(e, vec![count_const(table, counter as u64)]);
                     }
-                }
-                for b in 0..fcfg.exit().0 {
-                    if let Some(counter) = plan.dead_end_counter(NodeId(b)) {
-                        inserter.at_dead_end(b, vec![count_const(table, counter as u64)]);
+                    if fcfg.edges[e].1.is_none() {
+                        inserter.on_edge(e, vec![count_const(table, finished)]);
                     }
                 }
+                for b in 0..fcfg.exit().0 {
+                    let mut code = Vec::new();
+                    if let Some(counter) = plan.dead_end_counter(NodeId(b)) {
+                        code.push(count_const(table, counter as u64));
+                    }
+                    if fcfg.cfg.succs(NodeId(b)).is_empty() {
+                        code.push(count_const(table, finished));
+                    }
+                    inserter.at_dead_end(b, code);
+                }
                 CounterTable {
-                    len: plan.num_counters() as u64,
+                    len: finished + 1,
                     hashed: false,
                     slots: None,
                 }
