@@ -212,7 +212,7 @@ pub fn estimated_hot_paths(
     }
     let total = flow[dag.exit().0];
     let mut chosen = Vec::new();
-    if !(total > 0.0) || !dag.contains(dag.entry()) {
+    if total.is_nan() || total <= 0.0 || !dag.contains(dag.entry()) {
         return chosen;
     }
     let mut covered = 0.0;

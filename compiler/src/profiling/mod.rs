@@ -106,7 +106,8 @@ pub fn instrument(
                 // Two counters after the chords' count activations started and finished, so
                 // that a function still running when the program ends (flow not conserved)
                 // is recognized instead of getting wrong edge counts (pcc_profiler::spec).
-                let (started, finished) = (plan.num_counters() as u64, plan.num_counters() as u64 + 1);
+                let (started, finished) =
+                    (plan.num_counters() as u64, plan.num_counters() as u64 + 1);
                 let span = func.blocks[mir::ENTRY].term.span;
                 func.blocks[mir::ENTRY].stmts.insert(
                     0,
