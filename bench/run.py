@@ -40,7 +40,8 @@ PROFILED = [
     ("programs/nqueens.pl", ["13"]),
     ("programs/mandelbrot.pl", ["600", "400", "800"]),
 ]
-PROFILE_MODES = ["edge", "bl"]
+# `ppp` takes its interesting paths from the `bl` profile of the same input, measured just before.
+PROFILE_MODES = ["edge", "bl", "ppp"]
 
 
 def timed(cmd, runs):
@@ -108,7 +109,10 @@ def profiling_rows(runs):
             per_mode = []
             for mode in PROFILE_MODES:
                 out = Path(tmp) / f"{Path(pl).stem}.{mode}.json"
-                cmd = [PCC, "run", pl, "-O2", f"--profile={mode}", "--profile-out", out, "--", *args]
+                cmd = [PCC, "run", pl, "-O2", f"--profile={mode}", "--profile-out", out]
+                if mode == "ppp":
+                    cmd += ["--interesting", Path(tmp) / f"{Path(pl).stem}.bl.json"]
+                cmd += ["--", *args]
                 t, out_profiled = timed(cmd, runs)
                 if out_profiled != out_plain:
                     sys.exit(f"{pl}: output changed under --profile={mode}")

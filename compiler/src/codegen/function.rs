@@ -214,7 +214,7 @@ impl FunctionTranslator<'_, '_> {
             }
             None => {
                 let table = self.iconst(table as i64);
-                self.call_runtime_opt(&runtime::PROFILE_COUNT_HASHED, &[table, index])?;
+                self.count_hashed(table, index)?;
             }
         }
         Ok(())
@@ -243,7 +243,7 @@ impl FunctionTranslator<'_, '_> {
             // No interesting path: every path is residual.
             _ => {
                 let table = self.iconst(residual_table);
-                self.call_runtime_opt(&runtime::PROFILE_COUNT_HASHED, &[table, bl])?;
+                self.count_hashed(table, bl)?;
                 return Ok(());
             }
         };
@@ -281,7 +281,7 @@ impl FunctionTranslator<'_, '_> {
 
         self.builder.switch_to_block(miss);
         let table = self.iconst(residual_table);
-        self.call_runtime_opt(&runtime::PROFILE_COUNT_HASHED, &[table, bl])?;
+        self.count_hashed(table, bl)?;
         self.builder.ins().jump(done, &[]);
         self.builder.seal_block(done);
         self.builder.switch_to_block(done);
@@ -635,6 +635,17 @@ impl FunctionTranslator<'_, '_> {
                 "indexing a value that is not an array",
             )),
         }
+    }
+
+    /// Counts `key` in the runtime's hash table `table`, through the `preserve_all` trampoline.
+    fn count_hashed(&mut self, table: Value, key: Value) -> Result<()> {
+        let id = self
+            .cx
+            .count_hashed
+            .ok_or_else(|| CodegenError::internal("counting without counter tables"))?;
+        let func_ref = self.func_ref(id);
+        self.builder.ins().call(func_ref, &[table, key]);
+        Ok(())
     }
 
     fn func_ref(&mut self, id: FuncId) -> FuncRef {
