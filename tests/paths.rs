@@ -3,17 +3,15 @@
 //! function's paths are truncated or too many to list, and give the same data as text, JSON and
 //! a Graphviz drawing of the Ball-Larus DAG.
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use common::{Scratch, function, json, root, u64s};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn program(name: &str) -> PathBuf {
     root().join("programs").join(name)
@@ -83,26 +81,11 @@ fn paths_ok(file: &Path, extra: &[&str]) -> String {
 fn paths_json(file: &Path, extra: &[&str]) -> Value {
     let mut args = vec!["--format", "json"];
     args.extend_from_slice(extra);
-    let text = paths_ok(file, &args);
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("invalid JSON ({e}):\n{text}"))
-}
-
-fn function<'a>(document: &'a Value, name: &str) -> &'a Value {
-    document["functions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["name"] == name)
-        .unwrap_or_else(|| panic!("no function {name} in {document}"))
+    json(&paths_ok(file, &args))
 }
 
 fn lines_of(path: &Value) -> Vec<u64> {
-    path["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_u64().unwrap())
-        .collect()
+    u64s(&path["lines"])
 }
 
 fn ids_of(function: &Value) -> Vec<u64> {
@@ -112,29 +95,6 @@ fn ids_of(function: &Value) -> Vec<u64> {
         .iter()
         .map(|p| p["id"].as_u64().unwrap())
         .collect()
-}
-
-/// A fresh directory for one test's files, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "pcc-paths-{}-{test}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// 004 Sidebars 1–2: AddEvenNumbers has six acyclic paths, numbered as in Fig. 11 — first the

@@ -3,110 +3,31 @@
 //! paths the `bl` profile of the same run has, split into interesting (`paths`) and residual
 //! ones; programs behave as without profiling; `--profile=ppp` works with no other flag.
 
+mod common;
+
 use std::ffi::OsStr;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use common::{Run, Scratch, function, pcc_in, read_json, root, u64s as ids};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn program(name: &str) -> PathBuf {
     root().join("programs").join(format!("{name}.pl"))
 }
 
-/// A fresh directory for one test's files, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "pcc-ppp-{}-{test}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `pcc ARGS` in `dir` with `stdin` as its input.
-fn pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pcc runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    let run = Run {
-        status: output.status.code().expect("pcc exits"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(
-        !run.stderr.contains("panicked"),
-        "pcc panicked: {}",
-        run.stderr
-    );
-    run
-}
-
 fn sidecar(name: &str, ext: &str) -> Option<String> {
-    std::fs::read_to_string(root().join("programs").join(format!("{name}.{ext}"))).ok()
+    common::sidecar(&program(name), ext)
 }
 
 /// The program's own arguments: from its `.args` file unless given.
 fn program_args(name: &str) -> Vec<String> {
-    sidecar(name, "args")
-        .map(|a| a.lines().map(str::to_string).collect())
-        .unwrap_or_default()
+    common::program_args(&program(name))
 }
 
 /// `pcc run programs/NAME.pl FLAGS -- ARGS` in `dir`, with the program's `.stdin`.
 fn run_program(dir: &Path, name: &str, flags: &[&OsStr], args: &[String]) -> Run {
-    let source = program(name);
-    let mut all: Vec<&OsStr> = vec![OsStr::new("run"), source.as_os_str()];
-    all.extend_from_slice(flags);
-    all.push(OsStr::new("--"));
-    all.extend(args.iter().map(OsStr::new));
+    let all = common::run_args(&program(name), flags, args);
     pcc_in(dir, &all, &sidecar(name, "stdin").unwrap_or_default())
-}
-
-fn read_json(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap()
 }
 
 /// A function's paths (`field` = "paths" or "residual") as (id, count, lines).
@@ -119,33 +40,10 @@ fn paths(function: &Value, field: &str) -> Vec<(u64, u64, Vec<u64>)> {
             (
                 p["id"].as_u64().unwrap(),
                 p["count"].as_u64().unwrap(),
-                p["lines"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|l| l.as_u64().unwrap())
-                    .collect(),
+                common::u64s(&p["lines"]),
             )
         })
         .collect()
-}
-
-fn ids(values: &Value) -> Vec<u64> {
-    values
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .collect()
-}
-
-fn function<'p>(profile: &'p Value, name: &str) -> &'p Value {
-    profile["functions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["name"] == name)
-        .unwrap_or_else(|| panic!("no function `{name}` in the profile"))
 }
 
 /// The (plain, bl, ppp) runs of a program: the `bl` profile of `interesting_args` is the
@@ -210,21 +108,12 @@ fn profile(
     }
 }
 
-/// Lines pcc itself writes on stderr start with `pcc: `; the rest is the program's.
-fn program_stderr(stderr: &str) -> String {
-    stderr
-        .lines()
-        .filter(|l| !l.starts_with("pcc: "))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn assert_same_behaviour(name: &str, plain: &Run, ppp: &Run) {
     assert_eq!(plain.status, ppp.status, "{name}: exit status");
     assert_eq!(plain.stdout, ppp.stdout, "{name}: stdout");
     assert_eq!(
-        program_stderr(&plain.stderr),
-        program_stderr(&ppp.stderr),
+        plain.program_stderr().0,
+        ppp.program_stderr().0,
         "{name}: stderr"
     );
 }
@@ -477,13 +366,9 @@ fn ppp_with_no_flags_uses_the_default_bl_profile_or_the_estimate() {
         std::fs::copy(program(name), scratch.path(&format!("{name}.pl"))).unwrap();
         let args = program_args(name);
         let stdin = sidecar(name, "stdin").unwrap_or_default();
-        let run = |flags: &[&str]| {
-            let mut all = vec!["run".to_string(), format!("{name}.pl")];
-            all.extend(flags.iter().map(|s| s.to_string()));
-            all.push("--".into());
-            all.extend(args.iter().cloned());
-            pcc_in(&scratch.0, &all, &stdin)
-        };
+        let source = PathBuf::from(format!("{name}.pl"));
+        let run =
+            |flags: &[&str]| pcc_in(&scratch.0, &common::run_args(&source, flags, &args), &stdin);
         let plain = run(&[]);
         let ppp_json = scratch.path(&format!("{name}.ppp.profile.json"));
 

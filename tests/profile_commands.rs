@@ -2,76 +2,21 @@
 //! `programs/add_even.pl` in `tests/profiles/` (see its README), and on real profiles of the
 //! year-2000 example (`programs/y2k.pl`, 004 §5.3) written by `pcc run --profile=bl`.
 
+mod common;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use common::{Run, Scratch, function, json, root};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn fixture(name: &str) -> PathBuf {
     root().join("tests/profiles").join(name)
 }
 
-/// A fresh directory for one test's files, removed when the test ends (even when it fails).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        // Tests run in parallel: every directory gets a name of its own.
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "pcc-profile-commands-{}-{test}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `pcc ARGS` in `dir`.
+/// Runs `pcc ARGS` in `dir`, with nothing on its standard input.
 fn pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_pcc"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("pcc runs");
-    let run = Run {
-        status: output
-            .status
-            .code()
-            .expect("pcc exits, not killed by a signal"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(
-        !run.stderr.contains("panicked"),
-        "pcc panicked: {}",
-        run.stderr
-    );
-    run
+    common::pcc_in(dir, args, "")
 }
 
 /// Runs `pcc profile ARGS` from a scratch directory, so a fixture's source is found beside it.
@@ -86,10 +31,6 @@ fn os(path: &Path) -> &OsStr {
     path.as_os_str()
 }
 
-fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
 /// (id, count) of each path of `function` in a profile or report, in order.
 fn path_counts(function: &Value) -> Vec<(u64, u64)> {
     function["paths"]
@@ -98,15 +39,6 @@ fn path_counts(function: &Value) -> Vec<(u64, u64)> {
         .iter()
         .map(|p| (p["id"].as_u64().unwrap(), p["count"].as_u64().unwrap()))
         .collect()
-}
-
-fn function<'a>(profile: &'a Value, name: &str) -> &'a Value {
-    profile["functions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["name"] == name)
-        .unwrap_or_else(|| panic!("no function `{name}` in {profile}"))
 }
 
 #[test]

@@ -16,12 +16,12 @@
 //! implied by the `bl` profile's paths (and by the trace). Then come the specific cases:
 //! AddEvenNumbers, `(a || b) && (c || d)`, functions with 2^70 and 2^20 paths, recursion.
 
-use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use common::{Run, Scratch, root};
 use libtest_mimic::{Arguments, Failed, Trial};
 use pcc_lang::LineIndex;
 use pcc_profiler::ball_larus::BallLarus;
@@ -54,7 +54,7 @@ fn main() {
     // `break`/`continue`, early returns, recursion, `exit()` and runtime errors anywhere.
     for seed in 0..GENERATED {
         trials.push(Trial::test(format!("generated/{seed}"), move || {
-            let scratch = Scratch::new();
+            let scratch = Scratch::new("trial");
             let path = Path::new(&scratch.file(&format!("generated{seed}.pl"))).to_path_buf();
             std::fs::write(&path, generate::program(seed))?;
             check_program(&Program::new(&path), &[0, 2])
@@ -90,10 +90,6 @@ fn main() {
 
 type Test = fn() -> Result<(), Failed>;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 /// Every `.pl` file in `dir`, sorted.
 fn pl_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -112,39 +108,6 @@ fn pl_files(dir: &Path) -> Vec<PathBuf> {
 // ---------------------------------------------------------------------------------------------
 // Running pcc
 
-/// A fresh directory for one test's files, removed when the test ends (even when it fails).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Scratch {
-        // Trials run in parallel: each gets a directory of its own.
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "pcc-profiling-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    /// An absolute path in the directory, as a command-line argument.
-    fn file(&self, name: &str) -> String {
-        self.0
-            .join(name)
-            .to_str()
-            .expect("UTF-8 temp dir")
-            .to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// A program and how the golden tests run it (docs/CONVENTIONS.md): its `.args` and `.stdin`.
 struct Program {
     path: PathBuf,
@@ -154,11 +117,10 @@ struct Program {
 
 impl Program {
     fn new(path: &Path) -> Program {
-        let sidecar = |ext| std::fs::read_to_string(path.with_extension(ext)).ok();
         Program {
             path: path.to_path_buf(),
-            args: sidecar("args").map_or_else(Vec::new, |a| a.lines().map(String::from).collect()),
-            stdin: sidecar("stdin").unwrap_or_default(),
+            args: common::program_args(path),
+            stdin: common::sidecar(path, "stdin").unwrap_or_default(),
         }
     }
 
@@ -170,38 +132,14 @@ impl Program {
     }
 
     /// `pcc run NAME.pl FLAGS -- ARGS` in the program's folder, with its standard input.
-    fn run(&self, flags: &[&str]) -> Result<Output, Failed> {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
-            .current_dir(self.path.parent().unwrap())
-            .arg("run")
-            .arg(self.path.file_name().unwrap())
-            .args(flags)
-            .arg("--")
-            .args(&self.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()?;
-        let mut pipe = child.stdin.take().unwrap();
-        let input = self.stdin.clone();
-        // From another thread, so that a program that never reads cannot block the test.
-        let writer = std::thread::spawn(move || {
-            let _ = pipe.write_all(input.as_bytes());
-        });
-        let output = child.wait_with_output()?;
-        let _ = writer.join();
-        Ok(Output {
-            status: output
-                .status
-                .code()
-                .ok_or_else(|| format!("pcc {flags:?} killed by a signal: {:?}", output.status))?,
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        })
+    fn run(&self, flags: &[&str]) -> Result<Run, Failed> {
+        let source = Path::new(self.path.file_name().unwrap());
+        let args = common::run_args(source, flags, &self.args);
+        common::try_pcc_in(self.path.parent().unwrap(), &args, &self.stdin).map_err(Failed::from)
     }
 
     /// Runs with `--profile=MODE --profile-out FILE` and reads the profile, which must be valid.
-    fn profile(&self, flags: &[&str], mode: &str, file: &str) -> Result<(Output, Profile), Failed> {
+    fn profile(&self, flags: &[&str], mode: &str, file: &str) -> Result<(Run, Profile), Failed> {
         let out = format!("--profile-out={file}");
         let mode_flag = format!("--profile={mode}");
         let flags: Vec<&str> = flags.iter().copied().chain([&*mode_flag, &*out]).collect();
@@ -234,23 +172,6 @@ impl Program {
     }
 }
 
-struct Output {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Output {
-    /// stderr without pcc's own lines (`pcc: ...`), and those lines.
-    fn program_stderr(&self) -> (String, Vec<&str>) {
-        let (pcc, program): (Vec<&str>, Vec<&str>) = self
-            .stderr
-            .split_inclusive('\n')
-            .partition(|line| line.starts_with("pcc: "));
-        (program.concat(), pcc)
-    }
-}
-
 /// An edge profile cannot rebuild the counts of a function the run ended inside (`exit()`
 /// below it on the stack, or a runtime error): flow is not conserved there. pcc leaves such a
 /// function out when it notices, and says so on stderr (docs/TESTING.md, "A known limit").
@@ -260,8 +181,8 @@ const EDGE_WARNING: &str = "pcc: warning: edge profile: function ";
 /// one summary line is taken out (and the warnings of `allowed`, if any).
 fn same_behaviour(
     what: &str,
-    plain: &Output,
-    profiled: &Output,
+    plain: &Run,
+    profiled: &Run,
     allowed: Option<&str>,
 ) -> Result<(), String> {
     let (plain_stderr, plain_lines) = plain.program_stderr();
@@ -691,7 +612,7 @@ fn check_edges(traced: &Traced, edge: &Profile) -> Result<(), String> {
 }
 
 struct Traced {
-    output: Output,
+    output: Run,
     profile: Profile,
     lowered: Lowered,
     observed: Observed,
@@ -702,7 +623,7 @@ struct Traced {
 
 /// The oracle and the cross-checks on one program, at each of `levels`.
 fn check_program(program: &Program, levels: &[u8]) -> Result<(), Failed> {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("trial");
     let traced = program.traced(&scratch, &[])?;
     check_against_oracle(&traced, pcc::driver::DEFAULT_HASH_THRESHOLD)?;
     let ended_normally = traced.observed.unfinished == 0;
@@ -763,7 +684,7 @@ fn expect_eq<T: PartialEq + std::fmt::Debug>(
 /// Programs Follow Paths, Sidebar 1: AddEvenNumbers(2) runs blocks 1 2 3 4 6 3 4 5 6 3 7, that
 /// is paths 4, 0 and 2 of its 6, once each.
 fn add_even_numbers() -> Result<(), Failed> {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("trial");
     let program = Program::with_args(&root().join("programs/add_even.pl"), &["2"]);
     let traced = program.traced(&scratch, &[])?;
     check_against_oracle(&traced, pcc::driver::DEFAULT_HASH_THRESHOLD)?;
@@ -787,7 +708,7 @@ fn add_even_numbers() -> Result<(), Failed> {
 /// `if (a || b) && (c || d)`: 7 paths, and the 16 combinations of the operands run each as often
 /// as short-circuit evaluation says. Paths are told apart by their lines: one operand a line.
 fn short_circuit() -> Result<(), Failed> {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("trial");
     let path = fixture("short_circuit16.pl");
     let source = std::fs::read_to_string(&path)?;
     let line = |text: &str| -> u32 {
@@ -834,7 +755,7 @@ fn short_circuit() -> Result<(), Failed> {
 /// 2^70 paths do not fit 64-bit ids: the numbering is truncated and says so, the function counts
 /// in a hash table whatever `--hash-threshold` asks, and its ids are unique and in range.
 fn seventy_stacked_ifs() -> Result<(), Failed> {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("trial");
     let program = Program::new(&fixture("many_paths.pl"));
     let traced = program.traced(&scratch, &[])?;
     check_against_oracle(&traced, pcc::driver::DEFAULT_HASH_THRESHOLD)?;
@@ -870,7 +791,7 @@ fn seventy_stacked_ifs() -> Result<(), Failed> {
 /// 2^20 paths: counted in a hash table by default and in an array with a threshold above, with
 /// the same result, which is the trace's.
 fn array_and_hash_agree() -> Result<(), Failed> {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("trial");
     let program = Program::new(&fixture("many_paths.pl"));
     let traced = program.traced(&scratch, &[])?;
     check_against_oracle(&traced, pcc::driver::DEFAULT_HASH_THRESHOLD)?;
@@ -904,7 +825,7 @@ fn array_and_hash_agree() -> Result<(), Failed> {
 /// programs/recursion.pl: each recursive function has a base-case path and a recursive one;
 /// their counts are those of a model of the calls `main` makes.
 fn recursion() -> Result<(), Failed> {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("trial");
     let path = root().join("programs/recursion.pl");
     let source = std::fs::read_to_string(&path)?;
     let traced = Program::new(&path).traced(&scratch, &[])?;
@@ -1013,7 +934,7 @@ fn recursion() -> Result<(), Failed> {
 /// `exit()` in a function's entry block counts that one-block path; a runtime error in a block
 /// that would `exit()` counts nothing there; the callers' paths in progress are lost.
 fn exits_and_errors() -> Result<(), Failed> {
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("trial");
     let traced = Program::new(&fixture("exit_in_entry.pl")).traced(&scratch, &[])?;
     check_against_oracle(&traced, pcc::driver::DEFAULT_HASH_THRESHOLD)?;
     expect_eq("exit status", traced.output.status, 7)?;
@@ -1026,7 +947,7 @@ fn exits_and_errors() -> Result<(), Failed> {
     let main = counts(record(&traced.profile, "main")?);
     expect_eq("`main` path executions", main.values().sum::<u64>(), 3)?;
 
-    let scratch = Scratch::new();
+    let scratch = Scratch::new("trial");
     let traced = Program::new(&fixture("error_before_exit.pl")).traced(&scratch, &[])?;
     check_against_oracle(&traced, pcc::driver::DEFAULT_HASH_THRESHOLD)?;
     expect_eq("exit status", traced.output.status, 101)?;

@@ -40,15 +40,16 @@ pub struct BallLarus {
 }
 
 /// `N(v)` (paths from `v` to EXIT) and `W(e)` (edge increments), saturating at `u128::MAX`.
-struct Counts {
-    num_paths: Vec<u128>,
-    increments: Vec<u128>,
+pub(crate) struct Counts {
+    pub(crate) num_paths: Vec<u128>,
+    pub(crate) increments: Vec<u128>,
 }
 
 /// 000 Fig. 1 `computeBLIncrements` (= 001 `bl_path_numbering`): in reverse topological order,
 /// `N(v)` is the sum of its successors' counts, and each out-edge's increment is the running sum
-/// before it, so the paths through the i-th out-edge take the i-th block of ids.
-fn compute_bl_increments(dag: &Dag) -> Counts {
+/// before it, so the paths through the i-th out-edge take the i-th block of ids. Edges that are
+/// not `usable` (TPP's removed cold edges) carry no paths and get increment 0.
+pub(crate) fn compute_bl_increments(dag: &Dag, usable: impl Fn(DagEdgeId) -> bool) -> Counts {
     let mut num_paths = vec![0u128; dag.num_nodes()];
     let mut increments = vec![0u128; dag.num_edges()];
     num_paths[dag.exit().0] = 1;
@@ -57,7 +58,7 @@ fn compute_bl_increments(dag: &Dag) -> Counts {
             continue;
         }
         let mut n_v = 0u128;
-        for &e in dag.outs(v) {
+        for &e in dag.outs(v).iter().filter(|&&e| usable(e)) {
             increments[e.0] = n_v;
             n_v = n_v.saturating_add(num_paths[dag.edge(e).to.0]);
         }
@@ -127,7 +128,7 @@ impl BallLarus {
     pub fn with_limit(cfg: &Cfg, max_paths: u64) -> Result<BallLarus, NumberingError> {
         let mut dag = Dag::new(cfg);
         let counts = loop {
-            let counts = compute_bl_increments(&dag);
+            let counts = compute_bl_increments(&dag, |_| true);
             let total = counts.num_paths[dag.entry().0];
             if total <= u128::from(max_paths) {
                 break counts;

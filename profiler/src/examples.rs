@@ -164,3 +164,27 @@ pub fn edges_along(cfg: &Cfg, nodes: &[usize]) -> Vec<EdgeId> {
         })
         .collect()
 }
+
+/// 003 Fig. 7a: a loop of one block B with a high iteration count between blocks A and C. Nodes
+/// A B C = 0..3 and the exit 3; edges A→B, B→B (the back edge), B→C, C→exit.
+pub fn tpp_figure_7() -> Cfg {
+    graph(4, 0, 3, &[(0, 1), (1, 1), (1, 2), (2, 3)])
+}
+
+/// A loop for the cold-back-edge cases of 003 Fig. 6a: entry 0, header 1, body 2, exit 3;
+/// edges 0→1, 1→2, 1→3, 2→1 (the back edge), 2→3.
+pub fn tpp_figure_6a() -> Cfg {
+    graph(4, 0, 3, &[(0, 1), (1, 2), (1, 3), (2, 1), (2, 3)])
+}
+
+/// 003 Fig. 6b: a header 1 with two back edges, from 2 (edge 2) and from 3 (edge 4); entry 0,
+/// exit 4; edges 0→1, 1→2, 2→1, 2→3, 3→1, 3→4.
+pub fn tpp_figure_6b() -> Cfg {
+    graph(5, 0, 4, &[(0, 1), (1, 2), (2, 1), (2, 3), (3, 1), (3, 4)])
+}
+
+/// 003 Fig. 6c: a loop (header 1, back edge 1→1) entered only through a cold edge; entry 0,
+/// exit 2; edges 0→1, 0→2, 1→1, 1→2.
+pub fn tpp_figure_6c() -> Cfg {
+    graph(3, 0, 2, &[(0, 1), (0, 2), (1, 1), (1, 2)])
+}

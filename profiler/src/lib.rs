@@ -27,4 +27,5 @@ pub mod profile;
 pub mod regenerate;
 pub mod spanning_tree;
 pub mod spec;
+pub mod tpp;
 pub mod wpp;

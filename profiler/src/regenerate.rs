@@ -7,7 +7,7 @@
 
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, EdgeId, NodeId};
-use crate::dag::{DagEdgeId, DagEdgeKind};
+use crate::dag::{Dag, DagEdgeId, DagEdgeKind};
 
 /// How an acyclic path ends.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,6 +42,31 @@ impl CfgPath {
     }
 }
 
+/// The DAG edges of path `id` (DESIGN.md): from ENTRY, at each node the `usable` out-edge with
+/// the largest increment not above the remaining id. `id` must be below the number of paths.
+pub(crate) fn regenerate_path(
+    dag: &Dag,
+    increment: impl Fn(DagEdgeId) -> u64,
+    usable: impl Fn(DagEdgeId) -> bool,
+    mut id: u64,
+) -> Vec<DagEdgeId> {
+    let mut path = Vec::new();
+    let mut v = dag.entry();
+    while v != dag.exit() {
+        let d = dag
+            .outs(v)
+            .iter()
+            .copied()
+            .rev()
+            .find(|&d| usable(d) && increment(d) <= id)
+            .expect("ids below the number of paths are dense");
+        id -= increment(d);
+        path.push(d);
+        v = dag.edge(d).to;
+    }
+    path
+}
+
 /// The first paths of a function in id order, and whether that is all of them.
 #[derive(Clone, Debug)]
 pub struct PathEnumeration {
@@ -55,18 +80,12 @@ impl BallLarus {
         if id >= self.num_paths() {
             return None;
         }
-        let dag = self.dag();
-        let mut path = Vec::new();
-        let (mut v, mut remaining) = (dag.entry(), id);
-        while v != dag.exit() {
-            let outs = dag.outs(v);
-            let next = outs.partition_point(|&d| self.increment(d) <= remaining) - 1;
-            let d = outs[next];
-            remaining -= self.increment(d);
-            path.push(d);
-            v = dag.edge(d).to;
-        }
-        Some(path)
+        Some(regenerate_path(
+            self.dag(),
+            |d| self.increment(d),
+            |_| true,
+            id,
+        ))
     }
 
     /// Path `id` in terms of the CFG, or `None` if `id ≥ NumPaths`.

@@ -1,0 +1,169 @@
+//! Helpers shared by the end-to-end tests (`mod common;` in each test file): the repository root,
+//! scratch directories, running `pcc` and reading what it writes.
+
+// Each test crate compiles this module and uses only a subset of it.
+#![allow(dead_code)]
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+/// The root of the repository.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fresh directory for one test's files, removed when the test ends (even when it fails).
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(test: &str) -> Scratch {
+        // Tests run in parallel: every directory gets a name of its own.
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "pcc-{}-{}-{test}-{}",
+            env!("CARGO_CRATE_NAME"),
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// An absolute path in the directory, as a command-line argument.
+    pub fn file(&self, name: &str) -> String {
+        self.path(name)
+            .to_str()
+            .expect("UTF-8 temp dir")
+            .to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// How a run of pcc ended.
+pub struct Run {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// stderr without pcc's own lines (`pcc: ...`), and those lines.
+    pub fn program_stderr(&self) -> (String, Vec<&str>) {
+        let (pcc, program): (Vec<&str>, Vec<&str>) = self
+            .stderr
+            .split_inclusive('\n')
+            .partition(|line| line.starts_with("pcc: "));
+        (program.concat(), pcc)
+    }
+}
+
+/// Runs `pcc ARGS` in `dir` with `stdin` as its input; an error if it cannot start or is
+/// killed by a signal.
+pub fn try_pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: &str) -> Result<Run, String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("pcc does not start: {e}"))?;
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_string();
+    // From another thread, so that a program that never reads cannot block the test.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().map_err(|e| format!("pcc: {e}"))?;
+    let _ = writer.join();
+    let args: Vec<&OsStr> = args.iter().map(AsRef::as_ref).collect();
+    Ok(Run {
+        status: output
+            .status
+            .code()
+            .ok_or_else(|| format!("pcc {args:?} killed by a signal: {:?}", output.status))?,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    })
+}
+
+/// Runs `pcc ARGS` in `dir` with `stdin` as its input; pcc must exit, and not panic.
+pub fn pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: &str) -> Run {
+    let run = try_pcc_in(dir, args, stdin).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !run.stderr.contains("panicked"),
+        "pcc panicked: {}",
+        run.stderr
+    );
+    run
+}
+
+/// The arguments of `pcc run SOURCE FLAGS -- ARGS`.
+pub fn run_args<F: AsRef<OsStr>, A: AsRef<OsStr>>(
+    source: &Path,
+    flags: &[F],
+    args: &[A],
+) -> Vec<OsString> {
+    let mut all: Vec<OsString> = vec!["run".into(), source.into()];
+    all.extend(flags.iter().map(|f| f.as_ref().to_os_string()));
+    all.push("--".into());
+    all.extend(args.iter().map(|a| a.as_ref().to_os_string()));
+    all
+}
+
+/// A program's `.EXT` file beside it (docs/CONVENTIONS.md: `.args`, `.stdin`), if any.
+pub fn sidecar(program: &Path, ext: &str) -> Option<String> {
+    std::fs::read_to_string(program.with_extension(ext)).ok()
+}
+
+/// The program's arguments: the lines of its `.args` file, none without one.
+pub fn program_args(program: &Path) -> Vec<String> {
+    sidecar(program, "args")
+        .map(|a| a.lines().map(String::from).collect())
+        .unwrap_or_default()
+}
+
+pub fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+pub fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    json(&text)
+}
+
+/// The function `name` of a profile, report or path listing.
+pub fn function<'a>(profile: &'a Value, name: &str) -> &'a Value {
+    profile["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == name)
+        .unwrap_or_else(|| panic!("no function `{name}` in {profile}"))
+}
+
+/// A JSON array of numbers.
+pub fn u64s(values: &Value) -> Vec<u64> {
+    values
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {values}"))
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
