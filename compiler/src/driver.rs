@@ -37,7 +37,12 @@ pub struct ProfileOptions {
     /// `ppp`: per function, only the hottest paths covering this share (0–1] of its path
     /// executions in the `interesting` profile.
     pub interesting_share: f64,
+    /// `kbl`: the longest sequences of path ids counted (001's `k`).
+    pub k: usize,
 }
+
+/// `kbl`: `k` when `--k` is not given.
+pub const DEFAULT_K: usize = 4;
 
 /// Share of the estimated path executions the static estimate's interesting paths cover.
 pub const ESTIMATE_COVERAGE: f64 = 0.9;
@@ -94,6 +99,7 @@ pub fn middle_end(
                 output: profile_output(&checked.file_name, profile),
                 hash_threshold: profile.hash_threshold,
                 interesting: interesting_source(&checked.file_name, profile)?,
+                k: profile.k,
             };
             let spec =
                 profiling::instrument(&mut program, &how, &checked.source).map_err(|err| {

@@ -95,7 +95,7 @@ struct CompileArgs {
 #[derive(clap::Args)]
 struct ProfileArgs {
     /// Instrument the program with this profiling scheme and write its profile at exit.
-    #[arg(long, value_parser = ["bl", "edge", "ppp"])]
+    #[arg(long, value_parser = ["bl", "edge", "ppp", "kbl"])]
     profile: Option<String>,
     /// Where to write the profile (default: `<stem>.<mode>.profile.json` here).
     #[arg(long)]
@@ -111,6 +111,11 @@ struct ProfileArgs {
     /// of its path executions in the --interesting profile are interesting.
     #[arg(long, default_value_t = 1.0, value_parser = parse_share)]
     interesting_share: f64,
+    /// With --profile=kbl: count sequences of up to K consecutive path ids of an activation
+    /// (k-iteration paths).
+    #[arg(long = "k", value_name = "K", default_value_t = driver::DEFAULT_K as u8,
+          value_parser = clap::value_parser!(u8).range(1..=64))]
+    k: u8,
 }
 
 /// A share in (0, 1].
@@ -164,6 +169,7 @@ fn main() {
                     hash_threshold: profile.hash_threshold,
                     interesting: profile.interesting,
                     interesting_share: profile.interesting_share,
+                    k: usize::from(profile.k),
                 }),
             };
             match emit {

@@ -27,6 +27,9 @@ pub struct ProfileSpec {
     pub array_limit: u64,
     /// One per instrumented function; function `i` uses counter table `i`.
     pub functions: Vec<FunctionSpec>,
+    /// `kbl`: the longest sequences of path ids counted (001's `k`).
+    #[serde(default)]
+    pub k: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -222,6 +225,7 @@ mod tests {
                 node_lines: (0..cfg.num_nodes()).map(|v| vec![v as u32 + 1]).collect(),
                 interesting,
             }],
+            k: 0,
         }
     }
 

@@ -87,6 +87,9 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         errors::pcc_err_stack_overflow,
         profile::pcc_profile_table,
         profile::pcc_profile_count_hashed,
+        profile::pcc_kbl_enter,
+        profile::pcc_kbl_path,
+        profile::pcc_kbl_leave,
         trace::pcc_trace_event,
     ];
     list.push((
@@ -155,6 +158,9 @@ mod tests {
             "pcc_err_stack_overflow",
             "pcc_profile_table",
             "pcc_profile_count_hashed",
+            "pcc_kbl_enter",
+            "pcc_kbl_path",
+            "pcc_kbl_leave",
             "pcc_trace_event",
             "pcc_stack_limit",
         ];

@@ -22,7 +22,7 @@ use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::{
     self, BinOp, BlockId, Callee, Const, FnId, LocalId, Operand, Rvalue, Statement, StatementKind,
-    TerminatorKind, TraceEvent, Type, UnOp,
+    StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
 };
 
 /// The trap that ends a block after a call that never returns; it is never executed.
@@ -180,6 +180,7 @@ impl FunctionTranslator<'_, '_> {
             StatementKind::Count { table, index } => self.count(*table, index)?,
             StatementKind::CountPpp { table, ppp, bl } => self.count_ppp(*table, ppp, bl)?,
             StatementKind::Trace(event) => self.trace(*event)?,
+            StatementKind::Stream(event) => self.stream(event)?,
             StatementKind::Call { dest, callee, args } => {
                 let result = match callee {
                     Callee::Function(f) => self.call_function(*f, args)?,
@@ -297,6 +298,23 @@ impl FunctionTranslator<'_, '_> {
         };
         let args = [kind, function as i64, block as i64].map(|v| self.iconst(v));
         self.call_runtime_opt(&runtime::TRACE_EVENT, &args)?;
+        Ok(())
+    }
+
+    /// Profiling, `kbl`: reports an event of the path-id stream to the runtime, through the
+    /// `preserve_all` trampolines (hot loops need not spill around the calls).
+    fn stream(&mut self, event: &StreamEvent) -> Result<()> {
+        let (f, args) = match event {
+            StreamEvent::Enter { table } => (&runtime::KBL_ENTER, vec![self.iconst(*table as i64)]),
+            StreamEvent::Path { table, id } => {
+                let id = self.operand(id)?;
+                (&runtime::KBL_PATH, vec![self.iconst(*table as i64), id])
+            }
+            StreamEvent::Leave => (&runtime::KBL_LEAVE, Vec::new()),
+        };
+        let id = self.cx.trampoline(f)?;
+        let func_ref = self.func_ref(id);
+        self.builder.ins().call(func_ref, &args);
         Ok(())
     }
 

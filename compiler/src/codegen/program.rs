@@ -25,6 +25,11 @@ pub const ENTRY_SYMBOL: &str = "__pcc_entry";
 /// The `preserve_all` trampoline the generated code calls to count in the runtime's hash table.
 pub const COUNT_HASHED_SYMBOL: &str = "__pcc_count_hashed";
 
+/// Symbol of the `preserve_all` trampoline to runtime function `f`.
+fn trampoline_symbol(f: &RuntimeFn) -> String {
+    format!("__{}", f.name)
+}
+
 /// Symbol of a PL function: prefixed, so that it clashes with no runtime or C symbol.
 fn symbol(program: &Program, id: usize) -> String {
     if id == program.init {
@@ -77,6 +82,13 @@ pub fn compile(
             listings.push((func.name.clone(), text));
         }
     }
+    for (f, id) in cx.trampolines.clone() {
+        ctx.func = cx.new_function(id);
+        cx.build_trampoline(f, &mut ctx.func, &mut builder_cx)?;
+        if let Some(text) = cx.define(id, &mut ctx, listing)? {
+            listings.push((trampoline_symbol(f), text));
+        }
+    }
     if let Some(id) = cx.count_hashed {
         ctx.func = cx.new_function(id);
         cx.build_count_hashed(&mut ctx.func, &mut builder_cx)?;
@@ -119,6 +131,8 @@ pub struct ProgramContext<'m> {
     /// The read-only slot table of each PPP counter table (`None` for other tables).
     pub slot_tables: Vec<Option<DataId>>,
     pub info: InfoBuilder<'m>,
+    /// `preserve_all` trampolines to runtime functions, declared on first use (in that order).
+    trampolines: Vec<(&'static RuntimeFn, FuncId)>,
     runtime: HashMap<&'static str, FuncId>,
     strings: HashMap<Vec<u8>, DataId>,
     empty_array: Option<DataId>,
@@ -140,6 +154,7 @@ impl<'m> ProgramContext<'m> {
             slot_tables: Vec::new(),
             count_hashed: None,
             info: InfoBuilder::new(source),
+            trampolines: Vec::new(),
             runtime: HashMap::new(),
             strings: HashMap::new(),
             empty_array: None,
@@ -306,6 +321,47 @@ impl<'m> ProgramContext<'m> {
         let id = self.declare(f.name, Linkage::Import, sig)?;
         self.runtime.insert(f.name, id);
         Ok(id)
+    }
+
+    /// A `preserve_all` trampoline to runtime function `f` (which must return nothing),
+    /// declared on first use and defined after the PL functions: the generated code calls it
+    /// where a plain call would make it spill every live register around the call.
+    pub fn trampoline(&mut self, f: &'static RuntimeFn) -> Result<FuncId> {
+        if let Some(&(_, id)) = self.trampolines.iter().find(|(g, _)| g.name == f.name) {
+            return Ok(id);
+        }
+        if f.ret != runtime::Ret::Void {
+            return Err(CodegenError::internal(format!(
+                "a trampoline to `{}`, which returns",
+                f.name
+            )));
+        }
+        let mut sig = f.signature(CallConv::PreserveAll, PTR);
+        sig.returns.clear();
+        let id = self.declare(&trampoline_symbol(f), Linkage::Local, sig)?;
+        self.trampolines.push((f, id));
+        Ok(id)
+    }
+
+    /// Fills `func` with the body of the trampoline to `f`: a call with the same arguments.
+    fn build_trampoline(
+        &mut self,
+        f: &RuntimeFn,
+        func: &mut Function,
+        builder_cx: &mut FunctionBuilderContext,
+    ) -> Result<()> {
+        let target = self.runtime_fn(f)?;
+        let mut b = FunctionBuilder::new(func, builder_cx);
+        let block = b.create_block();
+        b.append_block_params_for_function_params(block);
+        b.switch_to_block(block);
+        b.seal_block(block);
+        let args = b.block_params(block).to_vec();
+        let target = self.module.declare_func_in_func(target, b.func);
+        b.ins().call(target, &args);
+        b.ins().return_(&[]);
+        b.finalize(self.module.target_config());
+        Ok(())
     }
 
     /// The string constant `bytes` (`[len][bytes]`), one data object per distinct string.

@@ -4,7 +4,8 @@
 
 use super::{CodegenError, Result};
 use crate::mir::{
-    Callee, Function, Operand, Program, Rvalue, Statement, StatementKind, StructDef, TerminatorKind,
+    Callee, Function, Operand, Program, Rvalue, Statement, StatementKind, StreamEvent, StructDef,
+    TerminatorKind,
 };
 
 pub fn validate(program: &Program) -> Result<()> {
@@ -127,6 +128,21 @@ impl Validator<'_> {
             }
             // Block ids in trace events name the MIR as lowered, not the blocks of now.
             StatementKind::Trace(_) => Ok(()),
+            StatementKind::Stream(event) => {
+                let table = match event {
+                    StreamEvent::Enter { table } | StreamEvent::Path { table, .. } => *table,
+                    StreamEvent::Leave => return Ok(()),
+                };
+                if table >= self.program.counter_tables.len() {
+                    return Err(CodegenError::internal(format!(
+                        "path stream of table {table}, which does not exist"
+                    )));
+                }
+                match event {
+                    StreamEvent::Path { id, .. } => self.operand(id),
+                    _ => Ok(()),
+                }
+            }
         }
     }
 

@@ -139,6 +139,13 @@ impl Program {
             StatementKind::Trace(TraceEvent::Enter(f)) => format!("trace enter f{f}"),
             StatementKind::Trace(TraceEvent::Block(f, b)) => format!("trace block f{f} bb{b}"),
             StatementKind::Trace(TraceEvent::Leave(f)) => format!("trace leave f{f}"),
+            StatementKind::Stream(StreamEvent::Enter { table }) => {
+                format!("stream enter table{table}")
+            }
+            StatementKind::Stream(StreamEvent::Path { table, id }) => {
+                format!("stream path table{table}[{id}]")
+            }
+            StatementKind::Stream(StreamEvent::Leave) => "stream leave".to_string(),
             StatementKind::Call { dest, callee, args } => {
                 let call = format!("{}({})", self.callee_name(*callee), list(args));
                 match dest {

@@ -121,6 +121,22 @@ pub enum StatementKind {
     },
     /// Testing (`pcc run --trace-blocks`): records an event in the runtime's block trace.
     Trace(TraceEvent),
+    /// Profiling (`kbl`, 001): reports an event of the stream of Ball-Larus path ids to the
+    /// runtime's k-slab forests.
+    Stream(StreamEvent),
+}
+
+/// An event of the stream of path ids `kbl` feeds to the runtime (001 §"Ball-Larus Path
+/// Tracing Algorithm"). The runtime keeps one k-slab forest per counter table (function) and a
+/// shadow stack of cursors, one per activation, so a call never breaks the caller's sequence.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StreamEvent {
+    /// An activation of the function of counter table `table` starts: `*`, a fresh cursor.
+    Enter { table: usize },
+    /// A path of that function ends with Ball-Larus id `id` (an int operand).
+    Path { table: usize, id: Operand },
+    /// The current activation returns: its cursor is dropped.
+    Leave,
 }
 
 /// An event of the block trace, the independent oracle of the profiling tests (docs/TESTING.md).

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use crate::mir::{
-    BinOp, Const, Function, LocalId, Operand, Rvalue, StatementKind, TerminatorKind, UnOp,
+    BinOp, Const, Function, LocalId, Operand, Rvalue, StatementKind, StreamEvent, TerminatorKind,
+    UnOp,
 };
 
 pub fn fold_constants(func: &mut Function) {
@@ -95,7 +96,8 @@ fn substitute_statement(kind: &mut StatementKind, known: &HashMap<LocalId, Const
             sub(ppp);
             sub(bl);
         }
-        StatementKind::Trace(_) => {}
+        StatementKind::Stream(StreamEvent::Path { id, .. }) => sub(id),
+        StatementKind::Trace(_) | StatementKind::Stream(_) => {}
     }
 }
 

@@ -1,7 +1,7 @@
 //! Removes assignments to locals that are never read, when computing the value has no effect
 //! (no runtime check that could fail, no call).
 
-use crate::mir::{BinOp, Function, Operand, Rvalue, StatementKind, TerminatorKind};
+use crate::mir::{BinOp, Function, Operand, Rvalue, StatementKind, StreamEvent, TerminatorKind};
 
 pub fn remove_dead_assignments(func: &mut Function) {
     loop {
@@ -65,7 +65,8 @@ fn used_locals(func: &Function) -> Vec<bool> {
                     mark(ppp);
                     mark(bl);
                 }
-                StatementKind::Trace(_) => {}
+                StatementKind::Stream(StreamEvent::Path { id, .. }) => mark(id),
+                StatementKind::Trace(_) | StatementKind::Stream(_) => {}
             }
         }
         match &block.term.kind {

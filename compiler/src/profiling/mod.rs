@@ -25,7 +25,7 @@ use pcc_profiler::spec::{FunctionSpec, ProfileSpec};
 
 use crate::mir::{
     self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, CounterTable, Operand, Rvalue,
-    Statement, StatementKind, Terminator, TerminatorKind, Type,
+    Statement, StatementKind, StreamEvent, Terminator, TerminatorKind, Type,
 };
 
 /// The most counters an array table may have (128 MiB): past that a function counts its paths in
@@ -40,6 +40,8 @@ pub struct Instrumentation<'a> {
     pub hash_threshold: u64,
     /// `ppp`: where the interesting paths come from (`None`: no path is interesting).
     pub interesting: Option<InterestingSource>,
+    /// `kbl`: the longest sequences of path ids counted (001's `k`).
+    pub k: usize,
 }
 
 /// Where `--profile=ppp` takes its interesting paths from.
@@ -184,13 +186,17 @@ pub fn instrument(
                 let plan = PathPlan::with_stops(&numbering, &weights, &may_stop);
                 let register = func.new_temp(Type::Int);
                 let mut inserter = Inserter::new(func, &fcfg, table);
+                let stream = how.mode == Mode::Kbl;
                 for e in 0..fcfg.edges.len() {
                     let code = inserter.path_code(register, plan.edge_ops(EdgeId(e)));
-                    inserter.on_edge(e, code);
+                    inserter.on_edge(e, streamed(code, stream));
                 }
                 for b in 0..fcfg.exit().0 {
                     let code = inserter.path_code(register, plan.dead_end_ops(NodeId(b)));
-                    inserter.at_dead_end(b, code);
+                    inserter.at_dead_end(b, streamed(code, stream));
+                }
+                if stream {
+                    stream_activations(func, table);
                 }
                 CounterTable {
                     len: numbering.num_paths(),
@@ -207,7 +213,51 @@ pub fn instrument(
         output: how.output.clone(),
         array_limit,
         functions,
+        k: how.k,
     })
+}
+
+/// `kbl`: after each path count, the same id reported to the runtime's k-slab forest of the
+/// function (when `stream`), so the forest's first level equals the `bl` counts.
+fn streamed(code: Vec<StatementKind>, stream: bool) -> Vec<StatementKind> {
+    if !stream {
+        return code;
+    }
+    let mut out = Vec::with_capacity(code.len() * 2);
+    for kind in code {
+        let event = match &kind {
+            StatementKind::Count { table, index } => Some(StreamEvent::Path {
+                table: *table,
+                id: index.clone(),
+            }),
+            _ => None,
+        };
+        out.push(kind);
+        out.extend(event.map(StatementKind::Stream));
+    }
+    out
+}
+
+/// `kbl`: the `*` marker where an activation starts (the entry block, which lowering never
+/// makes a loop header), and the end of the activation's cursor at every `return`, after the
+/// path counted there. A block ending in `exit()` needs no leave: the program ends.
+fn stream_activations(func: &mut mir::Function, table: usize) {
+    let span = func.blocks[mir::ENTRY].term.span;
+    func.blocks[mir::ENTRY].stmts.insert(
+        0,
+        Statement {
+            kind: StatementKind::Stream(StreamEvent::Enter { table }),
+            span,
+        },
+    );
+    for block in &mut func.blocks {
+        if matches!(block.term.kind, TerminatorKind::Return(_)) {
+            block.stmts.push(Statement {
+                kind: StatementKind::Stream(StreamEvent::Leave),
+                span: block.term.span,
+            });
+        }
+    }
 }
 
 /// The Ball-Larus ids of the interesting paths of one function (`spec`, numbered by
@@ -308,6 +358,7 @@ fn may_stop(func: &mir::Function, block: &BasicBlock) -> bool {
         StatementKind::SetGlobal(..)
         | StatementKind::Count { .. }
         | StatementKind::CountPpp { .. }
+        | StatementKind::Stream(_)
         | StatementKind::Trace(_) => false,
         StatementKind::SetIndex { .. }
         | StatementKind::SetField { .. }

@@ -1,0 +1,441 @@
+//! End-to-end tests of k-iteration path profiling (`pcc run --profile=kbl --k N`, 001): for
+//! every program of `programs/` and `tests/runtime/` (runtime errors), the program behaves as without profiling, the profile's
+//! `paths` are those of the `bl` profile of the same run, and level 1 of each function's k-IPF
+//! holds exactly those counts, for k = 1 and k = 4; every k-IPF is a well-formed prefix forest
+//! of depth ≤ k. Recursion: each activation keeps its own sequence, so a call never breaks or
+//! extends the caller's.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::Value;
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    // Programs that end normally, by `exit()`, and by runtime errors (the profile is written
+    // at every kind of exit).
+    for dir in ["programs", "tests/runtime"] {
+        for path in pl_files(&root().join(dir)) {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            trials.push(Trial::test(format!("{dir}/{name}"), move || {
+                check_program(dir, &name)
+            }));
+        }
+    }
+    trials.push(Trial::test(
+        "recursive_functions_without_loops_have_one_id_per_activation",
+        recursion_without_loops,
+    ));
+    trials.push(Trial::test(
+        "a_recursive_call_neither_breaks_nor_extends_the_callers_sequence",
+        recursion_with_loop,
+    ));
+    trials.push(Trial::test("k_out_of_range_is_refused", k_out_of_range));
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every `.pl` file of `dir`, sorted.
+fn pl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pl"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A fresh directory for one test's files, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "pcc-kbl-{}-{test}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `pcc ARGS` in `dir` with `stdin` as its input.
+fn pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pcc runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Run {
+        status: output.status.code().expect("pcc exits"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn sidecar(dir: &str, name: &str, ext: &str) -> Option<String> {
+    std::fs::read_to_string(root().join(dir).join(format!("{name}.{ext}"))).ok()
+}
+
+/// `pcc run SOURCE FLAGS -- ARGS` in `dir`, with `stdin`.
+fn run(dir: &Path, source: &Path, flags: &[&str], args: &[String], stdin: &str) -> Run {
+    let mut all: Vec<&OsStr> = vec![OsStr::new("run"), source.as_os_str()];
+    all.extend(flags.iter().map(OsStr::new));
+    all.push(OsStr::new("--"));
+    all.extend(args.iter().map(OsStr::new));
+    let run = pcc_in(dir, &all, stdin);
+    assert!(
+        !run.stderr.contains("panicked"),
+        "pcc panicked: {}",
+        run.stderr
+    );
+    run
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// What pcc says on stderr besides the program: its profile summary lines.
+fn program_stderr(stderr: &str) -> String {
+    stderr
+        .lines()
+        .filter(|l| !l.starts_with("pcc: "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// A function's executed paths as (id, count, lines).
+type Paths = Vec<(u64, u64, Vec<u64>)>;
+
+fn paths(function: &Value) -> Paths {
+    function["paths"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no `paths` in {function}"))
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_u64().unwrap(),
+                p["count"].as_u64().unwrap(),
+                p["lines"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l.as_u64().unwrap())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The functions of a profile by name.
+fn functions(profile: &Value) -> BTreeMap<String, Value> {
+    profile["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap().to_string(), f.clone()))
+        .collect()
+}
+
+/// Checks that `forest` (a k-IPF) is a prefix forest of depth ≤ `k`: ids strictly increasing
+/// among siblings, positive counts, and no node with more continuations than occurrences.
+/// Returns the sum of the counts at each level.
+fn check_forest(forest: &Value, k: usize, what: &str) -> Result<Vec<u64>, String> {
+    fn walk(
+        nodes: &Value,
+        depth: usize,
+        k: usize,
+        levels: &mut Vec<u64>,
+        what: &str,
+    ) -> Result<u64, String> {
+        let nodes = nodes
+            .as_array()
+            .ok_or_else(|| format!("{what}: not a list of nodes"))?;
+        if !nodes.is_empty() && depth > k {
+            return Err(format!("{what}: a sequence longer than k = {k}"));
+        }
+        let mut total = 0;
+        let mut last = None;
+        for node in nodes {
+            let id = node["id"].as_u64().ok_or(format!("{what}: no id"))?;
+            let count = node["count"].as_u64().ok_or(format!("{what}: no count"))?;
+            if last.is_some_and(|l| l >= id) {
+                return Err(format!("{what}: siblings out of order at id {id}"));
+            }
+            last = Some(id);
+            if count == 0 {
+                return Err(format!("{what}: node {id} with count 0"));
+            }
+            if levels.len() < depth {
+                levels.resize(depth, 0);
+            }
+            levels[depth - 1] += count;
+            let below = walk(&node["children"], depth + 1, k, levels, what)?;
+            if below > count {
+                return Err(format!(
+                    "{what}: node {id} at depth {depth} occurs {count} times but is followed \
+                     {below} times"
+                ));
+            }
+            total += count;
+        }
+        Ok(total)
+    }
+    let mut levels = Vec::new();
+    walk(forest, 1, k, &mut levels, what)?;
+    Ok(levels)
+}
+
+/// The roots of a k-IPF as (id, count).
+fn roots(forest: &Value) -> Vec<(u64, u64)> {
+    forest
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["id"].as_u64().unwrap(), n["count"].as_u64().unwrap()))
+        .collect()
+}
+
+fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
+    let scratch = Scratch::new(name);
+    let source = root().join(dir).join(format!("{name}.pl"));
+    let args: Vec<String> = sidecar(dir, name, "args")
+        .map(|a| a.lines().map(str::to_string).collect())
+        .unwrap_or_default();
+    let stdin = sidecar(dir, name, "stdin").unwrap_or_default();
+    let expected_stdout = sidecar(dir, name, "stdout").unwrap_or_default();
+    let expected_status: i32 = sidecar(dir, name, "exit").map_or(0, |s| s.trim().parse().unwrap());
+
+    let bl_out = scratch.path("bl.json");
+    let bl = run(
+        &scratch.0,
+        &source,
+        &["--profile=bl", "--profile-out", bl_out.to_str().unwrap()],
+        &args,
+        &stdin,
+    );
+    let bl_profile = functions(&read_json(&bl_out));
+    for k in [1usize, 4] {
+        let out = scratch.path(&format!("kbl{k}.json"));
+        let k_text = k.to_string();
+        let kbl = run(
+            &scratch.0,
+            &source,
+            &[
+                "--profile=kbl",
+                "--k",
+                &k_text,
+                "--profile-out",
+                out.to_str().unwrap(),
+            ],
+            &args,
+            &stdin,
+        );
+        if kbl.stdout != expected_stdout || kbl.status != expected_status {
+            return Err(format!(
+                "k = {k}: stdout or exit status changed (status {}, expected {expected_status})",
+                kbl.status
+            )
+            .into());
+        }
+        if program_stderr(&kbl.stderr) != program_stderr(&bl.stderr) {
+            return Err(
+                format!("k = {k}: stderr {:?}, under bl {:?}", kbl.stderr, bl.stderr).into(),
+            );
+        }
+        let profile = read_json(&out);
+        if profile["mode"] != "kbl" {
+            return Err(format!("k = {k}: mode {}", profile["mode"]).into());
+        }
+        let kbl_profile = functions(&profile);
+        if kbl_profile.keys().collect::<Vec<_>>() != bl_profile.keys().collect::<Vec<_>>() {
+            return Err(format!("k = {k}: not the functions of the bl profile").into());
+        }
+        for (function, record) in &kbl_profile {
+            let what = format!("k = {k}, `{function}`");
+            let expected = paths(&bl_profile[function]);
+            if paths(record) != expected {
+                return Err(format!("{what}: paths differ from bl's").into());
+            }
+            let forest = &record["kipf"];
+            check_forest(forest, k, &what)?;
+            let level1: Vec<(u64, u64)> = expected.iter().map(|p| (p.0, p.1)).collect();
+            if roots(forest) != level1 {
+                return Err(format!(
+                    "{what}: level 1 of the k-IPF is {:?}, the bl counts {level1:?}",
+                    roots(forest)
+                )
+                .into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `source` (a file of `scratch`) under `--profile=kbl --k K`; returns its functions.
+fn kbl_profile(
+    scratch: &Scratch,
+    source: &Path,
+    k: usize,
+) -> Result<BTreeMap<String, Value>, String> {
+    let out = scratch.path(&format!("kbl{k}.json"));
+    let k_text = k.to_string();
+    let run = run(
+        &scratch.0,
+        source,
+        &[
+            "--profile=kbl",
+            "--k",
+            &k_text,
+            "--profile-out",
+            out.to_str().unwrap(),
+        ],
+        &[],
+        "",
+    );
+    if run.status != 0 {
+        return Err(format!("status {}: {}", run.status, run.stderr));
+    }
+    Ok(functions(&read_json(&out)))
+}
+
+/// A function without loops ends one path per activation; with one cursor per activation, its
+/// k-IPF has no sequence longer than 1 however deep the recursion.
+fn recursion_without_loops() -> Result<(), Failed> {
+    let scratch = Scratch::new("recursion");
+    let source = root().join("programs/recursion.pl");
+    let profile = kbl_profile(&scratch, &source, 4)?;
+    for name in [
+        "fib",
+        "ack",
+        "gcd",
+        "is_even",
+        "is_odd",
+        "hanoi",
+        "hf",
+        "hm",
+        "depth_sum",
+        "binom",
+        "power",
+    ] {
+        let forest = &profile
+            .get(name)
+            .ok_or_else(|| format!("no `{name}` in the profile"))?["kipf"];
+        let levels = check_forest(forest, 4, name)?;
+        if levels.len() != 1 {
+            return Err(format!("`{name}`: sequences of {} path ids", levels.len()).into());
+        }
+    }
+    // `main` loops around its calls: its sequences go on across them.
+    let levels = check_forest(&profile["main"]["kipf"], 4, "main")?;
+    if levels.len() != 4 {
+        return Err(format!("`main`: longest sequence {}, not 4", levels.len()).into());
+    }
+    Ok(())
+}
+
+/// `walk(n)` runs its loop three times and calls `walk(n - 1)` from the middle iteration, so
+/// every activation emits the same number `L` of path ids. Per activation there are exactly
+/// `L − j + 1` sequences of `j` ids: a call that broke the caller's sequence would lose some,
+/// one that let the callee's ids continue it would add some.
+fn recursion_with_loop() -> Result<(), Failed> {
+    let scratch = Scratch::new("walk");
+    let source = scratch.path("walk.pl");
+    std::fs::write(
+        &source,
+        "fn walk(n: int) -> int {\n\
+         \x20   let s: int = 0;\n\
+         \x20   let i: int = 0;\n\
+         \x20   while i < 3 {\n\
+         \x20       if i == 1 && n > 0 {\n\
+         \x20           s += walk(n - 1);\n\
+         \x20       } else {\n\
+         \x20           s += i;\n\
+         \x20       }\n\
+         \x20       i += 1;\n\
+         \x20   }\n\
+         \x20   return s;\n\
+         }\n\
+         \n\
+         fn main() {\n\
+         \x20   println(walk(5));\n\
+         }\n",
+    )?;
+    const ACTIVATIONS: u64 = 6;
+    for k in [2usize, 4, 8] {
+        let profile = kbl_profile(&scratch, &source, k)?;
+        let walk = &profile["walk"];
+        let ids: u64 = paths(walk).iter().map(|p| p.1).sum();
+        if !ids.is_multiple_of(ACTIVATIONS) {
+            return Err(format!("{ids} path ids in {ACTIVATIONS} alike activations").into());
+        }
+        let per_activation = ids / ACTIVATIONS;
+        let levels = check_forest(&walk["kipf"], k, "walk")?;
+        let expected: Vec<u64> = (1..=k as u64)
+            .map(|j| ACTIVATIONS * (per_activation + 1).saturating_sub(j))
+            .take_while(|&n| n > 0)
+            .collect();
+        if levels != expected {
+            return Err(format!(
+                "k = {k}: sequences per length {levels:?}, expected {expected:?} ({per_activation} \
+                 ids per activation)"
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+fn k_out_of_range() -> Result<(), Failed> {
+    let scratch = Scratch::new("range");
+    let source = root().join("programs/add_even.pl");
+    for k in ["0", "65"] {
+        let run = run(&scratch.0, &source, &["--profile=kbl", "--k", k], &[], "");
+        if run.status == 0 || !run.stderr.contains("--k") {
+            return Err(format!("--k {k}: status {}, {}", run.status, run.stderr).into());
+        }
+    }
+    Ok(())
+}
