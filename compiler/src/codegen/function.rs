@@ -657,10 +657,9 @@ impl FunctionTranslator<'_, '_> {
 
     /// Counts `key` in the runtime's hash table `table`, through the `preserve_all` trampoline.
     fn count_hashed(&mut self, table: Value, key: Value) -> Result<()> {
-        let id = self
-            .cx
-            .count_hashed
-            .ok_or_else(|| CodegenError::internal("counting without counter tables"))?;
+        // Counting in the hash table happens inside hot loops: through the `preserve_all`
+        // trampoline the call clobbers no register, so the loop's values are not spilled.
+        let id = self.cx.trampoline(&runtime::PROFILE_COUNT_HASHED)?;
         let func_ref = self.func_ref(id);
         self.builder.ins().call(func_ref, &[table, key]);
         Ok(())

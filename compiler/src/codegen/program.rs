@@ -22,8 +22,6 @@ use crate::mir::{Program, Type};
 /// The synthesized entry: sets the globals to their defaults, runs their initializers, then
 /// `main`; returns `main`'s `int` result, or 0.
 pub const ENTRY_SYMBOL: &str = "__pcc_entry";
-/// The `preserve_all` trampoline the generated code calls to count in the runtime's hash table.
-pub const COUNT_HASHED_SYMBOL: &str = "__pcc_count_hashed";
 
 /// Symbol of the `preserve_all` trampoline to runtime function `f`.
 fn trampoline_symbol(f: &RuntimeFn) -> String {
@@ -89,13 +87,6 @@ pub fn compile(
             listings.push((trampoline_symbol(f), text));
         }
     }
-    if let Some(id) = cx.count_hashed {
-        ctx.func = cx.new_function(id);
-        cx.build_count_hashed(&mut ctx.func, &mut builder_cx)?;
-        if let Some(text) = cx.define(id, &mut ctx, listing)? {
-            listings.push((COUNT_HASHED_SYMBOL.to_string(), text));
-        }
-    }
     let entry = cx.declare(ENTRY_SYMBOL, Linkage::Export, entry_signature(cx.module))?;
     ctx.func = cx.new_function(entry);
     cx.build_entry(&mut ctx.func, &mut builder_cx)?;
@@ -126,8 +117,6 @@ pub struct ProgramContext<'m> {
     pub globals: Option<DataId>,
     /// The zeroed data object of each array counter table; `None` for hashed tables.
     pub counter_tables: Vec<Option<DataId>>,
-    /// `__pcc_count_hashed`, the trampoline to `pcc_profile_count_hashed` for profiled programs.
-    pub count_hashed: Option<FuncId>,
     /// The read-only slot table of each PPP counter table (`None` for other tables).
     pub slot_tables: Vec<Option<DataId>>,
     pub info: InfoBuilder<'m>,
@@ -152,7 +141,6 @@ impl<'m> ProgramContext<'m> {
             globals: None,
             counter_tables: Vec::new(),
             slot_tables: Vec::new(),
-            count_hashed: None,
             info: InfoBuilder::new(source),
             trampolines: Vec::new(),
             runtime: HashMap::new(),
@@ -218,14 +206,6 @@ impl<'m> ProgramContext<'m> {
                 _ => None,
             };
             cx.slot_tables.push(slots);
-        }
-        if !program.counter_tables.is_empty() {
-            // Counting in the hash table happens inside hot loops; under `preserve_all` the
-            // call clobbers no register, so the loop's values need not be spilled around it.
-            let mut sig = Signature::new(CallConv::PreserveAll);
-            sig.params
-                .extend([AbiParam::new(types::I64), AbiParam::new(types::I64)]);
-            cx.count_hashed = Some(cx.declare(COUNT_HASHED_SYMBOL, Linkage::Local, sig)?);
         }
         Ok(cx)
     }
@@ -412,28 +392,6 @@ impl<'m> ProgramContext<'m> {
             .map_err(module_error)?;
         self.stack_limit = Some(id);
         Ok(id)
-    }
-
-    /// Fills `func` with the body of `__pcc_count_hashed(table, key)`: a `preserve_all` function
-    /// (it saves every register it or its callee clobbers) that calls the runtime's
-    /// `pcc_profile_count_hashed(table, key)`.
-    fn build_count_hashed(
-        &mut self,
-        func: &mut Function,
-        builder_cx: &mut FunctionBuilderContext,
-    ) -> Result<()> {
-        let count = self.runtime_fn(&runtime::PROFILE_COUNT_HASHED)?;
-        let mut b = FunctionBuilder::new(func, builder_cx);
-        let block = b.create_block();
-        b.append_block_params_for_function_params(block);
-        b.switch_to_block(block);
-        b.seal_block(block);
-        let args = b.block_params(block).to_vec();
-        let count = self.module.declare_func_in_func(count, b.func);
-        b.ins().call(count, &args);
-        b.ins().return_(&[]);
-        b.finalize(self.module.target_config());
-        Ok(())
     }
 
     /// Fills `func` with the body of `__pcc_entry`.
