@@ -50,27 +50,6 @@ fn list(ops: &[Operand]) -> String {
         .join(", ")
 }
 
-fn bin_op(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::BitAnd => "&",
-        BinOp::BitXor => "^",
-        BinOp::BitOr => "|",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-    }
-}
-
 impl Program {
     fn callee_name(&self, callee: Callee) -> String {
         match callee {
@@ -83,15 +62,8 @@ impl Program {
         let field_name = |s: StructId, i: usize| &self.structs[s].fields[i].name;
         match rv {
             Rvalue::Use(op) => op.to_string(),
-            Rvalue::Unary(op, a) => {
-                let sym = match op {
-                    UnOp::Neg => "-",
-                    UnOp::Not => "!",
-                    UnOp::BitNot => "~",
-                };
-                format!("{sym}{a}")
-            }
-            Rvalue::Binary(op, a, b) => format!("{a} {} {b}", bin_op(*op)),
+            Rvalue::Unary(op, a) => format!("{}{a}", op.symbol()),
+            Rvalue::Binary(op, a, b) => format!("{a} {} {b}", op.symbol()),
             Rvalue::Global(g) => format!("@{}", self.globals[*g].name),
             Rvalue::Index { base, index } => format!("{base}[{index}]"),
             Rvalue::Field {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::stmt::{Var, op_text};
+use super::stmt::Var;
 use super::{Checker, builtins, suggest};
 use crate::ast::{self, ExprKind as Ast};
 use crate::diagnostics::Diagnostic;
@@ -221,11 +221,7 @@ impl Checker<'_> {
             UnOp::BitNot => operand_checked.ty == Type::Int,
         };
         if !ok {
-            let symbol = match op {
-                UnOp::Neg => "-",
-                UnOp::Not => "!",
-                UnOp::BitNot => "~",
-            };
+            let symbol = op.symbol();
             let ty = self.type_name(&operand_checked.ty);
             let mut diagnostic = Diagnostic::new(
                 format!("operator `{symbol}` cannot be applied to type `{ty}`"),
@@ -259,7 +255,7 @@ impl Checker<'_> {
                 self.error(Diagnostic::new(
                     format!(
                         "operator `{}` cannot be applied to type `{ty}`",
-                        op_text(op)
+                        op.symbol()
                     ),
                     lhs.span,
                 ));
@@ -323,7 +319,7 @@ impl Checker<'_> {
                 Diagnostic::new(
                     format!(
                         "operator `{}` cannot be applied to type `{ty}`",
-                        op_text(op)
+                        op.symbol()
                     ),
                     span,
                 )

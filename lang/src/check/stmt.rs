@@ -267,7 +267,7 @@ impl Checker<'_> {
             self.error(Diagnostic::new(
                 format!(
                     "operator `{}=` cannot be applied to type `{ty}`",
-                    op_text(op)
+                    op.symbol()
                 ),
                 target.span,
             ));
@@ -482,27 +482,5 @@ impl Checker<'_> {
             arms: typed_arms,
             default,
         })
-    }
-}
-
-/// The spelling of a binary operator.
-pub(super) fn op_text(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::BitAnd => "&",
-        BinOp::BitXor => "^",
-        BinOp::BitOr => "|",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
     }
 }
