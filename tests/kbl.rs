@@ -5,12 +5,12 @@
 //! of depth ≤ k. Recursion: each activation keeps its own sequence, so a call never breaks or
 //! extends the caller's.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::ffi::OsStr;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
+
+use common::{Run, Scratch, pcc_in, pl_files, read_json, root, run_args};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
@@ -40,110 +40,13 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Every `.pl` file of `dir`, sorted.
-fn pl_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pl"))
-        .collect();
-    files.sort();
-    files
-}
-
-/// A fresh directory for one test's files, removed when the test ends.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "pcc-kbl-{}-{test}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `pcc ARGS` in `dir` with `stdin` as its input.
-fn pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pcc runs");
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    Run {
-        status: output.status.code().expect("pcc exits"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
 fn sidecar(dir: &str, name: &str, ext: &str) -> Option<String> {
     std::fs::read_to_string(root().join(dir).join(format!("{name}.{ext}"))).ok()
 }
 
 /// `pcc run SOURCE FLAGS -- ARGS` in `dir`, with `stdin`.
 fn run(dir: &Path, source: &Path, flags: &[&str], args: &[String], stdin: &str) -> Run {
-    let mut all: Vec<&OsStr> = vec![OsStr::new("run"), source.as_os_str()];
-    all.extend(flags.iter().map(OsStr::new));
-    all.push(OsStr::new("--"));
-    all.extend(args.iter().map(OsStr::new));
-    let run = pcc_in(dir, &all, stdin);
-    assert!(
-        !run.stderr.contains("panicked"),
-        "pcc panicked: {}",
-        run.stderr
-    );
-    run
-}
-
-fn read_json(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap()
-}
-
-/// What pcc says on stderr besides the program: its profile summary lines.
-fn program_stderr(stderr: &str) -> String {
-    stderr
-        .lines()
-        .filter(|l| !l.starts_with("pcc: "))
-        .map(|l| format!("{l}\n"))
-        .collect()
+    pcc_in(dir, &run_args(source, flags, args), stdin)
 }
 
 /// A function's executed paths as (id, count, lines).
@@ -280,7 +183,7 @@ fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
             )
             .into());
         }
-        if program_stderr(&kbl.stderr) != program_stderr(&bl.stderr) {
+        if kbl.program_stderr().0 != bl.program_stderr().0 {
             return Err(
                 format!("k = {k}: stderr {:?}, under bl {:?}", kbl.stderr, bl.stderr).into(),
             );

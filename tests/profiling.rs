@@ -21,7 +21,7 @@ mod common;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use common::{Run, Scratch, root};
+use common::{Run, Scratch, pl_files, root};
 use libtest_mimic::{Arguments, Failed, Trial};
 use pcc_lang::LineIndex;
 use pcc_profiler::ball_larus::BallLarus;
@@ -89,21 +89,6 @@ fn main() {
 }
 
 type Test = fn() -> Result<(), Failed>;
-
-/// Every `.pl` file in `dir`, sorted.
-fn pl_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "pl"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
 
 // ---------------------------------------------------------------------------------------------
 // Running pcc

@@ -17,6 +17,21 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// Every `.pl` file in `dir` (not below it), sorted; none if `dir` cannot be read.
+pub fn pl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "pl"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 /// A fresh directory for one test's files, removed when the test ends (even when it fails).
 pub struct Scratch(pub PathBuf);
 
