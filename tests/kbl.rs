@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{Run, Scratch, pcc_in, pl_files, read_json, root, run_args};
+use common::{Run, Scratch, functions, paths, pcc_in, pl_files, read_json, root, run_args};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
@@ -47,39 +47,6 @@ fn sidecar(dir: &str, name: &str, ext: &str) -> Option<String> {
 /// `pcc run SOURCE FLAGS -- ARGS` in `dir`, with `stdin`.
 fn run(dir: &Path, source: &Path, flags: &[&str], args: &[String], stdin: &str) -> Run {
     pcc_in(dir, &run_args(source, flags, args), stdin)
-}
-
-/// A function's executed paths as (id, count, lines).
-type Paths = Vec<(u64, u64, Vec<u64>)>;
-
-fn paths(function: &Value) -> Paths {
-    function["paths"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no `paths` in {function}"))
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_u64().unwrap(),
-                p["count"].as_u64().unwrap(),
-                p["lines"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|l| l.as_u64().unwrap())
-                    .collect(),
-            )
-        })
-        .collect()
-}
-
-/// The functions of a profile by name.
-fn functions(profile: &Value) -> BTreeMap<String, Value> {
-    profile["functions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["name"].as_str().unwrap().to_string(), f.clone()))
-        .collect()
 }
 
 /// Checks that `forest` (a k-IPF) is a prefix forest of depth ≤ `k`: ids strictly increasing

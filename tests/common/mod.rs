@@ -4,6 +4,7 @@
 // Each test crate compiles this module and uses only a subset of it.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -180,5 +181,38 @@ pub fn u64s(values: &Value) -> Vec<u64> {
         .unwrap_or_else(|| panic!("not an array: {values}"))
         .iter()
         .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
+/// A function's executed paths as (id, count, lines).
+pub type Paths = Vec<(u64, u64, Vec<u64>)>;
+
+pub fn paths(function: &Value) -> Paths {
+    function["paths"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no `paths` in {function}"))
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_u64().unwrap(),
+                p["count"].as_u64().unwrap(),
+                p["lines"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l.as_u64().unwrap())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The functions of a profile by name.
+pub fn functions(profile: &Value) -> BTreeMap<String, Value> {
+    profile["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap().to_string(), f.clone()))
         .collect()
 }

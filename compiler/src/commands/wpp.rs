@@ -70,7 +70,7 @@ pub fn hot(path: &Path, params: HotParams, json: bool) -> i32 {
     };
     let cost = |t: u32| section.symbols[t as usize].cost.unwrap_or(1);
     let mut found = hot_subpaths(&section.rules, cost, &params);
-    found.sort_by(|a, b| b.cost.cmp(&a.cost));
+    found.sort_by_key(|h| std::cmp::Reverse(h.cost));
     let name = |t: u32| {
         let s = &section.symbols[t as usize];
         format!("{}:{}", s.function, s.path)
