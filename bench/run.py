@@ -5,8 +5,10 @@
 
 Measures (1) compile time of every program in programs/ (`pcc run --emit asm`, which runs the
 whole pipeline but not the program), (2) run time of each kernel under pcc -O0 and -O2 against
-its C port under gcc -O2, and (3) the overhead of each profiling mode (instrumented / plain run
-time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table.
+its C port under gcc -O2, (3) the overhead of each profiling mode (instrumented / plain run
+time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table, and
+for `wpp` the trace length and compression (trace length / grammar size) of each run, and (4) the
+throughput of SEQUITUR(1) on synthetic traces (`cargo bench -p pcc-profiler --bench sequitur`).
 Ratios are of medians measured in this same run. Prints Markdown tables and writes them, with
 the machine they ran on, to bench/results.md (or --out).
 """
@@ -41,7 +43,9 @@ PROFILED = [
     ("programs/mandelbrot.pl", ["600", "400", "800"]),
 ]
 # `ppp` takes its interesting paths from the `bl` profile of the same input, measured just before.
-PROFILE_MODES = ["edge", "bl", "ppp"]
+PROFILE_MODES = ["edge", "bl", "ppp", "wpp"]
+# Symbols per synthetic trace of the SEQUITUR(1) benchmark.
+SEQUITUR_SYMBOLS = 20_000_000
 
 
 def timed(cmd, runs):
@@ -116,11 +120,25 @@ def profiling_rows(runs):
                 t, out_profiled = timed(cmd, runs)
                 if out_profiled != out_plain:
                     sys.exit(f"{pl}: output changed under --profile={mode}")
-                functions = json.loads(out.read_text())["functions"]
-                hashed = sum(1 for f in functions if f["storage"] == "hash")
+                profile = json.loads(out.read_text())
+                hashed = sum(1 for f in profile["functions"] if f["storage"] == "hash")
                 per_mode.append((t / plain, hashed))
-            rows.append((Path(pl).stem, plain, per_mode))
+                if mode == "wpp":
+                    wpp = profile["wpp"]
+                    size = sum(len(rule) for rule in wpp["rules"])
+                    compression = (wpp["trace_length"], len(wpp["symbols"]), size, len(wpp["rules"]))
+            rows.append((Path(pl).stem, plain, per_mode, compression))
     return rows
+
+
+def sequitur_rows():
+    """One JSON object per synthetic trace, from the SEQUITUR(1) benchmark (release build)."""
+    result = subprocess.run(
+        ["cargo", "bench", "--quiet", "-p", "pcc-profiler", "--bench", "sequitur", "--",
+         str(SEQUITUR_SYMBOLS)],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
 
 
 def geomean(values):
@@ -156,13 +174,37 @@ def main():
         "|---|---|" + "---|---|" * len(PROFILE_MODES),
     ]
     rows = profiling_rows(opts.runs)
-    for name, plain, per_mode in rows:
+    for name, plain, per_mode, _ in rows:
         cells = " | ".join(f"{ratio:.2f} | {hashed}" for ratio, hashed in per_mode)
         lines.append(f"| {name} | {plain:.3f} | {cells} |")
     means = " | ".join(
         f"{geomean([r[2][i][0] for r in rows]):.2f} | " for i in range(len(PROFILE_MODES))
     )
     lines.append(f"| geometric mean | | {means} |".replace("|  |", "| |"))
+    lines += [
+        "",
+        "Whole program paths of those runs (compression = trace length / grammar size, in symbols):",
+        "",
+        "| program | trace (acyclic paths) | distinct paths | grammar symbols | rules | compression |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, _, _, (trace, distinct, size, rules) in rows:
+        lines.append(
+            f"| {name} | {trace} | {distinct} | {size} | {rules} | {trace / max(size, 1):.1f} |"
+        )
+    lines += [
+        "",
+        f"SEQUITUR(1) throughput on synthetic traces of {SEQUITUR_SYMBOLS} symbols "
+        "(`cargo bench -p pcc-profiler --bench sequitur`; M symbols/s on CPU, and wall-clock):",
+        "",
+        "| trace | symbols | grammar symbols | rules | M symbols/s (CPU) | M symbols/s (wall) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in sequitur_rows():
+        lines.append(
+            f"| {r['trace']} | {r['symbols']} | {r['grammar_size']} | {r['rules']} | "
+            f"{r['sequitur_msym_per_s_cpu']:.1f} | {r['sequitur_msym_per_s_wall']:.1f} |"
+        )
     report = "\n".join(lines) + "\n"
     print(report)
     Path(opts.out).write_text(report)
