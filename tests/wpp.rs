@@ -19,7 +19,10 @@ mod common;
 
 use std::path::Path;
 
-use common::{Run, Scratch, functions, json, paths, pcc_in, pl_files, read_json, root, run_args};
+use common::{
+    Run, Scratch, functions, json, paths, pcc_in, pcc_run as run, program_args, program_trials,
+    read_json, root, sidecar,
+};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
@@ -32,15 +35,8 @@ fn main() {
     // SAFETY: no other thread exists yet.
     unsafe { std::env::set_var("PCC_WPP_RAW_TRACE", RAW_TRACE) };
     let args = Arguments::from_args();
-    let mut trials = Vec::new();
-    for dir in ["programs", "tests/runtime", "tests/fixtures/profiling"] {
-        for path in pl_files(&root().join(dir)) {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            trials.push(Trial::test(format!("{dir}/{name}"), move || {
-                check_program(dir, &name)
-            }));
-        }
-    }
+    let dirs = ["programs", "tests/runtime", "tests/fixtures/profiling"];
+    let mut trials = program_trials(&dirs, check_program);
     trials.push(Trial::test("hot_subpaths_of_figure_5", figure_5));
     trials.push(Trial::test(
         "hot_subpaths_of_a_run_occur_in_its_trace",
@@ -48,14 +44,6 @@ fn main() {
     ));
     trials.push(Trial::test("profile_commands_on_wpp_profiles", commands));
     libtest_mimic::run(&args, trials).exit();
-}
-
-fn sidecar(dir: &str, name: &str, ext: &str) -> Option<String> {
-    std::fs::read_to_string(root().join(dir).join(format!("{name}.{ext}"))).ok()
-}
-
-fn run(dir: &Path, source: &Path, flags: &[&str], args: &[String], stdin: &str) -> Run {
-    pcc_in(dir, &run_args(source, flags, args), stdin)
 }
 
 /// `pcc ARGS` in `dir`.
@@ -66,10 +54,8 @@ fn pcc(dir: &Path, args: &[&str]) -> Run {
 fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
     let scratch = Scratch::new(name);
     let source = root().join(dir).join(format!("{name}.pl"));
-    let args: Vec<String> = sidecar(dir, name, "args")
-        .map(|a| a.lines().map(str::to_string).collect())
-        .unwrap_or_default();
-    let stdin = sidecar(dir, name, "stdin").unwrap_or_default();
+    let args = program_args(&source);
+    let stdin = sidecar(&source, "stdin").unwrap_or_default();
 
     let plain = run(&scratch.0, &source, &[], &args, &stdin);
     let bl_out = scratch.path("bl.json");
@@ -136,11 +122,11 @@ fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
                     return Err(format!("{level}: `{function}`: {field} differs from bl's").into());
                 }
             }
-            if paths(record) != paths(expected) {
+            if paths(record, "paths") != paths(expected, "paths") {
                 return Err(format!(
                     "{level}: `{function}`: paths {:?}, under bl {:?}",
-                    paths(record),
-                    paths(expected)
+                    paths(record, "paths"),
+                    paths(expected, "paths")
                 )
                 .into());
             }

@@ -184,24 +184,20 @@ pub fn u64s(values: &Value) -> Vec<u64> {
         .collect()
 }
 
-/// A function's executed paths as (id, count, lines).
+/// Path records as (id, count, lines).
 pub type Paths = Vec<(u64, u64, Vec<u64>)>;
 
-pub fn paths(function: &Value) -> Paths {
-    function["paths"]
+/// The path records in `function[field]` (`paths`, `residual`, a diff's `only_in_b`...).
+pub fn paths(function: &Value, field: &str) -> Paths {
+    function[field]
         .as_array()
-        .unwrap_or_else(|| panic!("no `paths` in {function}"))
+        .unwrap_or_else(|| panic!("no `{field}` in {function}"))
         .iter()
         .map(|p| {
             (
                 p["id"].as_u64().unwrap(),
                 p["count"].as_u64().unwrap(),
-                p["lines"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|l| l.as_u64().unwrap())
-                    .collect(),
+                u64s(&p["lines"]),
             )
         })
         .collect()
@@ -215,4 +211,28 @@ pub fn functions(profile: &Value) -> BTreeMap<String, Value> {
         .iter()
         .map(|f| (f["name"].as_str().unwrap().to_string(), f.clone()))
         .collect()
+}
+
+/// `pcc run SOURCE FLAGS -- ARGS` in `dir`, with `stdin`.
+pub fn pcc_run(dir: &Path, source: &Path, flags: &[&str], args: &[String], stdin: &str) -> Run {
+    pcc_in(dir, &run_args(source, flags, args), stdin)
+}
+
+/// One trial per program of each of `dirs` (relative to the root), named `DIR/NAME`, running
+/// `check(dir, name)`.
+pub fn program_trials(
+    dirs: &[&'static str],
+    check: fn(&str, &str) -> Result<(), libtest_mimic::Failed>,
+) -> Vec<libtest_mimic::Trial> {
+    let mut trials = Vec::new();
+    for &dir in dirs {
+        for path in pl_files(&root().join(dir)) {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            trials.push(libtest_mimic::Trial::test(
+                format!("{dir}/{name}"),
+                move || check(dir, &name),
+            ));
+        }
+    }
+    trials
 }
