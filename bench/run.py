@@ -43,7 +43,15 @@ PROFILED = [
     ("programs/mandelbrot.pl", ["600", "400", "800"]),
 ]
 # `ppp` takes its interesting paths from the `bl` profile of the same input, measured just before.
-PROFILE_MODES = ["edge", "bl", "ppp", "wpp"]
+PROFILE_MODES = ["edge", "bl", "ppp"]
+# The same programs with smaller inputs for `wpp`, whose cost grows with the trace (one symbol per
+# acyclic path, compressed on line by SEQUITUR(1)) rather than with the run time.
+WPP_PROFILED = [
+    ("programs/loop_heavy.pl", ["2000"]),
+    ("programs/sieve.pl", ["2000000"]),
+    ("programs/nqueens.pl", ["10"]),
+    ("programs/mandelbrot.pl", ["200", "150", "800"]),
+]
 # Symbols per synthetic trace of the SEQUITUR(1) benchmark.
 SEQUITUR_SYMBOLS = 20_000_000
 
@@ -120,14 +128,28 @@ def profiling_rows(runs):
                 t, out_profiled = timed(cmd, runs)
                 if out_profiled != out_plain:
                     sys.exit(f"{pl}: output changed under --profile={mode}")
-                profile = json.loads(out.read_text())
-                hashed = sum(1 for f in profile["functions"] if f["storage"] == "hash")
+                functions = json.loads(out.read_text())["functions"]
+                hashed = sum(1 for f in functions if f["storage"] == "hash")
                 per_mode.append((t / plain, hashed))
-                if mode == "wpp":
-                    wpp = profile["wpp"]
-                    size = sum(len(rule) for rule in wpp["rules"])
-                    compression = (wpp["trace_length"], len(wpp["symbols"]), size, len(wpp["rules"]))
-            rows.append((Path(pl).stem, plain, per_mode, compression))
+            rows.append((Path(pl).stem, plain, per_mode))
+    return rows
+
+
+def wpp_rows(runs):
+    """Per program: args, plain and wpp times, and the whole program path's size."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in WPP_PROFILED:
+            plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+            out = Path(tmp) / "wpp.json"
+            cmd = [PCC, "run", pl, "-O2", "--profile=wpp", "--profile-out", out, "--", *args]
+            t, out_wpp = timed(cmd, runs)
+            if out_wpp != out_plain:
+                sys.exit(f"{pl}: output changed under --profile=wpp")
+            wpp = json.loads(out.read_text())["wpp"]
+            size = sum(len(rule) for rule in wpp["rules"])
+            rows.append((Path(pl).stem, " ".join(args), plain, t, wpp["trace_length"],
+                         len(wpp["symbols"]), size, len(wpp["rules"])))
     return rows
 
 
@@ -174,7 +196,7 @@ def main():
         "|---|---|" + "---|---|" * len(PROFILE_MODES),
     ]
     rows = profiling_rows(opts.runs)
-    for name, plain, per_mode, _ in rows:
+    for name, plain, per_mode in rows:
         cells = " | ".join(f"{ratio:.2f} | {hashed}" for ratio, hashed in per_mode)
         lines.append(f"| {name} | {plain:.3f} | {cells} |")
     means = " | ".join(
@@ -183,15 +205,22 @@ def main():
     lines.append(f"| geometric mean | | {means} |".replace("|  |", "| |"))
     lines += [
         "",
-        "Whole program paths of those runs (compression = trace length / grammar size, in symbols):",
+        "`wpp` at -O2 on smaller inputs (overhead = wpp / plain run time; compression = trace length "
+        "/ grammar size, in symbols; paths/s = trace length / wpp run time):",
         "",
-        "| program | trace (acyclic paths) | distinct paths | grammar symbols | rules | compression |",
-        "|---|---|---|---|---|---|",
+        "| program | args | plain (s) | wpp (s) | overhead | trace (acyclic paths) | distinct | "
+        "grammar symbols | rules | compression | M paths/s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, _, _, (trace, distinct, size, rules) in rows:
+    wrows = wpp_rows(opts.runs)
+    for name, args, plain, t, trace, distinct, size, rules in wrows:
         lines.append(
-            f"| {name} | {trace} | {distinct} | {size} | {rules} | {trace / max(size, 1):.1f} |"
+            f"| {name} | {args} | {plain:.3f} | {t:.3f} | {t / plain:.1f} | {trace} | {distinct} | "
+            f"{size} | {rules} | {trace / max(size, 1):.1f} | {trace / t / 1e6:.2f} |"
         )
+    lines.append(
+        f"| geometric mean | | | | {geomean([r[3] / r[2] for r in wrows]):.1f} | | | | | | |"
+    )
     lines += [
         "",
         f"SEQUITUR(1) throughput on synthetic traces of {SEQUITUR_SYMBOLS} symbols "

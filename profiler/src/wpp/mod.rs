@@ -18,7 +18,7 @@ pub mod trace;
 
 pub use grammar::{Expansion, Grammar, GrammarError, Symbol};
 pub use hot::{HotParams, HotSubpath, hot_subpaths};
-pub use pieces::{CallSplit, PieceEffect, Rejoin, RejoinError, SplitError};
+pub use pieces::{CallSplit, JoinedCounts, PieceEffect, Rejoin, RejoinError, SplitError};
 pub use record::wpp_profile;
 pub use section::{PathSymbol, WppError, WppSection};
 pub use sequitur::Sequitur;

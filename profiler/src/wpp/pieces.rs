@@ -15,10 +15,16 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 
 use crate::ball_larus::{BallLarus, NumberingError, PathRegister};
 use crate::cfg::{Cfg, CfgError, EdgeId, NodeId};
 use crate::regenerate::{CfgPath, PathEnd};
+
+use super::trace::KeyHasher;
+
+/// Path counts by (function, Ball-Larus id).
+pub type JoinedCounts = HashMap<(u32, u64), u64, BuildHasherDefault<KeyHasher>>;
 
 /// A function's CFG split before calls, its own CFG, and both numberings.
 #[derive(Clone, Debug)]
@@ -216,7 +222,7 @@ pub struct Rejoin<'a> {
     /// How often each symbol was seen; its exact emissions are counted from this at the end.
     seen: Vec<u64>,
     /// Emissions that depend on the incoming register.
-    joined: HashMap<(u32, u64), u64>,
+    joined: JoinedCounts,
     position: u64,
     _split: std::marker::PhantomData<&'a ()>,
 }
@@ -236,7 +242,7 @@ impl<'a> Rejoin<'a> {
             seen: vec![0; effects.len()],
             effects,
             stack: Vec::new(),
-            joined: HashMap::new(),
+            joined: JoinedCounts::default(),
             position: 0,
             _split: std::marker::PhantomData,
         }
@@ -283,7 +289,7 @@ impl<'a> Rejoin<'a> {
 
     /// Path counts per (function, Ball-Larus id). Paths of activations still in progress (the
     /// program ended inside them) are not counted, as `bl` does not count them.
-    pub fn finish(self) -> HashMap<(u32, u64), u64> {
+    pub fn finish(self) -> JoinedCounts {
         let mut counts = self.joined;
         for (effect, &seen) in self.effects.iter().zip(&self.seen) {
             let Some((f, effect)) = effect.as_ref().filter(|_| seen > 0) else {
@@ -386,7 +392,7 @@ mod tests {
             }
         }
         assert!(callees.next().is_none());
-        let mut expected: HashMap<(u32, u64), u64> = HashMap::new();
+        let mut expected = JoinedCounts::default();
         for (f, run) in [(0, a), (1, b), (0, c)] {
             for id in ids(run) {
                 *expected.entry((f, id)).or_default() += 1;
@@ -406,7 +412,7 @@ mod tests {
             .unwrap();
         let b_pieces = pieces(b).len();
         let cut_short = rejoined(&trace[..first_call + b_pieces - 1]);
-        let mut expected: HashMap<(u32, u64), u64> = HashMap::new();
+        let mut expected = JoinedCounts::default();
         for id in &ids(b)[..ids(b).len() - 1] {
             *expected.entry((1, *id)).or_default() += 1;
         }

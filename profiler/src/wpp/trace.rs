@@ -21,8 +21,9 @@ pub struct PathKey {
 /// The routine recorded for a `NewPath` that arrives with no routine entered.
 pub const NO_ROUTINE: u32 = u32::MAX;
 
+/// A fast hasher for small integer keys (path ids), where SipHash's DoS resistance is not needed.
 #[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
+pub(crate) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     #[inline]
