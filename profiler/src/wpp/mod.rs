@@ -22,4 +22,4 @@ pub use pieces::{CallSplit, JoinedCounts, PieceEffect, Rejoin, RejoinError, Spli
 pub use record::wpp_profile;
 pub use section::{PathSymbol, WppError, WppSection};
 pub use sequitur::Sequitur;
-pub use trace::{PathKey, PathSymbols, WppTrace};
+pub use trace::{KeyHasher, PathKey, PathSymbols, WppTrace};

@@ -23,7 +23,7 @@ pub const NO_ROUTINE: u32 = u32::MAX;
 
 /// A fast hasher for small integer keys (path ids), where SipHash's DoS resistance is not needed.
 #[derive(Default, Clone, Copy)]
-pub(crate) struct KeyHasher(u64);
+pub struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     #[inline]
