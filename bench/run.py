@@ -5,8 +5,10 @@
 
 Measures (1) compile time of every program in programs/ (`pcc run --emit asm`, which runs the
 whole pipeline but not the program), (2) run time of each kernel under pcc -O0 and -O2 against
-its C port under gcc -O2, and (3) the overhead of each profiling mode (instrumented / plain run
-time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table.
+its C port under gcc -O2, (3) the overhead of each profiling mode (instrumented / plain run
+time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table, and
+for `wpp` the trace length and compression (trace length / grammar size) of each run, and (4) the
+throughput of SEQUITUR(1) on synthetic traces (`cargo bench -p pcc-profiler --bench sequitur`).
 Ratios are of medians measured in this same run. Prints Markdown tables and writes them, with
 the machine they ran on, to bench/results.md (or --out).
 """
@@ -42,6 +44,16 @@ PROFILED = [
 ]
 # `ppp` takes its interesting paths from the `bl` profile of the same input, measured just before.
 PROFILE_MODES = ["edge", "bl", "ppp"]
+# The same programs with smaller inputs for `wpp`, whose cost grows with the trace (one symbol per
+# acyclic path, compressed on line by SEQUITUR(1)) rather than with the run time.
+WPP_PROFILED = [
+    ("programs/loop_heavy.pl", ["2000"]),
+    ("programs/sieve.pl", ["2000000"]),
+    ("programs/nqueens.pl", ["10"]),
+    ("programs/mandelbrot.pl", ["200", "150", "800"]),
+]
+# Symbols per synthetic trace of the SEQUITUR(1) benchmark.
+SEQUITUR_SYMBOLS = 20_000_000
 
 
 def timed(cmd, runs):
@@ -123,6 +135,34 @@ def profiling_rows(runs):
     return rows
 
 
+def wpp_rows(runs):
+    """Per program: args, plain and wpp times, and the whole program path's size."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in WPP_PROFILED:
+            plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+            out = Path(tmp) / "wpp.json"
+            cmd = [PCC, "run", pl, "-O2", "--profile=wpp", "--profile-out", out, "--", *args]
+            t, out_wpp = timed(cmd, runs)
+            if out_wpp != out_plain:
+                sys.exit(f"{pl}: output changed under --profile=wpp")
+            wpp = json.loads(out.read_text())["wpp"]
+            size = sum(len(rule) for rule in wpp["rules"])
+            rows.append((Path(pl).stem, " ".join(args), plain, t, wpp["trace_length"],
+                         len(wpp["symbols"]), size, len(wpp["rules"])))
+    return rows
+
+
+def sequitur_rows():
+    """One JSON object per synthetic trace, from the SEQUITUR(1) benchmark (release build)."""
+    result = subprocess.run(
+        ["cargo", "bench", "--quiet", "-p", "pcc-profiler", "--bench", "sequitur", "--",
+         str(SEQUITUR_SYMBOLS)],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+
+
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
@@ -163,6 +203,37 @@ def main():
         f"{geomean([r[2][i][0] for r in rows]):.2f} | " for i in range(len(PROFILE_MODES))
     )
     lines.append(f"| geometric mean | | {means} |".replace("|  |", "| |"))
+    lines += [
+        "",
+        "`wpp` at -O2 on smaller inputs (overhead = wpp / plain run time; compression = trace length "
+        "/ grammar size, in symbols; paths/s = trace length / wpp run time):",
+        "",
+        "| program | args | plain (s) | wpp (s) | overhead | trace (acyclic paths) | distinct | "
+        "grammar symbols | rules | compression | M paths/s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    wrows = wpp_rows(opts.runs)
+    for name, args, plain, t, trace, distinct, size, rules in wrows:
+        lines.append(
+            f"| {name} | {args} | {plain:.3f} | {t:.3f} | {t / plain:.1f} | {trace} | {distinct} | "
+            f"{size} | {rules} | {trace / max(size, 1):.1f} | {trace / t / 1e6:.2f} |"
+        )
+    lines.append(
+        f"| geometric mean | | | | {geomean([r[3] / r[2] for r in wrows]):.1f} | | | | | | |"
+    )
+    lines += [
+        "",
+        f"SEQUITUR(1) throughput on synthetic traces of {SEQUITUR_SYMBOLS} symbols "
+        "(`cargo bench -p pcc-profiler --bench sequitur`; M symbols/s on CPU, and wall-clock):",
+        "",
+        "| trace | symbols | grammar symbols | rules | M symbols/s (CPU) | M symbols/s (wall) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in sequitur_rows():
+        lines.append(
+            f"| {r['trace']} | {r['symbols']} | {r['grammar_size']} | {r['rules']} | "
+            f"{r['sequitur_msym_per_s_cpu']:.1f} | {r['sequitur_msym_per_s_wall']:.1f} |"
+        )
     report = "\n".join(lines) + "\n"
     print(report)
     Path(opts.out).write_text(report)

@@ -10,24 +10,16 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{Run, Scratch, pcc_in, pl_files, read_json, root, run_args};
+use common::{Scratch, functions, paths, pcc_run as run, program_trials, read_json, root};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = Vec::new();
     // Programs that end normally, by `exit()`, and by runtime errors (the profile is written
     // at every kind of exit).
-    for dir in ["programs", "tests/runtime"] {
-        for path in pl_files(&root().join(dir)) {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            trials.push(Trial::test(format!("{dir}/{name}"), move || {
-                check_program(dir, &name)
-            }));
-        }
-    }
+    let mut trials = program_trials(&["programs", "tests/runtime"], check_program);
     trials.push(Trial::test(
         "recursive_functions_without_loops_have_one_id_per_activation",
         recursion_without_loops,
@@ -42,44 +34,6 @@ fn main() {
 
 fn sidecar(dir: &str, name: &str, ext: &str) -> Option<String> {
     std::fs::read_to_string(root().join(dir).join(format!("{name}.{ext}"))).ok()
-}
-
-/// `pcc run SOURCE FLAGS -- ARGS` in `dir`, with `stdin`.
-fn run(dir: &Path, source: &Path, flags: &[&str], args: &[String], stdin: &str) -> Run {
-    pcc_in(dir, &run_args(source, flags, args), stdin)
-}
-
-/// A function's executed paths as (id, count, lines).
-type Paths = Vec<(u64, u64, Vec<u64>)>;
-
-fn paths(function: &Value) -> Paths {
-    function["paths"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no `paths` in {function}"))
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_u64().unwrap(),
-                p["count"].as_u64().unwrap(),
-                p["lines"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|l| l.as_u64().unwrap())
-                    .collect(),
-            )
-        })
-        .collect()
-}
-
-/// The functions of a profile by name.
-fn functions(profile: &Value) -> BTreeMap<String, Value> {
-    profile["functions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["name"].as_str().unwrap().to_string(), f.clone()))
-        .collect()
 }
 
 /// Checks that `forest` (a k-IPF) is a prefix forest of depth ≤ `k`: ids strictly increasing
@@ -198,8 +152,8 @@ fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
         }
         for (function, record) in &kbl_profile {
             let what = format!("k = {k}, `{function}`");
-            let expected = paths(&bl_profile[function]);
-            if paths(record) != expected {
+            let expected = paths(&bl_profile[function], "paths");
+            if paths(record, "paths") != expected {
                 return Err(format!("{what}: paths differ from bl's").into());
             }
             let forest = &record["kipf"];
@@ -310,7 +264,7 @@ fn recursion_with_loop() -> Result<(), Failed> {
     for k in [2usize, 4, 8] {
         let profile = kbl_profile(&scratch, &source, k)?;
         let walk = &profile["walk"];
-        let ids: u64 = paths(walk).iter().map(|p| p.1).sum();
+        let ids: u64 = paths(walk, "paths").iter().map(|p| p.1).sum();
         if !ids.is_multiple_of(ACTIVATIONS) {
             return Err(format!("{ids} path ids in {ACTIVATIONS} alike activations").into());
         }

@@ -8,7 +8,7 @@ mod common;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use common::{Run, Scratch, function, pcc_in, read_json, root, u64s as ids};
+use common::{Run, Scratch, function, paths, pcc_in, read_json, root, u64s as ids};
 use serde_json::Value;
 
 fn program(name: &str) -> PathBuf {
@@ -28,22 +28,6 @@ fn program_args(name: &str) -> Vec<String> {
 fn run_program(dir: &Path, name: &str, flags: &[&OsStr], args: &[String]) -> Run {
     let all = common::run_args(&program(name), flags, args);
     pcc_in(dir, &all, &sidecar(name, "stdin").unwrap_or_default())
-}
-
-/// A function's paths (`field` = "paths" or "residual") as (id, count, lines).
-fn paths(function: &Value, field: &str) -> Vec<(u64, u64, Vec<u64>)> {
-    function[field]
-        .as_array()
-        .unwrap_or_else(|| panic!("no `{field}` in {function}"))
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_u64().unwrap(),
-                p["count"].as_u64().unwrap(),
-                common::u64s(&p["lines"]),
-            )
-        })
-        .collect()
 }
 
 /// The (plain, bl, ppp) runs of a program: the `bl` profile of `interesting_args` is the
@@ -331,23 +315,7 @@ fn y2k_residual_paths_are_the_paths_only_after_1999() {
         let fname = f["name"].as_str().unwrap();
         let d = function(&diff, fname);
         let only_in_b = match d.get("only_in_b") {
-            Some(paths) if paths.is_array() => paths
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| {
-                    (
-                        p["id"].as_u64().unwrap(),
-                        p["count"].as_u64().unwrap(),
-                        p["lines"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|l| l.as_u64().unwrap())
-                            .collect::<Vec<_>>(),
-                    )
-                })
-                .collect(),
+            Some(list) if list.is_array() => paths(d, "only_in_b"),
             _ => vec![],
         };
         new_paths += only_in_b.len();

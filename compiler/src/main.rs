@@ -56,6 +56,31 @@ enum Command {
     /// Inspect and combine profiles.
     #[command(subcommand)]
     Profile(ProfileCommand),
+    /// Analyze the whole program path of a `--profile=wpp` run.
+    #[command(subcommand)]
+    Wpp(WppCommand),
+}
+
+#[derive(Subcommand)]
+enum WppCommand {
+    /// Minimal hot subpaths: runs of at most L consecutive acyclic paths that cost at least C
+    /// (frequency times the paths' MIR instruction counts), found on the grammar (Larus, Fig. 7).
+    Hot {
+        profile: PathBuf,
+        /// C: the least cost of a hot subpath.
+        #[arg(long)]
+        min_cost: u64,
+        /// L: the most acyclic paths in a subpath.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        max_len: u64,
+        /// The fewest acyclic paths in a reported subpath.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        min_len: u64,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
+    },
+    /// The whole acyclic-path trace, one path per line: `FUNCTION PATH_ID`.
+    Expand { profile: PathBuf },
 }
 
 #[derive(Subcommand)]
@@ -95,7 +120,7 @@ struct CompileArgs {
 #[derive(clap::Args)]
 struct ProfileArgs {
     /// Instrument the program with this profiling scheme and write its profile at exit.
-    #[arg(long, value_parser = ["bl", "edge", "ppp", "kbl"])]
+    #[arg(long, value_parser = ["bl", "edge", "ppp", "kbl", "wpp"])]
     profile: Option<String>,
     /// Where to write the profile (default: `<stem>.<mode>.profile.json` here).
     #[arg(long)]
@@ -206,6 +231,24 @@ fn main() {
                 commands::profile::merge(&profiles, &output)
             }
             ProfileCommand::Diff { a, b, format } => commands::profile::diff(&a, &b, json(format)),
+        },
+        Command::Wpp(command) => match command {
+            WppCommand::Hot {
+                profile,
+                min_cost,
+                max_len,
+                min_len,
+                format,
+            } => {
+                let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+                let params = pcc_profiler::wpp::HotParams {
+                    min_cost,
+                    max_len: size(max_len),
+                    min_len: size(min_len),
+                };
+                commands::wpp::hot(&profile, params, json(format))
+            }
+            WppCommand::Expand { profile } => commands::wpp::expand(&profile),
         },
     };
     std::process::exit(status)

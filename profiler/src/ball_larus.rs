@@ -126,7 +126,25 @@ impl BallLarus {
 
     /// Numbers the paths of `cfg` so that NumPaths ≤ `max_paths`, truncating edges if needed.
     pub fn with_limit(cfg: &Cfg, max_paths: u64) -> Result<BallLarus, NumberingError> {
+        BallLarus::with_cuts(cfg, &[], max_paths)
+    }
+
+    /// Like [`BallLarus::with_limit`], with the forward edges `cuts` cut first, so that paths
+    /// also end and start there (WPP cuts paths before calls, 002 §2). Back edges and edges out of
+    /// unreachable nodes among `cuts` are left as they are: they end no path or already end one.
+    pub fn with_cuts(
+        cfg: &Cfg,
+        cuts: &[EdgeId],
+        max_paths: u64,
+    ) -> Result<BallLarus, NumberingError> {
         let mut dag = Dag::new(cfg);
+        for &e in cuts {
+            if let EdgeRole::Dag(d) = dag.role(e)
+                && dag.edge(d).to != dag.entry()
+            {
+                dag.cut(d);
+            }
+        }
         let counts = loop {
             let counts = compute_bl_increments(&dag, |_| true);
             let total = counts.num_paths[dag.entry().0];
@@ -200,29 +218,49 @@ impl BallLarus {
     /// at EXIT, and at a dead end where the execution stops. A trailing unfinished path is
     /// dropped. This is what the instrumented code computes, done directly with the increments.
     pub fn path_ids_of_execution(&self, cfg: &Cfg, execution: &[EdgeId]) -> Vec<u64> {
-        let mut ids = Vec::new();
-        let mut r = 0u64;
-        for &e in execution {
-            match self.dag.role(e) {
-                EdgeRole::Dag(d) => r = r.wrapping_add(self.increment(d)),
-                EdgeRole::Closing { exit, entry } => {
-                    ids.push(r.wrapping_add(self.increment(exit)));
-                    r = entry.map_or(0, |d| self.increment(d));
-                }
-                EdgeRole::Unreachable => {}
-            }
-        }
+        let mut register = PathRegister::default();
+        let mut ids: Vec<u64> = execution
+            .iter()
+            .filter_map(|&e| register.take(self, e))
+            .collect();
         if let Some(&last) = execution.last() {
-            let v = cfg.edge(last).to;
-            if v == cfg.exit() {
-                ids.push(r);
-            } else if let Some(&dead_end) = self.dag.outs(v).first()
-                && self.dag.edge(dead_end).kind == DagEdgeKind::DeadEnd
-            {
-                ids.push(r.wrapping_add(self.increment(dead_end)));
-            }
+            ids.extend(register.stop_at(self, cfg.edge(last).to));
         }
         ids
+    }
+}
+
+/// The path register of one activation, updated edge by edge with the increments directly (no
+/// chords): what [`BallLarus::path_ids_of_execution`] computes, one step at a time.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathRegister(pub u64);
+
+impl PathRegister {
+    /// Takes CFG edge `e`; returns the id of the path it ends (a back or cut edge), if any.
+    pub fn take(&mut self, bl: &BallLarus, e: EdgeId) -> Option<u64> {
+        match bl.dag.role(e) {
+            EdgeRole::Dag(d) => {
+                self.0 = self.0.wrapping_add(bl.increment(d));
+                None
+            }
+            EdgeRole::Closing { exit, entry } => {
+                let id = self.0.wrapping_add(bl.increment(exit));
+                self.0 = entry.map_or(0, |d| bl.increment(d));
+                Some(id)
+            }
+            EdgeRole::Unreachable => None,
+        }
+    }
+
+    /// The execution stops at node `v` (reached by the last edge taken): the id of the path that
+    /// ends there, when `v` is EXIT or a dead end; `None` when the path is unfinished.
+    pub fn stop_at(&self, bl: &BallLarus, v: NodeId) -> Option<u64> {
+        if v == bl.dag.exit() {
+            return Some(self.0);
+        }
+        let &dead_end = bl.dag.outs(v).first()?;
+        (bl.dag.edge(dead_end).kind == DagEdgeKind::DeadEnd)
+            .then(|| self.0.wrapping_add(bl.increment(dead_end)))
     }
 }
 

@@ -49,6 +49,14 @@ pub struct FunctionSpec {
     /// ([`crate::ppp::Ppp::from_bl_ids`]) is recomputed from.
     #[serde(default)]
     pub interesting: Vec<u64>,
+    /// `wpp`: the edges cut before calls (002 §2); the CFG above is the one split before calls,
+    /// see [`crate::wpp::CallSplit`].
+    #[serde(default)]
+    pub call_cuts: Vec<usize>,
+    /// `wpp`: the cost of each node, its number of MIR instructions (statements and
+    /// terminator), which prices paths for `pcc wpp hot` (002 §5.2 uses instruction counts).
+    #[serde(default)]
+    pub node_costs: Vec<u64>,
 }
 
 impl ProfileSpec {
@@ -224,6 +232,8 @@ mod tests {
                 edges: cfg.edges().map(|(_, e)| (e.from.0, e.to.0)).collect(),
                 node_lines: (0..cfg.num_nodes()).map(|v| vec![v as u32 + 1]).collect(),
                 interesting,
+                call_cuts: Vec::new(),
+                node_costs: Vec::new(),
             }],
             k: 0,
         }

@@ -6,7 +6,7 @@
 /// Named `wpp` so that `cargo test -p pcc-profiler wpp` selects these tests.
 mod wpp {
     use pcc_profiler::wpp::{
-        Grammar, HotParams, Sequitur, Symbol, WppRecorder, WppSection, hot_subpaths,
+        Grammar, HotParams, PathSymbols, Sequitur, Symbol, WppSection, hot_subpaths,
     };
     use proptest::prelude::*;
     use std::collections::HashMap;
@@ -238,20 +238,21 @@ mod wpp {
             assert!(g.size() < 40, "{g}");
             assert!(g.expand().iter().all(|&t| t == 3));
 
-            let mut w = WppRecorder::new();
+            let mut w = PathSymbols::new();
+            let mut s = Sequitur::new();
             let mut expected = Vec::new();
             for i in 0..20_000u64 {
                 // A loop whose body takes path 0 or 1 by bits of the counter, calling f each time.
                 w.enter_routine(0);
-                w.new_path(u64::from(i.count_ones() % 2));
+                s.push(w.new_path(u64::from(i.count_ones() % 2)));
                 w.enter_routine(1);
-                w.new_path(i % 3);
+                s.push(w.new_path(i % 3));
                 w.leave_routine();
                 w.leave_routine();
                 expected.push((0u32, u64::from(i.count_ones() % 2)));
                 expected.push((1, i % 3));
             }
-            let trace = w.finish();
+            let trace = w.trace(s.finish());
             let expanded: Vec<(u32, u64)> = trace
                 .grammar
                 .iter()

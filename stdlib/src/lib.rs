@@ -25,6 +25,7 @@ mod program;
 mod strings;
 pub mod trace;
 mod value;
+mod wpp;
 
 pub use program::{
     FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
@@ -91,6 +92,9 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         profile::pcc_kbl_path,
         profile::pcc_kbl_leave,
         trace::pcc_trace_event,
+        wpp::pcc_wpp_enter,
+        wpp::pcc_wpp_path,
+        wpp::pcc_wpp_leave,
     ];
     list.push((
         "pcc_stack_limit",
@@ -162,6 +166,9 @@ mod tests {
             "pcc_kbl_path",
             "pcc_kbl_leave",
             "pcc_trace_event",
+            "pcc_wpp_enter",
+            "pcc_wpp_path",
+            "pcc_wpp_leave",
             "pcc_stack_limit",
         ];
         assert_eq!(names, expected.into_iter().collect::<HashSet<_>>());

@@ -123,8 +123,10 @@ fn snapshot(num_tables: usize) -> Vec<Counters> {
 
 /// Writes the profile of the run so far, and says so in one line on stderr.
 pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
-    let counters = snapshot(spec.num_counter_tables());
-    let (mut profile, problems) = build_profile(spec, args.to_vec(), &counters);
+    let (mut profile, problems) = match spec.mode {
+        Mode::Wpp => crate::wpp::finish(spec, args.to_vec()),
+        _ => build_profile(spec, args.to_vec(), &snapshot(spec.num_counter_tables())),
+    };
     if spec.mode == Mode::Kbl {
         let state = KBL.lock().unwrap_or_else(PoisonError::into_inner);
         let forests = state.as_ref().map_or(&[][..], |s| &s.forests[..]);
@@ -150,7 +152,20 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
     };
     let paths = executed().count();
     let runs: u64 = executed().map(|p| p.count).sum();
+    let wpp = profile.wpp.as_ref().and_then(|w| {
+        Some((
+            w.get("trace_length")?.as_u64()?,
+            w.get("symbols")?.as_array()?.len(),
+        ))
+    });
     match profile.write_atomic(Path::new(&spec.output)) {
+        Ok(()) if spec.mode == Mode::Wpp => eprintln!(
+            "pcc: wpp profile written to {}: a trace of {} paths ({} distinct) as a grammar; \
+             {paths} distinct Ball-Larus paths, {runs} path executions",
+            spec.output,
+            wpp.map_or(0, |w| w.0),
+            wpp.map_or(0, |w| w.1),
+        ),
         Ok(()) if spec.mode == Mode::Edge => eprintln!(
             "pcc: edge profile of {} functions written to {}",
             profile.functions.len(),
@@ -167,6 +182,9 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
 /// Arranges for the profile to be written at every kind of exit. The work runs on a thread of its
 /// own: a runtime error (a stack overflow, say) may have left little stack on the program's.
 pub fn install(spec: ProfileSpec, args: Vec<String>) {
+    if spec.mode == Mode::Wpp {
+        crate::wpp::start();
+    }
     if spec.mode == Mode::Kbl {
         let k = spec.k.clamp(1, u32::MAX as usize);
         *KBL.lock().unwrap_or_else(PoisonError::into_inner) = Some(KblState {

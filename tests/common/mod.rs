@@ -4,6 +4,7 @@
 // Each test crate compiles this module and uses only a subset of it.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -181,4 +182,57 @@ pub fn u64s(values: &Value) -> Vec<u64> {
         .iter()
         .map(|v| v.as_u64().unwrap())
         .collect()
+}
+
+/// Path records as (id, count, lines).
+pub type Paths = Vec<(u64, u64, Vec<u64>)>;
+
+/// The path records in `function[field]` (`paths`, `residual`, a diff's `only_in_b`...).
+pub fn paths(function: &Value, field: &str) -> Paths {
+    function[field]
+        .as_array()
+        .unwrap_or_else(|| panic!("no `{field}` in {function}"))
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_u64().unwrap(),
+                p["count"].as_u64().unwrap(),
+                u64s(&p["lines"]),
+            )
+        })
+        .collect()
+}
+
+/// The functions of a profile by name.
+pub fn functions(profile: &Value) -> BTreeMap<String, Value> {
+    profile["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap().to_string(), f.clone()))
+        .collect()
+}
+
+/// `pcc run SOURCE FLAGS -- ARGS` in `dir`, with `stdin`.
+pub fn pcc_run(dir: &Path, source: &Path, flags: &[&str], args: &[String], stdin: &str) -> Run {
+    pcc_in(dir, &run_args(source, flags, args), stdin)
+}
+
+/// One trial per program of each of `dirs` (relative to the root), named `DIR/NAME`, running
+/// `check(dir, name)`.
+pub fn program_trials(
+    dirs: &[&'static str],
+    check: fn(&str, &str) -> Result<(), libtest_mimic::Failed>,
+) -> Vec<libtest_mimic::Trial> {
+    let mut trials = Vec::new();
+    for &dir in dirs {
+        for path in pl_files(&root().join(dir)) {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            trials.push(libtest_mimic::Trial::test(
+                format!("{dir}/{name}"),
+                move || check(dir, &name),
+            ));
+        }
+    }
+    trials
 }

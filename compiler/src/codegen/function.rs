@@ -21,8 +21,8 @@ use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::{
-    self, BinOp, BlockId, Callee, Const, FnId, LocalId, Operand, Rvalue, Statement, StatementKind,
-    StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
+    self, BinOp, BlockId, Callee, Const, FnId, LocalId, Operand, PathStream, Rvalue, Statement,
+    StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
 };
 
 /// The trap that ends a block after a call that never returns; it is never executed.
@@ -301,15 +301,26 @@ impl FunctionTranslator<'_, '_> {
         Ok(())
     }
 
-    /// Profiling, `kbl`: reports an event of the path-id stream to the runtime, through the
-    /// `preserve_all` trampolines (hot loops need not spill around the calls).
+    /// Profiling, `kbl` and `wpp`: reports an event of the path-id stream to the runtime,
+    /// through the `preserve_all` trampolines (hot loops need not spill around the calls). `wpp`
+    /// takes the routine of a path from the enter and leave events (002 §2's `NewPath(ID)`).
     fn stream(&mut self, event: &StreamEvent) -> Result<()> {
+        let wpp = self.cx.program.stream == PathStream::Wpp;
         let (f, args) = match event {
-            StreamEvent::Enter { table } => (&runtime::KBL_ENTER, vec![self.iconst(*table as i64)]),
+            StreamEvent::Enter { table } => {
+                let f = if wpp {
+                    &runtime::WPP_ENTER
+                } else {
+                    &runtime::KBL_ENTER
+                };
+                (f, vec![self.iconst(*table as i64)])
+            }
+            StreamEvent::Path { id, .. } if wpp => (&runtime::WPP_PATH, vec![self.operand(id)?]),
             StreamEvent::Path { table, id } => {
                 let id = self.operand(id)?;
                 (&runtime::KBL_PATH, vec![self.iconst(*table as i64), id])
             }
+            StreamEvent::Leave if wpp => (&runtime::WPP_LEAVE, Vec::new()),
             StreamEvent::Leave => (&runtime::KBL_LEAVE, Vec::new()),
         };
         let id = self.cx.trampoline(f)?;

@@ -147,4 +147,7 @@ runtime_functions! {
     KBL_ENTER = "pcc_kbl_enter"(I);
     KBL_PATH = "pcc_kbl_path"(I, I);
     KBL_LEAVE = "pcc_kbl_leave"();
+    WPP_ENTER = "pcc_wpp_enter"(I);
+    WPP_PATH = "pcc_wpp_path"(I);
+    WPP_LEAVE = "pcc_wpp_leave"();
 }

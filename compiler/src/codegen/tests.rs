@@ -110,6 +110,7 @@ fn program(mut functions: Vec<Function>) -> Program {
         main: 0,
         init: functions.len() - 1,
         counter_tables: Vec::new(),
+        stream: PathStream::default(),
         functions,
     }
 }

@@ -15,6 +15,15 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
     let Some(profile) = load(path) else {
         return 1;
     };
+    // A wpp profile: its paths are the Ball-Larus paths rejoined from the trace; the trace itself
+    // is summed up first.
+    let wpp = match profile.mode {
+        profile::Mode::Wpp => match super::wpp::section(&profile, path) {
+            Some(section) => Some(section),
+            None => return 1,
+        },
+        _ => None,
+    };
     let report = profile::show(&profile, top);
     let shown = report
         .paths
@@ -24,19 +33,44 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
     let source = Source::find(&[(&profile, path)], shown);
     if json {
         #[derive(Serialize)]
+        struct WppJson {
+            trace_length: u64,
+            distinct_paths: usize,
+            grammar_size: u64,
+            rules: usize,
+            compression: f64,
+        }
+        #[derive(Serialize)]
         struct ShowJson<'a> {
             profile: String,
             #[serde(flatten)]
             report: &'a ShowReport,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            wpp: Option<WppJson>,
             source: Option<SourceJson>,
         }
         print_json(&ShowJson {
             profile: path.display().to_string(),
             report: &report,
+            wpp: wpp.as_ref().map(|s| WppJson {
+                trace_length: s.trace_length,
+                distinct_paths: s.symbols.len(),
+                grammar_size: s.rules.size(),
+                rules: s.rules.num_rules(),
+                compression: s.rules.compression_ratio(),
+            }),
             source: source.as_ref().map(Source::json),
         })
     } else {
-        print_text(&report.render_text(&|n| source.as_ref()?.line(n)))
+        let header = wpp.map_or(String::new(), |s| {
+            format!(
+                "{}
+(`pcc wpp expand` lists the trace, `pcc wpp hot` its hot subpaths; the paths \
+                 below are the Ball-Larus paths the trace's pieces join into)\n\n",
+                super::wpp::summary(&profile, &s)
+            )
+        });
+        print_text(&(header + &report.render_text(&|n| source.as_ref()?.line(n))))
     }
 }
 
@@ -180,14 +214,14 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
 }
 
 /// Reads and validates a profile, or says why it cannot on stderr.
-fn load(path: &Path) -> Option<Profile> {
+pub(super) fn load(path: &Path) -> Option<Profile> {
     Profile::read(path)
         .map_err(|error| eprintln!("error: {error}"))
         .ok()
 }
 
 /// Writes a report to stdout. A closed pipe (`pcc profile show P | head`) is not an error.
-fn print_text(text: &str) -> i32 {
+pub(super) fn print_text(text: &str) -> i32 {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())
@@ -201,7 +235,7 @@ fn print_text(text: &str) -> i32 {
     }
 }
 
-fn print_json(value: &impl Serialize) -> i32 {
+pub(super) fn print_json(value: &impl Serialize) -> i32 {
     let text = serde_json::to_string_pretty(value).expect("reports always serialize");
     print_text(&(text + "\n"))
 }

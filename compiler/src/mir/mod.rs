@@ -26,6 +26,18 @@ pub struct Program {
     pub init: FnId,
     /// Profiling counter tables, used by `Count` statements; empty without profiling.
     pub counter_tables: Vec<CounterTable>,
+    /// Which runtime the `Stream` statements report to.
+    pub stream: PathStream,
+}
+
+/// The runtime sink of the `Stream` statements of a program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PathStream {
+    /// `kbl` (001): the k-slab forests.
+    #[default]
+    Kbl,
+    /// `wpp` (002): the whole-program-path trace (EnterRoutine / NewPath / LeaveRoutine).
+    Wpp,
 }
 
 /// A table of 64-bit profile counters (docs/CONVENTIONS.md, profiling).
@@ -121,14 +133,15 @@ pub enum StatementKind {
     },
     /// Testing (`pcc run --trace-blocks`): records an event in the runtime's block trace.
     Trace(TraceEvent),
-    /// Profiling (`kbl`, 001): reports an event of the stream of Ball-Larus path ids to the
-    /// runtime's k-slab forests.
+    /// Profiling (`kbl`, 001; `wpp`, 002): reports an event of the stream of Ball-Larus path ids
+    /// to the runtime ([`Program::stream`]).
     Stream(StreamEvent),
 }
 
 /// An event of the stream of path ids `kbl` feeds to the runtime (001 §"Ball-Larus Path
 /// Tracing Algorithm"). The runtime keeps one k-slab forest per counter table (function) and a
 /// shadow stack of cursors, one per activation, so a call never breaks the caller's sequence.
+/// `wpp` sends the same events to its trace (002 §2: EnterRoutine, NewPath, LeaveRoutine).
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamEvent {
     /// An activation of the function of counter table `table` starts: `*`, a fresh cursor.

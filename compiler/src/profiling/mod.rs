@@ -9,6 +9,7 @@
 
 mod cfg;
 mod trace;
+mod wpp;
 
 pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_lines};
 pub use trace::trace_blocks;
@@ -73,6 +74,9 @@ pub fn instrument(
     let lines = LineIndex::new(source);
     let array_limit = how.hash_threshold.min(MAX_ARRAY_COUNTERS);
     let mut functions = Vec::new();
+    if how.mode == Mode::Wpp {
+        program.stream = mir::PathStream::Wpp;
+    }
     let init = program.init;
     // The global initializers run once, before `main`: they are not profiled.
     for func in program
@@ -83,13 +87,21 @@ pub fn instrument(
         .map(|(_, func)| func)
     {
         let table = functions.len();
+        // The code as lowered identifies the function, whatever the instrumentation changes.
+        let hash = cfg_hash(func);
+        let continuations = match how.mode {
+            Mode::Wpp => wpp::split_before_calls(func),
+            _ => Vec::new(),
+        };
         let fcfg = function_cfg(func);
-        let numbering = BallLarus::new(&fcfg.cfg)
+        let call_cuts = wpp::call_cuts(&fcfg, &continuations);
+        let cuts: Vec<EdgeId> = call_cuts.iter().map(|&e| EdgeId(e)).collect();
+        let numbering = BallLarus::with_cuts(&fcfg.cfg, &cuts, u64::MAX)
             .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))?;
         let weights = static_edge_weights(&fcfg.cfg, numbering.dag());
         functions.push(FunctionSpec {
             name: func.name.clone(),
-            cfg_hash: cfg_hash(func),
+            cfg_hash: hash,
             num_paths: numbering.num_paths(),
             num_nodes: fcfg.cfg.num_nodes(),
             entry: fcfg.cfg.entry().0,
@@ -101,6 +113,11 @@ pub fn instrument(
                 .collect(),
             node_lines: node_lines(func, &lines),
             interesting: Vec::new(),
+            node_costs: match how.mode {
+                Mode::Wpp => wpp::node_costs(func),
+                _ => Vec::new(),
+            },
+            call_cuts,
         });
         let counter_table = match how.mode {
             Mode::Edge => {
@@ -186,21 +203,25 @@ pub fn instrument(
                 let plan = PathPlan::with_stops(&numbering, &weights, &may_stop);
                 let register = func.new_temp(Type::Int);
                 let mut inserter = Inserter::new(func, &fcfg, table);
-                let stream = how.mode == Mode::Kbl;
                 for e in 0..fcfg.edges.len() {
                     let code = inserter.path_code(register, plan.edge_ops(EdgeId(e)));
-                    inserter.on_edge(e, streamed(code, stream));
+                    inserter.on_edge(e, streamed(code, how.mode));
                 }
                 for b in 0..fcfg.exit().0 {
                     let code = inserter.path_code(register, plan.dead_end_ops(NodeId(b)));
-                    inserter.at_dead_end(b, streamed(code, stream));
+                    inserter.at_dead_end(b, streamed(code, how.mode));
                 }
-                if stream {
+                if matches!(how.mode, Mode::Kbl | Mode::Wpp) {
                     stream_activations(func, table);
                 }
+                // `wpp` reports its paths instead of counting them.
+                let len = match how.mode {
+                    Mode::Wpp => 0,
+                    _ => numbering.num_paths(),
+                };
                 CounterTable {
-                    len: numbering.num_paths(),
-                    hashed: numbering.num_paths() > array_limit,
+                    len,
+                    hashed: len > array_limit,
                     slots: None,
                 }
             }
@@ -218,9 +239,10 @@ pub fn instrument(
 }
 
 /// `kbl`: after each path count, the same id reported to the runtime's k-slab forest of the
-/// function (when `stream`), so the forest's first level equals the `bl` counts.
-fn streamed(code: Vec<StatementKind>, stream: bool) -> Vec<StatementKind> {
-    if !stream {
+/// function, so the forest's first level equals the `bl` counts. `wpp`: each count replaced by
+/// the path's `NewPath` event.
+fn streamed(code: Vec<StatementKind>, mode: Mode) -> Vec<StatementKind> {
+    if !matches!(mode, Mode::Kbl | Mode::Wpp) {
         return code;
     }
     let mut out = Vec::with_capacity(code.len() * 2);
@@ -232,15 +254,18 @@ fn streamed(code: Vec<StatementKind>, stream: bool) -> Vec<StatementKind> {
             }),
             _ => None,
         };
-        out.push(kind);
+        if mode == Mode::Kbl || event.is_none() {
+            out.push(kind);
+        }
         out.extend(event.map(StatementKind::Stream));
     }
     out
 }
 
-/// `kbl`: the `*` marker where an activation starts (the entry block, which lowering never
-/// makes a loop header), and the end of the activation's cursor at every `return`, after the
-/// path counted there. A block ending in `exit()` needs no leave: the program ends.
+/// `kbl` and `wpp`: the `*` marker (EnterRoutine) where an activation starts (the entry block,
+/// which lowering never makes a loop header), and the end of the activation (LeaveRoutine) at
+/// every `return`, after the path counted there. A block ending in `exit()` needs no leave: the
+/// program ends.
 fn stream_activations(func: &mut mir::Function, table: usize) {
     let span = func.blocks[mir::ENTRY].term.span;
     func.blocks[mir::ENTRY].stmts.insert(

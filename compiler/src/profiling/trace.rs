@@ -11,17 +11,21 @@ use crate::mir::{
 };
 
 /// Adds the trace events to every function; `lowered[f]` is how many blocks function `f` had as
-/// lowered (instrumentation appends blocks that split edges: those are not traced).
+/// lowered (instrumentation appends blocks that split edges or, for `wpp`, blocks before calls:
+/// those are not traced).
 pub fn trace_blocks(program: &mut mir::Program, lowered: &[usize]) {
     for (f, func) in program.functions.iter_mut().enumerate() {
-        for b in 0..lowered[f] {
-            let block = &mut func.blocks[b];
+        for (b, block) in func.blocks.iter_mut().enumerate() {
             let span = block.stmts.first().map_or(block.term.span, |s| s.span);
             let event = |event| Statement {
                 kind: StatementKind::Trace(event),
                 span,
             };
-            block.stmts.insert(0, event(TraceEvent::Block(f, b)));
+            // A block `wpp` split off before a call holds the end of a lowered block: it reports
+            // the activation's end, not itself.
+            if b < lowered[f] {
+                block.stmts.insert(0, event(TraceEvent::Block(f, b)));
+            }
             match block.term.kind {
                 TerminatorKind::Return(_) => block.stmts.push(event(TraceEvent::Leave(f))),
                 TerminatorKind::Unreachable => {

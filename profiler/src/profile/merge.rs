@@ -63,6 +63,11 @@ impl fmt::Display for MergeError {
                 "function `{name}` was instrumented differently here and in the earlier profile \
                  ({what})"
             ),
+            MergeError::NotMergeable(Mode::Wpp) => write!(
+                f,
+                "`wpp` profiles cannot be merged: each holds the whole path of one run, and two \
+                 runs' paths do not add up to a path (merge `bl` profiles of the runs instead)"
+            ),
             MergeError::NotMergeable(mode) => write!(f, "`{mode}` profiles cannot be merged"),
         }
     }

@@ -1,7 +1,8 @@
 //! Whole program paths (Larus, PLDI 1999; seed 002).
 //!
-//! The WPP runtime turns the program's stream of executed acyclic paths into terminal symbols
-//! ([`WppRecorder`]) and compresses it online with SEQUITUR(1) ([`Sequitur`]). The result is a
+//! The WPP runtime turns the program's stream of executed acyclic paths, cut also before calls
+//! ([`pieces`]), into terminal symbols ([`PathSymbols`]) and compresses it online with
+//! SEQUITUR(1) ([`Sequitur`]). The result is a
 //! [`Grammar`], whose DAG is the whole program path; it goes into the profile's `"wpp"` field as a
 //! [`WppSection`], from which `pcc wpp expand` regenerates the trace and `pcc wpp hot` finds the
 //! minimal hot subpaths ([`hot_subpaths`], Fig. 7).
@@ -9,12 +10,16 @@
 mod digrams;
 pub mod grammar;
 pub mod hot;
+pub mod pieces;
+mod record;
 pub mod section;
 pub mod sequitur;
 pub mod trace;
 
 pub use grammar::{Expansion, Grammar, GrammarError, Symbol};
 pub use hot::{HotParams, HotSubpath, hot_subpaths};
+pub use pieces::{CallSplit, JoinedCounts, PieceEffect, Rejoin, RejoinError, SplitError};
+pub use record::wpp_profile;
 pub use section::{PathSymbol, WppError, WppSection};
 pub use sequitur::Sequitur;
-pub use trace::{PathKey, WppRecorder, WppTrace};
+pub use trace::{KeyHasher, PathKey, PathSymbols, WppTrace};

@@ -2,7 +2,7 @@
 //! rules and the trace length.
 //!
 //! ```json
-//! "wpp": { "symbols": [ { "function": "main", "path": 3, "cost": 12 }, ... ],
+//! "wpp": { "symbols": [ { "function": "main", "path": 3, "cost": 12, "lines": [4, 5] }, ... ],
 //!          "trace_length": 1000000,
 //!          "rules": [ ["R1", 0, "R1"], [1, 2, 2], ... ] }
 //! ```
@@ -22,6 +22,9 @@ pub struct PathSymbol {
     /// compiler supplies it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<u64>,
+    /// The source lines the path covers, in execution order (consecutive duplicates removed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<u32>,
 }
 
 /// The `"wpp"` field of a profile.

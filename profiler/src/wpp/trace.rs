@@ -3,12 +3,11 @@
 //! The instrumented program reports `EnterRoutine(f)`, `NewPath(p)` and `LeaveRoutine()` (§2's
 //! path-trace opcodes; paths are also cut before calls so a caller's path precedes its callee's).
 //! The first time a (routine, path) pair is executed it gets the next dense terminal symbol
-//! (§3.3), and every `NewPath` pushes that symbol into the grammar builder. The symbol table
+//! (§3.3), which the runtime pushes into the grammar builder ([`super::Sequitur`]). The symbol table
 //! comes back with the grammar.
 
 use super::grammar::Grammar;
 use super::section::{PathSymbol, WppError, WppSection};
-use super::sequitur::Sequitur;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -22,8 +21,9 @@ pub struct PathKey {
 /// The routine recorded for a `NewPath` that arrives with no routine entered.
 pub const NO_ROUTINE: u32 = u32::MAX;
 
+/// A fast hasher for small integer keys (path ids), where SipHash's DoS resistance is not needed.
 #[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
+pub struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     #[inline]
@@ -48,22 +48,21 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The runtime's WPP sink: call [`enter_routine`](Self::enter_routine),
+/// The runtime's WPP symbol table: call [`enter_routine`](Self::enter_routine),
 /// [`new_path`](Self::new_path) and [`leave_routine`](Self::leave_routine) per event (or
-/// [`path`](Self::path) when the instrumentation knows the routine), then
-/// [`finish`](Self::finish) at exit.
+/// [`path`](Self::path) when the routine is known); each path event returns the terminal symbol
+/// to append to the SEQUITUR(1) input. [`trace`](Self::trace) pairs the table with the grammar.
 #[derive(Clone, Debug, Default)]
-pub struct WppRecorder {
-    grammar: Sequitur,
+pub struct PathSymbols {
     ids: HashMap<PathKey, u32, BuildHasherDefault<KeyHasher>>,
     symbols: Vec<PathKey>,
     routines: Vec<u32>,
     unmatched_leaves: u64,
 }
 
-impl WppRecorder {
-    pub fn new() -> WppRecorder {
-        WppRecorder::default()
+impl PathSymbols {
+    pub fn new() -> PathSymbols {
+        PathSymbols::default()
     }
 
     /// `EnterRoutine(f)`: subsequent paths execute in routine `f`.
@@ -79,35 +78,35 @@ impl WppRecorder {
         }
     }
 
-    /// `NewPath(p)`: path `p` of the current routine executed.
-    pub fn new_path(&mut self, path: u64) {
+    /// `NewPath(p)`: path `p` of the current routine executed; returns its symbol.
+    #[inline]
+    pub fn new_path(&mut self, path: u64) -> u32 {
         let function = self.routines.last().copied().unwrap_or(NO_ROUTINE);
-        self.path(function, path);
+        self.path(function, path)
     }
 
-    /// Path `path` of routine `function` executed.
+    /// The symbol of path `path` of routine `function`, a new one the first time (§3.3).
     #[inline]
-    pub fn path(&mut self, function: u32, path: u64) {
+    pub fn path(&mut self, function: u32, path: u64) -> u32 {
         let key = PathKey { function, path };
         let next = self.symbols.len();
         let symbols = &mut self.symbols;
-        let id = *self.ids.entry(key).or_insert_with(|| {
+        *self.ids.entry(key).or_insert_with(|| {
             let id = u32::try_from(next).expect("more than 2^32 distinct acyclic paths");
             symbols.push(key);
             id
-        });
-        self.grammar.push(id);
+        })
     }
 
-    /// Acyclic paths recorded so far.
-    pub fn trace_length(&self) -> u64 {
-        self.grammar.len()
+    /// The (routine, path) of every symbol so far, symbol `t` at index `t`.
+    pub fn symbols(&self) -> &[PathKey] {
+        &self.symbols
     }
 
-    /// Ends the trace.
-    pub fn finish(self) -> WppTrace {
+    /// The whole program path: this table with the grammar built from its symbols.
+    pub fn trace(self, grammar: Grammar) -> WppTrace {
         WppTrace {
-            grammar: self.grammar.finish(),
+            grammar,
             symbols: self.symbols,
             unmatched_leaves: self.unmatched_leaves,
         }
@@ -125,13 +124,8 @@ pub struct WppTrace {
 }
 
 impl WppTrace {
-    /// The profile's `"wpp"` field; `describe` gives each (routine, path) its name and cost from
-    /// the compiler's tables.
-    pub fn section(
-        &self,
-        describe: impl Fn(PathKey) -> PathSymbol,
-    ) -> Result<WppSection, WppError> {
-        let symbols = self.symbols.iter().map(|&k| describe(k)).collect();
+    /// The profile's `"wpp"` field, with `symbols[t]` describing terminal `t`.
+    pub fn section(&self, symbols: Vec<PathSymbol>) -> Result<WppSection, WppError> {
         WppSection::new(symbols, self.grammar.clone())
     }
 }
@@ -139,23 +133,25 @@ impl WppTrace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wpp::Sequitur;
 
     #[test]
     fn events_become_dense_symbols() {
-        let mut w = WppRecorder::new();
+        let mut w = PathSymbols::new();
+        let mut s = Sequitur::new();
         w.enter_routine(7);
         for _ in 0..3 {
-            w.new_path(0);
+            s.push(w.new_path(0));
             w.enter_routine(9);
-            w.new_path(5);
+            s.push(w.new_path(5));
             w.leave_routine();
-            w.new_path(1);
+            s.push(w.new_path(1));
         }
         w.leave_routine();
         w.leave_routine();
-        w.new_path(2);
-        assert_eq!(w.trace_length(), 10);
-        let trace = w.finish();
+        s.push(w.new_path(2));
+        assert_eq!(s.len(), 10);
+        let trace = w.trace(s.finish());
         assert_eq!(trace.grammar.expand(), [0, 1, 2, 0, 1, 2, 0, 1, 2, 3]);
         assert_eq!(
             trace.symbols,
@@ -179,13 +175,17 @@ mod tests {
             ]
         );
         assert_eq!(trace.unmatched_leaves, 1);
-        let section = trace
-            .section(|k| PathSymbol {
+        let symbols = trace
+            .symbols
+            .iter()
+            .map(|k| PathSymbol {
                 function: format!("f{}", k.function),
                 path: k.path,
                 cost: (k.function == 9).then_some(4),
+                lines: vec![],
             })
-            .unwrap();
+            .collect();
+        let section = trace.section(symbols).unwrap();
         let value = section.to_value();
         assert_eq!(value["trace_length"], 10);
         assert_eq!(value["symbols"][1]["function"], "f9");
@@ -197,20 +197,24 @@ mod tests {
     #[test]
     fn section_validation() {
         let trace = {
-            let mut w = WppRecorder::new();
+            let mut w = PathSymbols::new();
+            let mut s = Sequitur::new();
             for p in [0, 1, 0, 1, 0, 1] {
-                w.path(0, p);
+                s.push(w.path(0, p));
             }
-            w.finish()
+            w.trace(s.finish())
         };
-        let good = trace
-            .section(|k| PathSymbol {
+        let symbols = trace
+            .symbols
+            .iter()
+            .map(|k| PathSymbol {
                 function: "main".into(),
                 path: k.path,
                 cost: None,
+                lines: vec![],
             })
-            .unwrap()
-            .to_value();
+            .collect();
+        let good = trace.section(symbols).unwrap().to_value();
         let mut v = good.clone();
         v["trace_length"] = 5.into();
         assert!(matches!(

@@ -1,14 +1,14 @@
-//! SEQUITUR(1) throughput report (DESIGN: "SEQUITUR(1) ≥ 10 M symbols/s"). Asserts nothing about
-//! time; run it in release mode and read the numbers:
+//! SEQUITUR(1) throughput (DESIGN: "SEQUITUR(1) ≥ 10 M symbols/s"), a benchmark, not a test:
 //!
 //! ```text
-//! cargo test --release -p pcc-profiler --test wpp_throughput -- --ignored --nocapture
+//! cargo bench -p pcc-profiler --bench sequitur [-- SYMBOLS]
 //! ```
-//! `WPP_BENCH=NAME` runs only the trace called NAME.
+//! (`bench/run.py` runs it.) Per input trace it prints one line of JSON: symbols, grammar size
+//! and rules, the SEQUITUR(1) rate on CPU and wall-clock, expansion and symbol-interning rates,
+//! and the time of a hot-subpath search. `WPP_BENCH=NAME` runs only the trace called NAME.
 
-/// Named `wpp` so that `cargo test -p pcc-profiler wpp` selects it (it is ignored by default).
 mod wpp {
-    use pcc_profiler::wpp::{HotParams, Sequitur, WppRecorder, hot_subpaths};
+    use pcc_profiler::wpp::{HotParams, PathSymbols, Sequitur, hot_subpaths};
     use std::time::Instant;
 
     struct Rng(u64);
@@ -83,53 +83,38 @@ mod wpp {
         });
         let (expanded, _, expand_cpu) = timed(|| g.iter().count());
         assert_eq!(expanded, input.len());
+        let ((), _, intern_cpu) = timed(|| {
+            let mut w = PathSymbols::new();
+            // As the runtime does: (function, path id) per NewPath event.
+            for &x in input {
+                std::hint::black_box(w.path(x % 8, u64::from(x) * 1000));
+            }
+        });
+        let (hot, _, hot_cpu) =
+            timed(|| hot_subpaths(&g, |t| u64::from(t % 7 + 1), &HotParams::new(10_000, 100)));
         let n = input.len() as f64;
         println!(
-            "{name:>14}: {:>9} symbols -> {:>8} grammar symbols in {:>6} rules (ratio {:>6.1})",
+            "{{\"trace\": \"{name}\", \"symbols\": {}, \"grammar_size\": {}, \"rules\": {}, \
+             \"sequitur_msym_per_s_cpu\": {:.2}, \"sequitur_msym_per_s_wall\": {:.2}, \
+             \"expand_msym_per_s\": {:.1}, \"intern_mev_per_s\": {:.1}, \"hot_subpaths\": {}, \
+             \"hot_s\": {:.3}}}",
             input.len(),
             g.size(),
             g.num_rules(),
-            g.compression_ratio(),
-        );
-        println!(
-            "{:>14}  SEQUITUR(1): {:>5.1} M symbols/s on CPU ({:>5.1} wall); expand: {:>5.1} M/s",
-            "",
             n / cpu / 1e6,
             n / wall / 1e6,
             n / expand_cpu / 1e6,
-        );
-        let (trace, _, rec_cpu) = timed(|| {
-            let mut w = WppRecorder::new();
-            for &x in input {
-                // As the runtime would: (function, Ball-Larus path id) per NewPath event.
-                w.path(x % 8, u64::from(x) * 1000);
-            }
-            w.finish()
-        });
-        // Renaming symbols one-to-one does not change what SEQUITUR does.
-        assert_eq!(
-            (trace.grammar.size(), trace.grammar.num_rules()),
-            (g.size(), g.num_rules())
-        );
-        println!(
-            "{:>14}  WppRecorder::path (interning + SEQUITUR(1)): {:>5.1} M events/s on CPU",
-            "",
-            n / rec_cpu / 1e6
-        );
-        let (hot, _, hot_cpu) =
-            timed(|| hot_subpaths(&g, |t| u64::from(t % 7 + 1), &HotParams::new(10_000, 100)));
-        println!(
-            "{:>14}  hot subpaths (C = 10000, L = 100): {} in {:.3} s",
-            "",
+            n / intern_cpu / 1e6,
             hot.len(),
-            hot_cpu
+            hot_cpu,
         );
     }
 
-    #[test]
-    #[ignore = "throughput report; run in release with --ignored --nocapture"]
-    fn sequitur_throughput() {
-        let n = 20_000_000;
+    pub fn main() {
+        let n = std::env::args()
+            .skip(1)
+            .find_map(|a| a.parse::<usize>().ok())
+            .unwrap_or(20_000_000);
         measure("program-like", &program_like(n));
         let mut rng = Rng(42);
         let periodic: Vec<u32> = (0..n)
@@ -145,4 +130,8 @@ mod wpp {
         let random: Vec<u32> = (0..n / 4).map(|_| rng.below(64) as u32).collect();
         measure("uniform(64)", &random);
     }
+}
+
+fn main() {
+    wpp::main();
 }

@@ -1,0 +1,74 @@
+//! `--profile=wpp` (Larus, *Whole Program Paths*, 002 §2): Ball-Larus instrumentation whose paths
+//! also end before every call, so that a caller's path is in the trace before its callee's, and
+//! which reports each path to the runtime's trace instead of counting it.
+//!
+//! Before numbering, every block is split before each call of a PL function (builtins run no
+//! paths): the call starts a new block, appended after the function's blocks, and the `goto`
+//! into it is a *call cut*, numbered like a truncated edge (`BallLarus::with_cuts`). The spec
+//! carries the split CFG and its cuts, from which the runtime recomputes both numberings
+//! (`pcc_profiler::wpp::CallSplit`). The path code is `bl`'s, with each count replaced by a
+//! `NewPath` event, and `EnterRoutine` / `LeaveRoutine` events around each activation.
+
+use crate::mir::{self, BasicBlock, BlockId, Callee, StatementKind, Terminator, TerminatorKind};
+
+use super::FunctionCfg;
+
+/// Splits every block before each call of a PL function; returns the blocks that start with one
+/// (each reached only by the `goto` from the block it was split from).
+pub(super) fn split_before_calls(func: &mut mir::Function) -> Vec<BlockId> {
+    let lowered = func.blocks.len();
+    let mut continuations = Vec::new();
+    let mut b = 0;
+    while b < func.blocks.len() {
+        // A block added here starts with its call: look for the next one after it.
+        let from = usize::from(b >= lowered);
+        let call = func.blocks[b].stmts[from.min(func.blocks[b].stmts.len())..]
+            .iter()
+            .position(|s| {
+                matches!(
+                    s.kind,
+                    StatementKind::Call {
+                        callee: Callee::Function(_),
+                        ..
+                    }
+                )
+            });
+        if let Some(at) = call {
+            let rest = func.blocks[b].stmts.split_off(from + at);
+            let span = rest[0].span;
+            let next = func.blocks.len();
+            let goto = Terminator {
+                kind: TerminatorKind::Goto(next),
+                span,
+            };
+            let term = std::mem::replace(&mut func.blocks[b].term, goto);
+            func.blocks.push(BasicBlock { stmts: rest, term });
+            continuations.push(next);
+        }
+        // The new block is scanned when its turn comes.
+        b += 1;
+    }
+    continuations
+}
+
+/// The call cuts: the CFG edges into the blocks [`split_before_calls`] made.
+pub(super) fn call_cuts(fcfg: &FunctionCfg, continuations: &[BlockId]) -> Vec<usize> {
+    (0..fcfg.edges.len())
+        .filter(|&e| {
+            fcfg.edges[e]
+                .1
+                .is_some_and(|to| continuations.contains(&to))
+        })
+        .collect()
+}
+
+/// The cost of each CFG node for `pcc wpp hot`: its MIR statements and terminator (EXIT: 0).
+pub(super) fn node_costs(func: &mir::Function) -> Vec<u64> {
+    let mut costs: Vec<u64> = func
+        .blocks
+        .iter()
+        .map(|b| b.stmts.len() as u64 + 1)
+        .collect();
+    costs.push(0);
+    costs
+}

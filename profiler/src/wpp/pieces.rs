@@ -1,0 +1,434 @@
+//! Acyclic paths cut before calls (002 §2), and how they join back into Ball-Larus paths.
+//!
+//! WPP needs a caller's path to be in the trace before its callee's paths, so the edges leading
+//! into a call end paths. The compiler splits every block before each call, so that the call
+//! starts a block whose one in-edge is a *call cut*, and numbers the split CFG with those edges
+//! cut ([`BallLarus::with_cuts`]). A path of that numbering is a *piece*: an ordinary
+//! Ball-Larus path, or a part of one that a call interrupts.
+//!
+//! [`CallSplit`] recovers the function's own CFG (as lowered, before the split) by contracting
+//! the call cuts, with its Ball-Larus numbering. [`Rejoin`] then walks a trace of pieces with a
+//! stack of activations and joins the pieces of each activation into the ids of that numbering,
+//! which are the ids `--profile=bl` counts for the same run. The nesting needs no
+//! EnterRoutine/LeaveRoutine events: a piece starting at the entry starts an activation, one that
+//! ends at EXIT or in a dead end finishes it, and any other piece continues the innermost one.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::BuildHasherDefault;
+
+use crate::ball_larus::{BallLarus, NumberingError, PathRegister};
+use crate::cfg::{Cfg, CfgError, EdgeId, NodeId};
+use crate::regenerate::{CfgPath, PathEnd};
+
+use super::trace::KeyHasher;
+
+/// Path counts by (function, Ball-Larus id).
+pub type JoinedCounts = HashMap<(u32, u64), u64, BuildHasherDefault<KeyHasher>>;
+
+/// A function's CFG split before calls, its own CFG, and both numberings.
+#[derive(Clone, Debug)]
+pub struct CallSplit {
+    /// The CFG the instrumentation numbered: blocks split before calls.
+    pub split: Cfg,
+    /// Paths of `split`, with the call cuts (the pieces).
+    pub pieces: BallLarus,
+    /// The function's CFG with the call cuts contracted: the blocks as lowered.
+    pub original: Cfg,
+    /// Ball-Larus paths of `original`, as `--profile=bl` numbers them.
+    pub paths: BallLarus,
+    /// The edge of `original` behind each edge of `split` (`None` for a call cut).
+    edge_map: Vec<Option<EdgeId>>,
+    /// The node of `original` each node of `split` is part of.
+    node_map: Vec<NodeId>,
+    is_call_cut: Vec<bool>,
+}
+
+/// Why a split CFG is not one the compiler makes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SplitError {
+    Cfg(CfgError),
+    Numbering(NumberingError),
+    /// A call cut that is not the only edge out of its source and into its target.
+    BadCut(usize),
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SplitError::Cfg(e) => e.fmt(f),
+            SplitError::Numbering(e) => e.fmt(f),
+            SplitError::BadCut(e) => write!(f, "call cut {e} is not a block split"),
+        }
+    }
+}
+
+impl std::error::Error for SplitError {}
+
+impl CallSplit {
+    /// `split` with `cuts`: each cut `u→v` is the only out-edge of `u` and the only in-edge of
+    /// `v`, and the target `v` of a cut is a block the split added. Contracting the cuts merges
+    /// each such chain into its first node; the other nodes keep their order, so when the split
+    /// appended its blocks after the function's own and EXIT comes last, `original` numbers the
+    /// blocks as lowered and lists their edges in the same order.
+    pub fn new(split: Cfg, cuts: &[usize]) -> Result<CallSplit, SplitError> {
+        let mut is_call_cut = vec![false; split.num_edges()];
+        let mut continues = vec![false; split.num_nodes()];
+        for &c in cuts {
+            let edge = (c < split.num_edges())
+                .then(|| split.edge(EdgeId(c)))
+                .ok_or(SplitError::BadCut(c))?;
+            if split.succs(edge.from).len() != 1
+                || split.preds(edge.to).len() != 1
+                || edge.to == split.entry()
+                || edge.to == split.exit()
+            {
+                return Err(SplitError::BadCut(c));
+            }
+            is_call_cut[c] = true;
+            continues[edge.to.0] = true;
+        }
+        // Original node ids: the nodes that do not continue another, in order.
+        let mut new_id = vec![usize::MAX; split.num_nodes()];
+        let mut count = 0;
+        for v in 0..split.num_nodes() {
+            if !continues[v] {
+                new_id[v] = count;
+                count += 1;
+            }
+        }
+        let mut node_map = vec![NodeId(0); split.num_nodes()];
+        let mut edge_map = vec![None; split.num_edges()];
+        let mut pairs = Vec::new();
+        for v in (0..split.num_nodes()).filter(|&v| !continues[v]) {
+            let mut u = NodeId(v);
+            node_map[u.0] = NodeId(new_id[v]);
+            while let [e] = split.succs(u)
+                && is_call_cut[e.0]
+            {
+                u = split.edge(*e).to;
+                node_map[u.0] = NodeId(new_id[v]);
+            }
+            for &e in split.succs(u) {
+                edge_map[e.0] = Some(EdgeId(pairs.len()));
+                pairs.push((new_id[v], new_id[split.edge(e).to.0]));
+            }
+        }
+        let original = Cfg::from_edges(
+            count,
+            new_id[split.entry().0],
+            new_id[split.exit().0],
+            &pairs,
+        )
+        .map_err(SplitError::Cfg)?;
+        let call_cuts: Vec<EdgeId> = cuts.iter().map(|&c| EdgeId(c)).collect();
+        let pieces =
+            BallLarus::with_cuts(&split, &call_cuts, u64::MAX).map_err(SplitError::Numbering)?;
+        let paths = BallLarus::new(&original).map_err(SplitError::Numbering)?;
+        Ok(CallSplit {
+            split,
+            pieces,
+            original,
+            paths,
+            edge_map,
+            node_map,
+            is_call_cut,
+        })
+    }
+
+    /// The node of the original CFG that split node `v` is part of.
+    pub fn original_node(&self, v: NodeId) -> NodeId {
+        self.node_map[v.0]
+    }
+
+    /// Whether the path ends at a call cut (its activation continues after the call).
+    pub fn ends_at_call(&self, piece: &CfgPath) -> bool {
+        matches!(piece.end, PathEnd::Truncated(e) if self.is_call_cut[e.0])
+    }
+
+    /// What piece `id` does to its activation's Ball-Larus register, or `None` if there is no
+    /// such piece.
+    pub fn effect(&self, id: u64) -> Option<PieceEffect> {
+        let piece = self.pieces.path(id)?;
+        let starts = piece.start == self.split.entry();
+        // The original edges the piece takes, then the back or cut edge that ends it (a call cut
+        // has no original edge: the path goes on after the call).
+        let closing = match piece.end {
+            PathEnd::BackEdge(e) | PathEnd::Truncated(e) => self.edge_map[e.0],
+            PathEnd::Exit | PathEnd::DeadEnd(_) => None,
+        };
+        let mut register = PathRegister::default();
+        let mut emits: Vec<u64> = piece
+            .edges
+            .iter()
+            .filter_map(|e| self.edge_map[e.0])
+            .chain(closing)
+            .filter_map(|e| register.take(&self.paths, e))
+            .collect();
+        let ends = matches!(piece.end, PathEnd::Exit | PathEnd::DeadEnd(_));
+        if ends {
+            let last = piece.nodes(&self.split).last().copied();
+            let stop = last.map(|v| self.original_node(v));
+            emits.extend(stop.and_then(|v| register.stop_at(&self.paths, v)));
+        }
+        Some(PieceEffect {
+            starts,
+            ends,
+            emits,
+            register: register.0,
+        })
+    }
+}
+
+/// What one piece does to the register of its activation, computed with a register that starts
+/// at 0: the first id it emits, and the register it leaves when it emits none, are to be added to
+/// the incoming register unless the piece starts the activation; later ones are exact (a back or
+/// cut edge resets the register).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceEffect {
+    /// The piece starts at the function's entry: a new activation.
+    pub starts: bool,
+    /// The piece ends at EXIT or in a dead end: its activation is over.
+    pub ends: bool,
+    /// Ids of the Ball-Larus paths the piece finishes, in order.
+    pub emits: Vec<u64>,
+    /// The register afterwards.
+    pub register: u64,
+}
+
+/// A trace that is not a sequence of pieces of nested activations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RejoinError {
+    /// Position in the trace.
+    pub position: u64,
+    pub message: String,
+}
+
+impl fmt::Display for RejoinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "path {} of the trace: {}", self.position, self.message)
+    }
+}
+
+impl std::error::Error for RejoinError {}
+
+/// Joins a trace of pieces, given as terminal symbols, into Ball-Larus path counts per
+/// function. Each symbol's effect is computed once.
+pub struct Rejoin<'a> {
+    /// Per terminal symbol: its function and effect (`None`: not a piece).
+    effects: Vec<Option<(u32, PieceEffect)>>,
+    /// Activations in progress, innermost last: (function, register).
+    stack: Vec<(u32, u64)>,
+    /// How often each symbol was seen; its exact emissions are counted from this at the end.
+    seen: Vec<u64>,
+    /// Emissions that depend on the incoming register.
+    joined: JoinedCounts,
+    position: u64,
+    _split: std::marker::PhantomData<&'a ()>,
+}
+
+impl<'a> Rejoin<'a> {
+    /// `symbols[t]` is the (function, piece id) of terminal `t`; `split(f)` the split of
+    /// function `f`, if it has one.
+    pub fn new(
+        symbols: impl IntoIterator<Item = (u32, u64)>,
+        split: impl Fn(u32) -> Option<&'a CallSplit>,
+    ) -> Rejoin<'a> {
+        let effects: Vec<_> = symbols
+            .into_iter()
+            .map(|(f, id)| split(f).and_then(|s| s.effect(id)).map(|e| (f, e)))
+            .collect();
+        Rejoin {
+            seen: vec![0; effects.len()],
+            effects,
+            stack: Vec::new(),
+            joined: JoinedCounts::default(),
+            position: 0,
+            _split: std::marker::PhantomData,
+        }
+    }
+
+    /// The next piece of the trace.
+    pub fn push(&mut self, symbol: u32) -> Result<(), RejoinError> {
+        let error = |position, message: String| RejoinError { position, message };
+        let Some(Some((f, effect))) = self.effects.get(symbol as usize) else {
+            return Err(error(
+                self.position,
+                format!("symbol {symbol} is not a path"),
+            ));
+        };
+        if effect.starts {
+            self.stack.push((*f, 0));
+        }
+        let Some((top, register)) = self.stack.last_mut().filter(|(top, _)| top == f) else {
+            return Err(error(
+                self.position,
+                format!("a path of function {f} continues no activation of it"),
+            ));
+        };
+        if !effect.starts
+            && let Some(&first) = effect.emits.first()
+        {
+            *self
+                .joined
+                .entry((*top, register.wrapping_add(first)))
+                .or_default() += 1;
+        }
+        *register = if effect.emits.is_empty() {
+            register.wrapping_add(effect.register)
+        } else {
+            effect.register
+        };
+        if effect.ends {
+            self.stack.pop();
+        }
+        self.seen[symbol as usize] += 1;
+        self.position += 1;
+        Ok(())
+    }
+
+    /// Path counts per (function, Ball-Larus id). Paths of activations still in progress (the
+    /// program ended inside them) are not counted, as `bl` does not count them.
+    pub fn finish(self) -> JoinedCounts {
+        let mut counts = self.joined;
+        for (effect, &seen) in self.effects.iter().zip(&self.seen) {
+            let Some((f, effect)) = effect.as_ref().filter(|_| seen > 0) else {
+                continue;
+            };
+            let exact = &effect.emits[usize::from(!effect.starts).min(effect.emits.len())..];
+            for &id in exact {
+                *counts.entry((*f, id)).or_default() += seen;
+            }
+        }
+        counts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::examples::{add_even_numbers, edges_along};
+
+    /// AddEvenNumbers (004 Fig. 10) with a call in block 4 (`sum = sum + j` as a call): block 4
+    /// becomes 4 → 7 (new, the call and the rest of 4), and 4→7 is a call cut. Exit 7 moves to 8.
+    fn add_even_with_call() -> (Cfg, Vec<usize>) {
+        let original = add_even_numbers();
+        let n = original.num_nodes() - 1; // blocks; the exit was node n
+        let moved = |v: NodeId| if v == original.exit() { n + 1 } else { v.0 };
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for (_, e) in original.edges() {
+            let from = if e.from.0 == 4 { n } else { e.from.0 };
+            pairs.push((from, moved(e.to)));
+        }
+        pairs.push((4, n));
+        let cut = pairs.len() - 1;
+        (Cfg::from_edges(n + 2, 0, n + 1, &pairs).unwrap(), vec![cut])
+    }
+
+    #[test]
+    fn contraction_gives_back_the_original_numbering() {
+        let (split, cuts) = add_even_with_call();
+        let s = CallSplit::new(split.clone(), &cuts).unwrap();
+        let original = add_even_numbers();
+        let pairs = |c: &Cfg| c.edges().map(|(_, e)| (e.from, e.to)).collect::<Vec<_>>();
+        assert_eq!(pairs(&s.original), pairs(&original));
+        assert_eq!(s.paths.num_paths(), 6);
+        // The cut splits each path through block 4 in two.
+        assert!(s.pieces.num_paths() > 6);
+        assert_eq!(s.original_node(NodeId(7)), NodeId(4));
+        // 2→3 is not a block split: 2 has two successors.
+        assert_eq!(
+            CallSplit::new(split, &[2]).err(),
+            Some(SplitError::BadCut(2))
+        );
+    }
+
+    /// Joining the pieces of nested activations (a call to another function, then a recursive
+    /// call) gives what `path_ids_of_execution` gives for each activation on the original CFG.
+    #[test]
+    fn rejoined_ids_are_the_original_ids() {
+        let (split, cuts) = add_even_with_call();
+        let s = CallSplit::new(split.clone(), &cuts).unwrap();
+        let original = add_even_numbers();
+        // Original blocks: activation A (function 0) calls twice (block 4); the first call runs
+        // B (function 1), the second C (function 0 again); B and C call nothing.
+        let a: &[usize] = &[0, 1, 2, 3, 4, 5, 2, 3, 5, 2, 3, 4, 5, 2, 6, 7];
+        let b: &[usize] = &[0, 1, 2, 3, 5, 2, 6, 7];
+        let c: &[usize] = &[0, 1, 2, 3, 5, 2, 3, 5, 2, 6, 7];
+        let ids = |run: &[usize]| {
+            s.paths
+                .path_ids_of_execution(&original, &edges_along(&original, run))
+        };
+        // The same runs on the split CFG: 4 is followed by the new block 7, EXIT is 8.
+        let pieces = |run: &[usize]| {
+            let mut blocks = Vec::new();
+            for &v in run {
+                blocks.push(if v == 7 { 8 } else { v });
+                if v == 4 {
+                    blocks.push(7);
+                }
+            }
+            s.pieces
+                .path_ids_of_execution(&split, &edges_along(&split, &blocks))
+        };
+        let mut symbols: Vec<(u32, u64)> = Vec::new();
+        let mut trace = Vec::new();
+        let mut emit = |f: u32, id: u64| {
+            let t = symbols
+                .iter()
+                .position(|&k| k == (f, id))
+                .unwrap_or_else(|| {
+                    symbols.push((f, id));
+                    symbols.len() - 1
+                });
+            trace.push(t as u32);
+        };
+        let mut callees = [(1, pieces(b)), (0, pieces(c))].into_iter();
+        for id in pieces(a) {
+            emit(0, id);
+            if s.ends_at_call(&s.pieces.path(id).unwrap()) {
+                let (f, inner) = callees.next().unwrap();
+                inner.into_iter().for_each(|id| emit(f, id));
+            }
+        }
+        assert!(callees.next().is_none());
+        let mut expected = JoinedCounts::default();
+        for (f, run) in [(0, a), (1, b), (0, c)] {
+            for id in ids(run) {
+                *expected.entry((f, id)).or_default() += 1;
+            }
+        }
+        let rejoined = |trace: &[u32]| {
+            let mut rejoin = Rejoin::new(symbols.iter().copied(), |_| Some(&s));
+            trace.iter().for_each(|&t| rejoin.push(t).unwrap());
+            rejoin.finish()
+        };
+        assert_eq!(rejoined(&trace), expected);
+        // A trace cut short inside B (the program ended there) loses the paths in progress: B's
+        // last, and A's whose first piece ran before the call.
+        let first_call = trace
+            .iter()
+            .position(|&t| symbols[t as usize].0 == 1)
+            .unwrap();
+        let b_pieces = pieces(b).len();
+        let cut_short = rejoined(&trace[..first_call + b_pieces - 1]);
+        let mut expected = JoinedCounts::default();
+        for id in &ids(b)[..ids(b).len() - 1] {
+            *expected.entry((1, *id)).or_default() += 1;
+        }
+        assert_eq!(cut_short, expected);
+    }
+
+    #[test]
+    fn inconsistent_traces_are_errors() {
+        let (split, cuts) = add_even_with_call();
+        let s = CallSplit::new(split, &cuts).unwrap();
+        // A piece that continues an activation, with none in progress.
+        let continuing = (0..s.pieces.num_paths())
+            .find(|&id| !s.effect(id).unwrap().starts)
+            .unwrap();
+        let mut rejoin = Rejoin::new([(0, continuing)], |_| Some(&s));
+        assert!(rejoin.push(0).is_err());
+        assert!(rejoin.push(7).is_err());
+    }
+}
