@@ -10,11 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, CfgError, NodeId};
-use crate::collect::{executed_paths, function_profile};
+use crate::collect::{executed_paths, executed_paths_of, function_profile};
 use crate::edge_profile::EdgeProfilePlan;
 use crate::estimate::static_edge_weights;
 use crate::ppp::Ppp;
-use crate::profile::{EdgeCount, Mode, Profile};
+use crate::profile::{EdgeCount, Mode, Profile, Storage};
+use crate::tpp::{Tpp, TppConfig, TppCounters};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProfileSpec {
@@ -30,6 +31,10 @@ pub struct ProfileSpec {
     /// `kbl`: the longest sequences of path ids counted (001's `k`).
     #[serde(default)]
     pub k: usize,
+    /// `tpp`: the thresholds of the plan (with each function's `edge_counts`, all that
+    /// [`Tpp::new`] needs to recompute it).
+    #[serde(default)]
+    pub tpp: Option<TppConfig>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -49,6 +54,11 @@ pub struct FunctionSpec {
     /// ([`crate::ppp::Ppp::from_bl_ids`]) is recomputed from.
     #[serde(default)]
     pub interesting: Vec<u64>,
+    /// `tpp`: the edge profile's count of each CFG edge, which the plan is made from; `None`
+    /// when the edge profile has no usable record of the function, which is then profiled like
+    /// `bl` (its counter table holds Ball-Larus ids).
+    #[serde(default)]
+    pub edge_counts: Option<Vec<u64>>,
 }
 
 impl ProfileSpec {
@@ -92,6 +102,7 @@ pub fn build_profile(
     counters: &[Counters],
 ) -> (Profile, Vec<String>) {
     let mut profile = Profile::new(spec.mode, spec.program.clone(), args);
+    profile.tpp = spec.tpp;
     let mut problems = Vec::new();
     let n = spec.functions.len();
     let empty = Counters::new();
@@ -193,13 +204,54 @@ fn function_record(
             record.storage = crate::profile::Storage::choose(ppp.range(), spec.array_limit);
             record.rho = ppp.compactness();
         }
-        _ => {
-            let lines = |node: NodeId| function.node_lines[node.0].clone();
-            record.paths = executed_paths(&numbering, &cfg, counts.iter().copied(), lines)
-                .map_err(|e| e.to_string())?;
-        }
+        Mode::Tpp => match (&function.edge_counts, spec.tpp) {
+            (Some(edge_counts), Some(config)) => {
+                let tpp = Tpp::new(&cfg, edge_counts, config).map_err(|e| e.to_string())?;
+                let n = tpp.num_paths();
+                let mut counters = TppCounters::default();
+                for &(index, count) in counts {
+                    counters.add(n, index, count)?;
+                }
+                // 003 §4.2.2: measured paths, and obvious ones from their defining edges.
+                let rebuilt = tpp.rebuild(&counters, edge_counts);
+                let lines = |node: NodeId| function.node_lines[node.0].clone();
+                let paths = |counts: BTreeMap<u64, u64>| {
+                    executed_paths_of(|id| tpp.path_record(id), n, &cfg, counts, lines)
+                        .map_err(|e| e.to_string())
+                };
+                record.num_paths = n;
+                record.truncated = false;
+                record.storage = if tpp.needs_instrumentation() {
+                    Storage::choose(n, spec.array_limit)
+                } else {
+                    Storage::None
+                };
+                record.paths = paths(rebuilt.paths)?;
+                record.obvious = Some(paths(rebuilt.obvious)?);
+                record.cold_count = Some(rebuilt.cold);
+                record.edge_counts = Some(edge_counts.clone());
+            }
+            _ => {
+                record.paths = bl_paths(&numbering, &cfg, function, counts)?;
+                record.cold_count = Some(0);
+                record.obvious = Some(Vec::new());
+                record.bl_fallback = true;
+            }
+        },
+        _ => record.paths = bl_paths(&numbering, &cfg, function, counts)?,
     }
     Ok(record)
+}
+
+/// The executed paths of counters indexed by Ball-Larus id.
+fn bl_paths(
+    numbering: &BallLarus,
+    cfg: &Cfg,
+    function: &FunctionSpec,
+    counts: &Counters,
+) -> Result<Vec<crate::profile::PathCount>, String> {
+    let lines = |node: NodeId| function.node_lines[node.0].clone();
+    executed_paths(numbering, cfg, counts.iter().copied(), lines).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -224,8 +276,10 @@ mod tests {
                 edges: cfg.edges().map(|(_, e)| (e.from.0, e.to.0)).collect(),
                 node_lines: (0..cfg.num_nodes()).map(|v| vec![v as u32 + 1]).collect(),
                 interesting,
+                edge_counts: None,
             }],
             k: 0,
+            tpp: None,
         }
     }
 

@@ -8,9 +8,11 @@
 //! the edge. The path register is an ordinary MIR local.
 
 mod cfg;
+mod tpp;
 mod trace;
 
 pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_lines};
+pub use tpp::EdgeProfileSource;
 pub use trace::trace_blocks;
 
 use pcc_lang::{LineIndex, Span};
@@ -42,6 +44,8 @@ pub struct Instrumentation<'a> {
     pub interesting: Option<InterestingSource>,
     /// `kbl`: the longest sequences of path ids counted (001's `k`).
     pub k: usize,
+    /// `tpp`: the edge profile and thresholds the plan is made from.
+    pub edge_profile: Option<EdgeProfileSource>,
 }
 
 /// Where `--profile=ppp` takes its interesting paths from.
@@ -101,6 +105,7 @@ pub fn instrument(
                 .collect(),
             node_lines: node_lines(func, &lines),
             interesting: Vec::new(),
+            edge_counts: None,
         });
         let counter_table = match how.mode {
             Mode::Edge => {
@@ -179,30 +184,28 @@ pub fn instrument(
                     slots: Some(slots),
                 }
             }
+            Mode::Tpp => {
+                let spec = functions.last_mut().expect("pushed above");
+                let source = how
+                    .edge_profile
+                    .as_ref()
+                    .ok_or("--profile=tpp needs an edge profile")?;
+                tpp::instrument_function(func, &fcfg, table, spec, source, array_limit)
+                    .unwrap_or_else(|| {
+                        ball_larus(func, &fcfg, table, &numbering, &weights, array_limit, false)
+                    })
+            }
             _ => {
-                let mut may_stop: Vec<bool> =
-                    func.blocks.iter().map(|b| may_stop(func, b)).collect();
-                may_stop.push(false); // EXIT
-                let plan = PathPlan::with_stops(&numbering, &weights, &may_stop);
-                let register = func.new_temp(Type::Int);
-                let mut inserter = Inserter::new(func, &fcfg, table);
                 let stream = how.mode == Mode::Kbl;
-                for e in 0..fcfg.edges.len() {
-                    let code = inserter.path_code(register, plan.edge_ops(EdgeId(e)));
-                    inserter.on_edge(e, streamed(code, stream));
-                }
-                for b in 0..fcfg.exit().0 {
-                    let code = inserter.path_code(register, plan.dead_end_ops(NodeId(b)));
-                    inserter.at_dead_end(b, streamed(code, stream));
-                }
-                if stream {
-                    stream_activations(func, table);
-                }
-                CounterTable {
-                    len: numbering.num_paths(),
-                    hashed: numbering.num_paths() > array_limit,
-                    slots: None,
-                }
+                ball_larus(
+                    func,
+                    &fcfg,
+                    table,
+                    &numbering,
+                    &weights,
+                    array_limit,
+                    stream,
+                )
             }
         };
         program.counter_tables.push(counter_table);
@@ -214,7 +217,42 @@ pub fn instrument(
         array_limit,
         functions,
         k: how.k,
+        tpp: how.edge_profile.as_ref().map(|source| source.config),
     })
+}
+
+/// `bl` (and `kbl` when `stream`): Ball-Larus path-register code on the chords of a spanning
+/// tree weighted by `weights`, each path counted where it ends (000 Fig. 1, §5).
+fn ball_larus(
+    func: &mut mir::Function,
+    fcfg: &FunctionCfg,
+    table: usize,
+    numbering: &BallLarus,
+    weights: &[u64],
+    array_limit: u64,
+    stream: bool,
+) -> CounterTable {
+    let mut may_stop: Vec<bool> = func.blocks.iter().map(|b| may_stop(func, b)).collect();
+    may_stop.push(false); // EXIT
+    let plan = PathPlan::with_stops(numbering, weights, &may_stop);
+    let register = func.new_temp(Type::Int);
+    let mut inserter = Inserter::new(func, fcfg, table);
+    for e in 0..fcfg.edges.len() {
+        let code = inserter.path_code(register, plan.edge_ops(EdgeId(e)));
+        inserter.on_edge(e, streamed(code, stream));
+    }
+    for b in 0..fcfg.exit().0 {
+        let code = inserter.path_code(register, plan.dead_end_ops(NodeId(b)));
+        inserter.at_dead_end(b, streamed(code, stream));
+    }
+    if stream {
+        stream_activations(func, table);
+    }
+    CounterTable {
+        len: numbering.num_paths(),
+        hashed: numbering.num_paths() > array_limit,
+        slots: None,
+    }
 }
 
 /// `kbl`: after each path count, the same id reported to the runtime's k-slab forest of the
@@ -357,6 +395,7 @@ fn may_stop(func: &mir::Function, block: &BasicBlock) -> bool {
         },
         StatementKind::SetGlobal(..)
         | StatementKind::Count { .. }
+        | StatementKind::CountOrCold { .. }
         | StatementKind::CountPpp { .. }
         | StatementKind::Stream(_)
         | StatementKind::Trace(_) => false,

@@ -33,6 +33,8 @@ pub enum MergeError {
         what: &'static str,
     },
     NotMergeable(Mode),
+    /// `tpp` profiles made with other cold or loop thresholds number their paths differently.
+    TppThresholds,
 }
 
 impl fmt::Display for MergeError {
@@ -64,6 +66,11 @@ impl fmt::Display for MergeError {
                  ({what})"
             ),
             MergeError::NotMergeable(mode) => write!(f, "`{mode}` profiles cannot be merged"),
+            MergeError::TppThresholds => write!(
+                f,
+                "tpp thresholds (--cold-threshold, --loop-threshold) differ from the earlier \
+                 profile's, so the path ids do not name the same paths"
+            ),
         }
     }
 }
@@ -126,6 +133,9 @@ pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeRefusal> {
             };
             return Err(refuse(index, 0, error));
         }
+        if other.tpp != first.tpp {
+            return Err(refuse(index, 0, MergeError::TppThresholds));
+        }
         if other.args != merged.args {
             merged.args.clear();
         }
@@ -164,6 +174,12 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
     }
     if (&into.interesting, into.range) != (&from.interesting, from.range) {
         return Err(incompatible("interesting paths"));
+    }
+    // TPP numbers the hot paths of the edge profile it was given (003 §4.1).
+    if (&into.edge_counts, into.bl_fallback) != (&from.edge_counts, from.bl_fallback) {
+        return Err(incompatible(
+            "tpp paths numbered from different edge profiles",
+        ));
     }
     into.paths = sum_paths(&into.paths, &from.paths);
     merge_optional(&mut into.residual, &from.residual, |a, b| sum_paths(a, b));
