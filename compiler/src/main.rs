@@ -84,6 +84,16 @@ enum ProfileCommand {
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
+    /// Attribution of definite flow (TPP paper §5): how much of a bl profile's flow a tpp
+    /// profile of the same program attributes to the right paths.
+    Aodf {
+        /// A profile of `pcc run --profile=tpp`.
+        tpp: PathBuf,
+        /// A profile of `pcc run --profile=bl` of the same program (and, usually, input).
+        bl: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
+    },
 }
 
 #[derive(clap::Args)]
@@ -227,6 +237,9 @@ fn main() {
                 commands::profile::merge(&profiles, &output)
             }
             ProfileCommand::Diff { a, b, format } => commands::profile::diff(&a, &b, json(format)),
+            ProfileCommand::Aodf { tpp, bl, format } => {
+                commands::aodf::run(&tpp, &bl, json(format))
+            }
         },
     };
     std::process::exit(status)

@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 use crate::ball_larus::{BallLarus, compute_bl_increments};
 use crate::cfg::{Cfg, EdgeId, NodeId};
 use crate::dag::{Dag, DagEdgeId, DagEdgeKind, EdgeRole};
+use crate::profile::{FunctionProfile, PathCount};
 use crate::regenerate::{CfgPath, PathEnd, cfg_path_of, regenerate_path};
 
 /// The two thresholds of a `TPP(i, j)` configuration (003 §5), in percent, and whether to
@@ -925,7 +926,7 @@ fn pieces(
 }
 
 /// Attribution of definite flow (003 §5).
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Aodf {
     /// Block executions (path count × length in blocks) in the Ball-Larus profile.
     pub total: u128,
@@ -944,6 +945,65 @@ impl Aodf {
         }
         100.0 - 100.0 * (self.overcount + self.undercount) as f64 / self.total as f64
     }
+}
+
+impl std::ops::AddAssign for Aodf {
+    /// Accumulates the functions of a program.
+    fn add_assign(&mut self, other: Aodf) {
+        self.total += other.total;
+        self.overcount += other.overcount;
+        self.undercount += other.undercount;
+    }
+}
+
+/// AoDF of one function's record in a `tpp` profile (made with `config`) against its record in
+/// a `bl` profile of the same code, `cfg`: the TPP plan is rebuilt from the record's
+/// `edge_counts` (a function profiled like `bl` for want of them is numbered as TPP(0, 0)
+/// without obvious paths numbers it, which is Ball-Larus's numbering).
+pub fn profile_aodf(
+    cfg: &Cfg,
+    bl_record: &FunctionProfile,
+    tpp_record: &FunctionProfile,
+    config: TppConfig,
+) -> Result<Aodf, String> {
+    let bl = BallLarus::new(cfg).map_err(|e| e.to_string())?;
+    let (edge_counts, config) = match &tpp_record.edge_counts {
+        Some(counts) if !tpp_record.bl_fallback => (counts.clone(), config),
+        _ => (
+            vec![0; cfg.num_edges()],
+            TppConfig {
+                cold_threshold: 0,
+                loop_threshold: 0,
+                eliminate_obvious: false,
+            },
+        ),
+    };
+    let tpp = Tpp::new(cfg, &edge_counts, config).map_err(|e| e.to_string())?;
+    for (mode, numbered, recorded) in [
+        ("bl", bl.num_paths(), bl_record.num_paths),
+        ("tpp", tpp.num_paths(), tpp_record.num_paths),
+    ] {
+        if numbered != recorded {
+            return Err(format!(
+                "the {mode} profile has {recorded} potential paths, but its code numbers \
+                 {numbered}"
+            ));
+        }
+    }
+    let counts = |paths: &[PathCount]| -> BTreeMap<u64, u64> {
+        paths.iter().map(|p| (p.id, p.count)).collect()
+    };
+    let tpp_profile = TppProfile {
+        paths: counts(&tpp_record.paths),
+        obvious: counts(tpp_record.obvious.as_deref().unwrap_or_default()),
+        cold: tpp_record.cold_count.unwrap_or(0),
+    };
+    Ok(attribution_of_definite_flow(
+        &bl,
+        &counts(&bl_record.paths),
+        &tpp,
+        &tpp_profile,
+    ))
 }
 
 /// AoDF of a rebuilt TPP profile against a Ball-Larus profile (`bl_counts`: count by BL path

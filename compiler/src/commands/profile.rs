@@ -180,14 +180,14 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
 }
 
 /// Reads and validates a profile, or says why it cannot on stderr.
-fn load(path: &Path) -> Option<Profile> {
+pub(super) fn load(path: &Path) -> Option<Profile> {
     Profile::read(path)
         .map_err(|error| eprintln!("error: {error}"))
         .ok()
 }
 
 /// Writes a report to stdout. A closed pipe (`pcc profile show P | head`) is not an error.
-fn print_text(text: &str) -> i32 {
+pub(super) fn print_text(text: &str) -> i32 {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())
@@ -201,9 +201,19 @@ fn print_text(text: &str) -> i32 {
     }
 }
 
-fn print_json(value: &impl Serialize) -> i32 {
+pub(super) fn print_json(value: &impl Serialize) -> i32 {
     let text = serde_json::to_string_pretty(value).expect("reports always serialize");
     print_text(&(text + "\n"))
+}
+
+/// Where the program a profile names may be: a profile names its program as it was given to
+/// `pcc run`, so relative to the current directory, then to the profile's folder.
+pub(super) fn program_candidates(profile: &Profile, profile_path: &Path) -> Vec<PathBuf> {
+    let program = Path::new(&profile.program);
+    let beside = profile_path.parent().map(|dir| dir.join(program));
+    std::iter::once(program.to_path_buf())
+        .chain(beside)
+        .collect()
 }
 
 /// The profiled program's source, to show the text of the lines a report names.
@@ -237,9 +247,7 @@ impl Source {
         let mut tried = Vec::new();
         let mut first_error = None;
         for (profile, profile_path) in profiles {
-            let program = Path::new(&profile.program);
-            let beside = profile_path.parent().map(|dir| dir.join(program));
-            for candidate in std::iter::once(program.to_path_buf()).chain(beside) {
+            for candidate in program_candidates(profile, profile_path) {
                 if tried.contains(&candidate) {
                     continue;
                 }
