@@ -169,17 +169,17 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
             other_hash: from.cfg_hash.clone(),
         });
     }
-    if (into.num_paths, into.truncated) != (from.num_paths, from.truncated) {
-        return Err(incompatible("path numbering"));
-    }
-    if (&into.interesting, into.range) != (&from.interesting, from.range) {
-        return Err(incompatible("interesting paths"));
-    }
     // TPP numbers the hot paths of the edge profile it was given (003 §4.1).
     if (&into.edge_counts, into.bl_fallback) != (&from.edge_counts, from.bl_fallback) {
         return Err(incompatible(
             "tpp paths numbered from different edge profiles",
         ));
+    }
+    if (into.num_paths, into.truncated) != (from.num_paths, from.truncated) {
+        return Err(incompatible("path numbering"));
+    }
+    if (&into.interesting, into.range) != (&from.interesting, from.range) {
+        return Err(incompatible("interesting paths"));
     }
     into.paths = sum_paths(&into.paths, &from.paths);
     merge_optional(&mut into.residual, &from.residual, |a, b| sum_paths(a, b));
