@@ -283,6 +283,48 @@ mod tests {
         }
     }
 
+    /// `tpp`: the runtime replans from the recorded edge counts; counters are hot path ids plus
+    /// the cold counter at `num_paths`; the profile has the measured and obvious paths, the
+    /// cold count, and the edge counts. Without edge counts the function is profiled like bl.
+    #[test]
+    fn tpp_profile_from_counters_and_edge_counts() {
+        let mut spec = ppp_spec(Vec::new(), 1 << 16);
+        spec.mode = Mode::Tpp;
+        spec.tpp = Some(TppConfig::default());
+        let cfg = spec.functions[0].cfg().unwrap();
+        // Every execution takes the same way but one, through a rare edge.
+        let bl = BallLarus::new(&cfg).unwrap();
+        let path = bl.path(5).unwrap().edges;
+        let mut counts = vec![0u64; cfg.num_edges()];
+        for e in &path {
+            counts[e.0] = 100;
+        }
+        spec.functions[0].edge_counts = Some(counts.clone());
+        let tpp = Tpp::new(&cfg, &counts, TppConfig::default()).unwrap();
+        assert_eq!(tpp.num_paths(), 1);
+        let (profile, problems) = build_profile(&spec, vec![], &[vec![(1, 7)]]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let f = &profile.functions[0];
+        assert_eq!(profile.tpp, Some(TppConfig::default()));
+        assert_eq!(
+            (f.num_paths, f.storage, f.cold_count),
+            (1, Storage::None, Some(7))
+        );
+        assert_eq!(f.paths.len(), 1);
+        assert_eq!(f.paths[0].count, 100);
+        assert_eq!(f.obvious.as_ref(), Some(&f.paths));
+        assert_eq!(f.edge_counts, Some(counts));
+        // An index past the cold counter is corruption, reported.
+        let (_, problems) = build_profile(&spec, vec![], &[vec![(2, 1)]]);
+        assert_eq!(problems.len(), 1);
+        // No edge counts: Ball-Larus ids.
+        spec.functions[0].edge_counts = None;
+        let (profile, _) = build_profile(&spec, vec![], &[vec![(5, 3)]]);
+        let f = &profile.functions[0];
+        assert!(f.bl_fallback);
+        assert_eq!((f.num_paths, f.paths[0].id, f.cold_count), (8, 5, Some(0)));
+    }
+
     /// Dense counters by PPP id become interesting paths by Ball-Larus id; the residual table
     /// holds the rest, and an interesting path counted as residual (its PPP id was past the
     /// array) moves back to `paths`.
