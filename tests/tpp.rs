@@ -183,14 +183,6 @@ fn zero_thresholds_rebuild_the_bl_profile_of_every_program() {
         let plain = run(&dir.0, &source, &[], &args);
         let zero = ["--cold-threshold", "0", "--loop-threshold", "0"];
         let (bl, tpp) = edge_bl_tpp(&dir, &source, &zero, &args);
-        let default = profile(
-            &dir,
-            &source,
-            "tpp",
-            &["--edge-profile", &dir.file("edge.json")],
-            &args,
-        );
-        assert!(default["functions"].is_array());
         for f in bl["functions"].as_array().unwrap() {
             let fname = f["name"].as_str().unwrap();
             let t = function(&tpp, fname);
@@ -209,13 +201,7 @@ fn zero_thresholds_rebuild_the_bl_profile_of_every_program() {
             &["--profile=tpp", "--edge-profile", &edge],
             &args,
         );
-        assert_eq!(tpp_run.status, plain.status, "{name}");
-        assert_eq!(tpp_run.stdout, plain.stdout, "{name}");
-        assert_eq!(
-            tpp_run.program_stderr().0,
-            plain.program_stderr().0,
-            "{name}"
-        );
+        common::assert_same_behaviour(&name, &plain, &tpp_run);
     }
 }
 
@@ -386,32 +372,32 @@ fn profile_commands_on_tpp_profiles() {
     let (tpp, edge) = (dir.file("tpp.json"), dir.file("edge.json"));
     let show = pcc_in(&dir.0, &["profile", "show", &tpp], "");
     assert_eq!(show.status, 0, "{}", show.stderr);
-    assert!(show.stdout.contains("obvious"), "{}", show.stdout);
-    assert!(
-        show.stdout.contains("cold path executions"),
-        "{}",
-        show.stdout
-    );
+    for word in ["obvious", "cold path executions"] {
+        assert!(show.stdout.contains(word), "{}", show.stdout);
+    }
+    // `pcc run --profile=tpp` of the same input, from `edge_profile`, into `out`.
+    let tpp_run = |edge_profile: &str, out: &str, flags: &[&str]| {
+        let mut all = vec!["--profile=tpp", "--edge-profile", edge_profile];
+        all.extend(flags);
+        all.extend(["--profile-out", out]);
+        run(&dir.0, &source, &all, &args(&["3000"]));
+    };
+    let merged = dir.file("merged.json");
+    let merge = |other: &str| {
+        pcc_in(
+            &dir.0,
+            &["profile", "merge", &tpp, other, "-o", &merged],
+            "",
+        )
+    };
+    let refused = |out: Run, message: &str| {
+        assert_eq!(out.status, 1, "{}", out.stdout);
+        assert!(out.stderr.contains(message), "{}", out.stderr);
+    };
 
     let again = dir.file("again.json");
-    run(
-        &dir.0,
-        &source,
-        &[
-            "--profile=tpp",
-            "--edge-profile",
-            &edge,
-            "--profile-out",
-            &again,
-        ],
-        &args(&["3000"]),
-    );
-    let merged = dir.file("merged.json");
-    let out = pcc_in(
-        &dir.0,
-        &["profile", "merge", &tpp, &again, "-o", &merged],
-        "",
-    );
+    tpp_run(&edge, &again, &[]);
+    let out = merge(&again);
     assert_eq!(out.status, 0, "{}", out.stderr);
     let (one, two) = (read_json(Path::new(&tpp)), read_json(Path::new(&merged)));
     let cold = |p: &Value| function(p, "classify")["cold_count"].as_u64().unwrap();
@@ -426,29 +412,8 @@ fn profile_commands_on_tpp_profiles() {
         &args(&["7"]),
     );
     let other = dir.file("other.json");
-    run(
-        &dir.0,
-        &source,
-        &[
-            "--profile=tpp",
-            "--edge-profile",
-            &edge2,
-            "--profile-out",
-            &other,
-        ],
-        &args(&["3000"]),
-    );
-    let out = pcc_in(
-        &dir.0,
-        &["profile", "merge", &tpp, &other, "-o", &merged],
-        "",
-    );
-    assert_eq!(out.status, 1);
-    assert!(
-        out.stderr.contains("different edge profiles"),
-        "{}",
-        out.stderr
-    );
+    tpp_run(&edge2, &other, &[]);
+    refused(merge(&other), "different edge profiles");
     let out = pcc_in(&dir.0, &["profile", "diff", &tpp, &other], "");
     assert!(
         out.stdout.contains("not compared: tpp numbered its paths"),
@@ -457,27 +422,8 @@ fn profile_commands_on_tpp_profiles() {
     );
     // Other thresholds: refused as a whole.
     let loose = dir.file("loose.json");
-    run(
-        &dir.0,
-        &source,
-        &[
-            "--profile=tpp",
-            "--edge-profile",
-            &edge,
-            "--cold-threshold",
-            "1",
-            "--profile-out",
-            &loose,
-        ],
-        &args(&["3000"]),
-    );
-    let out = pcc_in(
-        &dir.0,
-        &["profile", "merge", &tpp, &loose, "-o", &merged],
-        "",
-    );
-    assert_eq!(out.status, 1);
-    assert!(out.stderr.contains("tpp thresholds"), "{}", out.stderr);
+    tpp_run(&edge, &loose, &["--cold-threshold", "1"]);
+    refused(merge(&loose), "tpp thresholds");
 }
 
 /// The flags are checked: thresholds are percentages.

@@ -172,14 +172,11 @@ fn interesting_source(
             path
         }
     };
-    let loaded = match Profile::read(Path::new(&path)) {
-        Ok(p) if matches!(p.mode, Mode::Bl | Mode::Ppp) => Ok(p),
-        Ok(p) => Err(format!(
-            "`{path}` is a {} profile; the interesting paths come from a bl profile",
-            p.mode
-        )),
-        Err(error) => Err(error.to_string()),
-    };
+    let loaded = read_input_profile(
+        &path,
+        &[Mode::Bl, Mode::Ppp],
+        "the interesting paths come from a bl profile",
+    );
     match loaded {
         Ok(loaded) => {
             let share = if profile.interesting_share < 1.0 {
@@ -218,6 +215,16 @@ fn interesting_source(
     }
 }
 
+/// Reads a profile that guides instrumentation, which must be of one of `modes` (`why` says
+/// why, in the error).
+fn read_input_profile(path: &str, modes: &[Mode], why: &str) -> Result<Profile, String> {
+    match Profile::read(Path::new(path)) {
+        Ok(p) if modes.contains(&p.mode) => Ok(p),
+        Ok(p) => Err(format!("`{path}` is a {} profile; {why}", p.mode)),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
 /// `tpp`: the edge profile to plan from (DESIGN.md: `--edge-profile`, else the
 /// default-location one; without one, stop with the command that makes it), said in one line
 /// on stderr.
@@ -253,14 +260,7 @@ fn edge_profile_source(
         );
         return Err(EXIT_COMPILE_ERROR);
     }
-    let loaded = match Profile::read(Path::new(&path)) {
-        Ok(p) if p.mode == Mode::Edge => Ok(p),
-        Ok(p) => Err(format!(
-            "`{path}` is a {} profile; tpp plans from an edge profile",
-            p.mode
-        )),
-        Err(error) => Err(error.to_string()),
-    };
+    let loaded = read_input_profile(&path, &[Mode::Edge], "tpp plans from an edge profile");
     match loaded {
         Ok(loaded) => {
             let config = profile.tpp;
