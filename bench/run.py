@@ -43,7 +43,7 @@ PROFILED = [
     ("programs/nqueens.pl", ["13"]),
     ("programs/mandelbrot.pl", ["600", "400", "800"]),
     # 20 stacked conditionals, 17 of them biased (003 Fig. 5): a hash table under `bl`.
-    ("tests/fixtures/tpp/biased_stack.pl", ["3000000"]),
+    ("tests/fixtures/tpp/biased_stack.pl", ["15000000"]),
 ]
 # `ppp` takes its interesting paths from the `bl` profile of the same input, and `tpp` its cold
 # edges and obvious paths from the `edge` profile of the same input, both measured just before.
