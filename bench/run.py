@@ -5,8 +5,11 @@
 
 Measures (1) compile time of every program in programs/ (`pcc run --emit asm`, which runs the
 whole pipeline but not the program), (2) run time of each kernel under pcc -O0 and -O2 against
-its C port under gcc -O2, (3) the overhead of each profiling mode (instrumented / plain run
-time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table, and
+its C port under gcc -O2, and (3) the overhead of each profiling mode (instrumented / plain run
+time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table; for
+`ppp` the compactness rho of each function, for `tpp` the attribution of definite flow against
+the `bl` profile of the same input (`pcc profile aodf`) and the functions that moved from a hash
+table (`bl`) to an array or to no counters at all (`tpp`);
 for `wpp` the trace length and compression (trace length / grammar size) of each run, and (4) the
 throughput of SEQUITUR(1) on synthetic traces (`cargo bench -p pcc-profiler --bench sequitur`).
 Ratios are of medians measured in this same run. Prints Markdown tables and writes them, with
@@ -41,9 +44,12 @@ PROFILED = [
     ("programs/sieve.pl", ["20000000"]),
     ("programs/nqueens.pl", ["13"]),
     ("programs/mandelbrot.pl", ["600", "400", "800"]),
+    # 20 stacked conditionals, 17 of them biased (003 Fig. 5): a hash table under `bl`.
+    ("tests/fixtures/tpp/biased_stack.pl", ["15000000"]),
 ]
-# `ppp` takes its interesting paths from the `bl` profile of the same input, measured just before.
-PROFILE_MODES = ["edge", "bl", "ppp"]
+# `ppp` takes its interesting paths from the `bl` profile of the same input, and `tpp` its cold
+# edges and obvious paths from the `edge` profile of the same input, both measured just before.
+PROFILE_MODES = ["edge", "bl", "ppp", "tpp"]
 # The same programs with smaller inputs for `wpp`, whose cost grows with the trace (one symbol per
 # acyclic path, compressed on line by SEQUITUR(1)) rather than with the run time.
 WPP_PROFILED = [
@@ -113,25 +119,29 @@ def kernel_rows(runs):
 
 
 def profiling_rows(runs):
-    """Per program: plain time, then (overhead, hash-table functions) per mode."""
+    """Per program: plain time, (overhead, hash-table functions) per mode, and the accuracy
+    figures: ppp's rho per function, tpp's AoDF, the functions tpp moved from a hash table."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for pl, args in PROFILED:
             plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
-            per_mode = []
+            per_mode, profiles = [], {}
             for mode in PROFILE_MODES:
                 out = Path(tmp) / f"{Path(pl).stem}.{mode}.json"
                 cmd = [PCC, "run", pl, "-O2", f"--profile={mode}", "--profile-out", out]
                 if mode == "ppp":
                     cmd += ["--interesting", Path(tmp) / f"{Path(pl).stem}.bl.json"]
+                if mode == "tpp":
+                    cmd += ["--edge-profile", Path(tmp) / f"{Path(pl).stem}.edge.json"]
                 cmd += ["--", *args]
                 t, out_profiled = timed(cmd, runs)
                 if out_profiled != out_plain:
                     sys.exit(f"{pl}: output changed under --profile={mode}")
+                profiles[mode] = out
                 functions = json.loads(out.read_text())["functions"]
                 hashed = sum(1 for f in functions if f["storage"] == "hash")
                 per_mode.append((t / plain, hashed))
-            rows.append((Path(pl).stem, plain, per_mode))
+            rows.append((Path(pl).stem, plain, per_mode, accuracy(profiles)))
     return rows
 
 
@@ -161,6 +171,25 @@ def sequitur_rows():
         cwd=ROOT, capture_output=True, text=True, check=True,
     )
     return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+
+
+def accuracy(profiles):
+    """ppp's rho per function, tpp's AoDF against bl (percent), and the functions stored in a
+    hash table under bl but not under tpp."""
+    ppp = json.loads(profiles["ppp"].read_text())["functions"]
+    rho = {f["name"]: f["rho"] for f in ppp if f.get("rho") is not None}
+    aodf = subprocess.run(
+        [PCC, "profile", "aodf", profiles["tpp"], profiles["bl"], "--format", "json"],
+        cwd=ROOT, capture_output=True, check=True,
+    )
+    storage = {
+        mode: {f["name"]: f["storage"] for f in json.loads(profiles[mode].read_text())["functions"]}
+        for mode in ("bl", "tpp")
+    }
+    moved = sorted(
+        name for name, s in storage["bl"].items() if s == "hash" and storage["tpp"].get(name) != "hash"
+    )
+    return rho, json.loads(aodf.stdout)["percent"], moved
 
 
 def geomean(values):
@@ -196,13 +225,30 @@ def main():
         "|---|---|" + "---|---|" * len(PROFILE_MODES),
     ]
     rows = profiling_rows(opts.runs)
-    for name, plain, per_mode in rows:
+    for name, plain, per_mode, _ in rows:
         cells = " | ".join(f"{ratio:.2f} | {hashed}" for ratio, hashed in per_mode)
         lines.append(f"| {name} | {plain:.3f} | {cells} |")
     means = " | ".join(
         f"{geomean([r[2][i][0] for r in rows]):.2f} | " for i in range(len(PROFILE_MODES))
     )
     lines.append(f"| geometric mean | | {means} |".replace("|  |", "| |"))
+    lines += [
+        "",
+        "Accuracy: ppp's compactness rho (PPP range / interesting paths) per function; tpp's attribution "
+        "of definite flow against the bl profile of the same input (`pcc profile aodf`, TPP(5, 15)); "
+        "functions in a hash table under bl and not under tpp:",
+        "",
+        "| program | ppp rho per function | tpp AoDF | hash → array |",
+        "|---|---|---|---|",
+    ]
+    for name, _, _, (rho, aodf, moved) in rows:
+        rhos = ", ".join(f"{f} {r:.2f}" for f, r in sorted(rho.items()))
+        lines.append(f"| {name} | {rhos} | {aodf:.2f}% | {len(moved)} {' '.join(moved)} |")
+    aodfs = [r[3][1] for r in rows]
+    moved_total = sum(len(r[3][2]) for r in rows)
+    lines.append(
+        f"| geometric mean | | {geomean(aodfs):.2f}% | {moved_total} in all |"
+    )
     lines += [
         "",
         "`wpp` at -O2 on smaller inputs (overhead = wpp / plain run time; compression = trace length "

@@ -92,16 +92,6 @@ fn profile(
     }
 }
 
-fn assert_same_behaviour(name: &str, plain: &Run, ppp: &Run) {
-    assert_eq!(plain.status, ppp.status, "{name}: exit status");
-    assert_eq!(plain.stdout, ppp.stdout, "{name}: stdout");
-    assert_eq!(
-        plain.program_stderr().0,
-        ppp.program_stderr().0,
-        "{name}: stderr"
-    );
-}
-
 /// Per function, interesting + residual paths of the PPP profile = the paths of the bl profile,
 /// the interesting ones being exactly those in the interesting set; ρ = range / |I|.
 fn assert_accounts_for_bl(name: &str, bl: &Value, ppp: &Value) {
@@ -165,7 +155,7 @@ fn interesting_paths_of_the_same_run_are_counted_exactly() {
         let scratch = Scratch::new("same");
         let args = program_args(name);
         let p = profile(&scratch, name, &args, &args);
-        assert_same_behaviour(name, &p.plain, &p.ppp_run);
+        common::assert_same_behaviour(name, &p.plain, &p.ppp_run);
         assert_accounts_for_bl(name, &p.bl, &p.ppp);
         for b in p.bl["functions"].as_array().unwrap() {
             let fname = b["name"].as_str().unwrap();
@@ -191,7 +181,7 @@ fn interesting_paths_of_another_run_split_its_paths() {
         let scratch = Scratch::new("other");
         let strings = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let p = profile(&scratch, name, &strings(interesting), &strings(args));
-        assert_same_behaviour(name, &p.plain, &p.ppp_run);
+        common::assert_same_behaviour(name, &p.plain, &p.ppp_run);
         assert_accounts_for_bl(name, &p.bl, &p.ppp);
     }
 }
@@ -341,7 +331,7 @@ fn ppp_with_no_flags_uses_the_default_bl_profile_or_the_estimate() {
         let ppp_json = scratch.path(&format!("{name}.ppp.profile.json"));
 
         let estimated = run(&["--profile=ppp"]);
-        assert_same_behaviour(name, &plain, &estimated);
+        common::assert_same_behaviour(name, &plain, &estimated);
         let said: Vec<&str> = estimated
             .stderr
             .lines()
@@ -359,7 +349,7 @@ fn ppp_with_no_flags_uses_the_default_bl_profile_or_the_estimate() {
         let bl = run(&["--profile=bl"]);
         assert_eq!(bl.status, plain.status, "{}", bl.stderr);
         let measured = run(&["--profile=ppp"]);
-        assert_same_behaviour(name, &plain, &measured);
+        common::assert_same_behaviour(name, &plain, &measured);
         let said: Vec<&str> = measured
             .stderr
             .lines()

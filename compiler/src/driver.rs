@@ -7,8 +7,9 @@ use pcc_lang::{LineIndex, typed};
 
 use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::ProfileSpec;
+use pcc_profiler::tpp::TppConfig;
 
-use crate::profiling::{self, Instrumentation, InterestingSource};
+use crate::profiling::{self, EdgeProfileSource, Instrumentation, InterestingSource};
 use crate::{codegen, lower, mir, opt};
 
 /// Exit status for compile errors and for problems with pcc's own inputs.
@@ -39,6 +40,10 @@ pub struct ProfileOptions {
     pub interesting_share: f64,
     /// `kbl`: the longest sequences of path ids counted (001's `k`).
     pub k: usize,
+    /// `tpp`: the edge profile to plan from; `None` = `<stem>.edge.profile.json` here.
+    pub edge_profile: Option<std::path::PathBuf>,
+    /// `tpp`: the thresholds of TPP(i, j), in percent.
+    pub tpp: TppConfig,
 }
 
 /// `kbl`: `k` when `--k` is not given.
@@ -85,9 +90,11 @@ pub fn front_end(path: &Path) -> Result<Checked, i32> {
 /// Lowers to MIR and applies the MIR passes the options ask for: instrumentation (on the MIR as
 /// lowered, so a profile's CFGs do not depend on `-O`), then optimizations. Returns the profile
 /// spec of an instrumented program.
+/// `args` are the program's, for messages that suggest a command.
 pub fn middle_end(
     checked: &Checked,
     options: &Options,
+    args: &[String],
 ) -> Result<(mir::Program, Option<ProfileSpec>), i32> {
     let mut program = lower::lower_program(&checked.program);
     let lowered_blocks: Vec<usize> = program.functions.iter().map(|f| f.blocks.len()).collect();
@@ -100,6 +107,7 @@ pub fn middle_end(
                 hash_threshold: profile.hash_threshold,
                 interesting: interesting_source(&checked.file_name, profile)?,
                 k: profile.k,
+                edge_profile: edge_profile_source(&checked.file_name, profile, args)?,
             };
             let spec =
                 profiling::instrument(&mut program, &how, &checked.source).map_err(|err| {
@@ -164,14 +172,11 @@ fn interesting_source(
             path
         }
     };
-    let loaded = match Profile::read(Path::new(&path)) {
-        Ok(p) if matches!(p.mode, Mode::Bl | Mode::Ppp) => Ok(p),
-        Ok(p) => Err(format!(
-            "`{path}` is a {} profile; the interesting paths come from a bl profile",
-            p.mode
-        )),
-        Err(error) => Err(error.to_string()),
-    };
+    let loaded = read_input_profile(
+        &path,
+        &[Mode::Bl, Mode::Ppp],
+        "the interesting paths come from a bl profile",
+    );
     match loaded {
         Ok(loaded) => {
             let share = if profile.interesting_share < 1.0 {
@@ -210,6 +215,76 @@ fn interesting_source(
     }
 }
 
+/// Reads a profile that guides instrumentation, which must be of one of `modes` (`why` says
+/// why, in the error).
+fn read_input_profile(path: &str, modes: &[Mode], why: &str) -> Result<Profile, String> {
+    match Profile::read(Path::new(path)) {
+        Ok(p) if modes.contains(&p.mode) => Ok(p),
+        Ok(p) => Err(format!("`{path}` is a {} profile; {why}", p.mode)),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// `tpp`: the edge profile to plan from (DESIGN.md: `--edge-profile`, else the
+/// default-location one; without one, stop with the command that makes it), said in one line
+/// on stderr.
+fn edge_profile_source(
+    file_name: &str,
+    profile: &ProfileOptions,
+    args: &[String],
+) -> Result<Option<EdgeProfileSource>, i32> {
+    if profile.mode != Mode::Tpp {
+        return Ok(None);
+    }
+    let path = match &profile.edge_profile {
+        Some(path) => path.display().to_string(),
+        None => default_profile_path(file_name, Mode::Edge),
+    };
+    let make_one = || {
+        let args = if args.is_empty() {
+            String::new()
+        } else {
+            format!(" -- {}", args.join(" "))
+        };
+        let out = match &profile.edge_profile {
+            Some(_) => format!(" --profile-out {path}"),
+            None => String::new(),
+        };
+        format!("pcc run {file_name} --profile=edge{out}{args}")
+    };
+    if profile.edge_profile.is_none() && !Path::new(&path).is_file() {
+        eprintln!(
+            "error: --profile=tpp needs an edge profile of `{file_name}`, and there is none at \
+             `{path}` (or give one with --edge-profile P); make one with:\n    {}",
+            make_one()
+        );
+        return Err(EXIT_COMPILE_ERROR);
+    }
+    let loaded = read_input_profile(&path, &[Mode::Edge], "tpp plans from an edge profile");
+    match loaded {
+        Ok(loaded) => {
+            let config = profile.tpp;
+            eprintln!(
+                "pcc: tpp: cold edges and obvious paths from the edge profile `{path}`, \
+                 TPP({}, {})",
+                config.cold_threshold, config.loop_threshold
+            );
+            Ok(Some(EdgeProfileSource {
+                profile: loaded,
+                name: path,
+                config,
+            }))
+        }
+        Err(error) => {
+            eprintln!(
+                "error: --profile=tpp: {error}; make an edge profile with:\n    {}",
+                make_one()
+            );
+            Err(EXIT_COMPILE_ERROR)
+        }
+    }
+}
+
 fn codegen_options(options: &Options) -> codegen::Options {
     codegen::Options {
         opt_level: options.opt_level,
@@ -228,7 +303,7 @@ pub fn run(path: &Path, options: &Options, args: Vec<String>) -> i32 {
         Ok(checked) => checked,
         Err(status) => return status,
     };
-    let (program, spec) = match middle_end(&checked, options) {
+    let (program, spec) = match middle_end(&checked, options, &args) {
         Ok(result) => result,
         Err(status) => return status,
     };
@@ -261,7 +336,7 @@ pub fn emit(path: &Path, options: &Options, stage: Emit, only: Option<&str>) -> 
         eprintln!("error: no function `{name}` in `{}`", checked.file_name);
         return EXIT_COMPILE_ERROR;
     }
-    let program = match middle_end(&checked, options) {
+    let program = match middle_end(&checked, options, &[]) {
         Ok((program, _)) => program,
         Err(status) => return status,
     };

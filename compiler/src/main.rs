@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use pcc::commands;
 use pcc::driver::{self, Emit};
 use pcc_profiler::profile::Mode;
+use pcc_profiler::tpp::TppConfig;
 
 #[derive(Parser)]
 #[command(
@@ -108,6 +109,16 @@ enum ProfileCommand {
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
+    /// Attribution of definite flow (TPP paper §5): how much of a bl profile's flow a tpp
+    /// profile of the same program attributes to the right paths.
+    Aodf {
+        /// A profile of `pcc run --profile=tpp`.
+        tpp: PathBuf,
+        /// A profile of `pcc run --profile=bl` of the same program (and, usually, input).
+        bl: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
+    },
 }
 
 #[derive(clap::Args)]
@@ -120,7 +131,7 @@ struct CompileArgs {
 #[derive(clap::Args)]
 struct ProfileArgs {
     /// Instrument the program with this profiling scheme and write its profile at exit.
-    #[arg(long, value_parser = ["bl", "edge", "ppp", "kbl", "wpp"])]
+    #[arg(long, value_parser = ["bl", "edge", "ppp", "tpp", "kbl", "wpp"])]
     profile: Option<String>,
     /// Where to write the profile (default: `<stem>.<mode>.profile.json` here).
     #[arg(long)]
@@ -141,6 +152,20 @@ struct ProfileArgs {
     #[arg(long = "k", value_name = "K", default_value_t = driver::DEFAULT_K as u8,
           value_parser = clap::value_parser!(u8).range(1..=64))]
     k: u8,
+    /// With --profile=tpp: the edge profile of an earlier run to plan from (default:
+    /// `<stem>.edge.profile.json` here).
+    #[arg(long)]
+    edge_profile: Option<PathBuf>,
+    /// With --profile=tpp: an edge carrying less than this percentage of its block's flow is
+    /// cold; paths through it are not numbered (TPP(i, j)'s i).
+    #[arg(long, value_name = "PCT", default_value_t = TppConfig::default().cold_threshold,
+          value_parser = clap::value_parser!(u32).range(0..=100))]
+    cold_threshold: u32,
+    /// With --profile=tpp: a loop whose entries carry less than this percentage of its
+    /// header's flow is disconnected from the rest of its function (TPP(i, j)'s j).
+    #[arg(long, value_name = "PCT", default_value_t = TppConfig::default().loop_threshold,
+          value_parser = clap::value_parser!(u32).range(0..=100))]
+    loop_threshold: u32,
 }
 
 /// A share in (0, 1].
@@ -195,6 +220,12 @@ fn main() {
                     interesting: profile.interesting,
                     interesting_share: profile.interesting_share,
                     k: usize::from(profile.k),
+                    edge_profile: profile.edge_profile,
+                    tpp: TppConfig {
+                        cold_threshold: profile.cold_threshold,
+                        loop_threshold: profile.loop_threshold,
+                        eliminate_obvious: true,
+                    },
                 }),
             };
             match emit {
@@ -231,6 +262,9 @@ fn main() {
                 commands::profile::merge(&profiles, &output)
             }
             ProfileCommand::Diff { a, b, format } => commands::profile::diff(&a, &b, json(format)),
+            ProfileCommand::Aodf { tpp, bl, format } => {
+                commands::aodf::run(&tpp, &bl, json(format))
+            }
         },
         Command::Wpp(command) => match command {
             WppCommand::Hot {

@@ -6,6 +6,7 @@ use std::fmt;
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, NodeId};
 use crate::profile::{FunctionProfile, PathCount, Storage};
+use crate::regenerate::CfgPath;
 
 /// A counted id that is not a path of the function (corrupted counters).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,14 +53,24 @@ pub fn executed_paths<I: IntoIterator<Item = u32>>(
     numbering: &BallLarus,
     cfg: &Cfg,
     counts: impl IntoIterator<Item = (u64, u64)>,
+    node_lines: impl FnMut(NodeId) -> I,
+) -> Result<Vec<PathCount>, UnknownPath> {
+    let num_paths = numbering.num_paths();
+    executed_paths_of(|id| numbering.path(id), num_paths, cfg, counts, node_lines)
+}
+
+/// [`executed_paths`] for any numbering: `path` regenerates ids below `num_paths` (TPP's hot
+/// paths, say).
+pub fn executed_paths_of<I: IntoIterator<Item = u32>>(
+    path: impl Fn(u64) -> Option<CfgPath>,
+    num_paths: u64,
+    cfg: &Cfg,
+    counts: impl IntoIterator<Item = (u64, u64)>,
     mut node_lines: impl FnMut(NodeId) -> I,
 ) -> Result<Vec<PathCount>, UnknownPath> {
     let mut paths = Vec::new();
     for (id, count) in counts.into_iter().filter(|&(_, count)| count > 0) {
-        let path = numbering.path(id).ok_or(UnknownPath {
-            id,
-            num_paths: numbering.num_paths(),
-        })?;
+        let path = path(id).ok_or(UnknownPath { id, num_paths })?;
         let mut lines: Vec<u32> = path
             .nodes(cfg)
             .into_iter()

@@ -67,6 +67,33 @@ pub(crate) fn regenerate_path(
     path
 }
 
+/// The DAG path `dag_path` (numbered `id`) in terms of the CFG; `original` maps the edges the
+/// DAG's kinds name to the CFG's (TPP builds its DAG on a CFG of the hot edges only).
+pub(crate) fn cfg_path_of(
+    dag: &Dag,
+    id: u64,
+    dag_path: &[DagEdgeId],
+    original: impl Fn(EdgeId) -> EdgeId,
+) -> CfgPath {
+    let mut path = CfgPath {
+        id,
+        start: dag.entry(),
+        edges: Vec::new(),
+        end: PathEnd::Exit,
+    };
+    for &d in dag_path {
+        let edge = dag.edge(d);
+        match edge.kind {
+            DagEdgeKind::Real(e) => path.edges.push(original(e)),
+            DagEdgeKind::EntryDummy => path.start = edge.to,
+            DagEdgeKind::BackExit(e) => path.end = PathEnd::BackEdge(original(e)),
+            DagEdgeKind::CutExit(e) => path.end = PathEnd::Truncated(original(e)),
+            DagEdgeKind::DeadEnd => path.end = PathEnd::DeadEnd(edge.from),
+        }
+    }
+    path
+}
+
 /// The first paths of a function in id order, and whether that is all of them.
 #[derive(Clone, Debug)]
 pub struct PathEnumeration {
@@ -90,24 +117,7 @@ impl BallLarus {
 
     /// Path `id` in terms of the CFG, or `None` if `id ≥ NumPaths`.
     pub fn path(&self, id: u64) -> Option<CfgPath> {
-        let dag = self.dag();
-        let mut path = CfgPath {
-            id,
-            start: dag.entry(),
-            edges: Vec::new(),
-            end: PathEnd::Exit,
-        };
-        for d in self.regenerate(id)? {
-            let edge = dag.edge(d);
-            match edge.kind {
-                DagEdgeKind::Real(e) => path.edges.push(e),
-                DagEdgeKind::EntryDummy => path.start = edge.to,
-                DagEdgeKind::BackExit(e) => path.end = PathEnd::BackEdge(e),
-                DagEdgeKind::CutExit(e) => path.end = PathEnd::Truncated(e),
-                DagEdgeKind::DeadEnd => path.end = PathEnd::DeadEnd(edge.from),
-            }
-        }
-        Some(path)
+        Some(cfg_path_of(self.dag(), id, &self.regenerate(id)?, |e| e))
     }
 
     /// All paths in id order, at most `cap` of them.

@@ -10,11 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, CfgError, NodeId};
-use crate::collect::{executed_paths, function_profile};
+use crate::collect::{executed_paths, executed_paths_of, function_profile};
 use crate::edge_profile::EdgeProfilePlan;
 use crate::estimate::static_edge_weights;
 use crate::ppp::Ppp;
-use crate::profile::{EdgeCount, Mode, Profile};
+use crate::profile::{EdgeCount, Mode, Profile, Storage};
+use crate::tpp::{Tpp, TppConfig, TppCounters};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProfileSpec {
@@ -30,6 +31,10 @@ pub struct ProfileSpec {
     /// `kbl`: the longest sequences of path ids counted (001's `k`).
     #[serde(default)]
     pub k: usize,
+    /// `tpp`: the thresholds of the plan (with each function's `edge_counts`, all that
+    /// [`Tpp::new`] needs to recompute it).
+    #[serde(default)]
+    pub tpp: Option<TppConfig>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,6 +62,11 @@ pub struct FunctionSpec {
     /// terminator), which prices paths for `pcc wpp hot` (002 §5.2 uses instruction counts).
     #[serde(default)]
     pub node_costs: Vec<u64>,
+    /// `tpp`: the edge profile's count of each CFG edge, which the plan is made from; `None`
+    /// when the edge profile has no usable record of the function, which is then profiled like
+    /// `bl` (its counter table holds Ball-Larus ids).
+    #[serde(default)]
+    pub edge_counts: Option<Vec<u64>>,
 }
 
 impl ProfileSpec {
@@ -100,6 +110,7 @@ pub fn build_profile(
     counters: &[Counters],
 ) -> (Profile, Vec<String>) {
     let mut profile = Profile::new(spec.mode, spec.program.clone(), args);
+    profile.tpp = spec.tpp;
     let mut problems = Vec::new();
     let n = spec.functions.len();
     let empty = Counters::new();
@@ -201,13 +212,54 @@ fn function_record(
             record.storage = crate::profile::Storage::choose(ppp.range(), spec.array_limit);
             record.rho = ppp.compactness();
         }
-        _ => {
-            let lines = |node: NodeId| function.node_lines[node.0].clone();
-            record.paths = executed_paths(&numbering, &cfg, counts.iter().copied(), lines)
-                .map_err(|e| e.to_string())?;
-        }
+        Mode::Tpp => match (&function.edge_counts, spec.tpp) {
+            (Some(edge_counts), Some(config)) => {
+                let tpp = Tpp::new(&cfg, edge_counts, config).map_err(|e| e.to_string())?;
+                let n = tpp.num_paths();
+                let mut counters = TppCounters::default();
+                for &(index, count) in counts {
+                    counters.add(n, index, count)?;
+                }
+                // 003 §4.2.2: measured paths, and obvious ones from their defining edges.
+                let rebuilt = tpp.rebuild(&counters, edge_counts);
+                let lines = |node: NodeId| function.node_lines[node.0].clone();
+                let paths = |counts: BTreeMap<u64, u64>| {
+                    executed_paths_of(|id| tpp.path_record(id), n, &cfg, counts, lines)
+                        .map_err(|e| e.to_string())
+                };
+                record.num_paths = n;
+                record.truncated = false;
+                record.storage = if tpp.needs_instrumentation() {
+                    Storage::choose(n, spec.array_limit)
+                } else {
+                    Storage::None
+                };
+                record.paths = paths(rebuilt.paths)?;
+                record.obvious = Some(paths(rebuilt.obvious)?);
+                record.cold_count = Some(rebuilt.cold);
+                record.edge_counts = Some(edge_counts.clone());
+            }
+            _ => {
+                record.paths = bl_paths(&numbering, &cfg, function, counts)?;
+                record.cold_count = Some(0);
+                record.obvious = Some(Vec::new());
+                record.bl_fallback = true;
+            }
+        },
+        _ => record.paths = bl_paths(&numbering, &cfg, function, counts)?,
     }
     Ok(record)
+}
+
+/// The executed paths of counters indexed by Ball-Larus id.
+fn bl_paths(
+    numbering: &BallLarus,
+    cfg: &Cfg,
+    function: &FunctionSpec,
+    counts: &Counters,
+) -> Result<Vec<crate::profile::PathCount>, String> {
+    let lines = |node: NodeId| function.node_lines[node.0].clone();
+    executed_paths(numbering, cfg, counts.iter().copied(), lines).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -234,9 +286,53 @@ mod tests {
                 interesting,
                 call_cuts: Vec::new(),
                 node_costs: Vec::new(),
+                edge_counts: None,
             }],
             k: 0,
+            tpp: None,
         }
+    }
+
+    /// `tpp`: the runtime replans from the recorded edge counts; counters are hot path ids plus
+    /// the cold counter at `num_paths`; the profile has the measured and obvious paths, the
+    /// cold count, and the edge counts. Without edge counts the function is profiled like bl.
+    #[test]
+    fn tpp_profile_from_counters_and_edge_counts() {
+        let mut spec = ppp_spec(Vec::new(), 1 << 16);
+        spec.mode = Mode::Tpp;
+        spec.tpp = Some(TppConfig::default());
+        let cfg = spec.functions[0].cfg().unwrap();
+        // Every execution takes the same way but one, through a rare edge.
+        let bl = BallLarus::new(&cfg).unwrap();
+        let path = bl.path(5).unwrap().edges;
+        let mut counts = vec![0u64; cfg.num_edges()];
+        for e in &path {
+            counts[e.0] = 100;
+        }
+        spec.functions[0].edge_counts = Some(counts.clone());
+        let tpp = Tpp::new(&cfg, &counts, TppConfig::default()).unwrap();
+        assert_eq!(tpp.num_paths(), 1);
+        let (profile, problems) = build_profile(&spec, vec![], &[vec![(1, 7)]]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let f = &profile.functions[0];
+        assert_eq!(profile.tpp, Some(TppConfig::default()));
+        assert_eq!(
+            (f.num_paths, f.storage, f.cold_count),
+            (1, Storage::None, Some(7))
+        );
+        assert_eq!(f.paths.len(), 1);
+        assert_eq!(f.paths[0].count, 100);
+        assert_eq!(f.obvious.as_ref(), Some(&f.paths));
+        assert_eq!(f.edge_counts, Some(counts));
+        // An index past the cold counter is corruption, reported.
+        let (_, problems) = build_profile(&spec, vec![], &[vec![(2, 1)]]);
+        assert_eq!(problems.len(), 1);
+        // No edge counts: Ball-Larus ids.
+        spec.functions[0].edge_counts = None;
+        let (profile, _) = build_profile(&spec, vec![], &[vec![(5, 3)]]);
+        let f = &profile.functions[0];
+        assert!(f.bl_fallback);
+        assert_eq!((f.num_paths, f.paths[0].id, f.cold_count), (8, 5, Some(0)));
     }
 
     /// Dense counters by PPP id become interesting paths by Ball-Larus id; the residual table

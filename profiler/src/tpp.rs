@@ -30,14 +30,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::ball_larus::{BallLarus, compute_bl_increments};
 use crate::cfg::{Cfg, EdgeId, NodeId};
 use crate::dag::{Dag, DagEdgeId, DagEdgeKind, EdgeRole};
-use crate::regenerate::regenerate_path;
+use crate::profile::{FunctionProfile, PathCount};
+use crate::regenerate::{CfgPath, PathEnd, cfg_path_of, regenerate_path};
 
 /// The two thresholds of a `TPP(i, j)` configuration (003 §5), in percent, and whether to
 /// eliminate obvious paths.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TppConfig {
     /// `i`: an edge is cold when it carries less than `i` % of its source block's flow.
     pub cold_threshold: u32,
@@ -64,7 +67,7 @@ impl Default for TppConfig {
 pub enum TppError {
     /// The edge profile has a different number of edges than the CFG.
     EdgeCountLength { expected: usize, got: usize },
-    /// The hot DAG still has more than `u64::MAX` paths.
+    /// The hot DAG still has more than [`POISON`] paths.
     TooManyPaths,
 }
 
@@ -74,7 +77,7 @@ impl fmt::Display for TppError {
             TppError::EdgeCountLength { expected, got } => {
                 write!(f, "expected {expected} edge counts, got {got}")
             }
-            TppError::TooManyPaths => write!(f, "the hot paths do not fit in 64 bits"),
+            TppError::TooManyPaths => write!(f, "it has more than 2^63 hot paths"),
         }
     }
 }
@@ -103,19 +106,30 @@ pub enum ColdBackEdge {
     Unchanged,
 }
 
-/// One step of TPP code. `r` is the path register (wrapping 64-bit); `poisoned` models its
-/// poison bits (003 Appendix A.2).
+/// The value a cold edge puts in the path register (003 Appendix A.2 sets its two top bits;
+/// one is enough here). Hot ids are below `num_paths` ≤ `POISON`, and after a poisoning the
+/// path only adds the increments of one hot DAG path (a cold block has only cold out-edges, so
+/// the next additions come after a closing edge's reset into a hot block), less than
+/// `num_paths` in all: a poisoned register stays in `[POISON, 2^64)`, never wraps, and never
+/// looks like a hot id.
+pub const POISON: u64 = 1 << 63;
+
+/// One step of TPP code on the path register `r` (64 bits). The counter table of a function
+/// has `num_paths + 1` counters, the last one, `count[num_paths]`, being the cold counter
+/// (003 Appendix A.1 puts it next to the path counters too).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TppOp {
-    /// `r = c`, not poisoned: a path starts.
+    /// `r = c`: a path starts.
     Set(u64),
     /// `r += c`.
     Add(u64),
-    /// Poison `r`: the path went through a cold edge.
+    /// `r = POISON`: the path went through a cold edge.
     Poison,
-    /// End of a path: `cold += 1` if `r` is poisoned, else `count[r + c] += 1`.
+    /// End of a path: `count[min(r + c, num_paths)] += 1`, an unsigned minimum, so that a
+    /// poisoned path lands on the cold counter without a branch (003 Appendix A.1 does the same
+    /// with a conditional move).
     Count(u64),
-    /// End of a path known to be cold: `cold += 1`.
+    /// End of a path known to be cold: `count[num_paths] += 1`.
     CountCold,
 }
 
@@ -126,11 +140,37 @@ pub struct TppCounters {
     pub cold: u64,
 }
 
+impl TppCounters {
+    /// Adds one to counter `index` of a table of `num_paths + 1` counters (the last one cold).
+    pub fn record(&mut self, num_paths: u64, index: u64) {
+        self.add(num_paths, index, 1)
+            .expect("the index of a `Count` is at most num_paths");
+    }
+
+    /// Adds `count` to counter `index` of a table of `num_paths + 1` counters (the last one
+    /// cold); an index past the table is an error.
+    pub fn add(&mut self, num_paths: u64, index: u64, count: u64) -> Result<(), String> {
+        match index.cmp(&num_paths) {
+            std::cmp::Ordering::Less => *self.paths.entry(index).or_default() += count,
+            std::cmp::Ordering::Equal => self.cold += count,
+            std::cmp::Ordering::Greater => {
+                return Err(format!(
+                    "path counter {index} is out of range (the function has {num_paths} hot \
+                     paths and a cold counter)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A rebuilt TPP path profile (003 §4.2.2 "To reconstruct the complete path profile").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TppProfile {
     /// Count by hot path id: measured, or from the defining edge for obvious paths.
     pub paths: BTreeMap<u64, u64>,
+    /// The obvious paths among them (not measured: counted from the edge profile).
+    pub obvious: BTreeMap<u64, u64>,
     /// Paths through cold edges, not attributed to any path.
     pub cold: u64,
 }
@@ -153,7 +193,9 @@ pub struct Tpp {
     fake: Vec<bool>,
     num_paths: u64,
     increments: Vec<u64>,
-    is_back_edge: Vec<bool>,
+    /// CFG edges that end a path: back edges, and the entry and exit edges of disconnected
+    /// loops (cut). When cold, they end a cold path and set up the next one as in Fig. 6.
+    closes_path: Vec<bool>,
     defining: Vec<bool>,
     obvious_recording: Vec<bool>,
     instrumented: Vec<bool>,
@@ -314,15 +356,15 @@ impl Tpp {
             });
         }
         let full = Dag::new(cfg);
-        let mut is_back_edge = vec![false; cfg.num_edges()];
-        for &e in full.back_edges() {
-            is_back_edge[e.0] = true;
-        }
         // The entry and exit edges of a disconnected loop are governed by the loop threshold
         // `j` (003 §5: "a 15% threshold for loop exits"), not by the branch-bias one: they are
         // truncated, not cold (Fig. 7e–f keeps the paths before and after the loop).
         let (disconnected_headers, cut) =
             loops_to_disconnect(cfg, &full, edge_counts, config.loop_threshold);
+        let mut closes_path = cut.clone();
+        for &e in full.back_edges() {
+            closes_path[e.0] = true;
+        }
         let mut coldness: Vec<Option<Coldness>> =
             locally_cold(cfg, edge_counts, config.cold_threshold)
                 .into_iter()
@@ -374,7 +416,7 @@ impl Tpp {
             fake,
             num_paths,
             increments,
-            is_back_edge,
+            closes_path,
             defining: Vec::new(),
             obvious_recording: Vec::new(),
             instrumented: Vec::new(),
@@ -508,7 +550,7 @@ impl Tpp {
                 Some(EdgeRole::Unreachable) => {}
                 None => {
                     let source_hot = dag.contains(edge.from);
-                    if self.is_back_edge[e.0] {
+                    if self.closes_path[e.0] {
                         ops.push(TppOp::CountCold);
                         match self.cold_back_edge(e) {
                             Some(ColdBackEdge::Reset) => match dag.entry_dummy(edge.to) {
@@ -580,9 +622,11 @@ impl Tpp {
                 || self.dag.ins(v).iter().any(|d| !self.fake[d.0]))
     }
 
-    /// Fig. 6: what a cold back edge does to the register; `None` for other edges.
+    /// Fig. 6: what a cold back edge does to the register; `None` for other edges. A cold
+    /// entry or exit edge of a disconnected loop (cold transitively) ends a path like a back
+    /// edge, so it is treated the same way: the path after it may be hot.
     pub fn cold_back_edge(&self, e: EdgeId) -> Option<ColdBackEdge> {
-        if !self.is_cold(e) || !self.is_back_edge[e.0] {
+        if !self.is_cold(e) || !self.closes_path[e.0] {
             return None;
         }
         let edge = self.cfg.edge(e);
@@ -620,8 +664,13 @@ impl Tpp {
     /// The path `id` as the CFG sees it: its start block and the CFG edges it takes (a closing
     /// back or cut edge last).
     pub fn cfg_path(&self, id: u64) -> Option<(NodeId, Vec<EdgeId>)> {
+        self.path_record(id).map(|path| path_key(&path))
+    }
+
+    /// Hot path `id` in terms of the CFG, as [`BallLarus::path`] gives Ball-Larus paths.
+    pub fn path_record(&self, id: u64) -> Option<CfgPath> {
         let path = self.path(id)?;
-        Some(cfg_path(&self.dag, &path, |h| self.original_edge(h)))
+        Some(cfg_path_of(&self.dag, id, &path, |h| self.original_edge(h)))
     }
 
     /// The original CFG edge of a hot-CFG edge named by [`Tpp::dag`].
@@ -686,18 +735,21 @@ impl Tpp {
     }
 
     /// Runs the code of one invocation (the CFG edges taken from the entry) into `counters`.
+    /// The arithmetic is the generated code's, [`POISON`] and the clamped index included, and
+    /// it panics if a poisoned register would wrap around.
     pub fn execute(&self, execution: &[EdgeId], counters: &mut TppCounters) {
+        let n = self.num_paths;
         let mut r = 0u64;
-        let mut poisoned = false;
         let mut run = |ops: &[TppOp]| {
             for &op in ops {
                 match op {
-                    TppOp::Set(c) => (r, poisoned) = (c, false),
-                    TppOp::Add(c) => r = r.wrapping_add(c),
-                    TppOp::Poison => poisoned = true,
-                    TppOp::Count(_) if poisoned => counters.cold += 1,
-                    TppOp::Count(c) => *counters.paths.entry(r.wrapping_add(c)).or_default() += 1,
-                    TppOp::CountCold => counters.cold += 1,
+                    TppOp::Set(c) => r = c,
+                    TppOp::Add(c) => r = r.checked_add(c).expect("no wrap-around"),
+                    TppOp::Poison => r = POISON,
+                    TppOp::Count(c) => {
+                        counters.record(n, r.checked_add(c).expect("no wrap-around").min(n))
+                    }
+                    TppOp::CountCold => counters.record(n, n),
                 }
             }
         };
@@ -771,11 +823,11 @@ impl Tpp {
             let count = derived.entry(id).or_insert(u64::MAX);
             *count = (*count).min(dag_counts[d.0]);
         }
-        for (id, c) in derived.into_iter().filter(|&(_, c)| c > 0) {
-            paths.insert(id, c);
-        }
+        derived.retain(|_, c| *c > 0);
+        paths.extend(&derived);
         TppProfile {
             paths,
+            obvious: derived,
             cold: counters.cold,
         }
     }
@@ -811,11 +863,14 @@ impl Tpp {
     }
 }
 
-/// Ball-Larus numbering (000 Fig. 1) ignoring the `fake` edges (which get increment 0).
+/// Ball-Larus numbering (000 Fig. 1) ignoring the `fake` edges (which get increment 0), of at
+/// most [`POISON`] paths.
 fn number(dag: &Dag, fake: &[bool]) -> Result<(u64, Vec<u64>), TppError> {
     let counts = compute_bl_increments(dag, |d| !fake[d.0]);
-    let total =
-        u64::try_from(counts.num_paths[dag.entry().0]).map_err(|_| TppError::TooManyPaths)?;
+    let total = u64::try_from(counts.num_paths[dag.entry().0])
+        .ok()
+        .filter(|&n| n <= POISON)
+        .ok_or(TppError::TooManyPaths)?;
     let increments = counts
         .increments
         .into_iter()
@@ -828,20 +883,13 @@ fn number(dag: &Dag, fake: &[bool]) -> Result<(u64, Vec<u64>), TppError> {
 /// it ends by one).
 type PathKey = (NodeId, Vec<EdgeId>);
 
-/// The CFG path of a DAG path; `map` turns the DAG's edge ids into CFG edge ids.
-fn cfg_path(dag: &Dag, path: &[DagEdgeId], map: impl Fn(EdgeId) -> EdgeId) -> PathKey {
-    let mut start = dag.entry();
-    let mut edges = Vec::new();
-    for &d in path {
-        match dag.edge(d).kind {
-            DagEdgeKind::EntryDummy => start = dag.edge(d).to,
-            DagEdgeKind::Real(e) | DagEdgeKind::BackExit(e) | DagEdgeKind::CutExit(e) => {
-                edges.push(map(e))
-            }
-            DagEdgeKind::DeadEnd => {}
-        }
+/// The key of a CFG path: its start and its edges, the closing back or cut edge included.
+fn path_key(path: &CfgPath) -> PathKey {
+    let mut edges = path.edges.clone();
+    if let PathEnd::BackEdge(e) | PathEnd::Truncated(e) = path.end {
+        edges.push(e);
     }
-    (start, edges)
+    (path.start, edges)
 }
 
 /// Splits a path after each edge of `split` (footnote 5 of 003 §5) and gives each piece its
@@ -877,13 +925,8 @@ fn pieces(
     out
 }
 
-fn ends_in_dead_end(dag: &Dag, path: &[DagEdgeId]) -> bool {
-    path.last()
-        .is_some_and(|d| dag.edge(*d).kind == DagEdgeKind::DeadEnd)
-}
-
 /// Attribution of definite flow (003 §5).
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Aodf {
     /// Block executions (path count × length in blocks) in the Ball-Larus profile.
     pub total: u128,
@@ -902,6 +945,65 @@ impl Aodf {
         }
         100.0 - 100.0 * (self.overcount + self.undercount) as f64 / self.total as f64
     }
+}
+
+impl std::ops::AddAssign for Aodf {
+    /// Accumulates the functions of a program.
+    fn add_assign(&mut self, other: Aodf) {
+        self.total += other.total;
+        self.overcount += other.overcount;
+        self.undercount += other.undercount;
+    }
+}
+
+/// AoDF of one function's record in a `tpp` profile (made with `config`) against its record in
+/// a `bl` profile of the same code, `cfg`: the TPP plan is rebuilt from the record's
+/// `edge_counts` (a function profiled like `bl` for want of them is numbered as TPP(0, 0)
+/// without obvious paths numbers it, which is Ball-Larus's numbering).
+pub fn profile_aodf(
+    cfg: &Cfg,
+    bl_record: &FunctionProfile,
+    tpp_record: &FunctionProfile,
+    config: TppConfig,
+) -> Result<Aodf, String> {
+    let bl = BallLarus::new(cfg).map_err(|e| e.to_string())?;
+    let (edge_counts, config) = match &tpp_record.edge_counts {
+        Some(counts) if !tpp_record.bl_fallback => (counts.clone(), config),
+        _ => (
+            vec![0; cfg.num_edges()],
+            TppConfig {
+                cold_threshold: 0,
+                loop_threshold: 0,
+                eliminate_obvious: false,
+            },
+        ),
+    };
+    let tpp = Tpp::new(cfg, &edge_counts, config).map_err(|e| e.to_string())?;
+    for (mode, numbered, recorded) in [
+        ("bl", bl.num_paths(), bl_record.num_paths),
+        ("tpp", tpp.num_paths(), tpp_record.num_paths),
+    ] {
+        if numbered != recorded {
+            return Err(format!(
+                "the {mode} profile has {recorded} potential paths, but its code numbers \
+                 {numbered}"
+            ));
+        }
+    }
+    let counts = |paths: &[PathCount]| -> BTreeMap<u64, u64> {
+        paths.iter().map(|p| (p.id, p.count)).collect()
+    };
+    let tpp_profile = TppProfile {
+        paths: counts(&tpp_record.paths),
+        obvious: counts(tpp_record.obvious.as_deref().unwrap_or_default()),
+        cold: tpp_record.cold_count.unwrap_or(0),
+    };
+    Ok(attribution_of_definite_flow(
+        &bl,
+        &counts(&bl_record.paths),
+        &tpp,
+        &tpp_profile,
+    ))
 }
 
 /// AoDF of a rebuilt TPP profile against a Ball-Larus profile (`bl_counts`: count by BL path
@@ -930,19 +1032,20 @@ pub fn attribution_of_definite_flow(
     );
     let mut table: BTreeMap<PathKey, (u128, u128, u64)> = BTreeMap::new();
     for (&id, &count) in bl_counts {
-        let Some(path) = bl.regenerate(id) else {
+        let Some(path) = bl.path(id) else {
             continue;
         };
-        let dead_end = ends_in_dead_end(bl.dag(), &path);
-        for (piece, len) in pieces(cfg, &cfg_path(bl.dag(), &path, |e| e), dead_end, &split) {
+        let dead_end = matches!(path.end, PathEnd::DeadEnd(_));
+        for (piece, len) in pieces(cfg, &path_key(&path), dead_end, &split) {
             table.entry(piece).or_insert((0, 0, len)).0 += u128::from(count);
         }
     }
     for (&id, &count) in &tpp_profile.paths {
-        let Some(path) = tpp.path(id) else { continue };
-        let key = cfg_path(tpp.dag(), &path, |h| tpp.original_edge(h));
-        let dead_end = ends_in_dead_end(tpp.dag(), &path);
-        for (piece, len) in pieces(cfg, &key, dead_end, &split) {
+        let Some(path) = tpp.path_record(id) else {
+            continue;
+        };
+        let dead_end = matches!(path.end, PathEnd::DeadEnd(_));
+        for (piece, len) in pieces(cfg, &path_key(&path), dead_end, &split) {
             table.entry(piece).or_insert((0, 0, len)).1 += u128::from(count);
         }
     }

@@ -88,6 +88,18 @@ impl Run {
     }
 }
 
+/// A profiled run behaved as the plain one: same exit status, stdout, and stderr but for pcc's
+/// own lines.
+pub fn assert_same_behaviour(name: &str, plain: &Run, profiled: &Run) {
+    assert_eq!(plain.status, profiled.status, "{name}: exit status");
+    assert_eq!(plain.stdout, profiled.stdout, "{name}: stdout");
+    assert_eq!(
+        plain.program_stderr().0,
+        profiled.program_stderr().0,
+        "{name}: stderr"
+    );
+}
+
 /// Runs `pcc ARGS` in `dir` with `stdin` as its input; an error if it cannot start or is
 /// killed by a signal.
 pub fn try_pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: &str) -> Result<Run, String> {

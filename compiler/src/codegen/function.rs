@@ -177,7 +177,11 @@ impl FunctionTranslator<'_, '_> {
                     slot_offset(*field)?,
                 );
             }
-            StatementKind::Count { table, index } => self.count(*table, index)?,
+            StatementKind::Count { table, index } => {
+                let index = self.operand(index)?;
+                self.count(*table, index)?
+            }
+            StatementKind::CountOrCold { table, index } => self.count_or_cold(*table, index)?,
             StatementKind::CountPpp { table, ppp, bl } => self.count_ppp(*table, ppp, bl)?,
             StatementKind::Trace(event) => self.trace(*event)?,
             StatementKind::Stream(event) => self.stream(event)?,
@@ -196,8 +200,7 @@ impl FunctionTranslator<'_, '_> {
 
     /// Profiling: `table[index] += 1`, in place for an array table, through the runtime for a
     /// hashed one. Indices are in range by construction of the instrumentation.
-    fn count(&mut self, table: usize, index: &Operand) -> Result<()> {
-        let index = self.operand(index)?;
+    fn count(&mut self, table: usize, index: Value) -> Result<()> {
         let data = *self
             .cx
             .counter_tables
@@ -219,6 +222,23 @@ impl FunctionTranslator<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Profiling, `tpp` (003 Appendix A.1): `table[min(index, len - 1)] += 1`. One `umin` (a
+    /// compare and a conditional move) sends a poisoned id (≥ 2^63, unsigned) to the cold
+    /// counter at the end of the table: no branch, and no second register.
+    fn count_or_cold(&mut self, table: usize, index: &Operand) -> Result<()> {
+        let index = self.operand(index)?;
+        let len = self
+            .cx
+            .program
+            .counter_tables
+            .get(table)
+            .ok_or_else(|| CodegenError::internal(format!("no counter table {table}")))?
+            .len;
+        let cold = self.iconst(len as i64 - 1);
+        let index = self.builder.ins().umin(index, cold);
+        self.count(table, index)
     }
 
     /// Profiling, `ppp` (000 §5 "Additional checks"): `if (ppp as u64) < len && slots[ppp] ==

@@ -100,7 +100,7 @@ impl Validator<'_> {
                 }
                 self.operands(args)
             }
-            StatementKind::Count { table, index } => {
+            StatementKind::Count { table, index } | StatementKind::CountOrCold { table, index } => {
                 if *table >= self.program.counter_tables.len() {
                     return Err(CodegenError::internal(format!(
                         "count in table {table}, which does not exist"

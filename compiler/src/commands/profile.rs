@@ -240,6 +240,16 @@ pub(super) fn print_json(value: &impl Serialize) -> i32 {
     print_text(&(text + "\n"))
 }
 
+/// Where the program a profile names may be: a profile names its program as it was given to
+/// `pcc run`, so relative to the current directory, then to the profile's folder.
+pub(super) fn program_candidates(profile: &Profile, profile_path: &Path) -> Vec<PathBuf> {
+    let program = Path::new(&profile.program);
+    let beside = profile_path.parent().map(|dir| dir.join(program));
+    std::iter::once(program.to_path_buf())
+        .chain(beside)
+        .collect()
+}
+
 /// The profiled program's source, to show the text of the lines a report names.
 struct Source {
     file: PathBuf,
@@ -271,9 +281,7 @@ impl Source {
         let mut tried = Vec::new();
         let mut first_error = None;
         for (profile, profile_path) in profiles {
-            let program = Path::new(&profile.program);
-            let beside = profile_path.parent().map(|dir| dir.join(program));
-            for candidate in std::iter::once(program.to_path_buf()).chain(beside) {
+            for candidate in program_candidates(profile, profile_path) {
                 if tried.contains(&candidate) {
                     continue;
                 }

@@ -105,6 +105,9 @@ impl Program {
                 self.structs[*strukt].fields[*field].name
             ),
             StatementKind::Count { table, index } => format!("count table{table}[{index}]"),
+            StatementKind::CountOrCold { table, index } => {
+                format!("count table{table}[min({index}, cold)]")
+            }
             StatementKind::CountPpp { table, ppp, bl } => {
                 format!("count_ppp table{table}[{ppp}] expect {bl}")
             }

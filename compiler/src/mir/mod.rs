@@ -123,6 +123,13 @@ pub enum StatementKind {
         table: usize,
         index: Operand,
     },
+    /// Profiling (`tpp`, 003 Appendix A.1): adds one to counter `min(index, len - 1)` (an
+    /// unsigned minimum) of table `table`, whose last counter is the cold counter: a poisoned
+    /// path register (≥ 2^63) lands there without a branch.
+    CountOrCold {
+        table: usize,
+        index: Operand,
+    },
     /// Profiling (`ppp`, 000 §5): a path ends with PPP id `ppp` and Ball-Larus id `bl` (int
     /// operands). If `ppp < len` (unsigned) and `slots[ppp] == bl`, adds one to counter `ppp`
     /// of table `table`; otherwise counts `bl` in the table's residual hash table.

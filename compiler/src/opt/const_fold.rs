@@ -91,7 +91,7 @@ fn substitute_statement(kind: &mut StatementKind, known: &HashMap<LocalId, Const
             sub(value);
         }
         StatementKind::Call { args, .. } => args.iter_mut().for_each(sub),
-        StatementKind::Count { index, .. } => sub(index),
+        StatementKind::Count { index, .. } | StatementKind::CountOrCold { index, .. } => sub(index),
         StatementKind::CountPpp { ppp, bl, .. } => {
             sub(ppp);
             sub(bl);

@@ -60,7 +60,9 @@ fn used_locals(func: &Function) -> Vec<bool> {
                     mark(value);
                 }
                 StatementKind::Call { args, .. } => args.iter().for_each(&mut mark),
-                StatementKind::Count { index, .. } => mark(index),
+                StatementKind::Count { index, .. } | StatementKind::CountOrCold { index, .. } => {
+                    mark(index)
+                }
                 StatementKind::CountPpp { ppp, bl, .. } => {
                     mark(ppp);
                     mark(bl);

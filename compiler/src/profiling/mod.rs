@@ -8,10 +8,12 @@
 //! the edge. The path register is an ordinary MIR local.
 
 mod cfg;
+mod tpp;
 mod trace;
 mod wpp;
 
 pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_lines};
+pub use tpp::EdgeProfileSource;
 pub use trace::trace_blocks;
 
 use pcc_lang::{LineIndex, Span};
@@ -43,6 +45,8 @@ pub struct Instrumentation<'a> {
     pub interesting: Option<InterestingSource>,
     /// `kbl`: the longest sequences of path ids counted (001's `k`).
     pub k: usize,
+    /// `tpp`: the edge profile and thresholds the plan is made from.
+    pub edge_profile: Option<EdgeProfileSource>,
 }
 
 /// Where `--profile=ppp` takes its interesting paths from.
@@ -118,6 +122,7 @@ pub fn instrument(
                 _ => Vec::new(),
             },
             call_cuts,
+            edge_counts: None,
         });
         let counter_table = match how.mode {
             Mode::Edge => {
@@ -196,35 +201,34 @@ pub fn instrument(
                     slots: Some(slots),
                 }
             }
-            _ => {
-                let mut may_stop: Vec<bool> =
-                    func.blocks.iter().map(|b| may_stop(func, b)).collect();
-                may_stop.push(false); // EXIT
-                let plan = PathPlan::with_stops(&numbering, &weights, &may_stop);
-                let register = func.new_temp(Type::Int);
-                let mut inserter = Inserter::new(func, &fcfg, table);
-                for e in 0..fcfg.edges.len() {
-                    let code = inserter.path_code(register, plan.edge_ops(EdgeId(e)));
-                    inserter.on_edge(e, streamed(code, how.mode));
-                }
-                for b in 0..fcfg.exit().0 {
-                    let code = inserter.path_code(register, plan.dead_end_ops(NodeId(b)));
-                    inserter.at_dead_end(b, streamed(code, how.mode));
-                }
-                if matches!(how.mode, Mode::Kbl | Mode::Wpp) {
-                    stream_activations(func, table);
-                }
-                // `wpp` reports its paths instead of counting them.
-                let len = match how.mode {
-                    Mode::Wpp => 0,
-                    _ => numbering.num_paths(),
-                };
-                CounterTable {
-                    len,
-                    hashed: len > array_limit,
-                    slots: None,
-                }
+            Mode::Tpp => {
+                let spec = functions.last_mut().expect("pushed above");
+                let source = how
+                    .edge_profile
+                    .as_ref()
+                    .ok_or("--profile=tpp needs an edge profile")?;
+                tpp::instrument_function(func, &fcfg, table, spec, source, array_limit)
+                    .unwrap_or_else(|| {
+                        ball_larus(
+                            func,
+                            &fcfg,
+                            table,
+                            &numbering,
+                            &weights,
+                            array_limit,
+                            Mode::Bl,
+                        )
+                    })
             }
+            _ => ball_larus(
+                func,
+                &fcfg,
+                table,
+                &numbering,
+                &weights,
+                array_limit,
+                how.mode,
+            ),
         };
         program.counter_tables.push(counter_table);
     }
@@ -235,7 +239,48 @@ pub fn instrument(
         array_limit,
         functions,
         k: how.k,
+        tpp: how.edge_profile.as_ref().map(|source| source.config),
     })
+}
+
+/// `bl`, `kbl` and `wpp`: Ball-Larus path-register code on the chords of a spanning tree
+/// weighted by `weights`, each path counted where it ends (000 Fig. 1, §5), and for `kbl` and
+/// `wpp` also streamed to the runtime.
+fn ball_larus(
+    func: &mut mir::Function,
+    fcfg: &FunctionCfg,
+    table: usize,
+    numbering: &BallLarus,
+    weights: &[u64],
+    array_limit: u64,
+    mode: Mode,
+) -> CounterTable {
+    let mut may_stop: Vec<bool> = func.blocks.iter().map(|b| may_stop(func, b)).collect();
+    may_stop.push(false); // EXIT
+    let plan = PathPlan::with_stops(numbering, weights, &may_stop);
+    let register = func.new_temp(Type::Int);
+    let mut inserter = Inserter::new(func, fcfg, table);
+    for e in 0..fcfg.edges.len() {
+        let code = inserter.path_code(register, plan.edge_ops(EdgeId(e)));
+        inserter.on_edge(e, streamed(code, mode));
+    }
+    for b in 0..fcfg.exit().0 {
+        let code = inserter.path_code(register, plan.dead_end_ops(NodeId(b)));
+        inserter.at_dead_end(b, streamed(code, mode));
+    }
+    if matches!(mode, Mode::Kbl | Mode::Wpp) {
+        stream_activations(func, table);
+    }
+    // `wpp` reports its paths instead of counting them.
+    let len = match mode {
+        Mode::Wpp => 0,
+        _ => numbering.num_paths(),
+    };
+    CounterTable {
+        len,
+        hashed: len > array_limit,
+        slots: None,
+    }
 }
 
 /// `kbl`: after each path count, the same id reported to the runtime's k-slab forest of the
@@ -382,6 +427,7 @@ fn may_stop(func: &mir::Function, block: &BasicBlock) -> bool {
         },
         StatementKind::SetGlobal(..)
         | StatementKind::Count { .. }
+        | StatementKind::CountOrCold { .. }
         | StatementKind::CountPpp { .. }
         | StatementKind::Stream(_)
         | StatementKind::Trace(_) => false,

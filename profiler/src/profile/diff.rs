@@ -91,6 +91,8 @@ pub enum FunctionComparison {
         hash_a: String,
         hash_b: String,
     },
+    /// Refused: `tpp` numbered the paths from different edge profiles or thresholds.
+    NumberingMismatch,
     OnlyInA,
     OnlyInB,
 }
@@ -103,6 +105,11 @@ impl FunctionComparison {
                 "not compared: the profiles come from different code of this function \
                  (cfg_hash {hash_a} in A, {hash_b} in B), so one of them is stale"
             )),
+            FunctionComparison::NumberingMismatch => Some(
+                "not compared: tpp numbered its paths from different edge profiles or \
+                 thresholds in A and B, so the same id names different paths"
+                    .to_string(),
+            ),
             _ => None,
         }
     }
@@ -136,6 +143,9 @@ pub fn diff(a: &Profile, b: &Profile) -> Result<SpectraDiff, DiffError> {
         .map(|fa| FunctionDiff {
             name: fa.name.clone(),
             comparison: match b.function(&fa.name) {
+                Some(fb) if a.tpp != b.tpp => {
+                    FunctionComparison::NumberingMismatch.unless_stale(fa, fb)
+                }
                 Some(fb) => compare(fa, fb),
                 None => FunctionComparison::OnlyInA,
             },
@@ -156,12 +166,25 @@ pub fn diff(a: &Profile, b: &Profile) -> Result<SpectraDiff, DiffError> {
     })
 }
 
+impl FunctionComparison {
+    /// `self`, unless the function's code differs between the profiles (reported first).
+    fn unless_stale(self, a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
+        if a.cfg_hash != b.cfg_hash {
+            FunctionComparison::HashMismatch {
+                hash_a: a.cfg_hash.clone(),
+                hash_b: b.cfg_hash.clone(),
+            }
+        } else {
+            self
+        }
+    }
+}
+
 fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
-    if a.cfg_hash != b.cfg_hash {
-        return FunctionComparison::HashMismatch {
-            hash_a: a.cfg_hash.clone(),
-            hash_b: b.cfg_hash.clone(),
-        };
+    if a.cfg_hash != b.cfg_hash
+        || (&a.edge_counts, a.bl_fallback) != (&b.edge_counts, b.bl_fallback)
+    {
+        return FunctionComparison::NumberingMismatch.unless_stale(a, b);
     }
     // A PPP profile's spectrum is its interesting and residual paths together.
     let executed = |f: &FunctionProfile| -> BTreeMap<u64, PathCount> {
@@ -252,7 +275,7 @@ impl SpectraDiff {
             let spectra = match &f.comparison {
                 FunctionComparison::Compared(s) if s.is_empty() => continue,
                 FunctionComparison::Compared(s) => s,
-                FunctionComparison::HashMismatch { .. } => {
+                FunctionComparison::HashMismatch { .. } | FunctionComparison::NumberingMismatch => {
                     let refusal = f.comparison.refusal().unwrap_or_default();
                     writeln!(out, "\nfunction `{name}`: {refusal}")?;
                     continue;

@@ -33,6 +33,8 @@ pub enum MergeError {
         what: &'static str,
     },
     NotMergeable(Mode),
+    /// `tpp` profiles made with other cold or loop thresholds number their paths differently.
+    TppThresholds,
 }
 
 impl fmt::Display for MergeError {
@@ -69,6 +71,11 @@ impl fmt::Display for MergeError {
                  runs' paths do not add up to a path (merge `bl` profiles of the runs instead)"
             ),
             MergeError::NotMergeable(mode) => write!(f, "`{mode}` profiles cannot be merged"),
+            MergeError::TppThresholds => write!(
+                f,
+                "tpp thresholds (--cold-threshold, --loop-threshold) differ from the earlier \
+                 profile's, so the path ids do not name the same paths"
+            ),
         }
     }
 }
@@ -131,6 +138,9 @@ pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeRefusal> {
             };
             return Err(refuse(index, 0, error));
         }
+        if other.tpp != first.tpp {
+            return Err(refuse(index, 0, MergeError::TppThresholds));
+        }
         if other.args != merged.args {
             merged.args.clear();
         }
@@ -163,6 +173,12 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
             first_hash: into.cfg_hash.clone(),
             other_hash: from.cfg_hash.clone(),
         });
+    }
+    // TPP numbers the hot paths of the edge profile it was given (003 §4.1).
+    if (&into.edge_counts, into.bl_fallback) != (&from.edge_counts, from.bl_fallback) {
+        return Err(incompatible(
+            "tpp paths numbered from different edge profiles",
+        ));
     }
     if (into.num_paths, into.truncated) != (from.num_paths, from.truncated) {
         return Err(incompatible("path numbering"));

@@ -22,6 +22,8 @@ pub use text::SourceLines;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use crate::tpp::TppConfig;
+
 /// The value of the `format` field.
 pub const FORMAT: &str = "pcc-profile";
 /// The only `version` this code reads and writes.
@@ -87,6 +89,8 @@ pub enum Storage {
     Array,
     /// A hash table keyed by path id, for functions with too many potential paths.
     Hash,
+    /// `tpp`: no counters, no code: every path is obvious (003 §4.2.2).
+    None,
 }
 
 impl Storage {
@@ -113,6 +117,10 @@ pub struct Profile {
     /// implementation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wpp: Option<serde_json::Value>,
+    /// `tpp`: the thresholds the paths were numbered with (with each function's
+    /// `edge_counts`, what `pcc profile aodf` needs to rebuild the numbering).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tpp: Option<TppConfig>,
 }
 
 impl Profile {
@@ -126,6 +134,7 @@ impl Profile {
             args,
             functions: Vec::new(),
             wpp: None,
+            tpp: None,
         }
     }
 
@@ -166,9 +175,17 @@ pub struct FunctionProfile {
     /// `tpp`: executions of cold paths (poisoned path register).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cold_count: Option<u64>,
-    /// `tpp`: paths whose counts come from the edge profile.
+    /// `tpp`: paths whose counts come from the edge profile (they are in `paths` too).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obvious: Option<Vec<PathCount>>,
+    /// `tpp`: the input edge profile's count of each CFG edge, which the hot paths are
+    /// numbered from (003 §4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edge_counts: Option<Vec<u64>>,
+    /// `tpp`: no usable edge profile for this function (missing or stale), so it was
+    /// profiled like `bl`: its ids are Ball-Larus ids.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bl_fallback: bool,
     /// `kbl`: the k-iteration path forest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kipf: Option<Vec<KipfNode>>,
@@ -200,6 +217,8 @@ impl FunctionProfile {
             residual: None,
             cold_count: None,
             obvious: None,
+            edge_counts: None,
+            bl_fallback: false,
             kipf: None,
         }
     }

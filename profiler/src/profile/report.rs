@@ -23,6 +23,9 @@ pub struct HotPath {
     /// The function's path numbering was truncated: this path may start or end at a cut edge.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
+    /// A TPP obvious path: its count is its defining edge's in the edge profile (003 §4.2).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub obvious: bool,
 }
 
 /// One edge in the ranking of an edge profile.
@@ -57,6 +60,12 @@ pub struct FunctionSummary {
     pub range: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rho: Option<f64>,
+    /// `tpp`: how many executed paths are obvious (counted from the edge profile).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub obvious: Option<usize>,
+    /// `tpp`: profiled like `bl`, for want of a usable edge profile.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bl_fallback: bool,
 }
 
 /// The data of `pcc profile show`.
@@ -95,11 +104,12 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         .iter()
         .flat_map(|f| {
             let residual = f.residual.iter().flatten().map(|p| (p, true));
+            let obvious = |id| f.obvious.iter().flatten().any(|o| o.id == id);
             f.paths
                 .iter()
                 .map(|p| (p, false))
                 .chain(residual)
-                .map(|(p, residual)| HotPath {
+                .map(move |(p, residual)| HotPath {
                     function: f.name.clone(),
                     id: p.id,
                     count: p.count,
@@ -107,6 +117,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
                     lines: p.lines.clone(),
                     residual,
                     truncated: f.truncated,
+                    obvious: obvious(p.id),
                 })
         })
         .collect();
@@ -155,6 +166,8 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
                 interesting: f.interesting.as_ref().map(Vec::len),
                 range: f.range,
                 rho: f.rho,
+                obvious: f.obvious.as_ref().map(Vec::len),
+                bl_fallback: f.bl_fallback,
             }
         })
         .collect();
@@ -230,7 +243,10 @@ impl ShowReport {
             self.total_count
         )?;
         // A column for flags only when some path has one.
-        let flagged = self.paths.iter().any(|p| p.residual || p.truncated);
+        let flagged = self
+            .paths
+            .iter()
+            .any(|p| p.residual || p.truncated || p.obvious);
         let mut columns = vec![
             ("#", true),
             ("share", true),
@@ -252,7 +268,11 @@ impl ShowReport {
                 p.id.to_string(),
             ];
             if flagged {
-                let flags = [(p.residual, "residual"), (p.truncated, "truncated")];
+                let flags = [
+                    (p.residual, "residual"),
+                    (p.truncated, "truncated"),
+                    (p.obvious, "obvious"),
+                ];
                 let flags: Vec<&str> = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
                 row.push(flags.join(","));
             }
@@ -265,6 +285,13 @@ impl ShowReport {
         for (row, p) in rows[1..].iter().zip(&self.paths) {
             writeln!(out, "{row}")?;
             write_source(out, 6, width, &p.lines, source_line)?;
+        }
+        if self.paths.iter().any(|p| p.obvious) {
+            writeln!(
+                out,
+                "  (obvious: a tpp path with an edge no other path takes, so it was not \
+                 instrumented; its count is that edge's count in the edge profile)"
+            )?;
         }
         if self.paths.iter().any(|p| p.truncated) {
             writeln!(
@@ -356,6 +383,7 @@ impl ShowReport {
                     match f.storage {
                         Storage::Array => "array",
                         Storage::Hash => "hash table",
+                        Storage::None => "none",
                     }
                     .to_string(),
                 );
@@ -380,6 +408,12 @@ impl FunctionSummary {
         }
         if let Some(cold) = self.cold_count {
             notes.push(format!("{cold} cold path executions"));
+        }
+        if let Some(n) = self.obvious.filter(|&n| n > 0) {
+            notes.push(format!("{n} obvious paths"));
+        }
+        if self.bl_fallback {
+            notes.push("no usable edge profile: profiled like bl".to_string());
         }
         if let Some(n) = self.interesting {
             notes.push(format!("{n} interesting paths"));

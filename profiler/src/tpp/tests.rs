@@ -285,3 +285,61 @@ fn mismatched_profile_is_an_error() {
         }
     );
 }
+
+/// A `break` out of a disconnected loop through a cold block: the exit edge is cut (§4.2.1) and
+/// cold transitively; like a cold back edge (Fig. 6b) it ends the cold path and starts the hot
+/// one after the loop, which is then counted by its id, not as cold.
+#[test]
+fn cold_exit_of_a_disconnected_loop_resets_the_register() {
+    // 0 entry, 1 header, 2 body, 3 rare block in the loop, 4 after the loop, 5 exit.
+    let cfg = Cfg::from_edges(
+        6,
+        0,
+        5,
+        &[
+            (0, 1),
+            (1, 2),
+            (1, 4),
+            (2, 1),
+            (2, 3),
+            (3, 1),
+            (3, 4),
+            (4, 5),
+        ],
+    )
+    .unwrap();
+    let counts = [100, 10_000, 99, 9_999, 1, 0, 1, 100];
+    let tpp = Tpp::new(&cfg, &counts, keep_everything()).unwrap();
+    assert_eq!(tpp.disconnected_headers(), &[NodeId(1)]);
+    assert_eq!(tpp.coldness(EdgeId(4)), Some(Coldness::Local));
+    assert_eq!(tpp.coldness(EdgeId(6)), Some(Coldness::Transitive));
+    assert_eq!(tpp.cold_back_edge(EdgeId(6)), Some(ColdBackEdge::Reset));
+    let after = tpp.dag().entry_dummy(NodeId(4)).unwrap();
+    assert_eq!(
+        tpp.edge_ops(EdgeId(6)),
+        &[TppOp::CountCold, TppOp::Set(tpp.increment(after))]
+    );
+    let counters = run(&tpp, &[(edges_along(&cfg, &[0, 1, 2, 3, 4, 5]), 1)]);
+    assert_eq!(counters.cold, 1);
+    let mut paths: Vec<(NodeId, Vec<EdgeId>)> = counters
+        .paths
+        .keys()
+        .map(|&id| tpp.cfg_path(id).unwrap())
+        .collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        vec![(NodeId(0), vec![EdgeId(0)]), (NodeId(4), vec![EdgeId(7)])]
+    );
+}
+
+/// App. A: a poisoned register is `POISON`, and the clamped count puts it on the cold counter
+/// `count[num_paths]`; a table index past that is refused.
+#[test]
+fn poisoned_paths_count_in_the_last_counter() {
+    let mut counters = TppCounters::default();
+    counters.record(8, POISON.saturating_add(5).min(8));
+    counters.record(8, 3);
+    assert_eq!((counters.cold, counters.paths.get(&3)), (1, Some(&1)));
+    assert!(counters.add(8, 9, 1).is_err());
+}

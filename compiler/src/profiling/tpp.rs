@@ -1,0 +1,160 @@
+//! `--profile=tpp`: targeted path profiling (003, Joshi, Bond, Zilles). The profiler's
+//! [`Tpp`] plans each function from an edge profile of an earlier run (cold edges, Fig. 6 cold
+//! back edges, loop disconnection, obvious paths of Fig. 8); this pass turns its
+//! [`TppOp`]s into MIR. The path register is a MIR local; a poisoned register holds
+//! [`POISON`], and a path ends in a [`StatementKind::CountOrCold`] whose clamped index sends
+//! poisoned paths to the cold counter at the end of the function's table (003 Appendix A).
+//!
+//! A function the edge profile cannot be applied to (absent from it: its run was cut short or
+//! the code is new; stale: another `cfg_hash`; or more than 2^63 hot paths) gets a warning and
+//! is profiled like `bl`; its spec then has no `edge_counts`, which tells the runtime so.
+
+use pcc_profiler::cfg::{EdgeId, NodeId};
+use pcc_profiler::profile::Profile;
+use pcc_profiler::spec::FunctionSpec;
+use pcc_profiler::tpp::{POISON, Tpp, TppConfig, TppOp};
+
+use super::{FunctionCfg, Inserter, count_const};
+use crate::mir::{self, BinOp, Const, CounterTable, Operand, Rvalue, StatementKind, Type};
+
+/// The edge profile `--profile=tpp` plans from, and the thresholds.
+pub struct EdgeProfileSource {
+    pub profile: Profile,
+    /// Where the profile came from, for warnings.
+    pub name: String,
+    pub config: TppConfig,
+}
+
+/// Instruments one function for TPP and returns its counter table (`num_paths` hot paths,
+/// then the cold counter; none at all when every path is obvious), or `None`, after a
+/// warning, when the edge profile does not apply to it: the caller profiles it like `bl`.
+pub(super) fn instrument_function(
+    func: &mut mir::Function,
+    fcfg: &FunctionCfg,
+    table: usize,
+    spec: &mut FunctionSpec,
+    source: &EdgeProfileSource,
+    array_limit: u64,
+) -> Option<CounterTable> {
+    let counts = edge_counts(spec, fcfg, source)?;
+    let tpp = match Tpp::new(&fcfg.cfg, &counts, source.config) {
+        Ok(tpp) => tpp,
+        Err(error) => {
+            eprintln!(
+                "pcc: warning: tpp: cannot plan function `{}` ({error}); it is profiled like bl",
+                spec.name
+            );
+            return None;
+        }
+    };
+    spec.edge_counts = Some(counts);
+    let num_paths = tpp.num_paths();
+    if !tpp.needs_instrumentation() {
+        return Some(CounterTable {
+            len: 0,
+            hashed: false,
+            slots: None,
+        });
+    }
+    let register = func.new_temp(Type::Int);
+    let span = func.blocks[mir::ENTRY].term.span;
+    let entry = tpp_code(table, register, num_paths, tpp.entry_ops(), &mut |ty| {
+        func.new_temp(ty)
+    });
+    let stmts = entry.into_iter().map(|kind| mir::Statement { kind, span });
+    func.blocks[mir::ENTRY].stmts.splice(0..0, stmts);
+    let mut inserter = Inserter::new(func, fcfg, table);
+    for e in 0..fcfg.edges.len() {
+        let ops = tpp.edge_ops(EdgeId(e));
+        let code = tpp_code(table, register, num_paths, ops, &mut |ty| {
+            inserter.func.new_temp(ty)
+        });
+        inserter.on_edge(e, code);
+    }
+    for b in 0..fcfg.exit().0 {
+        let ops = tpp.dead_end_ops(NodeId(b));
+        let code = tpp_code(table, register, num_paths, ops, &mut |ty| {
+            inserter.func.new_temp(ty)
+        });
+        inserter.at_dead_end(b, code);
+    }
+    Some(CounterTable {
+        len: num_paths + 1,
+        hashed: num_paths > array_limit,
+        slots: None,
+    })
+}
+
+/// The edge profile's counts of the function's CFG edges, or `None` after a warning when the
+/// profile has none that fit the current code.
+fn edge_counts(
+    spec: &FunctionSpec,
+    fcfg: &FunctionCfg,
+    source: &EdgeProfileSource,
+) -> Option<Vec<u64>> {
+    let (name, file) = (&spec.name, &source.name);
+    let Some(record) = source.profile.function(name) else {
+        eprintln!(
+            "pcc: warning: tpp: the edge profile `{file}` has no counts for function `{name}` \
+             (a run cut short by exit() or a runtime error inside it leaves it out); `{name}` \
+             is profiled like bl"
+        );
+        return None;
+    };
+    let counts: Option<Vec<u64>> = record
+        .edges
+        .as_ref()
+        .filter(|edges| edges.len() == fcfg.cfg.num_edges())
+        .map(|edges| edges.iter().map(|e| e.count).collect());
+    match counts {
+        Some(counts) if record.cfg_hash == spec.cfg_hash => Some(counts),
+        _ => {
+            eprintln!(
+                "pcc: warning: tpp: the edge profile `{file}` is stale for function `{name}` \
+                 (its CFG hash differs from the current code's); `{name}` is profiled like bl"
+            );
+            None
+        }
+    }
+}
+
+/// MIR statements for TPP operations on register `r` in counter table `table` of
+/// `num_paths + 1` counters; `new_temp` makes a temporary for a path id.
+fn tpp_code(
+    table: usize,
+    r: mir::LocalId,
+    num_paths: u64,
+    ops: &[TppOp],
+    new_temp: &mut dyn FnMut(Type) -> mir::LocalId,
+) -> Vec<StatementKind> {
+    let reg = Operand::Local(r);
+    let int = |c: u64| Operand::Const(Const::Int(c as i64));
+    let mut code = Vec::new();
+    for &op in ops {
+        match op {
+            TppOp::Set(c) => code.push(StatementKind::Assign(r, Rvalue::Use(int(c)))),
+            TppOp::Add(c) => code.push(StatementKind::Assign(
+                r,
+                Rvalue::Binary(BinOp::Add, reg.clone(), int(c)),
+            )),
+            TppOp::Poison => code.push(StatementKind::Assign(r, Rvalue::Use(int(POISON)))),
+            TppOp::Count(0) => code.push(StatementKind::CountOrCold {
+                table,
+                index: reg.clone(),
+            }),
+            TppOp::Count(c) => {
+                let id = new_temp(Type::Int);
+                code.push(StatementKind::Assign(
+                    id,
+                    Rvalue::Binary(BinOp::Add, reg.clone(), int(c)),
+                ));
+                code.push(StatementKind::CountOrCold {
+                    table,
+                    index: Operand::Local(id),
+                });
+            }
+            TppOp::CountCold => code.push(count_const(table, num_paths)),
+        }
+    }
+    code
+}
