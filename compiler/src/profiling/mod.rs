@@ -207,28 +207,21 @@ pub fn instrument(
                     .edge_profile
                     .as_ref()
                     .ok_or("--profile=tpp needs an edge profile")?;
-                tpp::instrument_function(func, &fcfg, table, spec, source, array_limit)
-                    .unwrap_or_else(|| {
-                        ball_larus(
-                            func,
-                            &fcfg,
-                            table,
-                            &numbering,
-                            &weights,
-                            array_limit,
-                            Mode::Bl,
-                        )
-                    })
+                match tpp::instrument_function(func, &fcfg, table, spec, source, array_limit) {
+                    Some(table) => table,
+                    // No usable edge profile for this function: profiled like `bl`.
+                    None => ball_larus(
+                        func,
+                        &fcfg,
+                        table,
+                        &numbering,
+                        &weights,
+                        array_limit,
+                        Mode::Bl,
+                    ),
+                }
             }
-            _ => ball_larus(
-                func,
-                &fcfg,
-                table,
-                &numbering,
-                &weights,
-                array_limit,
-                how.mode,
-            ),
+            mode => ball_larus(func, &fcfg, table, &numbering, &weights, array_limit, mode),
         };
         program.counter_tables.push(counter_table);
     }
