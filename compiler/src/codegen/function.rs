@@ -12,10 +12,11 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_module::{DataId, FuncId};
 use pcc_lang::Span;
+use pcc_stdlib::kbl;
 
 use super::layout::{
-    self, DATA_OFFSET, ElementClass, Memory, PTR, access_flags, clif_type, load_slot, slot_offset,
-    store_slot,
+    self, DATA_OFFSET, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, load_slot,
+    slot_offset, store_slot,
 };
 use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
@@ -301,20 +302,49 @@ impl FunctionTranslator<'_, '_> {
         Ok(())
     }
 
-    /// Profiling, `kbl`: reports an event of the path-id stream to the runtime, through the
-    /// `preserve_all` trampolines (hot loops need not spill around the calls).
+    /// Profiling, `kbl`: appends an event to the function's stream buffer (`pcc_stdlib::kbl`):
+    /// `buffer[1 + used..] = words; used += words.len()`, and when the buffer is full, a call
+    /// to `pcc_kbl_flush` in a cold block, through the `preserve_all` trampoline, so the hot
+    /// loops around it spill nothing.
     fn stream(&mut self, event: &StreamEvent) -> Result<()> {
-        let (f, args) = match event {
-            StreamEvent::Enter { table } => (&runtime::KBL_ENTER, vec![self.iconst(*table as i64)]),
-            StreamEvent::Path { table, id } => {
-                let id = self.operand(id)?;
-                (&runtime::KBL_PATH, vec![self.iconst(*table as i64), id])
-            }
-            StreamEvent::Leave => (&runtime::KBL_LEAVE, Vec::new()),
+        let marker =
+            |t: &mut Self, kind: u64| vec![t.iconst(kbl::MARKER as i64), t.iconst(kind as i64)];
+        let (table, words) = match event {
+            StreamEvent::Enter { table } => (*table, marker(self, kbl::ENTER)),
+            StreamEvent::Leave { table } => (*table, marker(self, kbl::LEAVE)),
+            StreamEvent::Path { table, id } => (*table, vec![self.operand(id)?]),
         };
-        let id = self.cx.trampoline(f)?;
+        let buffer = self.cx.stream_buffer(table)?;
+        let buffer = self.data_address(buffer);
+        let flags = self.memory_flags(Memory::Counters);
+        let used = self.builder.ins().load(types::I64, flags, buffer, 0);
+        let offset = self.builder.ins().ishl_imm_u(used, 3);
+        let next = self.builder.ins().iadd(buffer, offset);
+        for (i, &word) in words.iter().enumerate() {
+            self.builder
+                .ins()
+                .store(flags, word, next, SLOT * (1 + i as i32));
+        }
+        let used = self.builder.ins().iadd_imm_s(used, words.len() as i64);
+        self.builder.ins().store(flags, used, buffer, 0);
+        let full = self.builder.ins().icmp_imm_u(
+            IntCC::UnsignedGreaterThanOrEqual,
+            used,
+            kbl::BUFFER_CAPACITY as i64,
+        );
+        let flush = self.builder.create_block();
+        let done = self.builder.create_block();
+        self.builder.set_cold_block(flush);
+        self.builder.ins().brif(full, flush, &[], done, &[]);
+        self.builder.seal_block(flush);
+        self.builder.switch_to_block(flush);
+        let id = self.cx.trampoline(&runtime::KBL_FLUSH)?;
         let func_ref = self.func_ref(id);
-        self.builder.ins().call(func_ref, &args);
+        let table = self.iconst(table as i64);
+        self.builder.ins().call(func_ref, &[table]);
+        self.builder.ins().jump(done, &[]);
+        self.builder.seal_block(done);
+        self.builder.switch_to_block(done);
         Ok(())
     }
 

@@ -144,7 +144,6 @@ runtime_functions! {
     PROFILE_TABLE = "pcc_profile_table"(I, P, I);
     PROFILE_COUNT_HASHED = "pcc_profile_count_hashed"(I, I);
     TRACE_EVENT = "pcc_trace_event"(I, I, I);
-    KBL_ENTER = "pcc_kbl_enter"(I);
-    KBL_PATH = "pcc_kbl_path"(I, I);
-    KBL_LEAVE = "pcc_kbl_leave"();
+    KBL_BUFFER = "pcc_kbl_buffer"(I, P);
+    KBL_FLUSH = "pcc_kbl_flush"(I);
 }
