@@ -68,21 +68,24 @@ impl FunctionStream {
             let used = (*self.buffer).min(BUFFER_WORDS - 1) as usize;
             std::slice::from_raw_parts(self.buffer.add(1), used)
         };
+        // A local cursor, which the compiler keeps in registers.
+        let mut current = self.current;
         let mut words = words.iter();
         while let Some(&word) = words.next() {
             if word != MARKER {
-                self.forest.process_bl_path_id(&mut self.current, word);
+                self.forest.process_bl_path_id(&mut current, word);
                 continue;
             }
             match words.next().copied() {
                 Some(ENTER) => {
-                    self.interrupted.push(self.current);
-                    self.current = Cursor::ROUTINE_ENTRY;
+                    self.interrupted.push(current);
+                    current = Cursor::ROUTINE_ENTRY;
                 }
-                Some(LEAVE) => self.current = self.interrupted.pop().unwrap_or_default(),
+                Some(LEAVE) => current = self.interrupted.pop().unwrap_or_default(),
                 _ => {}
             }
         }
+        self.current = current;
         // SAFETY: as above.
         unsafe { *self.buffer = 0 };
     }
