@@ -5,10 +5,12 @@
 
 Measures (1) compile time of every program in programs/ (`pcc run --emit asm`, which runs the
 whole pipeline but not the program), (2) run time of each kernel under pcc -O0 and -O2 against
-its C port under gcc -O2, and (3) the overhead of each profiling mode (instrumented / plain run
-time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table.
-Ratios are of medians measured in this same run. Prints Markdown tables and writes them, with
-the machine they ran on, to bench/results.md (or --out).
+its C port under gcc -O2, (3) the overhead of each profiling mode (instrumented / plain run
+time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table,
+`kbl` for k = 2, 4 and 8, and (4) the post-processing throughput of the k-slab forest
+(`profiler/examples/ksf_throughput.rs`). Ratios are of medians measured in this same run.
+Prints Markdown tables and writes them, with the machine they ran on, to bench/results.md (or
+--out).
 """
 
 import argparse
@@ -30,6 +32,7 @@ BUILD = ROOT / "target" / "bench"
 # (name, PL program, C port, arguments sized for about a second natively)
 KERNELS = [
     ("loop_heavy", "programs/loop_heavy.pl", "programs/bench/c/loop_heavy.c", ["15000"]),
+    ("convolution", "programs/convolution.pl", "programs/bench/c/convolution.c", ["2000", "2000", "30"]),
 ]
 
 
@@ -39,9 +42,18 @@ PROFILED = [
     ("programs/sieve.pl", ["20000000"]),
     ("programs/nqueens.pl", ["13"]),
     ("programs/mandelbrot.pl", ["600", "400", "800"]),
+    ("programs/convolution.pl", ["2000", "2000", "30"]),
 ]
-# `ppp` takes its interesting paths from the `bl` profile of the same input, measured just before.
-PROFILE_MODES = ["edge", "bl", "ppp"]
+# (column, pcc flags). `ppp` takes its interesting paths from the `bl` profile of the same
+# input, measured just before.
+PROFILE_MODES = [
+    ("edge", ["--profile=edge"]),
+    ("bl", ["--profile=bl"]),
+    ("ppp", ["--profile=ppp"]),
+    ("kbl k=2", ["--profile=kbl", "--k", "2"]),
+    ("kbl k=4", ["--profile=kbl", "--k", "4"]),
+    ("kbl k=8", ["--profile=kbl", "--k", "8"]),
+]
 
 
 def timed(cmd, runs):
@@ -107,9 +119,9 @@ def profiling_rows(runs):
         for pl, args in PROFILED:
             plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
             per_mode = []
-            for mode in PROFILE_MODES:
-                out = Path(tmp) / f"{Path(pl).stem}.{mode}.json"
-                cmd = [PCC, "run", pl, "-O2", f"--profile={mode}", "--profile-out", out]
+            for mode, flags in PROFILE_MODES:
+                out = Path(tmp) / f"{Path(pl).stem}.{mode.replace(' ', '')}.json"
+                cmd = [PCC, "run", pl, "-O2", *flags, "--profile-out", out]
                 if mode == "ppp":
                     cmd += ["--interesting", Path(tmp) / f"{Path(pl).stem}.bl.json"]
                 cmd += ["--", *args]
@@ -121,6 +133,13 @@ def profiling_rows(runs):
                 per_mode.append((t / plain, hashed))
             rows.append((Path(pl).stem, plain, per_mode))
     return rows
+
+
+def ksf_rows():
+    """The k-slab forest's throughput on synthetic streams (one run of the example)."""
+    cmd = ["cargo", "run", "--release", "--quiet", "-p", "pcc-profiler", "--example", "ksf_throughput"]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return [line.split("\t") for line in out.splitlines()]
 
 
 def geomean(values):
@@ -152,7 +171,7 @@ def main():
         "",
         "Profiling overhead at -O2 (instrumented / plain run time; `hash` = functions counting paths in a hash table):",
         "",
-        "| program | plain (s) | " + " | ".join(f"{m} | {m} hash" for m in PROFILE_MODES) + " |",
+        "| program | plain (s) | " + " | ".join(f"{m} | {m} hash" for m, _ in PROFILE_MODES) + " |",
         "|---|---|" + "---|---|" * len(PROFILE_MODES),
     ]
     rows = profiling_rows(opts.runs)
@@ -163,6 +182,16 @@ def main():
         f"{geomean([r[2][i][0] for r in rows]):.2f} | " for i in range(len(PROFILE_MODES))
     )
     lines.append(f"| geometric mean | | {means} |".replace("|  |", "| |"))
+    lines += [
+        "",
+        "k-slab forest throughput (`cargo run --release -p pcc-profiler --example ksf_throughput`: "
+        "10 M path ids, best of 3; `dense` = the child rows the runtime uses for functions with few "
+        "paths, `hashed` = the hash-table index):",
+        "",
+        "| stream | k | index | M path ids/s | k-SF nodes | make_k_ipf (ms) |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += ["| " + " | ".join(row) + " |" for row in ksf_rows()]
     report = "\n".join(lines) + "\n"
     print(report)
     Path(opts.out).write_text(report)

@@ -117,13 +117,22 @@ enum ChildIndex {
         kids: Vec<u32>,
     },
     /// Any ids: hash tables keyed by `(parent, id)`, `R` keyed with parent [`NIL`]; each node
-    /// remembers the child it last went to, so a loop repeating a path skips the table.
+    /// (and `R`) remembers the child it last went to, so a loop repeating a path skips the
+    /// tables.
     Hashed {
         roots: ArcTable,
         arcs: ArcTable,
-        /// Per node: the label and index of the child last found, or [`NIL`].
+        /// At [`hint_slot`]`(v)`: the label and index of the child of `v` last found, or
+        /// [`NIL`].
         hints: Vec<(u64, u32)>,
     },
+}
+
+/// Where [`ChildIndex::Hashed`] keeps the hint of node `parent`: `R` ([`NIL`]) first, then
+/// the nodes.
+#[inline(always)]
+fn hint_slot(parent: u32) -> usize {
+    parent.wrapping_add(1) as usize
 }
 
 /// The k-slab forest of one function (001 §"Algorithms", Definition "k-slab forest"): an arena
@@ -156,7 +165,7 @@ impl KSlabForest {
             ChildIndex::Hashed {
                 roots: ArcTable::new(),
                 arcs: ArcTable::new(),
-                hints: Vec::new(),
+                hints: vec![(0, NIL)],
             }
         };
         KSlabForest {
@@ -245,22 +254,27 @@ impl KSlabForest {
     /// The dense lookup of an existing node is the whole fast path; the rest is out of line.
     #[inline(always)]
     fn find_or_add_child(&mut self, parent: u32, r: u64) -> u32 {
-        if let ChildIndex::Dense { width, roots, kids } = &self.index
-            && r < *width as u64
-        {
-            let found = if parent == NIL {
-                roots[r as usize]
-            } else {
-                kids[parent as usize * *width + r as usize]
-            };
-            if found != NIL {
-                return found;
+        let found = match &self.index {
+            ChildIndex::Dense { width, roots, kids } if r < *width as u64 => {
+                if parent == NIL {
+                    roots[r as usize]
+                } else {
+                    kids[parent as usize * *width + r as usize]
+                }
             }
+            ChildIndex::Hashed { hints, .. } => match hints[hint_slot(parent)] {
+                (label, child) if label == r => child,
+                _ => NIL,
+            },
+            ChildIndex::Dense { .. } => NIL,
+        };
+        if found != NIL {
+            return found;
         }
         self.find_or_add_child_slowly(parent, r)
     }
 
-    /// [`Self::find_or_add_child`] with the hash-table index, or adding a node.
+    /// [`Self::find_or_add_child`] through the hash tables, or adding a node.
     #[inline(never)]
     fn find_or_add_child_slowly(&mut self, parent: u32, r: u64) -> u32 {
         let found = match &mut self.index {
@@ -268,26 +282,14 @@ impl KSlabForest {
                 assert!(r < *width as u64, "path id {r} out of range 0..{width}");
                 None
             }
-            ChildIndex::Hashed { roots, arcs, hints } => {
-                if parent == NIL {
-                    roots.find(NIL, r)
-                } else {
-                    let (label, child) = hints[parent as usize];
-                    if label == r && child != NIL {
-                        return child;
-                    }
-                    let child = arcs.find(parent, r);
-                    if let Some(child) = child {
-                        hints[parent as usize] = (r, child);
-                    }
-                    child
-                }
-            }
+            ChildIndex::Hashed { roots, arcs, .. } if parent == NIL => roots.find(NIL, r),
+            ChildIndex::Hashed { arcs, .. } => arcs.find(parent, r),
         };
-        match found {
-            Some(child) => child,
-            None => self.add_node(parent, r),
+        let child = found.unwrap_or_else(|| self.add_node(parent, r));
+        if let ChildIndex::Hashed { hints, .. } = &mut self.index {
+            hints[hint_slot(parent)] = (r, child);
         }
+        child
     }
 
     #[cold]
@@ -312,7 +314,6 @@ impl KSlabForest {
                     roots.insert(NIL, r, node);
                 } else {
                     arcs.insert(parent, r, node);
-                    hints[parent as usize] = (r, node);
                 }
             }
         }

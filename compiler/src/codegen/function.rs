@@ -64,6 +64,7 @@ pub fn translate(
         func_refs: HashMap::new(),
         data_refs: HashMap::new(),
         regions: HashMap::new(),
+        stream: None,
     };
     t.prologue()?;
     t.edge_emitted(mir::ENTRY);
@@ -96,6 +97,10 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     func_refs: HashMap<FuncId, FuncRef>,
     data_refs: HashMap<DataId, GlobalValue>,
     regions: HashMap<Memory, AliasRegion>,
+    /// `kbl`: the function's stream buffer, and a variable with its number of used words, so
+    /// that a loop appending to the buffer keeps it in a register rather than reloading what
+    /// it just stored (the memory copy is still kept up to date, for the runtime).
+    stream: Option<(DataId, Variable)>,
 }
 
 impl FunctionTranslator<'_, '_> {
@@ -184,7 +189,12 @@ impl FunctionTranslator<'_, '_> {
             StatementKind::Stream(event) => self.stream(event)?,
             StatementKind::Call { dest, callee, args } => {
                 let result = match callee {
-                    Callee::Function(f) => self.call_function(*f, args)?,
+                    Callee::Function(f) => {
+                        let result = self.call_function(*f, args)?;
+                        // A recursive activation may have used the stream buffer.
+                        self.reload_stream_position();
+                        result
+                    }
                     Callee::Builtin(b) => self.builtin(*b, args)?,
                 };
                 if let (Some(dest), Some(result)) = (dest, result) {
@@ -314,10 +324,19 @@ impl FunctionTranslator<'_, '_> {
             StreamEvent::Leave { table } => (*table, marker(self, kbl::LEAVE)),
             StreamEvent::Path { table, id } => (*table, vec![self.operand(id)?]),
         };
-        let buffer = self.cx.stream_buffer(table)?;
-        let buffer = self.data_address(buffer);
+        let data = self.cx.stream_buffer(table)?;
+        let position = match self.stream {
+            Some((_, position)) => position,
+            None => {
+                let position = self.builder.declare_var(types::I64);
+                self.stream = Some((data, position));
+                self.reload_stream_position();
+                position
+            }
+        };
+        let buffer = self.data_address(data);
         let flags = self.memory_flags(Memory::Counters);
-        let used = self.builder.ins().load(types::I64, flags, buffer, 0);
+        let used = self.builder.use_var(position);
         let offset = self.builder.ins().ishl_imm_u(used, 3);
         let next = self.builder.ins().iadd(buffer, offset);
         for (i, &word) in words.iter().enumerate() {
@@ -327,6 +346,7 @@ impl FunctionTranslator<'_, '_> {
         }
         let used = self.builder.ins().iadd_imm_s(used, words.len() as i64);
         self.builder.ins().store(flags, used, buffer, 0);
+        self.builder.def_var(position, used);
         let full = self.builder.ins().icmp_imm_u(
             IntCC::UnsignedGreaterThanOrEqual,
             used,
@@ -342,10 +362,22 @@ impl FunctionTranslator<'_, '_> {
         let func_ref = self.func_ref(id);
         let table = self.iconst(table as i64);
         self.builder.ins().call(func_ref, &[table]);
+        self.reload_stream_position();
         self.builder.ins().jump(done, &[]);
         self.builder.seal_block(done);
         self.builder.switch_to_block(done);
         Ok(())
+    }
+
+    /// `kbl`: reads the used words of the function's stream buffer into its variable, where
+    /// they may have changed: at entry, and after a call or a flush.
+    fn reload_stream_position(&mut self) {
+        if let Some((data, position)) = self.stream {
+            let buffer = self.data_address(data);
+            let flags = self.memory_flags(Memory::Counters);
+            let used = self.builder.ins().load(types::I64, flags, buffer, 0);
+            self.builder.def_var(position, used);
+        }
     }
 
     fn terminator(&mut self, term: &TerminatorKind) -> Result<()> {
