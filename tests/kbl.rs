@@ -3,14 +3,17 @@
 //! `paths` are those of the `bl` profile of the same run, and level 1 of each function's k-IPF
 //! holds exactly those counts, for k = 1 and k = 4; every k-IPF is a well-formed prefix forest
 //! of depth ≤ k. Recursion: each activation keeps its own sequence, so a call never breaks or
-//! extends the caller's.
+//! extends the caller's. The masked convolution of 001 (`programs/convolution.pl`): its k = 10
+//! profile shows the long runs of each branch of the inner loop.
 
 mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{Scratch, functions, paths, pcc_run as run, program_trials, read_json, root};
+use common::{
+    Scratch, functions, json, paths, pcc_in, pcc_run as run, program_trials, read_json, root, u64s,
+};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
@@ -29,6 +32,10 @@ fn main() {
         recursion_with_loop,
     ));
     trials.push(Trial::test("k_out_of_range_is_refused", k_out_of_range));
+    trials.push(Trial::test(
+        "masked_convolution_runs_of_ten_repeat_one_path",
+        masked_convolution,
+    ));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -293,6 +300,96 @@ fn k_out_of_range() -> Result<(), Failed> {
         if run.status == 0 || !run.stderr.contains("--k") {
             return Err(format!("--k {k}: status {}, {}", run.status, run.stderr).into());
         }
+    }
+    Ok(())
+}
+
+/// The mask of `programs/convolution.pl` (`make_mask`), rewritten here as the oracle.
+fn convolution_mask(w: i64, h: i64) -> Vec<bool> {
+    let (cx, cy, r) = (w / 3, h / 2, h / 3);
+    let mut mask = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let (dx, dy) = (x - cx, y - cy);
+            let disc = dx * dx + dy * dy <= r * r;
+            let rect = x >= 2 * w / 3 && x < 2 * w / 3 + w / 4 && y >= h / 5 && y < 4 * h / 5;
+            mask.push(disc || rect);
+        }
+    }
+    mask
+}
+
+/// 001's masked-convolution case study: `pcc profile show` of the `--k 10` profile lists, as
+/// the hottest multi-iteration paths of `convolve`'s inner loop, the copy path ten times in a
+/// row and the convolution path ten times in a row, exactly as often as the mask has runs of
+/// ten such iterations (counted here from the mask: in a row, the iterations after the first,
+/// whose path starts at the outer loop's header, each run of L contributing L − 9).
+fn masked_convolution() -> Result<(), Failed> {
+    const K: usize = 10;
+    let (w, h, rounds) = (96i64, 64i64, 2u64);
+    let scratch = Scratch::new("convolution");
+    let source = root().join("programs/convolution.pl");
+    let out = scratch.path("conv.json");
+    let args = [w, h, rounds as i64].map(|n| n.to_string());
+    let k = K.to_string();
+    let profile_out = out.to_str().unwrap();
+    let flags = ["--profile=kbl", "--k", &k, "--profile-out", profile_out];
+    let run = run(&scratch.0, &source, &flags, &args, "");
+    if run.status != 0 {
+        return Err(format!("status {}: {}", run.status, run.stderr).into());
+    }
+    let mask = convolution_mask(w, h);
+    let mut expected = [0u64; 2]; // runs of ten [copies, convolutions]
+    for y in 1..h - 1 {
+        let row: Vec<bool> = (2..w - 1).map(|x| mask[(y * w + x) as usize]).collect();
+        for run in row.chunk_by(|a, b| a == b) {
+            expected[usize::from(run[0])] += (run.len() as u64).saturating_sub(K as u64 - 1);
+        }
+    }
+    let expected = expected.map(|n| n * rounds);
+
+    let show = pcc_in(
+        &scratch.0,
+        &["profile", "show", profile_out, "--format", "json"],
+        "",
+    );
+    let report = json(&show.stdout);
+    let text = std::fs::read_to_string(&source)?;
+    let line_of = |needle: &str| {
+        text.lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i as u64 + 1)
+            .unwrap()
+    };
+    let (copy_line, blur_line) = (line_of("out[i] = img[i];"), line_of(">> 4;"));
+    let hottest: Vec<&Value> = report["sequences"]
+        .as_array()
+        .ok_or("no `sequences` in the report")?
+        .iter()
+        .filter(|s| s["function"] == "convolve")
+        .take(2)
+        .collect();
+    let mut seen = Vec::new();
+    for s in &hottest {
+        let ids = u64s(&s["ids"]);
+        let runs = s["runs"].as_array().unwrap();
+        if ids.len() != K || s["iterations"] != K || runs.len() != 1 || runs[0]["times"] != K {
+            return Err(format!("not a run of one path {K} times: {s}").into());
+        }
+        let lines = u64s(&runs[0]["lines"]);
+        let kind = match (lines.contains(&copy_line), lines.contains(&blur_line)) {
+            (true, false) => 0,
+            (false, true) => 1,
+            _ => return Err(format!("path {} is neither branch: {lines:?}", ids[0]).into()),
+        };
+        if s["count"] != expected[kind] {
+            return Err(format!("{s}: expected count {}", expected[kind]).into());
+        }
+        seen.push(kind);
+    }
+    seen.sort_unstable();
+    if seen != [0, 1] {
+        return Err(format!("the hottest runs of `convolve` are {hottest:?}").into());
     }
     Ok(())
 }

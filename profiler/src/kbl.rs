@@ -16,7 +16,7 @@
 //! |---|---|
 //! | routine entry (`*`) | `let mut cursor = Cursor::ROUTINE_ENTRY;` (or [`Cursor::routine_entry`]) |
 //! | path id `r` emitted | [`KSlabForest::process_bl_path_id`]`(&mut cursor, r)` |
-//! | call | nothing, if the cursor lives with the activation (a stack slot of the instrumented frame, or a shadow stack pushed at entry and popped at return); a runtime that keeps one current cursor per function saves it before the call and restores it after |
+//! | call | nothing, if the cursor lives with the activation (e.g. a stack of cursors pushed at entry and popped at return); a runtime that keeps one current cursor per function saves it before the call and restores it after |
 //! | return | drop the activation's cursor (the forest is always up to date) |
 //! | program exit | [`KSlabForest::make_k_ipf`] → the function's `kipf` |
 //!
@@ -30,10 +30,11 @@
 //! # Differences from the pseudocode
 //!
 //! - The cursor keeps `n mod (k−1)` rather than `n`, its only use (no division per id).
-//! - Children are found through a hash table keyed by `(parent, id)` (and `R` is one keyed by
-//!   id), not by scanning the children: constant time even for nodes of high degree (functions
-//!   with many paths), where the paper's scan costs `O(δ)`. Each node also remembers the child
-//!   it last went to, so a loop repeating a path skips the table.
+//! - Children are not found by scanning them (`O(δ)`, and a mispredicted comparison whenever
+//!   a loop's path changes between iterations), but in constant time: for a function with few
+//!   potential paths ([`DENSE_MAX_IDS`]) each node has a row of child slots indexed by id (and
+//!   so has `R`); otherwise a hash table keyed by `(parent, id)`, plus the child each node last
+//!   went to, so that a loop repeating a path skips the table.
 //! - `k = 1` (the paper needs `k ≥ 2`) uses chunks of one id; the 1-IPF is then the BL counts.
 //! - The k-IPF lists roots and children in id order.
 
@@ -56,9 +57,7 @@ pub enum StreamItem {
 
 /// One activation's position in the k-SF: the paper's `n`, `τ` (top) and `β` (bottom).
 ///
-/// A cursor is only meaningful for the forest it was used with. Its layout is fixed
-/// (`repr(C)`, 12 bytes, align 4) so generated code can keep it in a stack slot.
-#[repr(C)]
+/// A cursor is only meaningful for the forest it was used with.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Cursor {
     /// `n mod (k − 1)`: ids since the last `*`, modulo the chunk length.
@@ -92,45 +91,88 @@ impl Default for Cursor {
     }
 }
 
-/// A k-SF node: label `ℓ` and counter `c`. Its children are found through the arc table.
+/// A k-SF node: label `ℓ` and counter `c`. Its children are found through the forest's
+/// [`ChildIndex`].
 #[derive(Clone, Debug)]
 struct Node {
     label: u64,
     count: u64,
-    /// The label and index of the child last found from this node (a lookup hint), or
-    /// [`NIL`].
-    last_label: u64,
-    last_child: u32,
+}
+
+/// Functions with at most this many potential paths get a [`ChildIndex::Dense`] forest (a row
+/// of 4-byte slots per node, 128 bytes at most).
+pub const DENSE_MAX_IDS: u64 = 32;
+
+/// How the forest finds the child of a node (or the root) labelled `r`: the paper scans the
+/// children (`O(δ)`); here a lookup costs no scan and, in a loop whose path varies from one
+/// iteration to the next, no mispredicted comparison.
+#[derive(Clone, Debug)]
+enum ChildIndex {
+    /// Ids below `width` (at most [`DENSE_MAX_IDS`]): `R` and each node's children are rows
+    /// of `width` slots indexed by id, a lookup is one load.
+    Dense {
+        width: usize,
+        roots: Vec<u32>,
+        /// The children of node `v` are `kids[v * width..(v + 1) * width]`.
+        kids: Vec<u32>,
+    },
+    /// Any ids: hash tables keyed by `(parent, id)`, `R` keyed with parent [`NIL`]; each node
+    /// (and `R`) remembers the child it last went to, so a loop repeating a path skips the
+    /// tables.
+    Hashed {
+        roots: ArcTable,
+        arcs: ArcTable,
+        /// At [`hint_slot`]`(v)`: the label and index of the child of `v` last found, or
+        /// [`NIL`].
+        hints: Vec<(u64, u32)>,
+    },
+}
+
+/// Where [`ChildIndex::Hashed`] keeps the hint of node `parent`: `R` ([`NIL`]) first, then
+/// the nodes.
+#[inline(always)]
+fn hint_slot(parent: u32) -> usize {
+    parent.wrapping_add(1) as usize
 }
 
 /// The k-slab forest of one function (001 §"Algorithms", Definition "k-slab forest"): an arena
-/// of nodes, the root table `R`, and a hash table of arcs.
+/// of nodes and an index of its roots `R` and arcs.
 #[derive(Clone, Debug)]
 pub struct KSlabForest {
     k: usize,
     /// Chunk length: `k − 1` (1 when `k = 1`).
     chunk: u32,
     nodes: Vec<Node>,
-    /// `R`: the roots by label (keyed with parent [`NIL`]).
-    roots: ArcTable,
-    /// Every arc of the forest, by parent and child label.
-    arcs: ArcTable,
+    index: ChildIndex,
 }
 
 impl KSlabForest {
-    /// An empty k-SF for sequences of up to `k` path ids.
+    /// An empty k-SF for sequences of up to `k` path ids, each below `num_ids` (the function's
+    /// potential paths; `u64::MAX` for any id).
     ///
     /// # Panics
     /// If `k` is 0 or does not fit in 32 bits.
-    pub fn new(k: usize) -> KSlabForest {
+    pub fn new(k: usize, num_ids: u64) -> KSlabForest {
         assert!(k >= 1, "k-iteration paths need k ≥ 1");
         let chunk = u32::try_from(k.saturating_sub(1).max(1)).expect("k fits in 32 bits");
+        let index = if num_ids <= DENSE_MAX_IDS {
+            ChildIndex::Dense {
+                width: num_ids as usize,
+                roots: vec![NIL; num_ids as usize],
+                kids: Vec::new(),
+            }
+        } else {
+            ChildIndex::Hashed {
+                roots: ArcTable::new(),
+                arcs: ArcTable::new(),
+                hints: vec![(0, NIL)],
+            }
+        };
         KSlabForest {
             k,
             chunk,
             nodes: Vec::new(),
-            roots: ArcTable::new(),
-            arcs: ArcTable::new(),
+            index,
         }
     }
 
@@ -175,6 +217,9 @@ impl KSlabForest {
     ///
     /// Adds or updates at most two nodes: one in the upper slab under `τ`, one in the lower
     /// slab under `β`; only one of them is counted, so the counters sum to the number of ids.
+    ///
+    /// # Panics
+    /// If `r` is not below the `num_ids` the forest was made for.
     #[inline]
     pub fn process_bl_path_id(&mut self, cursor: &mut Cursor, r: u64) {
         debug_assert!(cursor.tau == NIL || (cursor.tau as usize) < self.nodes.len());
@@ -183,7 +228,7 @@ impl KSlabForest {
             // Lines 6–11: a new chunk starts; the previous chunk's last node becomes the
             // parent of the lower slab, and the chunk starts at the root labelled r.
             cursor.beta = cursor.tau;
-            cursor.tau = self.find_or_add_root(r);
+            cursor.tau = self.find_or_add_child(NIL, r);
         } else {
             // Lines 12–19: extend the upper slab.
             cursor.tau = self.find_or_add_child(cursor.tau, r);
@@ -203,80 +248,127 @@ impl KSlabForest {
         }
     }
 
-    /// `τ ← find(R, r)`; if null, add root `τ` labelled `r` to the k-SF and `R` (lines 8–10).
-    #[inline]
-    fn find_or_add_root(&mut self, r: u64) -> u32 {
-        match self.roots.find(NIL, r) {
-            Some(root) => root,
-            None => self.add_node(NIL, r),
+    /// "find child of `parent` labelled `r`; if null, add node and arc" (lines 13–16, 21–24);
+    /// for `parent` [`NIL`], `τ ← find(R, r)`, adding a root if null (lines 8–10).
+    ///
+    /// The dense lookup of an existing node is the whole fast path; the rest is out of line.
+    #[inline(always)]
+    fn find_or_add_child(&mut self, parent: u32, r: u64) -> u32 {
+        let found = match &self.index {
+            ChildIndex::Dense { width, roots, kids } if r < *width as u64 => {
+                if parent == NIL {
+                    roots[r as usize]
+                } else {
+                    kids[parent as usize * *width + r as usize]
+                }
+            }
+            ChildIndex::Hashed { hints, .. } => match hints[hint_slot(parent)] {
+                (label, child) if label == r => child,
+                _ => NIL,
+            },
+            ChildIndex::Dense { .. } => NIL,
+        };
+        if found != NIL {
+            return found;
         }
+        self.find_or_add_child_slowly(parent, r)
     }
 
-    /// "find child of `parent` labelled `r`; if null, add node and arc" (lines 13–16, 21–24).
-    /// Each node remembers the child last found, which a loop repeating one path finds again
-    /// without touching the hash table.
-    #[inline]
-    fn find_or_add_child(&mut self, parent: u32, r: u64) -> u32 {
-        let node = &self.nodes[parent as usize];
-        if node.last_label == r && node.last_child != NIL {
-            return node.last_child;
-        }
-        let child = match self.arcs.find(parent, r) {
-            Some(child) => child,
-            None => self.add_node(parent, r),
+    /// [`Self::find_or_add_child`] through the hash tables, or adding a node.
+    #[inline(never)]
+    fn find_or_add_child_slowly(&mut self, parent: u32, r: u64) -> u32 {
+        let found = match &mut self.index {
+            ChildIndex::Dense { width, .. } => {
+                assert!(r < *width as u64, "path id {r} out of range 0..{width}");
+                None
+            }
+            ChildIndex::Hashed { roots, arcs, .. } if parent == NIL => roots.find(NIL, r),
+            ChildIndex::Hashed { arcs, .. } => arcs.find(parent, r),
         };
-        let node = &mut self.nodes[parent as usize];
-        node.last_child = child;
-        node.last_label = r;
+        let child = found.unwrap_or_else(|| self.add_node(parent, r));
+        if let ChildIndex::Hashed { hints, .. } = &mut self.index {
+            hints[hint_slot(parent)] = (r, child);
+        }
         child
     }
 
     #[cold]
-    #[inline(never)]
     fn add_node(&mut self, parent: u32, r: u64) -> u32 {
         let node = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&n| n != NIL)
             .expect("k-slab forest exceeds 2^32 − 1 nodes");
-        if parent == NIL {
-            self.roots.insert(NIL, r, node);
-        } else {
-            self.arcs.insert(parent, r, node);
+        self.nodes.push(Node { label: r, count: 0 });
+        match &mut self.index {
+            ChildIndex::Dense { width, roots, kids } => {
+                kids.resize(kids.len() + *width, NIL);
+                if parent == NIL {
+                    roots[r as usize] = node;
+                } else {
+                    kids[parent as usize * *width + r as usize] = node;
+                }
+            }
+            ChildIndex::Hashed { roots, arcs, hints } => {
+                hints.push((0, NIL));
+                if parent == NIL {
+                    roots.insert(NIL, r, node);
+                } else {
+                    arcs.insert(parent, r, node);
+                }
+            }
         }
-        self.nodes.push(Node {
-            label: r,
-            count: 0,
-            last_label: 0,
-            last_child: NIL,
-        });
         node
     }
 
-    /// The children of every node, gathered from the arc table.
+    /// Every arc of the forest as `(parent, child)`, the roots with parent [`NIL`].
+    fn arcs(&self) -> Vec<(u32, u32)> {
+        match &self.index {
+            ChildIndex::Dense { width, roots, kids } => {
+                let roots = roots.iter().map(|&root| (NIL, root));
+                let kids = kids
+                    .iter()
+                    .enumerate()
+                    .map(|(slot, &child)| ((slot / *width) as u32, child));
+                roots.chain(kids).filter(|&(_, c)| c != NIL).collect()
+            }
+            ChildIndex::Hashed { roots, arcs, .. } => roots
+                .iter()
+                .chain(arcs.iter())
+                .map(|(parent, _, child)| (parent, child))
+                .collect(),
+        }
+    }
+
+    /// The roots and the children of every node, gathered from the index.
     fn children(&self) -> Children {
+        let arcs = self.arcs();
         let mut first = vec![0u32; self.nodes.len() + 1];
-        for (parent, _, _) in self.arcs.iter() {
-            first[parent as usize + 1] += 1;
+        let mut roots = Vec::new();
+        for &(parent, child) in &arcs {
+            match parent {
+                NIL => roots.push(child),
+                _ => first[parent as usize + 1] += 1,
+            }
         }
         for v in 0..self.nodes.len() {
             first[v + 1] += first[v];
         }
         let mut next = first.clone();
-        let mut kids = vec![NIL; self.arcs.len];
-        for (parent, _, child) in self.arcs.iter() {
+        let mut kids = vec![NIL; arcs.len() - roots.len()];
+        for &(parent, child) in arcs.iter().filter(|&&(parent, _)| parent != NIL) {
             kids[next[parent as usize] as usize] = child;
             next[parent as usize] += 1;
         }
-        Children { first, kids }
+        Children { roots, first, kids }
     }
 
     /// The k-SF itself as a forest (roots and children in id order), for tests and inspection.
     pub fn slabs(&self) -> Vec<KipfNode> {
         let children = self.children();
-        let mut forest: Vec<KipfNode> = self
+        let mut forest: Vec<KipfNode> = children
             .roots
             .iter()
-            .map(|(_, _, root)| self.subtree(root, &children))
+            .map(|&root| self.subtree(root, &children))
             .collect();
         forest.sort_unstable_by_key(|n| n.id);
         forest
@@ -342,9 +434,10 @@ impl KSlabForest {
     }
 }
 
-/// The children of each k-SF node (compressed rows): those of `v` are
+/// The roots of the k-SF, and the children of each node (compressed rows): those of `v` are
 /// `kids[first[v]..first[v + 1]]`.
 struct Children {
+    roots: Vec<u32>,
     first: Vec<u32>,
     kids: Vec<u32>,
 }
@@ -567,11 +660,20 @@ mod tests {
             .collect()
     }
 
+    /// The k-SF of `stream`, checked to be the same with both child indexes.
     fn forest_of(k: usize, stream: &[StreamItem]) -> KSlabForest {
-        let mut forest = KSlabForest::new(k);
-        let mut cursor = Cursor::ROUTINE_ENTRY;
-        forest.process_stream(&mut cursor, stream.iter().copied());
-        forest
+        let build = |num_ids| {
+            let mut forest = KSlabForest::new(k, num_ids);
+            let mut cursor = Cursor::ROUTINE_ENTRY;
+            forest.process_stream(&mut cursor, stream.iter().copied());
+            forest
+        };
+        let (dense, hashed) = (build(DENSE_MAX_IDS), build(u64::MAX));
+        assert!(matches!(dense.index, ChildIndex::Dense { .. }));
+        assert!(matches!(hashed.index, ChildIndex::Hashed { .. }));
+        assert_eq!(dense.slabs(), hashed.slabs());
+        assert_eq!(dense.make_k_ipf(), hashed.make_k_ipf());
+        dense
     }
 
     /// The 4-SF of the example (001, Figure "kblpp-ksf", given in the text as the list L):
@@ -688,7 +790,7 @@ mod tests {
     /// its own cursor, and the caller's ids 1, 2, 3 stay one sequence across it.
     #[test]
     fn a_call_does_not_break_the_callers_sequence() {
-        let mut forest = KSlabForest::new(3);
+        let mut forest = KSlabForest::new(3, 10);
         let mut caller = Cursor::ROUTINE_ENTRY;
         forest.process_bl_path_id(&mut caller, 1);
         forest.process_bl_path_id(&mut caller, 2);

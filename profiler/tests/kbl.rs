@@ -1,9 +1,10 @@
 //! Property tests of the k-slab forest and its k-IPF (001) against brute-force n-gram counting,
-//! and a throughput report (`--ignored`, release build).
+//! with both child indexes (dense rows for functions with few paths, hash tables otherwise).
+//! The throughput report is `profiler/examples/ksf_throughput.rs`.
 
 use std::collections::HashMap;
 
-use pcc_profiler::kbl::{Cursor, KSlabForest, StreamItem};
+use pcc_profiler::kbl::{Cursor, DENSE_MAX_IDS, KSlabForest, StreamItem};
 use pcc_profiler::profile::KipfNode;
 use proptest::prelude::*;
 
@@ -91,6 +92,17 @@ fn check(forest: &KSlabForest, segments: &[Vec<u64>]) {
     assert_eq!(level1, bl);
 }
 
+/// The id ranges to build forests for: any id (hashed index), and, when every id is small,
+/// just above the largest (dense rows).
+fn num_ids_to_try(segments: &[Vec<u64>]) -> Vec<u64> {
+    let max = segments.iter().flatten().max().copied().unwrap_or(0);
+    let mut tries = vec![u64::MAX];
+    if max < DENSE_MAX_IDS {
+        tries.push(max + 1);
+    }
+    tries
+}
+
 /// A path id: mostly from a small alphabet (so sequences repeat), sometimes a large one.
 fn path_id(alphabet: u64) -> impl Strategy<Value = u64> {
     prop_oneof![
@@ -139,10 +151,12 @@ proptest! {
     /// exactly the n-grams (n ≤ k) that contain no `*`.
     #[test]
     fn kbl_k_ipf_counts_every_n_gram_between_markers((k, stream) in stream()) {
-        let mut forest = KSlabForest::new(k);
-        let mut cursor = Cursor::ROUTINE_ENTRY;
-        forest.process_stream(&mut cursor, stream.iter().copied());
-        check(&forest, &segments(&stream));
+        for num_ids in num_ids_to_try(&segments(&stream)) {
+            let mut forest = KSlabForest::new(k, num_ids);
+            let mut cursor = Cursor::ROUTINE_ENTRY;
+            forest.process_stream(&mut cursor, stream.iter().copied());
+            check(&forest, &segments(&stream));
+        }
     }
 
     /// Recursive activations of one function share its forest, each with its own cursor (a
@@ -150,30 +164,42 @@ proptest! {
     /// however the calls interleave them.
     #[test]
     fn kbl_calls_do_not_break_the_callers_sequences((k, events) in run()) {
-        let mut forest = KSlabForest::new(k);
-        let mut cursors = vec![Cursor::ROUTINE_ENTRY];
-        let mut open = vec![0usize];
-        let mut activations: Vec<Vec<u64>> = vec![Vec::new()];
-        for event in events {
-            match event {
-                Event::Call => {
-                    cursors.push(Cursor::ROUTINE_ENTRY);
-                    open.push(activations.len());
-                    activations.push(Vec::new());
-                }
-                Event::Return if cursors.len() > 1 => {
-                    cursors.pop();
-                    open.pop();
-                }
-                Event::Return => {}
-                Event::Id(r) => {
-                    forest.process_bl_path_id(cursors.last_mut().unwrap(), r);
-                    activations[*open.last().unwrap()].push(r);
-                }
+        let ids: Vec<u64> = events.iter().filter_map(|e| match e {
+            Event::Id(r) => Some(*r),
+            _ => None,
+        }).collect();
+        for num_ids in num_ids_to_try(&[ids]) {
+            calls_keep_sequences(k, num_ids, &events);
+        }
+    }
+}
+
+/// Runs `events` with a stack of cursors on a forest for ids below `num_ids`, and checks that
+/// each activation's ids were counted as one sequence.
+fn calls_keep_sequences(k: usize, num_ids: u64, events: &[Event]) {
+    let mut forest = KSlabForest::new(k, num_ids);
+    let mut cursors = vec![Cursor::ROUTINE_ENTRY];
+    let mut open = vec![0usize];
+    let mut activations: Vec<Vec<u64>> = vec![Vec::new()];
+    for event in events {
+        match *event {
+            Event::Call => {
+                cursors.push(Cursor::ROUTINE_ENTRY);
+                open.push(activations.len());
+                activations.push(Vec::new());
+            }
+            Event::Return if cursors.len() > 1 => {
+                cursors.pop();
+                open.pop();
+            }
+            Event::Return => {}
+            Event::Id(r) => {
+                forest.process_bl_path_id(cursors.last_mut().unwrap(), r);
+                activations[*open.last().unwrap()].push(r);
             }
         }
-        check(&forest, &activations);
     }
+    check(&forest, &activations);
 }
 
 /// The k-IPF for k is the (k+1)-IPF without its level k+1 (001, Property 2).
@@ -193,15 +219,15 @@ fn kbl_k_ipf_grows_with_k() {
             })
             .collect()
     }
-    let mut rng = Rng(0x1234_5678);
-    let stream: Vec<StreamItem> = (0..5000)
-        .map(|_| match rng.below(20) {
+    // A fixed pseudo-random stream: ids 0..4, and `*` about once in 20 items.
+    let stream: Vec<StreamItem> = (0..5000u64)
+        .map(|i| match i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 59 {
             0 => StreamItem::RoutineEntry,
             n => StreamItem::PathId(n % 4),
         })
         .collect();
     let kipf = |k| {
-        let mut forest = KSlabForest::new(k);
+        let mut forest = KSlabForest::new(k, u64::MAX);
         let mut cursor = Cursor::ROUTINE_ENTRY;
         forest.process_stream(&mut cursor, stream.iter().copied());
         forest.make_k_ipf()
@@ -211,79 +237,5 @@ fn kbl_k_ipf_grows_with_k() {
         let larger = kipf(k);
         assert_eq!(cut(&larger, k - 1), smaller, "k = {k}");
         smaller = larger;
-    }
-}
-
-/// xorshift64*: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % n
-    }
-}
-
-/// Streams shaped like the runtime's: (name, k, ids, ids between routine entries).
-fn workloads(len: usize) -> Vec<(&'static str, usize, Vec<u64>, usize)> {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    // A loop whose body takes path 3 nine times in ten, else one of 7 others.
-    let hot_loop: Vec<u64> = (0..len)
-        .map(|_| if rng.below(10) > 0 { 3 } else { rng.below(8) })
-        .collect();
-    // The masked convolution of 001: runs of one path, then a run of another.
-    let mut runs = Vec::with_capacity(len);
-    while runs.len() < len {
-        let (id, run) = (rng.below(3), 1 + rng.below(40) as usize);
-        runs.extend(std::iter::repeat_n(id, run.min(len - runs.len())));
-    }
-    // Uniformly random ids, no locality at all: the worst case (the forest holds every
-    // (2k−2)-gram; beyond the caches, each id costs a few memory misses).
-    let random2: Vec<u64> = (0..len).map(|_| rng.below(2)).collect();
-    let random4: Vec<u64> = (0..len).map(|_| rng.below(4)).collect();
-    let random8: Vec<u64> = (0..len).map(|_| rng.below(8)).collect();
-    vec![
-        ("hot loop, k=4", 4, hot_loop.clone(), 1000),
-        ("hot loop, k=10", 10, hot_loop, 1000),
-        ("runs of one path, k=10", 10, runs, 10_000),
-        ("uniform over 2 ids, k=4", 4, random2.clone(), 1000),
-        ("uniform over 4 ids, k=4", 4, random4, 1000),
-        ("uniform over 8 ids, k=4", 4, random8, 1000),
-        ("uniform over 2 ids, k=10", 10, random2, 1000),
-    ]
-}
-
-/// `cargo test --release -p pcc-profiler --test kbl -- --ignored --nocapture`
-#[test]
-#[ignore = "throughput report; run in a release build"]
-fn kbl_k_slab_forest_throughput() {
-    const LEN: usize = 20_000_000;
-    for (name, k, ids, activation) in workloads(LEN) {
-        let mut best = f64::MAX;
-        let mut forest = KSlabForest::new(k);
-        for _ in 0..3 {
-            forest = KSlabForest::new(k);
-            let start = std::time::Instant::now();
-            let mut cursor = Cursor::ROUTINE_ENTRY;
-            for chunk in ids.chunks(activation) {
-                cursor.routine_entry();
-                for &r in chunk {
-                    forest.process_bl_path_id(&mut cursor, std::hint::black_box(r));
-                }
-            }
-            best = best.min(start.elapsed().as_secs_f64());
-        }
-        let start = std::time::Instant::now();
-        let kipf = forest.make_k_ipf();
-        let convert = start.elapsed().as_secs_f64();
-        println!(
-            "{name:28} {:7.1} M path ids/s   k-SF {:9} nodes   make_k_ipf {:7.1} ms ({} roots)",
-            LEN as f64 / best / 1e6,
-            forest.len(),
-            convert * 1e3,
-            kipf.len()
-        );
     }
 }

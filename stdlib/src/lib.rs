@@ -18,6 +18,7 @@ mod errors;
 mod format;
 mod heap;
 mod input;
+pub mod kbl;
 mod math;
 mod output;
 mod profile;
@@ -88,9 +89,8 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         errors::pcc_err_stack_overflow,
         profile::pcc_profile_table,
         profile::pcc_profile_count_hashed,
-        profile::pcc_kbl_enter,
-        profile::pcc_kbl_path,
-        profile::pcc_kbl_leave,
+        kbl::pcc_kbl_buffer,
+        kbl::pcc_kbl_flush,
         trace::pcc_trace_event,
         wpp::pcc_wpp_enter,
         wpp::pcc_wpp_path,
@@ -162,9 +162,8 @@ mod tests {
             "pcc_err_stack_overflow",
             "pcc_profile_table",
             "pcc_profile_count_hashed",
-            "pcc_kbl_enter",
-            "pcc_kbl_path",
-            "pcc_kbl_leave",
+            "pcc_kbl_buffer",
+            "pcc_kbl_flush",
             "pcc_trace_event",
             "pcc_wpp_enter",
             "pcc_wpp_path",

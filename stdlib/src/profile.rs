@@ -6,16 +6,13 @@
 //! table kept here (`pcc_profile_count_hashed`). At every kind of exit the counters are turned
 //! into a profile by the profiler crate, from the [`ProfileSpec`] the program carries.
 //!
-//! `kbl` (001) also streams each path id here (`pcc_kbl_path`): one k-slab forest per function,
-//! and a shadow stack of cursors, one per activation (`pcc_kbl_enter` pushes the `*` state,
-//! `pcc_kbl_leave` pops it), so that a call never breaks the caller's sequence. At exit each
-//! forest becomes the function's k-IPF.
+//! `kbl` (001) also streams each path id to its own runtime, `crate::kbl`, whose k-slab forests
+//! become the functions' k-IPFs here.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
-use pcc_profiler::kbl::{Cursor, KSlabForest};
 use pcc_profiler::profile::Mode;
 use pcc_profiler::spec::{Counters, ProfileSpec, build_profile};
 
@@ -43,51 +40,6 @@ pub extern "C" fn pcc_profile_count_hashed(table: i64, key: i64) {
         .get_or_insert_with(HashMap::new)
         .entry((table as u32, key as u64))
         .or_insert(0) += 1;
-}
-
-/// The k-slab forests of `kbl`, one per counter table, and the shadow stack of the cursors of
-/// the activations in progress: (table, cursor), innermost last.
-struct KblState {
-    forests: Vec<KSlabForest>,
-    stack: Vec<(usize, Cursor)>,
-}
-
-static KBL: Mutex<Option<KblState>> = Mutex::new(None);
-
-/// `kbl`: an activation of the function of table `table` starts (`*`).
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_kbl_enter(table: i64) {
-    let mut state = KBL.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(state) = state.as_mut() {
-        state.stack.push((table as usize, Cursor::ROUTINE_ENTRY));
-    }
-}
-
-/// `kbl`: the current activation, of the function of table `table`, ends a path with id `id`.
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_kbl_path(table: i64, id: i64) {
-    let mut state = KBL.lock().unwrap_or_else(PoisonError::into_inner);
-    let Some(KblState { forests, stack }) = state.as_mut() else {
-        return;
-    };
-    let table = table as usize;
-    let Some(forest) = forests.get_mut(table) else {
-        return;
-    };
-    match stack.last_mut() {
-        Some((top, cursor)) if *top == table => forest.process_bl_path_id(cursor, id as u64),
-        // Not instrumented as expected (no `enter`): a sequence of its own.
-        _ => forest.process_bl_path_id(&mut Cursor::default(), id as u64),
-    }
-}
-
-/// `kbl`: the current activation returns.
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_kbl_leave() {
-    let mut state = KBL.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(state) = state.as_mut() {
-        state.stack.pop();
-    }
 }
 
 /// The nonzero counters of every table, table `i` at index `i`.
@@ -128,17 +80,7 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
         _ => build_profile(spec, args.to_vec(), &snapshot(spec.num_counter_tables())),
     };
     if spec.mode == Mode::Kbl {
-        let state = KBL.lock().unwrap_or_else(PoisonError::into_inner);
-        let forests = state.as_ref().map_or(&[][..], |s| &s.forests[..]);
-        for (function, forest) in spec.functions.iter().zip(forests) {
-            if let Some(record) = profile
-                .functions
-                .iter_mut()
-                .find(|f| f.name == function.name)
-            {
-                record.kipf = Some(forest.make_k_ipf());
-            }
-        }
+        crate::kbl::add_k_ipfs(spec, &mut profile);
     }
     for problem in problems {
         eprintln!("pcc: warning: {} profile: {problem}", spec.mode);
@@ -186,13 +128,7 @@ pub fn install(spec: ProfileSpec, args: Vec<String>) {
         crate::wpp::start();
     }
     if spec.mode == Mode::Kbl {
-        let k = spec.k.clamp(1, u32::MAX as usize);
-        *KBL.lock().unwrap_or_else(PoisonError::into_inner) = Some(KblState {
-            forests: (0..spec.functions.len())
-                .map(|_| KSlabForest::new(k))
-                .collect(),
-            stack: Vec::new(),
-        });
+        crate::kbl::install(&spec);
     }
     crate::register_exit_hook(Box::new(move || {
         let writer = std::thread::Builder::new()

@@ -12,10 +12,11 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_module::{DataId, FuncId};
 use pcc_lang::Span;
+use pcc_stdlib::kbl;
 
 use super::layout::{
-    self, DATA_OFFSET, ElementClass, Memory, PTR, access_flags, clif_type, load_slot, slot_offset,
-    store_slot,
+    self, DATA_OFFSET, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, load_slot,
+    slot_offset, store_slot,
 };
 use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
@@ -63,6 +64,7 @@ pub fn translate(
         func_refs: HashMap::new(),
         data_refs: HashMap::new(),
         regions: HashMap::new(),
+        stream: None,
     };
     t.prologue()?;
     t.edge_emitted(mir::ENTRY);
@@ -95,6 +97,10 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     func_refs: HashMap<FuncId, FuncRef>,
     data_refs: HashMap<DataId, GlobalValue>,
     regions: HashMap<Memory, AliasRegion>,
+    /// `kbl`: the function's stream buffer, and a variable with its number of used words, so
+    /// that a loop appending to the buffer keeps it in a register rather than reloading what
+    /// it just stored (the memory copy is still kept up to date, for the runtime).
+    stream: Option<(DataId, Variable)>,
 }
 
 impl FunctionTranslator<'_, '_> {
@@ -187,7 +193,12 @@ impl FunctionTranslator<'_, '_> {
             StatementKind::Stream(event) => self.stream(event)?,
             StatementKind::Call { dest, callee, args } => {
                 let result = match callee {
-                    Callee::Function(f) => self.call_function(*f, args)?,
+                    Callee::Function(f) => {
+                        let result = self.call_function(*f, args)?;
+                        // A recursive activation may have used the stream buffer.
+                        self.reload_stream_position();
+                        result
+                    }
                     Callee::Builtin(b) => self.builtin(*b, args)?,
                 };
                 if let (Some(dest), Some(result)) = (dest, result) {
@@ -321,32 +332,90 @@ impl FunctionTranslator<'_, '_> {
         Ok(())
     }
 
-    /// Profiling, `kbl` and `wpp`: reports an event of the path-id stream to the runtime,
-    /// through the `preserve_all` trampolines (hot loops need not spill around the calls). `wpp`
-    /// takes the routine of a path from the enter and leave events (002 §2's `NewPath(ID)`).
+    /// Profiling, `kbl`: appends an event to the function's stream buffer (`pcc_stdlib::kbl`):
+    /// `buffer[1 + used..] = words; used += words.len()`, and when the buffer is full, a call
+    /// to `pcc_kbl_flush` in a cold block, through the `preserve_all` trampoline, so the hot
+    /// loops around it spill nothing.
     fn stream(&mut self, event: &StreamEvent) -> Result<()> {
-        let wpp = self.cx.program.stream == PathStream::Wpp;
+        if self.cx.program.stream == PathStream::Wpp {
+            return self.wpp_event(event);
+        }
+        let marker =
+            |t: &mut Self, kind: u64| vec![t.iconst(kbl::MARKER as i64), t.iconst(kind as i64)];
+        let (table, words) = match event {
+            StreamEvent::Enter { table } => (*table, marker(self, kbl::ENTER)),
+            StreamEvent::Leave { table } => (*table, marker(self, kbl::LEAVE)),
+            StreamEvent::Path { table, id } => (*table, vec![self.operand(id)?]),
+        };
+        let data = self.cx.stream_buffer(table)?;
+        let position = match self.stream {
+            Some((_, position)) => position,
+            None => {
+                let position = self.builder.declare_var(types::I64);
+                self.stream = Some((data, position));
+                self.reload_stream_position();
+                position
+            }
+        };
+        let buffer = self.data_address(data);
+        let flags = self.memory_flags(Memory::Counters);
+        let used = self.builder.use_var(position);
+        let offset = self.builder.ins().ishl_imm_u(used, 3);
+        let next = self.builder.ins().iadd(buffer, offset);
+        for (i, &word) in words.iter().enumerate() {
+            self.builder
+                .ins()
+                .store(flags, word, next, SLOT * (1 + i as i32));
+        }
+        let used = self.builder.ins().iadd_imm_s(used, words.len() as i64);
+        self.builder.ins().store(flags, used, buffer, 0);
+        self.builder.def_var(position, used);
+        let full = self.builder.ins().icmp_imm_u(
+            IntCC::UnsignedGreaterThanOrEqual,
+            used,
+            kbl::BUFFER_CAPACITY as i64,
+        );
+        let flush = self.builder.create_block();
+        let done = self.builder.create_block();
+        self.builder.set_cold_block(flush);
+        self.builder.ins().brif(full, flush, &[], done, &[]);
+        self.builder.seal_block(flush);
+        self.builder.switch_to_block(flush);
+        let id = self.cx.trampoline(&runtime::KBL_FLUSH)?;
+        let func_ref = self.func_ref(id);
+        let table = self.iconst(table as i64);
+        self.builder.ins().call(func_ref, &[table]);
+        self.reload_stream_position();
+        self.builder.ins().jump(done, &[]);
+        self.builder.seal_block(done);
+        self.builder.switch_to_block(done);
+        Ok(())
+    }
+
+    /// Profiling, `wpp`: reports an event of the whole program path to the runtime through the
+    /// `preserve_all` trampolines (hot loops need not spill around the calls). The routine of a
+    /// path comes from the enter and leave events (002 §2's `NewPath(ID)`).
+    fn wpp_event(&mut self, event: &StreamEvent) -> Result<()> {
         let (f, args) = match event {
-            StreamEvent::Enter { table } => {
-                let f = if wpp {
-                    &runtime::WPP_ENTER
-                } else {
-                    &runtime::KBL_ENTER
-                };
-                (f, vec![self.iconst(*table as i64)])
-            }
-            StreamEvent::Path { id, .. } if wpp => (&runtime::WPP_PATH, vec![self.operand(id)?]),
-            StreamEvent::Path { table, id } => {
-                let id = self.operand(id)?;
-                (&runtime::KBL_PATH, vec![self.iconst(*table as i64), id])
-            }
-            StreamEvent::Leave if wpp => (&runtime::WPP_LEAVE, Vec::new()),
-            StreamEvent::Leave => (&runtime::KBL_LEAVE, Vec::new()),
+            StreamEvent::Enter { table } => (&runtime::WPP_ENTER, vec![self.iconst(*table as i64)]),
+            StreamEvent::Path { id, .. } => (&runtime::WPP_PATH, vec![self.operand(id)?]),
+            StreamEvent::Leave { .. } => (&runtime::WPP_LEAVE, Vec::new()),
         };
         let id = self.cx.trampoline(f)?;
         let func_ref = self.func_ref(id);
         self.builder.ins().call(func_ref, &args);
         Ok(())
+    }
+
+    /// `kbl`: reads the used words of the function's stream buffer into its variable, where
+    /// they may have changed: at entry, and after a call or a flush.
+    fn reload_stream_position(&mut self) {
+        if let Some((data, position)) = self.stream {
+            let buffer = self.data_address(data);
+            let flags = self.memory_flags(Memory::Counters);
+            let used = self.builder.ins().load(types::I64, flags, buffer, 0);
+            self.builder.def_var(position, used);
+        }
     }
 
     fn terminator(&mut self, term: &TerminatorKind) -> Result<()> {

@@ -53,7 +53,7 @@ pub enum Memory {
     StringBytes,
     /// The runtime's `pcc_stack_limit`.
     StackLimit,
-    /// Profile counters, which only instrumentation reads and writes.
+    /// Profile counters and `kbl` stream buffers, which only instrumentation reads and writes.
     Counters,
     /// PPP slot tables (expected Ball-Larus ids), which never change.
     PppSlots,

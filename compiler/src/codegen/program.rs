@@ -9,7 +9,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_codegen::print_errors::pretty_error;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module, ModuleError};
-use pcc_stdlib::ProgramInfo;
+use pcc_stdlib::{ProgramInfo, kbl};
 
 use super::function;
 use super::info::InfoBuilder;
@@ -122,6 +122,9 @@ pub struct ProgramContext<'m> {
     pub info: InfoBuilder<'m>,
     /// `preserve_all` trampolines to runtime functions, declared on first use (in that order).
     trampolines: Vec<(&'static RuntimeFn, FuncId)>,
+    /// `kbl`: the stream buffer of each counter table that streams path ids, declared on first
+    /// use (in that order).
+    stream_buffers: Vec<(usize, DataId)>,
     runtime: HashMap<&'static str, FuncId>,
     strings: HashMap<Vec<u8>, DataId>,
     empty_array: Option<DataId>,
@@ -143,6 +146,7 @@ impl<'m> ProgramContext<'m> {
             slot_tables: Vec::new(),
             info: InfoBuilder::new(source),
             trampolines: Vec::new(),
+            stream_buffers: Vec::new(),
             runtime: HashMap::new(),
             strings: HashMap::new(),
             empty_array: None,
@@ -344,6 +348,24 @@ impl<'m> ProgramContext<'m> {
         Ok(())
     }
 
+    /// `kbl`: the stream buffer of counter table `table` (`pcc_stdlib::kbl`), a zeroed data
+    /// object declared on first use, which the entry registers with the runtime.
+    pub fn stream_buffer(&mut self, table: usize) -> Result<DataId> {
+        if let Some(&(_, id)) = self.stream_buffers.iter().find(|&&(t, _)| t == table) {
+            return Ok(id);
+        }
+        let id = self
+            .module
+            .declare_anonymous_data(true, false)
+            .map_err(module_error)?;
+        let mut data = DataDescription::new();
+        data.define_zeroinit(kbl::BUFFER_WORDS as usize * SLOT as usize);
+        data.set_align(SLOT as u64);
+        self.module.define_data(id, &data).map_err(module_error)?;
+        self.stream_buffers.push((table, id));
+        Ok(id)
+    }
+
     /// The string constant `bytes` (`[len][bytes]`), one data object per distinct string.
     pub fn string(&mut self, bytes: &[u8]) -> Result<DataId> {
         if let Some(&id) = self.strings.get(bytes) {
@@ -441,6 +463,15 @@ impl<'m> ProgramContext<'m> {
                     .iconst(types::I64, program.counter_tables[table].len as i64);
                 b.ins().call(register, &[index, address, len]);
             }
+        }
+        // ... and the stream buffers, also while the program runs.
+        for (table, data) in self.stream_buffers.clone() {
+            let register = self.runtime_fn(&runtime::KBL_BUFFER)?;
+            let register = self.module.declare_func_in_func(register, b.func);
+            let gv = self.module.declare_data_in_func(data, b.func);
+            let address = b.ins().symbol_value(PTR, gv);
+            let index = b.ins().iconst(types::I64, table as i64);
+            b.ins().call(register, &[index, address]);
         }
         let init = self
             .module

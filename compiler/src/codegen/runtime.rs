@@ -144,9 +144,8 @@ runtime_functions! {
     PROFILE_TABLE = "pcc_profile_table"(I, P, I);
     PROFILE_COUNT_HASHED = "pcc_profile_count_hashed"(I, I);
     TRACE_EVENT = "pcc_trace_event"(I, I, I);
-    KBL_ENTER = "pcc_kbl_enter"(I);
-    KBL_PATH = "pcc_kbl_path"(I, I);
-    KBL_LEAVE = "pcc_kbl_leave"();
+    KBL_BUFFER = "pcc_kbl_buffer"(I, P);
+    KBL_FLUSH = "pcc_kbl_flush"(I);
     WPP_ENTER = "pcc_wpp_enter"(I);
     WPP_PATH = "pcc_wpp_path"(I);
     WPP_LEAVE = "pcc_wpp_leave"();

@@ -129,10 +129,9 @@ impl Validator<'_> {
             // Block ids in trace events name the MIR as lowered, not the blocks of now.
             StatementKind::Trace(_) => Ok(()),
             StatementKind::Stream(event) => {
-                let table = match event {
-                    StreamEvent::Enter { table } | StreamEvent::Path { table, .. } => *table,
-                    StreamEvent::Leave => return Ok(()),
-                };
+                let (StreamEvent::Enter { table }
+                | StreamEvent::Path { table, .. }
+                | StreamEvent::Leave { table }) = *event;
                 if table >= self.program.counter_tables.len() {
                     return Err(CodegenError::internal(format!(
                         "path stream of table {table}, which does not exist"

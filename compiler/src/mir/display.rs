@@ -120,7 +120,9 @@ impl Program {
             StatementKind::Stream(StreamEvent::Path { table, id }) => {
                 format!("stream path table{table}[{id}]")
             }
-            StatementKind::Stream(StreamEvent::Leave) => "stream leave".to_string(),
+            StatementKind::Stream(StreamEvent::Leave { table }) => {
+                format!("stream leave table{table}")
+            }
             StatementKind::Call { dest, callee, args } => {
                 let call = format!("{}({})", self.callee_name(*callee), list(args));
                 match dest {

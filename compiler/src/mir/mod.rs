@@ -146,17 +146,18 @@ pub enum StatementKind {
 }
 
 /// An event of the stream of path ids `kbl` feeds to the runtime (001 §"Ball-Larus Path
-/// Tracing Algorithm"). The runtime keeps one k-slab forest per counter table (function) and a
-/// shadow stack of cursors, one per activation, so a call never breaks the caller's sequence.
+/// Tracing Algorithm"), appended to the stream buffer of counter table `table` (function).
+/// The runtime keeps one k-slab forest per function and a cursor per activation, so a call
+/// never breaks the caller's sequence.
 /// `wpp` sends the same events to its trace (002 §2: EnterRoutine, NewPath, LeaveRoutine).
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamEvent {
-    /// An activation of the function of counter table `table` starts: `*`, a fresh cursor.
+    /// An activation of the function starts: `*`, a fresh cursor.
     Enter { table: usize },
-    /// A path of that function ends with Ball-Larus id `id` (an int operand).
+    /// A path of the function ends with Ball-Larus id `id` (an int operand).
     Path { table: usize, id: Operand },
-    /// The current activation returns: its cursor is dropped.
-    Leave,
+    /// The innermost activation of the function returns: the caller's cursor is current again.
+    Leave { table: usize },
 }
 
 /// An event of the block trace, the independent oracle of the profiling tests (docs/TESTING.md).

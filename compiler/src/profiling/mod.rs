@@ -316,7 +316,7 @@ fn stream_activations(func: &mut mir::Function, table: usize) {
     for block in &mut func.blocks {
         if matches!(block.term.kind, TerminatorKind::Return(_)) {
             block.stmts.push(Statement {
-                kind: StatementKind::Stream(StreamEvent::Leave),
+                kind: StatementKind::Stream(StreamEvent::Leave { table }),
                 span: block.term.span,
             });
         }

@@ -16,7 +16,7 @@ pub use diff::{
 };
 pub use io::{ProfileError, ProfileErrorKind};
 pub use merge::{MergeError, MergeRefusal, merge};
-pub use report::{FunctionSummary, HotEdge, HotPath, ShowReport, show};
+pub use report::{FunctionSummary, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show};
 pub use text::SourceLines;
 
 use serde::{Deserialize, Serialize};

@@ -6,7 +6,7 @@ use std::fmt::{self, Write};
 use serde::Serialize;
 
 use super::text::{SourceLines, Table, line_list, line_name, percent, write_source};
-use super::{Mode, Profile, Storage};
+use super::{KipfNode, Mode, Profile, Storage};
 
 /// One executed path in the ranking.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,6 +26,31 @@ pub struct HotPath {
     /// A TPP obvious path: its count is its defining edge's in the edge profile (003 §4.2).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub obvious: bool,
+}
+
+/// `kbl`: a multi-iteration path in the ranking: a run of consecutive Ball-Larus paths of one
+/// activation that the k-IPF does not extend (a leaf at depth ≥ 2: a sequence of k paths, or a
+/// shorter one the activation ended after).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HotSequence {
+    pub function: String,
+    /// The path ids in execution order.
+    pub ids: Vec<u64>,
+    /// How many paths (loop iterations, for paths that end at a back edge) the run spans.
+    pub iterations: usize,
+    pub count: u64,
+    /// `count` over all runs of `iterations` consecutive paths in the profile.
+    pub share: f64,
+    /// The ids as repeated paths (`3×10` is path 3 ten times), each with its source lines.
+    pub runs: Vec<PathRun>,
+}
+
+/// `times` consecutive executions of path `id` in a [`HotSequence`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PathRun {
+    pub id: u64,
+    pub times: usize,
+    pub lines: Vec<u32>,
 }
 
 /// One edge in the ranking of an edge profile.
@@ -82,6 +107,13 @@ pub struct ShowReport {
     pub paths: Vec<HotPath>,
     /// Edge profiles only: hottest edges first, at most the requested number.
     pub edges: Vec<HotEdge>,
+    /// `kbl` profiles only: the hottest multi-iteration paths first, at most the requested
+    /// number.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sequences: Vec<HotSequence>,
+    /// `kbl` profiles only: how many multi-iteration paths there are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub num_sequences: Option<usize>,
     pub functions: Vec<FunctionSummary>,
 }
 
@@ -149,6 +181,15 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
     edges.sort_by_key(|e| std::cmp::Reverse(e.count));
     edges.truncate(top.unwrap_or(usize::MAX));
 
+    let (sequences, num_sequences) = if profile.mode == Mode::Kbl {
+        let mut sequences = hot_sequences(profile);
+        let num_sequences = sequences.len();
+        sequences.truncate(top.unwrap_or(usize::MAX));
+        (sequences, Some(num_sequences))
+    } else {
+        (Vec::new(), None)
+    };
+
     let functions = profile
         .functions
         .iter()
@@ -180,8 +221,75 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         total_edge_count,
         paths,
         edges,
+        sequences,
+        num_sequences,
         functions,
     }
+}
+
+/// The multi-iteration paths of a `kbl` profile (the leaves at depth ≥ 2 of each function's
+/// k-IPF), hottest first, ties in file order.
+fn hot_sequences(profile: &Profile) -> Vec<HotSequence> {
+    fn leaves(nodes: &[KipfNode], prefix: &mut Vec<u64>, out: &mut Vec<(Vec<u64>, u64)>) {
+        for node in nodes {
+            prefix.push(node.id);
+            if node.children.is_empty() && prefix.len() >= 2 {
+                out.push((prefix.clone(), node.count));
+            }
+            leaves(&node.children, prefix, out);
+            prefix.pop();
+        }
+    }
+    /// Counts of all runs of each length (the k-IPF's level sums), over every function.
+    fn level_sums(nodes: &[KipfNode], depth: usize, sums: &mut Vec<u64>) {
+        for node in nodes {
+            if sums.len() <= depth {
+                sums.resize(depth + 1, 0);
+            }
+            sums[depth] = sums[depth].saturating_add(node.count);
+            level_sums(&node.children, depth + 1, sums);
+        }
+    }
+    let mut sums = Vec::new();
+    let mut sequences = Vec::new();
+    for f in &profile.functions {
+        let Some(kipf) = &f.kipf else { continue };
+        level_sums(kipf, 0, &mut sums);
+        let mut found = Vec::new();
+        leaves(kipf, &mut Vec::new(), &mut found);
+        let lines_of = |id: u64| {
+            f.paths
+                .iter()
+                .find(|p| p.id == id)
+                .map_or_else(Vec::new, |p| p.lines.clone())
+        };
+        sequences.extend(found.into_iter().map(|(ids, count)| {
+            let mut runs: Vec<PathRun> = Vec::new();
+            for &id in &ids {
+                match runs.last_mut() {
+                    Some(run) if run.id == id => run.times += 1,
+                    _ => runs.push(PathRun {
+                        id,
+                        times: 1,
+                        lines: lines_of(id),
+                    }),
+                }
+            }
+            HotSequence {
+                function: f.name.clone(),
+                iterations: ids.len(),
+                ids,
+                count,
+                share: 0.0,
+                runs,
+            }
+        }));
+    }
+    for s in &mut sequences {
+        s.share = share(s.count, sums[s.iterations - 1]);
+    }
+    sequences.sort_by_key(|s| std::cmp::Reverse(s.count));
+    sequences
 }
 
 impl ShowReport {
@@ -213,6 +321,7 @@ impl ShowReport {
             self.functions.len()
         )?;
         self.write_paths(out, source_line)?;
+        self.write_sequences(out, source_line)?;
         self.write_edges(out, source_line)?;
         self.write_functions(out)
     }
@@ -221,7 +330,15 @@ impl ShowReport {
     fn line_width(&self) -> usize {
         let paths = self.paths.iter().flat_map(|p| p.lines.iter().copied());
         let edges = self.edges.iter().flat_map(|e| [e.from_line, e.to_line]);
-        paths.chain(edges).max().unwrap_or(0).to_string().len()
+        let runs = self.sequences.iter().flat_map(|s| &s.runs);
+        let sequences = runs.flat_map(|r| r.lines.iter().copied());
+        paths
+            .chain(edges)
+            .chain(sequences)
+            .max()
+            .unwrap_or(0)
+            .to_string()
+            .len()
     }
 
     fn write_paths(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
@@ -299,6 +416,72 @@ impl ShowReport {
                 "  (truncated: the function's path numbering was cut at dummy edges to keep ids \
                  within 64 bits, so its paths may start or end at a cut edge)"
             )?;
+        }
+        Ok(())
+    }
+
+    fn write_sequences(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
+        let Some(total) = self.num_sequences.filter(|&n| n > 0) else {
+            return Ok(());
+        };
+        let shown = if self.sequences.len() < total {
+            format!(
+                "the {} hottest of {total} multi-iteration paths",
+                self.sequences.len()
+            )
+        } else {
+            format!("all {total} multi-iteration paths")
+        };
+        writeln!(
+            out,
+            "\n{shown} (runs of consecutive paths of one activation, as long as the k-IPF \
+             keeps them), hottest first; share = count / all runs of as many paths in the \
+             profile; `3×10` = path 3 ten times in a row"
+        )?;
+        let mut table = Table::new(&[
+            ("#", true),
+            ("share", true),
+            ("count", true),
+            ("function", false),
+            ("iterations", true),
+            ("paths", false),
+        ]);
+        for (rank, s) in self.sequences.iter().enumerate() {
+            let runs: Vec<String> = s
+                .runs
+                .iter()
+                .map(|r| match r.times {
+                    1 => r.id.to_string(),
+                    n => format!("{}×{n}", r.id),
+                })
+                .collect();
+            table.push(vec![
+                (rank + 1).to_string(),
+                percent(s.share),
+                s.count.to_string(),
+                s.function.clone(),
+                s.iterations.to_string(),
+                runs.join(" "),
+            ]);
+        }
+        let width = self.line_width();
+        let rows = table.rows(2);
+        writeln!(out, "{}", rows[0])?;
+        for (row, s) in rows[1..].iter().zip(&self.sequences) {
+            writeln!(out, "{row}")?;
+            for run in &s.runs {
+                writeln!(
+                    out,
+                    "      path {}{}: lines {}",
+                    run.id,
+                    match run.times {
+                        1 => String::new(),
+                        n => format!(" ×{n}"),
+                    },
+                    line_list(&run.lines)
+                )?;
+                write_source(out, 8, width, &run.lines, source_line)?;
+            }
         }
         Ok(())
     }
@@ -492,6 +675,70 @@ functions:
   main                    1         1                4  array
 ";
         assert_eq!(text, expected);
+    }
+
+    /// The 4-IPF of 001's worked example (`6,2,0,0,2,2,0,0,2,2,0,0,2,3`), cut to depth 3:
+    /// the multi-iteration paths are its leaves at depth ≥ 2, with shares per length.
+    #[test]
+    fn kbl_profiles_rank_multi_iteration_paths() {
+        let node = |id, count, children| KipfNode {
+            id,
+            count,
+            children,
+        };
+        let leaf = |id, count| node(id, count, Vec::new());
+        let mut p = profile();
+        p.mode = Mode::Kbl;
+        p.functions[0].kipf = Some(vec![
+            node(
+                0,
+                6,
+                vec![
+                    node(0, 3, vec![leaf(2, 3)]),
+                    node(2, 3, vec![leaf(2, 2), leaf(3, 1)]),
+                ],
+            ),
+            node(
+                2,
+                6,
+                vec![
+                    node(0, 3, vec![leaf(0, 3)]),
+                    node(2, 2, vec![leaf(0, 2)]),
+                    leaf(3, 1),
+                ],
+            ),
+            leaf(3, 1),
+            node(6, 1, vec![node(2, 1, vec![leaf(0, 1)])]),
+        ]);
+        let report = show(&p, Some(3));
+        assert_eq!(report.num_sequences, Some(7));
+        let top: Vec<(&[u64], u64)> = report
+            .sequences
+            .iter()
+            .map(|s| (&s.ids[..], s.count))
+            .collect();
+        assert_eq!(
+            top,
+            [
+                (&[0, 0, 2][..], 3),
+                (&[2, 0, 0][..], 3),
+                (&[0, 2, 2][..], 2)
+            ]
+        );
+        // 12 runs of three paths in all.
+        assert!((report.sequences[0].share - 0.25).abs() < 1e-12);
+        let runs: Vec<(u64, usize)> = report.sequences[0]
+            .runs
+            .iter()
+            .map(|r| (r.id, r.times))
+            .collect();
+        assert_eq!(runs, [(0, 2), (2, 1)]);
+        assert_eq!(report.sequences[0].runs[1].lines, [4, 8]);
+        let text = report.render_text(&|_| None);
+        assert!(text.contains("the 3 hottest of 7 multi-iteration paths"));
+        assert!(text.contains("  1  25.00%      3  add_even           3  0×2 2\n      path 0 ×2: lines 4 5 6\n      path 2: lines 4 8\n"), "{text}");
+        // Other modes have no such section.
+        assert_eq!(show(&profile(), None).num_sequences, None);
     }
 
     #[test]
