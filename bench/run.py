@@ -6,7 +6,9 @@
 Measures (1) compile time of every program in programs/ (`pcc run --emit asm`, which runs the
 whole pipeline but not the program), (2) run time of each kernel under pcc -O0 and -O2 against
 its C port under gcc -O2, and (3) the overhead of each profiling mode (instrumented / plain run
-time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table.
+time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table, and
+(4) native executables of those programs (`pcc build -O2`): build time, executable size, and run
+time against `pcc run -O2`.
 Ratios are of medians measured in this same run. Prints Markdown tables and writes them, with
 the machine they ran on, to bench/results.md (or --out).
 """
@@ -123,6 +125,21 @@ def profiling_rows(runs):
     return rows
 
 
+def aot_rows(runs):
+    """Per loop-heavy program: build time, executable size, JIT and executable run times."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in PROFILED:
+            exe = Path(tmp) / Path(pl).stem
+            t_build, _ = timed([PCC, "build", pl, "-O2", "-o", exe], runs)
+            t_jit, out_jit = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+            t_aot, out_aot = timed([exe, *args], runs)
+            if out_aot != out_jit:
+                sys.exit(f"{pl}: the executable's output differs from pcc run's")
+            rows.append((Path(pl).stem, t_build, exe.stat().st_size, t_jit, t_aot))
+    return rows
+
+
 def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
@@ -163,6 +180,19 @@ def main():
         f"{geomean([r[2][i][0] for r in rows]):.2f} | " for i in range(len(PROFILE_MODES))
     )
     lines.append(f"| geometric mean | | {means} |".replace("|  |", "| |"))
+    lines += [
+        "",
+        "Native executables (`pcc build -O2`; build = compile + link with `cc`; pcc run includes JIT compilation):",
+        "",
+        "| program | build (s) | executable (MiB) | pcc run (s) | executable (s) | executable / run |",
+        "|---|---|---|---|---|---|",
+    ]
+    rows = aot_rows(opts.runs)
+    for name, t_build, size, t_jit, t_aot in rows:
+        lines.append(
+            f"| {name} | {t_build:.3f} | {size / 2**20:.1f} | {t_jit:.3f} | {t_aot:.3f} | {t_aot / t_jit:.2f} |"
+        )
+    lines.append(f"| geometric mean | | | | | {geomean([r[4] / r[3] for r in rows]):.2f} |")
     report = "\n".join(lines) + "\n"
     print(report)
     Path(opts.out).write_text(report)
