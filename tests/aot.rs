@@ -45,11 +45,12 @@ fn main() {
             }));
         }
     }
-    let specific: [(&str, Test); 6] = [
+    let specific: [(&str, Test); 7] = [
         ("profile_path_is_overridden_by_the_variable", env_override),
         ("default_profile_path_is_in_the_run_directory", default_path),
         ("arguments_reach_the_program_as_under_run", arguments),
         ("emit_obj_writes_a_relocatable_object_only", emit_obj),
+        ("the_source_is_never_overwritten", keeps_source),
         ("no_c_compiler_is_a_clear_error", no_c_compiler),
         ("a_failing_link_shows_the_linker_output", failing_link),
     ];
@@ -249,6 +250,18 @@ fn emit_obj() -> Result<(), Failed> {
     }
     if std::fs::read_dir(&scratch.0)?.count() != 1 {
         return Err("--emit obj wrote more than the object".into());
+    }
+    Ok(())
+}
+
+fn keeps_source() -> Result<(), Failed> {
+    let scratch = Scratch::new("source");
+    let source = scratch.file("prog.pl");
+    let text = "fn main() {\n    println(1);\n}\n";
+    std::fs::write(&source, text)?;
+    let run = pcc(&scratch.0, &["build", "prog.pl", "-o", &source])?;
+    if run.status != 1 || read(&source)? != text || !run.stderr.contains("overwrite") {
+        return Err(format!("status {}, stderr {:?}", run.status, run.stderr).into());
     }
     Ok(())
 }

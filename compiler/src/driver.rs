@@ -223,12 +223,19 @@ pub fn check(path: &Path) -> i32 {
     }
 }
 
+/// The front and middle ends: the checked program, its MIR ready for code generation, and the
+/// profile spec of an instrumented program.
+fn to_mir(
+    path: &Path,
+    options: &Options,
+) -> Result<(Checked, mir::Program, Option<ProfileSpec>), i32> {
+    let checked = front_end(path)?;
+    let (program, spec) = middle_end(&checked, options)?;
+    Ok((checked, program, spec))
+}
+
 pub fn run(path: &Path, options: &Options, args: Vec<String>) -> i32 {
-    let checked = match front_end(path) {
-        Ok(checked) => checked,
-        Err(status) => return status,
-    };
-    let (program, spec) = match middle_end(&checked, options) {
+    let (checked, program, spec) = match to_mir(path, options) {
         Ok(result) => result,
         Err(status) => return status,
     };
@@ -262,11 +269,16 @@ pub enum BuildOutput {
 /// JIT's (one code generator); an instrumented executable writes its profile where `pcc run`
 /// would, unless `PCC_PROFILE_OUT` says otherwise when it runs.
 pub fn build(path: &Path, options: &Options, output: &Path, what: BuildOutput) -> i32 {
-    let checked = match front_end(path) {
-        Ok(checked) => checked,
-        Err(status) => return status,
-    };
-    let (program, spec) = match middle_end(&checked, options) {
+    if let (Ok(source), Ok(target)) = (path.canonicalize(), output.canonicalize())
+        && source == target
+    {
+        eprintln!(
+            "error: `-o {}` would overwrite the program's source",
+            output.display()
+        );
+        return EXIT_COMPILE_ERROR;
+    }
+    let (checked, program, spec) = match to_mir(path, options) {
         Ok(result) => result,
         Err(status) => return status,
     };
