@@ -2,15 +2,32 @@
 //! `tests/runtime/` is run and its stdout, stderr and exit status compared with the files beside it
 //! (docs/CONVENTIONS.md): adding a program and its expected output is all it takes to add a test.
 //! Programs of `programs/` and `tests/runtime/` run at every optimization level against the same
-//! expectations, so the levels must agree.
+//! expectations, so the levels must agree; and each also runs as a native executable made by
+//! `pcc build` (at `-O1`), whose stdout, stderr and exit status must be those of `pcc run`.
+//! Erroneous programs must fail `pcc build` as they fail `pcc run`.
 //!
 //! `PCC_BLESS=1 cargo test --test golden` writes the actual results as the expectations: only for
 //! new programs, and read every file it writes before committing it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{Run, Scratch, program_args, run_command, sidecar};
 use libtest_mimic::{Arguments, Failed, Trial};
+
+/// How a program is run.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// `pcc run`.
+    Jit,
+    /// `pcc build`, then the executable.
+    Aot,
+}
+
+/// The `-O` level of the native executables.
+const AOT_LEVEL: u8 = 1;
 
 fn main() {
     let args = Arguments::from_args();
@@ -22,15 +39,21 @@ fn main() {
         ("tests/errors", &[1][..]),
     ] {
         for program in pl_files(&root.join(dir)) {
+            let name = format!(
+                "{}/{}",
+                dir,
+                program.strip_prefix(root.join(dir)).unwrap().display()
+            );
             for &level in levels {
-                let name = format!(
-                    "{}/{} -O{level}",
-                    dir,
-                    program.strip_prefix(root.join(dir)).unwrap().display()
-                );
                 let program = program.clone();
-                trials.push(Trial::test(name, move || check_program(&program, level)));
+                trials.push(Trial::test(format!("{name} -O{level}"), move || {
+                    check_program(&program, level, Mode::Jit)
+                }));
             }
+            trials.push(Trial::test(
+                format!("{name} aot -O{AOT_LEVEL}"),
+                move || check_program(&program, AOT_LEVEL, Mode::Aot),
+            ));
         }
     }
     libtest_mimic::run(&args, trials).exit();
@@ -54,30 +77,54 @@ fn pl_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The contents of the file beside `program` with extension `ext`, if it exists.
-fn sidecar(program: &Path, ext: &str) -> Option<String> {
-    std::fs::read_to_string(program.with_extension(ext)).ok()
-}
-
-fn check_program(program: &Path, level: u8) -> Result<(), Failed> {
+fn check_program(program: &Path, level: u8, mode: Mode) -> Result<(), Failed> {
     let dir = program.parent().unwrap();
     let file = program.file_name().unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pcc"));
-    cmd.current_dir(dir)
-        .arg("run")
-        .arg(file)
-        .arg(format!("-O{level}"));
-    if let Some(args) = sidecar(program, "args") {
-        cmd.arg("--").args(args.lines());
-    }
+    let args = program_args(program);
     let stdin = sidecar(program, "stdin").unwrap_or_default();
-    let output = run_with_stdin(cmd, &stdin)?;
-    let actual_stdout = String::from_utf8_lossy(&output.stdout);
-    let actual_stderr = String::from_utf8_lossy(&output.stderr);
-    let actual_exit = output
-        .status
-        .code()
-        .ok_or_else(|| format!("killed by a signal: {:?}", output.status))?;
+    let run = match mode {
+        Mode::Jit => {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_pcc"));
+            cmd.current_dir(dir)
+                .arg("run")
+                .arg(file)
+                .arg(format!("-O{level}"))
+                .arg("--")
+                .args(&args);
+            run_command(cmd, &stdin)?
+        }
+        Mode::Aot => {
+            let scratch = Scratch::new("aot");
+            let exe = scratch.path("program");
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_pcc"));
+            cmd.current_dir(dir)
+                .arg("build")
+                .arg(file)
+                .arg(format!("-O{level}"))
+                .arg("-o")
+                .arg(&exe);
+            let build = run_command(cmd, "")?;
+            if build.status != 0 {
+                // An erroneous program: `pcc build` says what `pcc run` says.
+                build
+            } else if !build.stdout.is_empty() || !build.stderr.is_empty() {
+                return Err(format!(
+                    "pcc build said something:\n{}{}",
+                    build.stdout, build.stderr
+                )
+                .into());
+            } else {
+                let mut cmd = Command::new(&exe);
+                cmd.current_dir(dir).args(&args);
+                run_command(cmd, &stdin)?
+            }
+        }
+    };
+    let Run {
+        status: actual_exit,
+        stdout: actual_stdout,
+        stderr: actual_stderr,
+    } = run;
 
     if std::env::var_os("PCC_BLESS").is_some() {
         std::fs::write(program.with_extension("stdout"), actual_stdout.as_bytes())?;
@@ -118,22 +165,4 @@ fn check_program(program: &Path, level: u8) -> Result<(), Failed> {
     } else {
         Err(problems.join("\n").into())
     }
-}
-
-fn run_with_stdin(mut cmd: Command, stdin: &str) -> Result<std::process::Output, Failed> {
-    use std::io::Write;
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_string();
-    // Write from another thread so a program that never reads cannot deadlock the test.
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output()?;
-    let _ = writer.join();
-    Ok(output)
 }

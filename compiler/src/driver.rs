@@ -10,7 +10,7 @@ use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::tpp::TppConfig;
 
 use crate::profiling::{self, EdgeProfileSource, Instrumentation, InterestingSource};
-use crate::{codegen, lower, mir, opt};
+use crate::{codegen, link, lower, mir, opt};
 
 /// Exit status for compile errors and for problems with pcc's own inputs.
 pub const EXIT_COMPILE_ERROR: i32 = 1;
@@ -298,12 +298,20 @@ pub fn check(path: &Path) -> i32 {
     }
 }
 
+/// The front and middle ends: the checked program, its MIR ready for code generation, and the
+/// profile spec of an instrumented program.
+fn to_mir(
+    path: &Path,
+    options: &Options,
+    args: &[String],
+) -> Result<(Checked, mir::Program, Option<ProfileSpec>), i32> {
+    let checked = front_end(path)?;
+    let (program, spec) = middle_end(&checked, options, args)?;
+    Ok((checked, program, spec))
+}
+
 pub fn run(path: &Path, options: &Options, args: Vec<String>) -> i32 {
-    let checked = match front_end(path) {
-        Ok(checked) => checked,
-        Err(status) => return status,
-    };
-    let (program, spec) = match middle_end(&checked, options, &args) {
+    let (checked, program, spec) = match to_mir(path, options, &args) {
         Ok(result) => result,
         Err(status) => return status,
     };
@@ -319,6 +327,53 @@ pub fn run(path: &Path, options: &Options, args: Vec<String>) -> i32 {
         }
         Err(err) => {
             eprintln!("error: code generation failed: {err}");
+            EXIT_COMPILE_ERROR
+        }
+    }
+}
+
+/// What `pcc build` writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum BuildOutput {
+    /// A native executable: the object file linked with the runtime.
+    Executable,
+    /// The object file alone (`--emit obj`).
+    Object,
+}
+
+/// Compiles the program into a native executable (or object file) at `output`. The code is the
+/// JIT's (one code generator); an instrumented executable writes its profile where `pcc run`
+/// would, unless `PCC_PROFILE_OUT` says otherwise when it runs.
+pub fn build(path: &Path, options: &Options, output: &Path, what: BuildOutput) -> i32 {
+    if let (Ok(source), Ok(target)) = (path.canonicalize(), output.canonicalize())
+        && source == target
+    {
+        eprintln!(
+            "error: `-o {}` would overwrite the program's source",
+            output.display()
+        );
+        return EXIT_COMPILE_ERROR;
+    }
+    let (checked, program, spec) = match to_mir(path, options, &[]) {
+        Ok(result) => result,
+        Err(status) => return status,
+    };
+    let object = match codegen::object(&program, &checked.source, &codegen_options(options), spec) {
+        Ok(object) => object,
+        Err(err) => {
+            eprintln!("error: code generation failed: {err}");
+            return EXIT_COMPILE_ERROR;
+        }
+    };
+    let written = match what {
+        BuildOutput::Object => std::fs::write(output, object)
+            .map_err(|error| format!("cannot write `{}`: {error}", output.display())),
+        BuildOutput::Executable => link::link(&object, output).map_err(|error| error.to_string()),
+    };
+    match written {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("error: {error}");
             EXIT_COMPILE_ERROR
         }
     }

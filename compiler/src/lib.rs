@@ -1,8 +1,10 @@
-//! pcc: the PL compiler. Typed AST → MIR → (instrumentation, optimizations) → Cranelift.
+//! pcc: the PL compiler. Typed AST → MIR → (instrumentation, optimizations) → Cranelift → JIT,
+//! or an object file linked with the runtime into a native executable.
 
 pub mod codegen;
 pub mod commands;
 pub mod driver;
+pub mod link;
 pub mod lower;
 pub mod mir;
 pub mod opt;

@@ -43,6 +43,21 @@ enum Command {
         #[arg(last = true)]
         args: Vec<String>,
     },
+    /// Compile a program into a native executable, linked by the system C compiler (`$CC`, else
+    /// `cc`); an instrumented one writes its profile when it ends (to `$PCC_PROFILE_OUT` if set).
+    Build {
+        file: PathBuf,
+        /// The executable (or object file) to write.
+        #[arg(short = 'o', value_name = "EXE")]
+        output: PathBuf,
+        #[command(flatten)]
+        compile: CompileArgs,
+        #[command(flatten)]
+        profile: ProfileArgs,
+        /// Write only the object file, not linked.
+        #[arg(long, value_enum)]
+        emit: Option<BuildEmitArg>,
+    },
     /// Report every error in a program without running it.
     Check { file: PathBuf },
     /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
@@ -185,6 +200,11 @@ enum EmitArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum BuildEmitArg {
+    Obj,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum PathsFormat {
     Text,
     Json,
@@ -210,24 +230,7 @@ fn main() {
             trace_blocks,
             args,
         } => {
-            let options = driver::Options {
-                opt_level: compile.opt_level,
-                trace_blocks,
-                profile: profile.profile.map(|mode| driver::ProfileOptions {
-                    mode: mode.parse::<Mode>().expect("clap checked the mode"),
-                    out: profile.profile_out,
-                    hash_threshold: profile.hash_threshold,
-                    interesting: profile.interesting,
-                    interesting_share: profile.interesting_share,
-                    k: usize::from(profile.k),
-                    edge_profile: profile.edge_profile,
-                    tpp: TppConfig {
-                        cold_threshold: profile.cold_threshold,
-                        loop_threshold: profile.loop_threshold,
-                        eliminate_obvious: true,
-                    },
-                }),
-            };
+            let options = driver_options(compile, profile, trace_blocks);
             match emit {
                 Some(stage) => {
                     let stage = match stage {
@@ -239,6 +242,20 @@ fn main() {
                 }
                 None => driver::run(&file, &options, args),
             }
+        }
+        Command::Build {
+            file,
+            output,
+            compile,
+            profile,
+            emit,
+        } => {
+            let options = driver_options(compile, profile, None);
+            let what = match emit {
+                Some(BuildEmitArg::Obj) => driver::BuildOutput::Object,
+                None => driver::BuildOutput::Executable,
+            };
+            driver::build(&file, &options, &output, what)
         }
         Command::Paths {
             file,
@@ -286,6 +303,32 @@ fn main() {
         },
     };
     std::process::exit(status)
+}
+
+/// The pipeline's options from those of `run` and `build`.
+fn driver_options(
+    compile: CompileArgs,
+    profile: ProfileArgs,
+    trace_blocks: Option<PathBuf>,
+) -> driver::Options {
+    driver::Options {
+        opt_level: compile.opt_level,
+        trace_blocks,
+        profile: profile.profile.map(|mode| driver::ProfileOptions {
+            mode: mode.parse::<Mode>().expect("clap checked the mode"),
+            out: profile.profile_out,
+            hash_threshold: profile.hash_threshold,
+            interesting: profile.interesting,
+            interesting_share: profile.interesting_share,
+            k: usize::from(profile.k),
+            edge_profile: profile.edge_profile,
+            tpp: TppConfig {
+                cold_threshold: profile.cold_threshold,
+                loop_threshold: profile.loop_threshold,
+                eliminate_obvious: true,
+            },
+        }),
+    }
 }
 
 fn json(format: ReportFormat) -> bool {

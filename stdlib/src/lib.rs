@@ -8,11 +8,14 @@
 //! - struct: `[field 0][field 1]...`, 8-byte slots, `null` is 0.
 //!
 //! Host API: [`run_program`] runs a compiled `main` with the process-wide state it needs, [`symbols`] lists the
-//! runtime's symbols for a JIT, [`register_exit_hook`] lets the profiler save its data at every kind of exit.
+//! runtime's symbols for a JIT, [`register_exit_hook`] lets the profiler save its data at every kind of exit,
+//! and [`pcc_aot_main`] starts a native executable (whose `main` the compiler generates) through
+//! [`run_program`].
 //!
 //! The runtime is single-program: one [`run_program`] at a time per process (the state it sets is global so
-//! that an AOT executable, whose C `main` calls into this library, can use the same code path).
+//! that a native executable, whose `main` calls into this library, uses the same code path).
 
+mod aot;
 mod arrays;
 mod errors;
 mod format;
@@ -28,6 +31,7 @@ pub mod trace;
 mod value;
 mod wpp;
 
+pub use aot::{PROFILE_OUT_VAR, pcc_aot_main};
 pub use program::{
     FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
     pcc_stack_limit, register_exit_hook, run_program,

@@ -1,9 +1,9 @@
 //! What the runtime knows about the running program, and its life cycle: start ([`run_program`]), the stack
 //! limit, program arguments, exit hooks and every way of ending ([`terminate`]).
 //!
-//! The state is process-wide (statics) rather than owned by the JIT driver, so that an AOT executable can set
-//! it from a C `main` (a future `pcc_aot_start(info_json, len, entry, argc, argv)` deserializes the
-//! [`ProgramInfo`] and calls [`run_program`]).
+//! The state is process-wide (statics) rather than owned by the JIT driver, so that a native executable sets
+//! it the same way from its `main` (`pcc_aot_main` deserializes the [`ProgramInfo`] and calls
+//! [`run_program`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock};

@@ -103,28 +103,35 @@ pub fn assert_same_behaviour(name: &str, plain: &Run, profiled: &Run) {
 /// Runs `pcc ARGS` in `dir` with `stdin` as its input; an error if it cannot start or is
 /// killed by a signal.
 pub fn try_pcc_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: &str) -> Result<Run, String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
-        .args(args)
-        .current_dir(dir)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pcc"));
+    command.args(args).current_dir(dir);
+    run_command(command, stdin)
+}
+
+/// Runs `command` with `stdin` as its input; an error if it cannot start or is killed by a
+/// signal.
+pub fn run_command(mut command: Command, stdin: &str) -> Result<Run, String> {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("pcc does not start: {e}"))?;
+        .map_err(|e| format!("{command:?} does not start: {e}"))?;
     let mut pipe = child.stdin.take().unwrap();
     let input = stdin.to_string();
     // From another thread, so that a program that never reads cannot block the test.
     let writer = std::thread::spawn(move || {
         let _ = pipe.write_all(input.as_bytes());
     });
-    let output = child.wait_with_output().map_err(|e| format!("pcc: {e}"))?;
+    let output = child
+        .wait_with_output()
+        .map_err(|e| format!("{command:?}: {e}"))?;
     let _ = writer.join();
-    let args: Vec<&OsStr> = args.iter().map(AsRef::as_ref).collect();
     Ok(Run {
         status: output
             .status
             .code()
-            .ok_or_else(|| format!("pcc {args:?} killed by a signal: {:?}", output.status))?,
+            .ok_or_else(|| format!("{command:?} killed by a signal: {:?}", output.status))?,
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     })

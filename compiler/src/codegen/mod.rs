@@ -1,7 +1,9 @@
-//! MIR → Cranelift IR → machine code, run in memory (JIT) or listed (`--emit clif|asm`).
+//! MIR → Cranelift IR → machine code, run in memory (JIT), written to an object file for a native
+//! executable (AOT), or listed (`--emit clif|asm`).
 //!
-//! The generator is written against the `cranelift_module::Module` trait, so the same code will
-//! serve object files (AOT); only `jit.rs` knows about cranelift-jit.
+//! The generator is written against the `cranelift_module::Module` trait, so the same code
+//! serves both: only `jit.rs` knows about cranelift-jit, only `object.rs` about
+//! cranelift-object.
 //! - `program.rs`: the whole program: symbols, data objects (strings, globals), the entry;
 //! - `function.rs`: one MIR function, with `checks.rs` (runtime checks) and `builtins.rs`;
 //! - `validate.rs`: the MIR invariants translation relies on;
@@ -16,6 +18,7 @@ mod function;
 mod info;
 mod jit;
 mod layout;
+mod object;
 mod program;
 mod runtime;
 #[cfg(test)]
@@ -80,6 +83,17 @@ type Result<T, E = CodegenError> = std::result::Result<T, E>;
 /// Compiles `program` (whose source text is `source`) into memory, ready to run.
 pub fn jit(program: &Program, source: &str, options: &Options) -> Result<JitProgram> {
     jit::compile(program, source, options)
+}
+
+/// The object file of `program`, with a `main` that runs it through the runtime
+/// (`pcc_aot_main`), carrying `profile`, the spec of an instrumented program.
+pub fn object(
+    program: &Program,
+    source: &str,
+    options: &Options,
+    profile: Option<pcc_profiler::spec::ProfileSpec>,
+) -> Result<Vec<u8>> {
+    object::compile(program, source, options, profile)
 }
 
 /// The Cranelift IR of every function (or of the function named `only`), after Cranelift's

@@ -494,6 +494,6 @@ impl<'m> ProgramContext<'m> {
     }
 }
 
-fn module_error(error: ModuleError) -> CodegenError {
+pub fn module_error(error: ModuleError) -> CodegenError {
     CodegenError::Cranelift(error.to_string())
 }

@@ -66,6 +66,14 @@ pub fn abi_param(ty: Type) -> AbiParam {
     }
 }
 
+/// `pcc_aot_main(info, info_len, entry, argc, argv) -> status`: called by the `main` of a native
+/// executable, not by PL code, so neither in `ALL` nor among the JIT's symbols.
+pub const AOT_MAIN: RuntimeFn = RuntimeFn {
+    name: "pcc_aot_main",
+    params: &[Abi::P, Abi::I, Abi::P, Abi::I, Abi::P],
+    ret: Ret::Value(Abi::I),
+};
+
 /// The data symbol (`usize`) holding the lowest stack address generated code may run at.
 pub const STACK_LIMIT: &str = "pcc_stack_limit";
 
