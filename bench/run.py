@@ -1,57 +1,66 @@
 #!/usr/bin/env python3
 """Performance harness: builds what it needs, repeats every measurement, reports medians.
 
-    python3 bench/run.py [--runs N] [--out FILE]
+    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only] [--out FILE]
 
-Measures (1) compile time of every program in programs/ (`pcc run --emit asm`, which runs the
-whole pipeline but not the program), (2) run time of each kernel under pcc -O0 and -O2 against
-its C port under gcc -O2, and (3) the overhead of each profiling mode (instrumented / plain run
-time at -O2) on loop-heavy programs, with how many functions counted paths in a hash table; for
-`ppp` the compactness rho of each function, for `tpp` the attribution of definite flow against
-the `bl` profile of the same input (`pcc profile aodf`) and the functions that moved from a hash
-table (`bl`) to an array or to no counters at all (`tpp`);
-for `wpp` the trace length and compression (trace length / grammar size) of each run, and (4) the
-throughput of SEQUITUR(1) on synthetic traces (`cargo bench -p pcc-profiler --bench sequitur`).
-Ratios are of medians measured in this same run. Prints Markdown tables and writes them, with
-the machine they ran on, to bench/results.md (or --out).
+1. The suite: every program with a `NAME.bench` file under programs/ (the benchmark ports of
+   programs/bench/ and the kernels of programs/), run with the arguments in that file, which make
+   its C port (programs/bench/c/NAME.c) take about a second under gcc -O2. One table: gcc -O2 and
+   pcc -O2 run time and their ratio, pcc's compile time (`--emit asm`: the whole pipeline without
+   running), and the overhead (instrumented / plain at -O2) of edge, bl, ppp, tpp and kbl (k = 4);
+   ppp and tpp are guided by the bl and edge profiles of the same input measured just before.
+2. Details on loop kernels (`PROFILED`): kbl for k = 2, 4, 8, functions counting in a hash table,
+   ppp's rho per function, tpp's AoDF against bl and the functions it moved from a hash table.
+3. wpp on smaller inputs (its cost follows the number of acyclic paths): overhead, trace length,
+   compression; SEQUITUR(1) and k-slab forest throughput on synthetic streams.
+4. Native executables (`pcc build -O2`): build time, size, run time against `pcc run -O2`.
+
+Times are CPU seconds (user + system of the child, so other load on a shared machine matters
+less than for wall time), the median of N runs; pcc's include JIT compilation. Ratios are of
+medians measured in this same run; every output is checked against the plain run and the C port.
+Prints Markdown tables and writes them, with the machine they ran on, to bench/results.md.
 """
 
 import argparse
 import json
 import math
 import os
-import tempfile
 import platform
+import resource
 import statistics
 import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PCC = ROOT / "target" / "release" / "pcc"
 BUILD = ROOT / "target" / "bench"
+C_PORTS = ROOT / "programs" / "bench" / "c"
 
-# (name, PL program, C port, arguments sized for about a second natively)
-KERNELS = [
-    ("loop_heavy", "programs/loop_heavy.pl", "programs/bench/c/loop_heavy.c", ["15000"]),
+# Suite columns: (name, pcc flags); `ppp`/`tpp` get their guiding profile added.
+SUITE_MODES = [
+    ("edge", ["--profile=edge"]),
+    ("bl", ["--profile=bl"]),
+    ("ppp", ["--profile=ppp"]),
+    ("tpp", ["--profile=tpp"]),
+    ("kbl", ["--profile=kbl", "--k", "4"]),
 ]
 
-
-# (PL program, arguments) whose run time is dominated by loops, for profiling overheads.
+# (PL program, arguments) whose run time is dominated by loops, for the profiling details.
 PROFILED = [
     ("programs/loop_heavy.pl", ["15000"]),
     ("programs/sieve.pl", ["20000000"]),
     ("programs/nqueens.pl", ["13"]),
     ("programs/mandelbrot.pl", ["600", "400", "800"]),
+    ("programs/convolution.pl", ["2000", "2000", "30"]),
     # 20 stacked conditionals, 17 of them biased (003 Fig. 5): a hash table under `bl`.
     ("tests/fixtures/tpp/biased_stack.pl", ["15000000"]),
 ]
-# `ppp` takes its interesting paths from the `bl` profile of the same input, and `tpp` its cold
-# edges and obvious paths from the `edge` profile of the same input, both measured just before.
-PROFILE_MODES = ["edge", "bl", "ppp", "tpp"]
-# The same programs with smaller inputs for `wpp`, whose cost grows with the trace (one symbol per
-# acyclic path, compressed on line by SEQUITUR(1)) rather than with the run time.
+DETAIL_MODES = SUITE_MODES[:4] + [
+    (f"kbl k={k}", ["--profile=kbl", "--k", str(k)]) for k in (2, 4, 8)
+]
+# The same programs with smaller inputs for `wpp`.
 WPP_PROFILED = [
     ("programs/loop_heavy.pl", ["2000"]),
     ("programs/sieve.pl", ["2000000"]),
@@ -63,14 +72,15 @@ SEQUITUR_SYMBOLS = 20_000_000
 
 
 def timed(cmd, runs):
-    """Median wall time of `runs` executions of cmd, and its stdout (checked to be stable)."""
+    """Median CPU seconds of `runs` executions of cmd, and its stdout (checked to be stable)."""
     times, outputs = [], set()
     for _ in range(runs):
-        start = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         result = subprocess.run(cmd, cwd=ROOT, capture_output=True)
-        times.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if result.returncode != 0:
             sys.exit(f"failed: {' '.join(map(str, cmd))}\n{result.stderr.decode()}")
+        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         outputs.add(result.stdout)
     if len(outputs) != 1:
         sys.exit(f"output differs between runs of {' '.join(map(str, cmd))}")
@@ -95,82 +105,50 @@ def machine():
     return f"{platform.machine()}, {cpu}, {os.cpu_count()} cores; {gcc}"
 
 
-def compile_times(runs):
-    programs = sorted((ROOT / "programs").rglob("*.pl"))
-    total = 0.0
-    for program in programs:
-        t, _ = timed([PCC, "run", program.relative_to(ROOT), "-O2", "--emit", "asm"], runs)
-        total += t
-    return len(programs), total
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def kernel_rows(runs):
-    rows = []
-    for name, pl, c, args in KERNELS:
-        exe = BUILD / name
-        subprocess.run(["gcc", "-O2", "-o", exe, ROOT / c], check=True)
-        t_c, out_c = timed([exe, *args], runs)
-        t_o0, out_o0 = timed([PCC, "run", pl, "-O0", "--", *args], runs)
-        t_o2, out_o2 = timed([PCC, "run", pl, "-O2", "--", *args], runs)
-        if not out_c == out_o0 == out_o2:
-            sys.exit(f"{name}: pcc and C outputs differ")
-        rows.append((name, t_c, t_o0, t_o2))
-    return rows
+def profiled_runs(pl, args, modes, runs, tmp):
+    """Plain time, then per mode (time, profile path); outputs checked against the plain run."""
+    plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+    stem = Path(pl).stem
+    results = {}
+    for mode, flags in modes:
+        out = Path(tmp) / f"{stem}.{mode.replace(' ', '')}.json"
+        cmd = [PCC, "run", pl, "-O2", *flags, "--profile-out", out]
+        if mode == "ppp":
+            cmd += ["--interesting", Path(tmp) / f"{stem}.bl.json"]
+        if mode == "tpp":
+            cmd += ["--edge-profile", Path(tmp) / f"{stem}.edge.json"]
+        t, out_profiled = timed([*cmd, "--", *args], runs)
+        if out_profiled != out_plain:
+            sys.exit(f"{pl}: output changed under {' '.join(flags)}")
+        results[mode] = (t, out)
+    return plain, out_plain, results
 
 
-def profiling_rows(runs):
-    """Per program: plain time, (overhead, hash-table functions) per mode, and the accuracy
-    figures: ppp's rho per function, tpp's AoDF, the functions tpp moved from a hash table."""
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for pl, args in PROFILED:
-            plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
-            per_mode, profiles = [], {}
-            for mode in PROFILE_MODES:
-                out = Path(tmp) / f"{Path(pl).stem}.{mode}.json"
-                cmd = [PCC, "run", pl, "-O2", f"--profile={mode}", "--profile-out", out]
-                if mode == "ppp":
-                    cmd += ["--interesting", Path(tmp) / f"{Path(pl).stem}.bl.json"]
-                if mode == "tpp":
-                    cmd += ["--edge-profile", Path(tmp) / f"{Path(pl).stem}.edge.json"]
-                cmd += ["--", *args]
-                t, out_profiled = timed(cmd, runs)
-                if out_profiled != out_plain:
-                    sys.exit(f"{pl}: output changed under --profile={mode}")
-                profiles[mode] = out
-                functions = json.loads(out.read_text())["functions"]
-                hashed = sum(1 for f in functions if f["storage"] == "hash")
-                per_mode.append((t / plain, hashed))
-            rows.append((Path(pl).stem, plain, per_mode, accuracy(profiles)))
-    return rows
-
-
-def wpp_rows(runs):
-    """Per program: args, plain and wpp times, and the whole program path's size."""
+def suite_rows(runs, only):
+    """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for pl, args in WPP_PROFILED:
-            plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
-            out = Path(tmp) / "wpp.json"
-            cmd = [PCC, "run", pl, "-O2", "--profile=wpp", "--profile-out", out, "--", *args]
-            t, out_wpp = timed(cmd, runs)
-            if out_wpp != out_plain:
-                sys.exit(f"{pl}: output changed under --profile=wpp")
-            wpp = json.loads(out.read_text())["wpp"]
-            size = sum(len(rule) for rule in wpp["rules"])
-            rows.append((Path(pl).stem, " ".join(args), plain, t, wpp["trace_length"],
-                         len(wpp["symbols"]), size, len(wpp["rules"])))
+        for bench in sorted((ROOT / "programs").rglob("*.bench")):
+            name = bench.stem
+            if only and name not in only:
+                continue
+            pl = bench.with_suffix(".pl").relative_to(ROOT)
+            args = bench.read_text().split()
+            exe = BUILD / name
+            subprocess.run(["gcc", "-O2", "-o", exe, C_PORTS / f"{name}.c", "-lm"], check=True)
+            t_c, out_c = timed([exe, *args], runs)
+            t_compile, _ = timed([PCC, "run", pl, "-O2", "--emit", "asm"], runs)
+            plain, out_pcc, results = profiled_runs(pl, args, SUITE_MODES, runs, tmp)
+            if out_c != out_pcc:
+                sys.exit(f"{name}: pcc and C outputs differ")
+            overheads = [results[m][0] / plain for m, _ in SUITE_MODES]
+            rows.append((name, t_c, plain, t_compile, overheads))
+            print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s", file=sys.stderr)
     return rows
-
-
-def sequitur_rows():
-    """One JSON object per synthetic trace, from the SEQUITUR(1) benchmark (release build)."""
-    result = subprocess.run(
-        ["cargo", "bench", "--quiet", "-p", "pcc-profiler", "--bench", "sequitur", "--",
-         str(SEQUITUR_SYMBOLS)],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    )
-    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
 
 
 def accuracy(profiles):
@@ -192,45 +170,103 @@ def accuracy(profiles):
     return rho, json.loads(aodf.stdout)["percent"], moved
 
 
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values))
+def detail_rows(runs):
+    """Per kernel: plain time, (overhead, hash-table functions) per detail mode, accuracy."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in PROFILED:
+            plain, _, results = profiled_runs(pl, args, DETAIL_MODES, runs, tmp)
+            per_mode = []
+            for mode, _ in DETAIL_MODES:
+                t, out = results[mode]
+                functions = json.loads(out.read_text())["functions"]
+                per_mode.append((t / plain, sum(1 for f in functions if f["storage"] == "hash")))
+            profiles = {mode: out for mode, (_, out) in results.items()}
+            rows.append((Path(pl).stem, plain, per_mode, accuracy(profiles)))
+    return rows
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="repetitions per measurement")
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results.md"))
-    opts = parser.parse_args()
-    build()
-    count, total = compile_times(opts.runs)
+def wpp_rows(runs):
+    """Per program: args, plain and wpp times, and the whole program path's size."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in WPP_PROFILED:
+            plain, _, results = profiled_runs(pl, args, [("wpp", ["--profile=wpp"])], runs, tmp)
+            t, out = results["wpp"]
+            wpp = json.loads(out.read_text())["wpp"]
+            size = sum(len(rule) for rule in wpp["rules"])
+            rows.append((Path(pl).stem, " ".join(args), plain, t, wpp["trace_length"],
+                         len(wpp["symbols"]), size, len(wpp["rules"])))
+    return rows
+
+
+def sequitur_rows():
+    """One JSON object per synthetic trace, from the SEQUITUR(1) benchmark (release build)."""
+    result = subprocess.run(
+        ["cargo", "bench", "--quiet", "-p", "pcc-profiler", "--bench", "sequitur", "--",
+         str(SEQUITUR_SYMBOLS)],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+
+
+def ksf_rows():
+    """The k-slab forest's throughput on synthetic streams (one run of the example)."""
+    cmd = ["cargo", "run", "--release", "--quiet", "-p", "pcc-profiler", "--example", "ksf_throughput"]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return [line.split("\t") for line in out.splitlines()]
+
+
+def aot_rows(runs):
+    """Per kernel: build time, executable size, JIT and executable run times."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in PROFILED:
+            exe = Path(tmp) / Path(pl).stem
+            t_build, _ = timed([PCC, "build", pl, "-O2", "-o", exe], runs)
+            t_jit, out_jit = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+            t_aot, out_aot = timed([exe, *args], runs)
+            if out_aot != out_jit:
+                sys.exit(f"{pl}: the executable's output differs from pcc run's")
+            rows.append((Path(pl).stem, t_build, exe.stat().st_size, t_jit, t_aot))
+    return rows
+
+
+def suite_table(rows):
+    modes = [m for m, _ in SUITE_MODES]
     lines = [
-        f"Machine: {machine()}",
-        f"Median of {opts.runs} runs each; times in seconds (pcc times include process start and JIT compilation).",
+        "The suite at -O2 (CPU seconds; pcc / gcc = run time ratio; compile = `pcc run --emit asm`, the whole "
+        "pipeline without running; profiling columns = instrumented / plain run time, kbl with k = 4):",
         "",
-        f"Compile time of all {count} programs in programs/ at -O2 (`pcc run --emit asm`, one process each): "
-        f"{total:.3f} s total, {1000 * total / count:.1f} ms per program",
-        "",
-        "| kernel | gcc -O2 | pcc -O0 | pcc -O2 | -O0 / gcc | -O2 / gcc |",
-        "|---|---|---|---|---|---|",
+        "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc | compile | " + " | ".join(modes) + " |",
+        "|---|---|---|---|---|" + "---|" * len(modes),
     ]
-    for name, t_c, t_o0, t_o2 in kernel_rows(opts.runs):
+    for name, t_c, t_pcc, t_compile, overheads in rows:
+        cells = " | ".join(f"{o:.2f}" for o in overheads)
         lines.append(
-            f"| {name} | {t_c:.3f} | {t_o0:.3f} | {t_o2:.3f} | {t_o0 / t_c:.2f} | {t_o2 / t_c:.2f} |"
+            f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} | {t_compile:.3f} | {cells} |"
         )
-    lines += [
+    means = " | ".join(f"{geomean([r[4][i] for r in rows]):.2f}" for i in range(len(modes)))
+    ratio = geomean([r[2] / r[1] for r in rows])
+    total_compile = sum(r[3] for r in rows)
+    lines.append(f"| geometric mean | | | {ratio:.2f} | {total_compile:.3f} (sum) | {means} |")
+    return lines
+
+
+def detail_tables(rows):
+    modes = [m for m, _ in DETAIL_MODES]
+    lines = [
         "",
-        "Profiling overhead at -O2 (instrumented / plain run time; `hash` = functions counting paths in a hash table):",
+        "Profiling overhead on loop kernels at -O2 (instrumented / plain; `hash` = functions counting paths in a "
+        "hash table):",
         "",
-        "| program | plain (s) | " + " | ".join(f"{m} | {m} hash" for m in PROFILE_MODES) + " |",
-        "|---|---|" + "---|---|" * len(PROFILE_MODES),
+        "| program | plain (s) | " + " | ".join(f"{m} | {m} hash" for m in modes) + " |",
+        "|---|---|" + "---|---|" * len(modes),
     ]
-    rows = profiling_rows(opts.runs)
     for name, plain, per_mode, _ in rows:
         cells = " | ".join(f"{ratio:.2f} | {hashed}" for ratio, hashed in per_mode)
         lines.append(f"| {name} | {plain:.3f} | {cells} |")
-    means = " | ".join(
-        f"{geomean([r[2][i][0] for r in rows]):.2f} | " for i in range(len(PROFILE_MODES))
-    )
+    means = " | ".join(f"{geomean([r[2][i][0] for r in rows]):.2f} | " for i in range(len(modes)))
     lines.append(f"| geometric mean | | {means} |".replace("|  |", "| |"))
     lines += [
         "",
@@ -246,27 +282,27 @@ def main():
         lines.append(f"| {name} | {rhos} | {aodf:.2f}% | {len(moved)} {' '.join(moved)} |")
     aodfs = [r[3][1] for r in rows]
     moved_total = sum(len(r[3][2]) for r in rows)
-    lines.append(
-        f"| geometric mean | | {geomean(aodfs):.2f}% | {moved_total} in all |"
-    )
-    lines += [
+    lines.append(f"| geometric mean | | {geomean(aodfs):.2f}% | {moved_total} in all |")
+    return lines
+
+
+def wpp_tables(runs):
+    lines = [
         "",
-        "`wpp` at -O2 on smaller inputs (overhead = wpp / plain run time; compression = trace length "
-        "/ grammar size, in symbols; paths/s = trace length / wpp run time):",
+        "`wpp` at -O2 on smaller inputs (overhead = wpp / plain CPU time, the grammar thread included; "
+        "compression = trace length / grammar size, in symbols; paths/s = trace length / wpp time):",
         "",
         "| program | args | plain (s) | wpp (s) | overhead | trace (acyclic paths) | distinct | "
         "grammar symbols | rules | compression | M paths/s |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    wrows = wpp_rows(opts.runs)
+    wrows = wpp_rows(runs)
     for name, args, plain, t, trace, distinct, size, rules in wrows:
         lines.append(
             f"| {name} | {args} | {plain:.3f} | {t:.3f} | {t / plain:.1f} | {trace} | {distinct} | "
             f"{size} | {rules} | {trace / max(size, 1):.1f} | {trace / t / 1e6:.2f} |"
         )
-    lines.append(
-        f"| geometric mean | | | | {geomean([r[3] / r[2] for r in wrows]):.1f} | | | | | | |"
-    )
+    lines.append(f"| geometric mean | | | | {geomean([r[3] / r[2] for r in wrows]):.1f} | | | | | | |")
     lines += [
         "",
         f"SEQUITUR(1) throughput on synthetic traces of {SEQUITUR_SYMBOLS} symbols "
@@ -280,6 +316,54 @@ def main():
             f"| {r['trace']} | {r['symbols']} | {r['grammar_size']} | {r['rules']} | "
             f"{r['sequitur_msym_per_s_cpu']:.1f} | {r['sequitur_msym_per_s_wall']:.1f} |"
         )
+    lines += [
+        "",
+        "k-slab forest throughput (`cargo run --release -p pcc-profiler --example ksf_throughput`: "
+        "10 M path ids, best of 3; `dense` = the child rows the runtime uses for functions with few "
+        "paths, `hashed` = the hash-table index):",
+        "",
+        "| stream | k | index | M path ids/s | k-SF nodes | make_k_ipf (ms) |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += ["| " + " | ".join(row) + " |" for row in ksf_rows()]
+    return lines
+
+
+def aot_table(runs):
+    lines = [
+        "",
+        "Native executables (`pcc build -O2`; build = compile + link with `cc`; pcc run includes JIT compilation):",
+        "",
+        "| program | build (s) | executable (MiB) | pcc run (s) | executable (s) | executable / run |",
+        "|---|---|---|---|---|---|",
+    ]
+    rows = aot_rows(runs)
+    for name, t_build, size, t_jit, t_aot in rows:
+        lines.append(
+            f"| {name} | {t_build:.3f} | {size / 2**20:.1f} | {t_jit:.3f} | {t_aot:.3f} | {t_aot / t_jit:.2f} |"
+        )
+    lines.append(f"| geometric mean | | | | | {geomean([r[4] / r[3] for r in rows]):.2f} |")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="repetitions per measurement")
+    parser.add_argument("--only", nargs="*", default=[], help="suite benchmarks to run (default: all)")
+    parser.add_argument("--suite-only", action="store_true", help="only the suite table")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results.md"))
+    opts = parser.parse_args()
+    build()
+    lines = [
+        f"Machine: {machine()}",
+        f"Median of {opts.runs} runs each; CPU seconds; pcc times include process start and JIT compilation.",
+        "",
+    ]
+    lines += suite_table(suite_rows(opts.runs, set(opts.only)))
+    if not opts.suite_only:
+        lines += detail_tables(detail_rows(opts.runs))
+        lines += wpp_tables(opts.runs)
+        lines += aot_table(opts.runs)
     report = "\n".join(lines) + "\n"
     print(report)
     Path(opts.out).write_text(report)
