@@ -141,3 +141,80 @@ pub fn unroll(func: &mut Function, header: BlockId, body: &[BlockId], copies: us
         debug_assert_eq!(func.blocks.len(), ids[body.len() - 1] + 1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mir::{BlockId, TerminatorKind};
+
+    /// `fn f(n)`: the loop of `for i in 0..n { if i % 3 == 0 {..} else {..} }`, lowered.
+    fn lowered_loop() -> Function {
+        let source = "fn f(n: int) -> int { let s = 0; for i in 0..n { if i % 3 == 0 { s += 1; } \
+                      else { s += 2; } } return s; }\nfn main() { println(f(10)); }";
+        let program = pcc_lang::check_bytes("t.pl", source.as_bytes()).expect("valid");
+        crate::lower::lower_program(&program).functions[0].clone()
+    }
+
+    fn succs(func: &Function, b: BlockId) -> Vec<BlockId> {
+        func.blocks[b].term.kind.successors()
+    }
+
+    #[test]
+    fn copies_chain_their_back_edges_and_exit_to_the_originals() {
+        let mut func = lowered_loop();
+        let n = func.blocks.len();
+        // The header: the block with a branch whose target jumps back to it eventually; find it
+        // as the target of the `goto` that ends the increment block (the only back edge).
+        let header = (0..n)
+            .find(|&h| {
+                matches!(func.blocks[h].term.kind, TerminatorKind::Branch { .. })
+                    && (0..n).any(|b| b > h && succs(&func, b) == vec![h])
+            })
+            .expect("a loop header");
+        let TerminatorKind::Branch {
+            then_bb, else_bb, ..
+        } = func.blocks[header].term.kind
+        else {
+            unreachable!()
+        };
+        let (body_entry, exit) = (then_bb, else_bb);
+        // The body along the `if` side only: header, body entry, then-block, latch.
+        let TerminatorKind::Branch {
+            then_bb: hot,
+            else_bb: side,
+            ..
+        } = func.blocks[body_entry].term.kind
+        else {
+            panic!("the body starts with the `if`")
+        };
+        // From the `if` side, jumps lead back to the header: those blocks end the path.
+        let mut body = vec![header, body_entry, hot];
+        while let [next] = succs(&func, *body.last().unwrap())[..]
+            && next != header
+        {
+            body.push(next);
+        }
+        let latch = *body.last().unwrap();
+        assert!(body.len() >= 4 && !body.contains(&side));
+        unroll(&mut func, header, &body, 3);
+        assert_eq!(func.blocks.len(), n + 3 * body.len());
+        let copy = |i: usize, j: usize| n + i * body.len() + j;
+        for i in 0..3 {
+            // Within a copy, the path's edges stay in the copy; the loop exit and the `else`
+            // side are side exits to the original blocks.
+            assert_eq!(succs(&func, copy(i, 0)), vec![copy(i, 1), exit]);
+            assert_eq!(succs(&func, copy(i, 1)), vec![copy(i, 2), side]);
+            for j in 3..body.len() - 1 {
+                assert_eq!(succs(&func, copy(i, j)), vec![copy(i, j + 1)]);
+            }
+            // The back edge goes to the next copy's header, the last one's to the first's.
+            assert_eq!(
+                succs(&func, copy(i, body.len() - 1)),
+                vec![copy((i + 1) % 3, 0)]
+            );
+        }
+        // The general loop (the `else` side's way back) and the loop's entry go to copy 0.
+        assert_eq!(succs(&func, latch), vec![copy(0, 0)]);
+        assert!((0..n).all(|b| !succs(&func, b).contains(&header)));
+    }
+}
