@@ -10,7 +10,7 @@ use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::tpp::TppConfig;
 
 use crate::profiling::{self, EdgeProfileSource, Instrumentation, InterestingSource};
-use crate::{codegen, link, lower, mir, opt};
+use crate::{codegen, link, lower, mir, opt, pgo};
 
 /// Exit status for compile errors and for problems with pcc's own inputs.
 pub const EXIT_COMPILE_ERROR: i32 = 1;
@@ -23,6 +23,8 @@ pub const DEFAULT_HASH_THRESHOLD: u64 = 1 << 16;
 pub struct Options {
     pub opt_level: u8,
     pub profile: Option<ProfileOptions>,
+    /// `--use-profile`: a `bl` or `kbl` profile of an earlier run to recompile with.
+    pub use_profile: Option<std::path::PathBuf>,
     /// Testing: write the run's block trace here (docs/TESTING.md).
     pub trace_blocks: Option<std::path::PathBuf>,
 }
@@ -97,6 +99,9 @@ pub fn middle_end(
     args: &[String],
 ) -> Result<(mir::Program, Option<ProfileSpec>), i32> {
     let mut program = lower::lower_program(&checked.program);
+    if let Some(path) = &options.use_profile {
+        use_profile(&mut program, checked, path)?;
+    }
     let lowered_blocks: Vec<usize> = program.functions.iter().map(|f| f.blocks.len()).collect();
     let spec = match &options.profile {
         Some(profile) => {
@@ -125,6 +130,37 @@ pub fn middle_end(
         opt::optimize(&mut program);
     }
     Ok((program, spec))
+}
+
+/// `--use-profile`: the profile-guided passes on the MIR as lowered, the code the profile was
+/// taken on; what they changed goes to stderr.
+fn use_profile(program: &mut mir::Program, checked: &Checked, path: &Path) -> Result<(), i32> {
+    let name = path.display().to_string();
+    let profile = read_input_profile(
+        &name,
+        &pgo::MODES,
+        "--use-profile takes a bl or kbl profile (Ball-Larus path ids of the same code)",
+    )
+    .map_err(|error| {
+        eprintln!("error: --use-profile: {error}");
+        EXIT_COMPILE_ERROR
+    })?;
+    let lines = LineIndex::new(&checked.source);
+    let line_of = |span: pcc_lang::Span| lines.line(span.lo);
+    let report = pgo::optimize(program, &profile, &name, &line_of);
+    eprintln!(
+        "pcc: use-profile: recompiling with the {} profile `{name}`{}",
+        profile.mode,
+        if report.is_empty() {
+            "; nothing changed"
+        } else {
+            ":"
+        }
+    );
+    for line in report {
+        eprintln!("pcc: use-profile:   {line}");
+    }
+    Ok(())
 }
 
 /// `--profile-out`, or `<stem>.<mode>.profile.json` in the current folder.

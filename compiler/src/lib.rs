@@ -8,4 +8,5 @@ pub mod link;
 pub mod lower;
 pub mod mir;
 pub mod opt;
+pub mod pgo;
 pub mod profiling;

@@ -141,6 +141,10 @@ struct CompileArgs {
     /// Optimization level: 0 = none, 1 = Cranelift `speed`, 2 = also MIR clean-ups.
     #[arg(short = 'O', default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=2))]
     opt_level: u8,
+    /// Recompile with a bl or kbl profile of an earlier run of the same code: cold blocks out of
+    /// line and, from kbl, selective unrolling of loops whose iterations repeat one path.
+    #[arg(long, value_name = "P", conflicts_with = "profile")]
+    use_profile: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -313,6 +317,7 @@ fn driver_options(
 ) -> driver::Options {
     driver::Options {
         opt_level: compile.opt_level,
+        use_profile: compile.use_profile,
         trace_blocks,
         profile: profile.profile.map(|mode| driver::ProfileOptions {
             mode: mode.parse::<Mode>().expect("clap checked the mode"),

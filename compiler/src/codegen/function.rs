@@ -70,6 +70,9 @@ pub fn translate(
     t.edge_emitted(mir::ENTRY);
     for (b, block) in mir.blocks.iter().enumerate() {
         t.builder.switch_to_block(t.blocks[b]);
+        if block.cold {
+            t.builder.set_cold_block(t.blocks[b]);
+        }
         for stmt in &block.stmts {
             t.statement(stmt)?;
         }

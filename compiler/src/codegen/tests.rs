@@ -56,13 +56,13 @@ fn builtin(dest: Option<LocalId>, builtin: Builtin, args: Vec<Operand>) -> State
 }
 
 fn block(stmts: Vec<Statement>, term: TerminatorKind) -> BasicBlock {
-    BasicBlock {
+    BasicBlock::new(
         stmts,
-        term: Terminator {
+        Terminator {
             kind: term,
             span: Span::default(),
         },
-    }
+    )
 }
 
 fn ret(op: Operand) -> TerminatorKind {

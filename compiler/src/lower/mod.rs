@@ -133,13 +133,13 @@ impl Builder {
     }
 
     fn new_block(&mut self) -> BlockId {
-        self.func.blocks.push(BasicBlock {
-            stmts: Vec::new(),
-            term: Terminator {
+        self.func.blocks.push(BasicBlock::new(
+            Vec::new(),
+            Terminator {
                 kind: TerminatorKind::Unreachable,
                 span: Span::default(),
             },
-        });
+        ));
         self.func.blocks.len() - 1
     }
 

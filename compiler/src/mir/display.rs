@@ -179,7 +179,8 @@ impl Program {
             ));
         }
         for (b, block) in func.blocks.iter().enumerate() {
-            out.push_str(&format!("  bb{b}:\n"));
+            let cold = if block.cold { " // cold" } else { "" };
+            out.push_str(&format!("  bb{b}:{cold}\n"));
             for stmt in &block.stmts {
                 out.push_str(&format!(
                     "    {:<40} // line {}\n",

@@ -86,6 +86,20 @@ pub struct LocalDecl {
 pub struct BasicBlock {
     pub stmts: Vec<Statement>,
     pub term: Terminator,
+    /// Never executed in the profile of `--use-profile`: code generation moves it out of line
+    /// (Cranelift's `set_cold_block`), so the hot blocks are laid out together.
+    pub cold: bool,
+}
+
+impl BasicBlock {
+    /// A block that is not known to be cold.
+    pub fn new(stmts: Vec<Statement>, term: Terminator) -> BasicBlock {
+        BasicBlock {
+            stmts,
+            term,
+            cold: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -61,13 +61,13 @@ fn merge_chains(func: &mut Function) -> bool {
             }
             let absorbed = std::mem::replace(
                 &mut func.blocks[s],
-                crate::mir::BasicBlock {
-                    stmts: Vec::new(),
-                    term: crate::mir::Terminator {
+                crate::mir::BasicBlock::new(
+                    Vec::new(),
+                    crate::mir::Terminator {
                         kind: TerminatorKind::Unreachable,
                         span: Default::default(),
                     },
-                },
+                ),
             );
             let block = &mut func.blocks[b];
             block.stmts.extend(absorbed.stmts);

@@ -565,13 +565,13 @@ impl<'f> Inserter<'f> {
             }
             Some(to) => {
                 let split = self.func.blocks.len();
-                self.func.blocks.push(BasicBlock {
-                    stmts: stmts.collect(),
-                    term: Terminator {
+                self.func.blocks.push(BasicBlock::new(
+                    stmts.collect(),
+                    Terminator {
                         kind: TerminatorKind::Goto(to),
                         span,
                     },
-                });
+                ));
                 self.func.blocks[from].term.kind.retarget(to, split);
             }
         }

@@ -48,16 +48,16 @@ pub fn trace_blocks(program: &mut mir::Program, lowered: &[usize]) {
         // A new entry block reports the activation, then jumps to the old one, which may be a
         // loop header and so cannot report it itself.
         let old_entry = func.blocks.len();
-        let enter = BasicBlock {
-            stmts: vec![Statement {
+        let enter = BasicBlock::new(
+            vec![Statement {
                 kind: StatementKind::Trace(TraceEvent::Enter(f)),
                 span: func.name_span,
             }],
-            term: Terminator {
+            Terminator {
                 kind: TerminatorKind::Goto(old_entry),
                 span: func.name_span,
             },
-        };
+        );
         let entry = std::mem::replace(&mut func.blocks[ENTRY], enter);
         func.blocks.push(entry);
         for block in &mut func.blocks[1..] {

@@ -42,7 +42,7 @@ pub(super) fn split_before_calls(func: &mut mir::Function) -> Vec<BlockId> {
                 span,
             };
             let term = std::mem::replace(&mut func.blocks[b].term, goto);
-            func.blocks.push(BasicBlock { stmts: rest, term });
+            func.blocks.push(BasicBlock::new(rest, term));
             continuations.push(next);
         }
         // The new block is scanned when its turn comes.

@@ -1,0 +1,106 @@
+//! A path profile mapped back onto the MIR as lowered (the code it was taken on): block and
+//! edge frequencies, and each executed path's blocks and how it ends, by regenerating every
+//! executed Ball-Larus path id into its CFG edges (000 Fig. 1 run backwards, DESIGN "Path
+//! regeneration"). The numbering is the one `--profile=bl|kbl` instrumented with, so ids agree
+//! by construction.
+
+use pcc_profiler::ball_larus::BallLarus;
+use pcc_profiler::profile::{FunctionProfile, KipfNode};
+use pcc_profiler::regenerate::{CfgPath, PathEnd};
+
+use crate::mir::{BlockId, Function};
+use crate::profiling::function_cfg;
+
+/// An executed path of the profile, in MIR terms.
+pub struct ExecutedPath {
+    pub id: u64,
+    pub count: u64,
+    /// Its blocks in execution order (EXIT left out).
+    pub blocks: Vec<BlockId>,
+    /// The loop header it ends by jumping back to, if it ends at a back edge.
+    pub back_to: Option<BlockId>,
+}
+
+/// What the profile says about one function.
+pub struct Frequencies {
+    /// Executions of each block (by lowered block id).
+    pub block: Vec<u64>,
+    pub paths: Vec<ExecutedPath>,
+    /// `kbl`: the k-iteration path forest of the function (001), if the profile has one.
+    pub kipf: Option<Vec<KipfNode>>,
+}
+
+impl Frequencies {
+    /// Maps `profile` (already checked to be of this code: same `cfg_hash`) onto `func`, or says
+    /// why it does not fit.
+    pub fn new(func: &Function, profile: &FunctionProfile) -> Result<Frequencies, String> {
+        let fcfg = function_cfg(func);
+        // The numbering of `profiling::instrument` for `bl` and `kbl`: no cut edges, no limit.
+        let numbering = BallLarus::with_cuts(&fcfg.cfg, &[], u64::MAX)
+            .map_err(|e| format!("cannot number its paths: {e}"))?;
+        if numbering.num_paths() != profile.num_paths {
+            return Err(format!(
+                "the profile has {} potential paths, the code {}",
+                profile.num_paths,
+                numbering.num_paths()
+            ));
+        }
+        let exit = fcfg.exit();
+        let mut block = vec![0u64; func.blocks.len()];
+        let mut paths = Vec::new();
+        for record in profile.paths.iter().filter(|p| p.count > 0) {
+            let path: CfgPath = numbering
+                .path(record.id)
+                .ok_or_else(|| format!("path id {} out of range", record.id))?;
+            let blocks: Vec<BlockId> = path
+                .nodes(&fcfg.cfg)
+                .into_iter()
+                .filter(|&v| v != exit)
+                .map(|v| v.0)
+                .collect();
+            for &b in &blocks {
+                block[b] += record.count;
+            }
+            let back_to = match path.end {
+                PathEnd::BackEdge(e) => Some(fcfg.cfg.edge(e).to.0),
+                _ => None,
+            };
+            paths.push(ExecutedPath {
+                id: record.id,
+                count: record.count,
+                blocks,
+                back_to,
+            });
+        }
+        Ok(Frequencies {
+            block,
+            paths,
+            kipf: profile.kipf.clone(),
+        })
+    }
+
+    /// How many times in a row path `id` ran at most, as far as the k-IPF shows, counting only
+    /// the run lengths that at least `share` of its executions start: the longest chain
+    /// `id, id, …, id` of the forest whose count is at least `share` × the path's count (001
+    /// §"Selective loop unrolling": the copy and blur paths of the masked convolution run ≥ 10
+    /// times in a row in 95–99% of the cases). 0 without a k-IPF.
+    pub fn run_length(&self, id: u64, share: f64) -> usize {
+        let Some(forest) = &self.kipf else {
+            return 0;
+        };
+        let Some(root) = forest.iter().find(|n| n.id == id) else {
+            return 0;
+        };
+        let needed = share * root.count as f64;
+        let mut length = 1;
+        let mut node = root;
+        while let Some(next) = node.children.iter().find(|n| n.id == id) {
+            if (next.count as f64) < needed {
+                break;
+            }
+            length += 1;
+            node = next;
+        }
+        length
+    }
+}

@@ -1,0 +1,165 @@
+//! End-to-end tests of profile-guided recompilation (`--use-profile P`, DESIGN.md
+//! "Profile-guided recompilation"): every program of `programs/` and `tests/runtime/`, compiled
+//! with the `kbl` profile of its own run, behaves exactly as without it (stdout, the program's
+//! stderr, exit status), in the JIT at -O1 and -O2 and as a native executable; the selective
+//! unroller fires on the masked convolution (001) and not on a loop without long runs; a stale
+//! profile is refused for the changed function with a warning.
+
+mod common;
+
+use std::path::Path;
+
+use common::{
+    Scratch, assert_same_behaviour, pcc_in, pcc_run, program_args, program_trials, root,
+    run_command, sidecar,
+};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = program_trials(&["programs", "tests/runtime"], check_program);
+    trials.push(Trial::test(
+        "the_masked_convolution_is_unrolled_along_its_long_runs",
+        convolution_unrolled,
+    ));
+    trials.push(Trial::test(
+        "a_loop_alternating_its_paths_is_not_unrolled",
+        alternating_not_unrolled,
+    ));
+    trials.push(Trial::test(
+        "a_stale_profile_is_refused_with_a_warning",
+        stale_profile,
+    ));
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// Makes the `kbl` profile (k = 8) of `source` with `args` in `scratch`, returns its path.
+fn kbl_profile(scratch: &Scratch, source: &Path, args: &[String], stdin: &str) -> String {
+    let out = scratch.file("kbl.json");
+    pcc_run(
+        &scratch.0,
+        source,
+        &["--profile=kbl", "--k", "8", "--profile-out", &out],
+        args,
+        stdin,
+    );
+    out
+}
+
+fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
+    let scratch = Scratch::new(&format!("pgo-{name}"));
+    let source = root().join(dir).join(format!("{name}.pl"));
+    let args = program_args(&source);
+    let stdin = sidecar(&source, "stdin").unwrap_or_default();
+    let profile = kbl_profile(&scratch, &source, &args, &stdin);
+    for level in ["-O1", "-O2"] {
+        let plain = pcc_run(&scratch.0, &source, &[level], &args, &stdin);
+        let pgo = pcc_run(
+            &scratch.0,
+            &source,
+            &[level, "--use-profile", &profile],
+            &args,
+            &stdin,
+        );
+        assert_same_behaviour(&format!("{name} {level}"), &plain, &pgo);
+        if !pgo
+            .stderr
+            .contains("pcc: use-profile: recompiling with the kbl profile")
+        {
+            return Err(format!("{name}: no report on stderr:\n{}", pgo.stderr).into());
+        }
+    }
+    // A native executable made with the profile behaves as the JIT without one.
+    let exe = scratch.file("program");
+    let build = pcc_in(
+        &scratch.0,
+        &[
+            "build".as_ref(),
+            source.as_os_str(),
+            "-O2".as_ref(),
+            "--use-profile".as_ref(),
+            profile.as_ref(),
+            "-o".as_ref(),
+            exe.as_ref(),
+        ],
+        "",
+    );
+    if build.status != 0 {
+        return Err(format!("{name}: pcc build failed:\n{}", build.stderr).into());
+    }
+    let mut command = std::process::Command::new(&exe);
+    command.current_dir(&scratch.0).args(&args);
+    let native = run_command(command, &stdin)?;
+    let plain = pcc_run(&scratch.0, &source, &["-O2"], &args, &stdin);
+    assert_same_behaviour(&format!("{name} aot"), &plain, &native);
+    Ok(())
+}
+
+/// The report lines of a `--use-profile` run.
+fn use_profile_report(scratch: &Scratch, source: &Path, args: &[String], profile: &str) -> String {
+    let run = pcc_run(&scratch.0, source, &["--use-profile", profile], args, "");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.program_stderr().1.concat()
+}
+
+fn convolution_unrolled() -> Result<(), Failed> {
+    let scratch = Scratch::new("pgo-convolution");
+    let source = root().join("programs/convolution.pl");
+    let args: Vec<String> = ["200", "100", "1"].map(String::from).to_vec();
+    let profile = kbl_profile(&scratch, &source, &args, "");
+    let report = use_profile_report(&scratch, &source, &args, &profile);
+    let line = report
+        .lines()
+        .find(|l| l.contains("`convolve`"))
+        .ok_or_else(|| format!("convolve not transformed:\n{report}"))?;
+    // The inner loop (line 44), along the copy path and the blur path.
+    if !(line.contains("loop at line 44")
+        && line.contains("unrolled 8×")
+        && line.matches("runs of 8").count() == 2)
+    {
+        return Err(format!("unexpected report: {line}").into());
+    }
+    // A bl profile has no k-IPF: no unrolling.
+    let bl = scratch.file("bl.json");
+    pcc_run(
+        &scratch.0,
+        &source,
+        &["--profile=bl", "--profile-out", &bl],
+        &args,
+        "",
+    );
+    let report = use_profile_report(&scratch, &source, &args, &bl);
+    if report.contains("unrolled") {
+        return Err(format!("unrolled without a k-IPF:\n{report}").into());
+    }
+    Ok(())
+}
+
+fn alternating_not_unrolled() -> Result<(), Failed> {
+    let scratch = Scratch::new("pgo-alternating");
+    let source = root().join("tests/fixtures/pgo/alternating.pl");
+    let profile = kbl_profile(&scratch, &source, &[], "");
+    let report = use_profile_report(&scratch, &source, &[], &profile);
+    if report.contains("unrolled") {
+        return Err(format!("an alternating loop was unrolled:\n{report}").into());
+    }
+    Ok(())
+}
+
+fn stale_profile() -> Result<(), Failed> {
+    let scratch = Scratch::new("pgo-stale");
+    let source = root().join("tests/fixtures/pgo/alternating.pl");
+    let profile = kbl_profile(&scratch, &source, &[], "");
+    // The same program with the loop's bound changed: `main`'s code differs.
+    let text = std::fs::read_to_string(&source)?.replace("let n = 2000;", "let n = 2001;");
+    let changed = scratch.path("alternating.pl");
+    std::fs::write(&changed, text)?;
+    let run = pcc_run(&scratch.0, &changed, &["--use-profile", &profile], &[], "");
+    if run.status != 0
+        || !run.stderr.contains("pcc: warning: the profile")
+        || !run.stderr.contains("is stale for function `main`")
+    {
+        return Err(format!("no stale warning:\n{}", run.stderr).into());
+    }
+    Ok(())
+}
