@@ -217,6 +217,55 @@ impl Rvalue {
     }
 }
 
+impl StatementKind {
+    /// The operands the statement reads, in evaluation order.
+    pub fn operands(&self) -> Vec<&Operand> {
+        match self {
+            StatementKind::Assign(_, rvalue) => rvalue.operands(),
+            StatementKind::SetGlobal(_, op)
+            | StatementKind::Count { index: op, .. }
+            | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
+            StatementKind::SetIndex {
+                array,
+                index,
+                value,
+            } => vec![array, index, value],
+            StatementKind::SetField { object, value, .. } => vec![object, value],
+            StatementKind::Call { args, .. } => args.iter().collect(),
+            StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
+            StatementKind::Trace(_) | StatementKind::Stream(_) => Vec::new(),
+        }
+    }
+
+    /// The operands, for rewriting.
+    pub fn operands_mut(&mut self) -> Vec<&mut Operand> {
+        match self {
+            StatementKind::Assign(_, rvalue) => rvalue.operands_mut(),
+            StatementKind::SetGlobal(_, op)
+            | StatementKind::Count { index: op, .. }
+            | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
+            StatementKind::SetIndex {
+                array,
+                index,
+                value,
+            } => vec![array, index, value],
+            StatementKind::SetField { object, value, .. } => vec![object, value],
+            StatementKind::Call { args, .. } => args.iter_mut().collect(),
+            StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
+            StatementKind::Trace(_) | StatementKind::Stream(_) => Vec::new(),
+        }
+    }
+
+    /// The local the statement assigns, if any, for rewriting.
+    pub fn dest_mut(&mut self) -> Option<&mut LocalId> {
+        match self {
+            StatementKind::Assign(dest, _) => Some(dest),
+            StatementKind::Call { dest, .. } => dest.as_mut(),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operand {
     Local(LocalId),
@@ -311,6 +360,26 @@ impl TerminatorKind {
                 targets
             }
             TerminatorKind::Return(_) | TerminatorKind::Unreachable => Vec::new(),
+        }
+    }
+
+    /// The operand the terminator reads, if any.
+    pub fn operand(&self) -> Option<&Operand> {
+        match self {
+            TerminatorKind::Branch { cond: op, .. }
+            | TerminatorKind::Switch { value: op, .. }
+            | TerminatorKind::Return(Some(op)) => Some(op),
+            _ => None,
+        }
+    }
+
+    /// The operand, for rewriting.
+    pub fn operand_mut(&mut self) -> Option<&mut Operand> {
+        match self {
+            TerminatorKind::Branch { cond: op, .. }
+            | TerminatorKind::Switch { value: op, .. }
+            | TerminatorKind::Return(Some(op)) => Some(op),
+            _ => None,
         }
     }
 
