@@ -151,12 +151,13 @@ impl FunctionTranslator<'_, '_> {
                 array,
                 index,
                 value,
+                checked,
             } => {
                 let (flags, _) = self.element_access(array)?;
                 let array = self.operand(array)?;
                 let index = self.operand(index)?;
                 let value = self.operand(value)?;
-                let slot = self.checked_slot(array, index)?;
+                let slot = self.element_slot(array, index, *checked)?;
                 store_slot(&mut self.builder, flags, value, slot, DATA_OFFSET);
             }
             StatementKind::SetField {
@@ -414,14 +415,22 @@ impl FunctionTranslator<'_, '_> {
                     slot_offset(*global)?,
                 ))
             }
-            Rvalue::Index { base, index } if self.mir.operand_type(base) == Type::Str => {
+            Rvalue::Index {
+                base,
+                index,
+                checked,
+            } if self.mir.operand_type(base) == Type::Str => {
                 let (string, index) = (self.operand(base)?, self.operand(index)?);
-                self.checked_byte(string, index)
+                self.string_byte(string, index, *checked)
             }
-            Rvalue::Index { base, index } => {
+            Rvalue::Index {
+                base,
+                index,
+                checked,
+            } => {
                 let (flags, ty) = self.element_access(base)?;
                 let (array, index) = (self.operand(base)?, self.operand(index)?);
-                let slot = self.checked_slot(array, index)?;
+                let slot = self.element_slot(array, index, *checked)?;
                 Ok(load_slot(&mut self.builder, flags, ty, slot, DATA_OFFSET))
             }
             Rvalue::Field {

@@ -356,6 +356,7 @@ impl Builder {
                         array,
                         index,
                         value,
+                        checked: true,
                     },
                     at,
                 );
@@ -402,6 +403,7 @@ impl Builder {
                     Rvalue::Index {
                         base: array.clone(),
                         index: index.clone(),
+                        checked: true,
                     },
                     at,
                 );
@@ -412,6 +414,7 @@ impl Builder {
                         array,
                         index,
                         value,
+                        checked: true,
                     },
                     at,
                 );
@@ -507,7 +510,15 @@ impl Builder {
             ExprKind::Index { base, index } => {
                 let base = self.expr(base);
                 let index = self.expr(index);
-                self.assign_temp(ty, Rvalue::Index { base, index }, span)
+                self.assign_temp(
+                    ty,
+                    Rvalue::Index {
+                        base,
+                        index,
+                        checked: true,
+                    },
+                    span,
+                )
             }
             ExprKind::Field { base, field } => {
                 let strukt = struct_of(&base.ty);

@@ -87,11 +87,13 @@ pub struct Statement {
 pub enum StatementKind {
     Assign(LocalId, Rvalue),
     SetGlobal(GlobalId, Operand),
-    /// `array[index] = value`, bounds-checked.
+    /// `array[index] = value`, bounds-checked unless `checked` is false (the index is proven in
+    /// bounds).
     SetIndex {
         array: Operand,
         index: Operand,
         value: Operand,
+        checked: bool,
     },
     /// `object.field = value`, null-checked.
     SetField {
@@ -165,10 +167,12 @@ pub enum Rvalue {
     /// ints check for zero; `Add` on strings concatenates; comparisons on strings compare contents.
     Binary(BinOp, Operand, Operand),
     Global(GlobalId),
-    /// Array element or string byte, bounds-checked.
+    /// Array element or string byte, bounds-checked unless `checked` is false (the index is
+    /// proven in bounds).
     Index {
         base: Operand,
         index: Operand,
+        checked: bool,
     },
     /// Null-checked field read.
     Field {
@@ -196,7 +200,7 @@ impl Rvalue {
             Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
             Rvalue::Binary(_, a, b) => vec![a, b],
             Rvalue::Global(_) => Vec::new(),
-            Rvalue::Index { base, index } => vec![base, index],
+            Rvalue::Index { base, index, .. } => vec![base, index],
             Rvalue::Field { object, .. } => vec![object],
             Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter().collect(),
             Rvalue::ArrayRepeat { value, count } => vec![value, count],
@@ -209,7 +213,7 @@ impl Rvalue {
             Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
             Rvalue::Binary(_, a, b) => vec![a, b],
             Rvalue::Global(_) => Vec::new(),
-            Rvalue::Index { base, index } => vec![base, index],
+            Rvalue::Index { base, index, .. } => vec![base, index],
             Rvalue::Field { object, .. } => vec![object],
             Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter_mut().collect(),
             Rvalue::ArrayRepeat { value, count } => vec![value, count],
@@ -229,6 +233,7 @@ impl StatementKind {
                 array,
                 index,
                 value,
+                ..
             } => vec![array, index, value],
             StatementKind::SetField { object, value, .. } => vec![object, value],
             StatementKind::Call { args, .. } => args.iter().collect(),
@@ -248,6 +253,7 @@ impl StatementKind {
                 array,
                 index,
                 value,
+                ..
             } => vec![array, index, value],
             StatementKind::SetField { object, value, .. } => vec![object, value],
             StatementKind::Call { args, .. } => args.iter_mut().collect(),

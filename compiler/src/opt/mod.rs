@@ -3,6 +3,7 @@
 //! inlining small leaf functions, then removing branches on constants, chains of empty blocks,
 //! and values that are computed but never used.
 
+mod bounds;
 mod const_fold;
 mod dead_code;
 mod inline;
@@ -16,6 +17,7 @@ pub fn optimize(program: &mut mir::Program) {
         const_fold::fold_constants(func);
         simplify_cfg::simplify_cfg(func);
         dead_code::remove_dead_assignments(func);
+        bounds::remove_bounds_checks(func);
     }
 }
 
