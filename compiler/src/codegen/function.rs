@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    AliasRegion, AliasRegionData, Block, FuncRef, Function, GlobalValue, InstBuilder,
-    JumpTableData, MemFlagsData, TrapCode, Value, types,
+    AliasRegion, AliasRegionData, Block, FuncRef, Function, GlobalValue, InstBuilder, MemFlagsData,
+    TrapCode, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_module::{DataId, FuncId};
@@ -341,10 +341,6 @@ impl FunctionTranslator<'_, '_> {
                 default,
             } => {
                 let value = self.operand(value)?;
-                if let Some((min, len)) = dense_range(cases) {
-                    self.jump_table(value, min, len, cases, *default);
-                    return Ok(());
-                }
                 let mut switch = Switch::new();
                 for &(case, target) in cases {
                     // The first case with a value wins; the switch compares unsigned 64-bit values.
@@ -367,35 +363,6 @@ impl FunctionTranslator<'_, '_> {
             }
         }
         Ok(())
-    }
-
-    /// A dense `match` (see [`dense_range`]): one `br_table` of `len` entries indexed by
-    /// `value - min`, where the values no case names go to `default`. Cranelift's `Switch` would
-    /// test for each run of consecutive values in turn before its jump tables.
-    fn jump_table(
-        &mut self,
-        value: Value,
-        min: i64,
-        len: u64,
-        cases: &[(i64, BlockId)],
-        default: BlockId,
-    ) {
-        let mut targets = vec![self.blocks[default]; len as usize];
-        // In reverse, so that the first case with a value wins.
-        for &(case, target) in cases.iter().rev() {
-            targets[case.abs_diff(min) as usize] = self.blocks[target];
-        }
-        let dfg = &mut self.builder.func.dfg;
-        let entries: Vec<_> = targets.iter().map(|&b| dfg.block_call(b, &[])).collect();
-        let table = JumpTableData::new(dfg.block_call(self.blocks[default], &[]), &entries);
-        let table = self.builder.create_jump_table(table);
-        // Values below `min` wrap to large unsigned indices: with those above the range, they are
-        // clamped to `len`, the table's default entry, which also makes the index fit in 32 bits.
-        let index = self.builder.ins().iadd_imm_s(value, min.wrapping_neg());
-        let len = self.iconst(len as i64);
-        let index = self.builder.ins().umin(index, len);
-        let index = self.builder.ins().ireduce(types::I32, index);
-        self.builder.ins().br_table(index, table);
     }
 
     fn rvalue(&mut self, rvalue: &Rvalue) -> Result<Value> {
@@ -750,22 +717,6 @@ fn calls_functions(func: &mir::Function) -> bool {
             }
         )
     })
-}
-
-/// The smallest value of a `match`'s cases and the length of the range up to the largest, if
-/// they are dense enough for one jump table: at least 4 distinct values, spread over at most 8
-/// table entries per value (gcc's jump tables at -O2 allow 10); a handful of compares is as fast
-/// as a table, and a sparse table wastes memory.
-fn dense_range(cases: &[(i64, BlockId)]) -> Option<(i64, u64)> {
-    const MIN_VALUES: u64 = 4;
-    const ENTRIES_PER_VALUE: u64 = 8;
-    let mut values: Vec<i64> = cases.iter().map(|&(v, _)| v).collect();
-    values.sort_unstable();
-    values.dedup();
-    let (&min, &max) = (values.first()?, values.last()?);
-    let count = values.len() as u64;
-    let len = max.abs_diff(min).saturating_add(1);
-    (count >= MIN_VALUES && len <= ENTRIES_PER_VALUE * count).then_some((min, len))
 }
 
 fn const_int(op: &Operand) -> Option<i64> {

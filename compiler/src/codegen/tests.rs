@@ -745,51 +745,6 @@ fn switch_takes_first_matching_case() {
 }
 
 #[test]
-fn dense_switch_is_one_jump_table() {
-    // pick(x) = match x { 2 => 0, 3 => 1, 3 => 3 (shadowed), 5 => 1, 6 => 2, _ => 4 }; main
-    // returns the picks of XS as digits in base 5.
-    const XS: [i64; 10] = [i64::MIN, -1, 1, 2, 3, 4, 5, 6, 7, i64::MAX];
-    let mut pick = function("pick", &[Type::Int], &[], Type::Int);
-    pick.blocks = vec![
-        block(
-            vec![],
-            TerminatorKind::Switch {
-                value: local(0),
-                cases: vec![(2, 1), (3, 2), (3, 3), (5, 2), (6, 4)],
-                default: 5,
-            },
-        ),
-        block(vec![], ret(int(0))),
-        block(vec![], ret(int(1))),
-        block(vec![], ret(int(3))),
-        block(vec![], ret(int(2))),
-        block(vec![], ret(int(4))),
-    ];
-    let mut main = function("main", &[], &[Type::Int, Type::Int], Type::Int);
-    let mut stmts = vec![assign(0, Rvalue::Use(int(0)))];
-    for x in XS {
-        stmts.extend([
-            stmt(StatementKind::Call {
-                dest: Some(1),
-                callee: Callee::Function(1),
-                args: vec![int(x)],
-            }),
-            binary(0, BinOp::Mul, local(0), int(5)),
-            binary(0, BinOp::Add, local(0), local(1)),
-        ]);
-    }
-    main.blocks = vec![block(stmts, ret(local(0)))];
-    let p = program(vec![main, pick]);
-    let picks = [4, 4, 4, 0, 1, 4, 1, 2, 4, 4];
-    assert_eq!(run(&p), picks.iter().fold(0, |acc, d| acc * 5 + d));
-    let clif = emit_clif(&p, "", &Options::default(), Some("pick")).unwrap();
-    assert!(
-        clif.contains("br_table") && !clif.contains("brif"),
-        "{clif}"
-    );
-}
-
-#[test]
 fn void_main_returns_zero_and_prints_every_type() {
     let mut main = function(
         "main",
