@@ -1,7 +1,8 @@
 //! MIR optimizations run at `-O 2`, after instrumentation. Cranelift already does GVN, LICM and
-//! constant folding on its own IR, but inlines nothing; these passes do what is easier on MIR:
-//! inlining small leaf functions, then removing branches on constants, chains of empty blocks,
-//! and values that are computed but never used.
+//! constant folding on its own IR, but inlines nothing and cannot see that an index is in bounds;
+//! these passes do what is easier on MIR: inlining small leaf functions, then removing branches on
+//! constants, chains of empty blocks, values that are computed but never used, and bounds checks
+//! that loop and branch conditions prove redundant.
 
 mod bounds;
 mod const_fold;
