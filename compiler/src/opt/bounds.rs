@@ -5,10 +5,10 @@
 //! `0 <= i`, `i < j`, `n == len(a)`, `0 <= i < len(a)`, and which comparison a bool local holds.
 //! An access `a[i]` is in bounds when `0 <= i < len(a)` is known, directly (an earlier access
 //! of `a[i]` succeeded, with neither local assigned since) or as `0 <= i`, `i < n` and
-//! `n == len(a)`, e.g. in `for i in 0..len(a)` or `while i < n` after `let n = len(a)`. Lengths
-//! never change (LANGUAGE.md: arrays have a fixed length, strings are immutable), so only an
-//! assignment to a local ends what was known about it. Comparisons are signed, and only on
-//! ints: `i + 1` is known not to overflow only where `i < j` for some `j`.
+//! `n == len(a)`, e.g. in `for i in 0..len(a)`, or `while i < n` after `let n = len(a)` or
+//! `let a = [0; n]`. Lengths never change (LANGUAGE.md: arrays have a fixed length, strings are
+//! immutable), so only an assignment to a local ends what was known about it. Comparisons are
+//! signed, and only on ints: `i + 1` is known not to overflow only where `i < j` for some `j`.
 
 use std::collections::BTreeSet;
 
@@ -302,6 +302,11 @@ fn assigned(locals: &[LocalDecl], facts: &Facts, dest: LocalId, rvalue: &Rvalue)
             .map(|i| Fact::InBounds(i, *array))
             .into_iter()
             .collect(),
+        // A negative count fails, so past it the count is the length.
+        Rvalue::ArrayRepeat {
+            count: Operand::Local(n),
+            ..
+        } if *n != dest => vec![Fact::Length(*n, dest), Fact::NonNegative(*n)],
         _ => Vec::new(),
     }
 }
@@ -347,6 +352,8 @@ mod tests {
         assert_eq!(checks(&while_loop), [false]);
         let reversed = main_with("let i = 0; while len(a) > i { a[i] = 0; i = i + 1; }");
         assert_eq!(checks(&reversed), [false]);
+        let same_length = main_with("let n = x + 2; let c = [0; n]; for i in 0..n { c[i] = i; }");
+        assert_eq!(checks(&same_length), [false]);
     }
 
     #[test]
@@ -370,6 +377,7 @@ mod tests {
             "let i = 0; while i < len(a) { i = x; x += a[i]; }",
             // Only one side of a comparison is known.
             "let i = x - 1; if i < len(a) { x += a[i]; }",
+            "let n = x + 2; let c = [0; n]; n = 9; for i in 0..n { c[i] = i; }",
             "let i = x; if i >= 0 { x += a[i]; }",
         ] {
             assert!(checks(&main_with(body)).iter().all(|&c| c), "{body}");
