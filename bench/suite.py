@@ -5,9 +5,10 @@
 
 Each NAME.bench holds the program's arguments, one per line, sized so that the C port
 programs/bench/c/NAME.c takes about a second under gcc -O2. Times are CPU seconds (user + system
-of the child process), the median of N runs, so other load on a shared machine matters less than
-for wall time; pcc's include JIT compilation. The ratio is pcc -O2 / gcc -O2 measured in this same
-run; the last row is their geometric mean. The outputs of pcc and of the C port must agree.
+of the child process), the median of N runs, gcc's and pcc's taking turns, so that other load on
+a shared machine matters less than for wall time; pcc's include JIT compilation. The ratio is
+pcc -O2 / gcc -O2; the last row is their geometric mean. The outputs of pcc and of the C port
+must agree.
 Prints a Markdown table, also written to --out if given.
 """
 
@@ -23,20 +24,30 @@ from run import BUILD, PCC, ROOT, build, geomean, machine
 BENCH = ROOT / "programs" / "bench"
 
 
-def median_cpu(cmd, runs):
-    """Median CPU seconds of `runs` executions of cmd, and its stdout (checked to be stable)."""
-    times, outputs = [], set()
+def cpu_time(cmd):
+    """CPU seconds (user + system) and stdout of one run of cmd."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode != 0:
+        sys.exit(f"failed: {' '.join(map(str, cmd))}\n{result.stderr.decode()}")
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, result.stdout
+
+
+def median_cpus(cmds, runs):
+    """Per command, the median CPU seconds of `runs` executions and its stdout (checked to be
+    stable). The commands take turns, so that both see the same load on a busy machine."""
+    times = [[] for _ in cmds]
+    outputs = [set() for _ in cmds]
     for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = subprocess.run(cmd, cwd=ROOT, capture_output=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if result.returncode != 0:
-            sys.exit(f"failed: {' '.join(map(str, cmd))}\n{result.stderr.decode()}")
-        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-        outputs.add(result.stdout)
-    if len(outputs) != 1:
-        sys.exit(f"output differs between runs of {' '.join(map(str, cmd))}")
-    return statistics.median(times), outputs.pop()
+        for i, cmd in enumerate(cmds):
+            t, out = cpu_time(cmd)
+            times[i].append(t)
+            outputs[i].add(out)
+    for cmd, outs in zip(cmds, outputs):
+        if len(outs) != 1:
+            sys.exit(f"output differs between runs of {' '.join(map(str, cmd))}")
+    return [(statistics.median(t), outs.pop()) for t, outs in zip(times, outputs)]
 
 
 def suite_rows(runs, only):
@@ -49,8 +60,8 @@ def suite_rows(runs, only):
         args = bench.read_text().split()
         exe = BUILD / name
         subprocess.run(["gcc", "-O2", "-o", exe, BENCH / "c" / f"{name}.c", "-lm"], check=True)
-        t_c, out_c = median_cpu([exe, *args], runs)
-        t_pcc, out_pcc = median_cpu([PCC, "run", BENCH / f"{name}.pl", "-O2", "--", *args], runs)
+        pcc = [PCC, "run", BENCH / f"{name}.pl", "-O2", "--", *args]
+        (t_c, out_c), (t_pcc, out_pcc) = median_cpus([[exe, *args], pcc], runs)
         if out_c != out_pcc:
             sys.exit(f"{name}: pcc and C outputs differ")
         rows.append((name, t_c, t_pcc))
