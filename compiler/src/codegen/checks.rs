@@ -74,16 +74,21 @@ impl FunctionTranslator<'_, '_> {
         })
     }
 
-    /// The address of element `index` of `array` minus `DATA_OFFSET`, after a bounds check.
-    pub fn checked_slot(&mut self, array: Value, index: Value) -> Result<Value> {
-        self.bounds_check(array, index)?;
+    /// The address of element `index` of `array` minus `DATA_OFFSET`, after a bounds check if
+    /// `checked` (MIR clears it where the index is proven in bounds).
+    pub fn element_slot(&mut self, array: Value, index: Value, checked: bool) -> Result<Value> {
+        if checked {
+            self.bounds_check(array, index)?;
+        }
         let scaled = self.builder.ins().ishl_imm_u(index, 3);
         Ok(self.builder.ins().iadd(array, scaled))
     }
 
-    /// Byte `index` of `string`, zero-extended to an `int`, after a bounds check.
-    pub fn checked_byte(&mut self, string: Value, index: Value) -> Result<Value> {
-        self.bounds_check(string, index)?;
+    /// Byte `index` of `string`, zero-extended to an `int`, after a bounds check if `checked`.
+    pub fn string_byte(&mut self, string: Value, index: Value, checked: bool) -> Result<Value> {
+        if checked {
+            self.bounds_check(string, index)?;
+        }
         let address = self.builder.ins().iadd(string, index);
         let flags = self.memory_flags(Memory::StringBytes).with_readonly();
         Ok(self

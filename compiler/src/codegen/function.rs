@@ -160,12 +160,13 @@ impl FunctionTranslator<'_, '_> {
                 array,
                 index,
                 value,
+                checked,
             } => {
                 let (flags, _) = self.element_access(array)?;
                 let array = self.operand(array)?;
                 let index = self.operand(index)?;
                 let value = self.operand(value)?;
-                let slot = self.checked_slot(array, index)?;
+                let slot = self.element_slot(array, index, *checked)?;
                 store_slot(&mut self.builder, flags, value, slot, DATA_OFFSET);
             }
             StatementKind::SetField {
@@ -484,14 +485,22 @@ impl FunctionTranslator<'_, '_> {
                     slot_offset(*global)?,
                 ))
             }
-            Rvalue::Index { base, index } if self.mir.operand_type(base) == Type::Str => {
+            Rvalue::Index {
+                base,
+                index,
+                checked,
+            } if self.mir.operand_type(base) == Type::Str => {
                 let (string, index) = (self.operand(base)?, self.operand(index)?);
-                self.checked_byte(string, index)
+                self.string_byte(string, index, *checked)
             }
-            Rvalue::Index { base, index } => {
+            Rvalue::Index {
+                base,
+                index,
+                checked,
+            } => {
                 let (flags, ty) = self.element_access(base)?;
                 let (array, index) = (self.operand(base)?, self.operand(index)?);
-                let slot = self.checked_slot(array, index)?;
+                let slot = self.element_slot(array, index, *checked)?;
                 Ok(load_slot(&mut self.builder, flags, ty, slot, DATA_OFFSET))
             }
             Rvalue::Field {
@@ -708,10 +717,17 @@ impl FunctionTranslator<'_, '_> {
         self.location_at(self.span.lo)
     }
 
-    /// The id of the location at byte `offset` in this function, as a value.
+    /// The id of the location at byte `offset` of the source, as a value. The function named is
+    /// the one whose source contains it (docs/CONVENTIONS.md): for code inlined from another
+    /// function, that function; outside every function (global initializers), this one.
     pub fn location_at(&mut self, offset: u32) -> Value {
-        let mir = self.mir;
-        let id = self.cx.info.location(offset, &mir.name);
+        let program = self.cx.program;
+        let function = program
+            .functions
+            .iter()
+            .find(|f| f.span.lo <= offset && offset < f.span.hi)
+            .unwrap_or(self.mir);
+        let id = self.cx.info.location(offset, &function.name);
         self.iconst(id)
     }
 

@@ -371,6 +371,7 @@ fn strings() {
                     Rvalue::Index {
                         base: local(s),
                         index: int(2),
+                        checked: true,
                     },
                 )],
                 n,
@@ -444,16 +445,19 @@ fn arrays() {
             array: local(a),
             index: int(1),
             value: int(-7),
+            checked: true,
         }),
         stmt(StatementKind::SetIndex {
             array: local(f),
             index: int(3),
             value: float(2.5),
+            checked: true,
         }),
         stmt(StatementKind::SetIndex {
             array: local(b),
             index: int(0),
             value: boolean(false),
+            checked: true,
         }),
     ];
     let index = |dest, base, i| {
@@ -462,6 +466,7 @@ fn arrays() {
             Rvalue::Index {
                 base: local(base),
                 index: int(i),
+                checked: true,
             },
         )
     };

@@ -70,6 +70,7 @@ impl Validator<'_> {
                 array,
                 index,
                 value,
+                ..
             } => self.operands([array, index, value]),
             StatementKind::SetField {
                 object,
@@ -150,7 +151,7 @@ impl Validator<'_> {
             Rvalue::Use(op) | Rvalue::Unary(_, op) => self.operand(op),
             Rvalue::Binary(_, x, y) => self.operands([x, y]),
             Rvalue::Global(global) => self.global(*global),
-            Rvalue::Index { base, index } => self.operands([base, index]),
+            Rvalue::Index { base, index, .. } => self.operands([base, index]),
             Rvalue::Field {
                 object,
                 strukt,

@@ -357,6 +357,7 @@ impl Builder {
                         array,
                         index,
                         value,
+                        checked: true,
                     },
                     at,
                 );
@@ -403,6 +404,7 @@ impl Builder {
                     Rvalue::Index {
                         base: array.clone(),
                         index: index.clone(),
+                        checked: true,
                     },
                     at,
                 );
@@ -413,6 +415,7 @@ impl Builder {
                         array,
                         index,
                         value,
+                        checked: true,
                     },
                     at,
                 );
@@ -508,7 +511,15 @@ impl Builder {
             ExprKind::Index { base, index } => {
                 let base = self.expr(base);
                 let index = self.expr(index);
-                self.assign_temp(ty, Rvalue::Index { base, index }, span)
+                self.assign_temp(
+                    ty,
+                    Rvalue::Index {
+                        base,
+                        index,
+                        checked: true,
+                    },
+                    span,
+                )
             }
             ExprKind::Field { base, field } => {
                 let strukt = struct_of(&base.ty);

@@ -50,6 +50,11 @@ fn list(ops: &[Operand]) -> String {
         .join(", ")
 }
 
+/// Marks an element access without a bounds check.
+fn unchecked(checked: bool) -> &'static str {
+    if checked { "" } else { "unchecked " }
+}
+
 impl Program {
     fn callee_name(&self, callee: Callee) -> String {
         match callee {
@@ -65,7 +70,11 @@ impl Program {
             Rvalue::Unary(op, a) => format!("{}{a}", op.symbol()),
             Rvalue::Binary(op, a, b) => format!("{a} {} {b}", op.symbol()),
             Rvalue::Global(g) => format!("@{}", self.globals[*g].name),
-            Rvalue::Index { base, index } => format!("{base}[{index}]"),
+            Rvalue::Index {
+                base,
+                index,
+                checked,
+            } => format!("{}{base}[{index}]", unchecked(*checked)),
             Rvalue::Field {
                 object,
                 strukt,
@@ -94,7 +103,8 @@ impl Program {
                 array,
                 index,
                 value,
-            } => format!("{array}[{index}] = {value}"),
+                checked,
+            } => format!("{}{array}[{index}] = {value}", unchecked(*checked)),
             StatementKind::SetField {
                 object,
                 strukt,

@@ -113,11 +113,13 @@ pub struct Statement {
 pub enum StatementKind {
     Assign(LocalId, Rvalue),
     SetGlobal(GlobalId, Operand),
-    /// `array[index] = value`, bounds-checked.
+    /// `array[index] = value`, bounds-checked unless `checked` is false (the index is proven in
+    /// bounds).
     SetIndex {
         array: Operand,
         index: Operand,
         value: Operand,
+        checked: bool,
     },
     /// `object.field = value`, null-checked.
     SetField {
@@ -200,10 +202,12 @@ pub enum Rvalue {
     /// ints check for zero; `Add` on strings concatenates; comparisons on strings compare contents.
     Binary(BinOp, Operand, Operand),
     Global(GlobalId),
-    /// Array element or string byte, bounds-checked.
+    /// Array element or string byte, bounds-checked unless `checked` is false (the index is
+    /// proven in bounds).
     Index {
         base: Operand,
         index: Operand,
+        checked: bool,
     },
     /// Null-checked field read.
     Field {
@@ -231,7 +235,7 @@ impl Rvalue {
             Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
             Rvalue::Binary(_, a, b) => vec![a, b],
             Rvalue::Global(_) => Vec::new(),
-            Rvalue::Index { base, index } => vec![base, index],
+            Rvalue::Index { base, index, .. } => vec![base, index],
             Rvalue::Field { object, .. } => vec![object],
             Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter().collect(),
             Rvalue::ArrayRepeat { value, count } => vec![value, count],
@@ -244,10 +248,63 @@ impl Rvalue {
             Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
             Rvalue::Binary(_, a, b) => vec![a, b],
             Rvalue::Global(_) => Vec::new(),
-            Rvalue::Index { base, index } => vec![base, index],
+            Rvalue::Index { base, index, .. } => vec![base, index],
             Rvalue::Field { object, .. } => vec![object],
             Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter_mut().collect(),
             Rvalue::ArrayRepeat { value, count } => vec![value, count],
+        }
+    }
+}
+
+impl StatementKind {
+    /// The operands the statement reads, in evaluation order.
+    pub fn operands(&self) -> Vec<&Operand> {
+        match self {
+            StatementKind::Assign(_, rvalue) => rvalue.operands(),
+            StatementKind::SetGlobal(_, op)
+            | StatementKind::Count { index: op, .. }
+            | StatementKind::CountOrCold { index: op, .. }
+            | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
+            StatementKind::SetIndex {
+                array,
+                index,
+                value,
+                ..
+            } => vec![array, index, value],
+            StatementKind::SetField { object, value, .. } => vec![object, value],
+            StatementKind::Call { args, .. } => args.iter().collect(),
+            StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
+            StatementKind::Trace(_) | StatementKind::Stream(_) => Vec::new(),
+        }
+    }
+
+    /// The operands, for rewriting.
+    pub fn operands_mut(&mut self) -> Vec<&mut Operand> {
+        match self {
+            StatementKind::Assign(_, rvalue) => rvalue.operands_mut(),
+            StatementKind::SetGlobal(_, op)
+            | StatementKind::Count { index: op, .. }
+            | StatementKind::CountOrCold { index: op, .. }
+            | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
+            StatementKind::SetIndex {
+                array,
+                index,
+                value,
+                ..
+            } => vec![array, index, value],
+            StatementKind::SetField { object, value, .. } => vec![object, value],
+            StatementKind::Call { args, .. } => args.iter_mut().collect(),
+            StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
+            StatementKind::Trace(_) | StatementKind::Stream(_) => Vec::new(),
+        }
+    }
+
+    /// The local the statement assigns, if any, for rewriting.
+    pub fn dest_mut(&mut self) -> Option<&mut LocalId> {
+        match self {
+            StatementKind::Assign(dest, _) => Some(dest),
+            StatementKind::Call { dest, .. } => dest.as_mut(),
+            _ => None,
         }
     }
 }
@@ -346,6 +403,26 @@ impl TerminatorKind {
                 targets
             }
             TerminatorKind::Return(_) | TerminatorKind::Unreachable => Vec::new(),
+        }
+    }
+
+    /// The operand the terminator reads, if any.
+    pub fn operand(&self) -> Option<&Operand> {
+        match self {
+            TerminatorKind::Branch { cond: op, .. }
+            | TerminatorKind::Switch { value: op, .. }
+            | TerminatorKind::Return(Some(op)) => Some(op),
+            _ => None,
+        }
+    }
+
+    /// The operand, for rewriting.
+    pub fn operand_mut(&mut self) -> Option<&mut Operand> {
+        match self {
+            TerminatorKind::Branch { cond: op, .. }
+            | TerminatorKind::Switch { value: op, .. }
+            | TerminatorKind::Return(Some(op)) => Some(op),
+            _ => None,
         }
     }
 

@@ -5,8 +5,7 @@
 use std::collections::HashMap;
 
 use crate::mir::{
-    BinOp, Const, Function, LocalId, Operand, Rvalue, StatementKind, StreamEvent, TerminatorKind,
-    UnOp,
+    BinOp, Const, Function, LocalId, Operand, Rvalue, StatementKind, TerminatorKind, UnOp,
 };
 
 pub fn fold_constants(func: &mut Function) {
@@ -73,31 +72,8 @@ fn substitute(op: &mut Operand, known: &HashMap<LocalId, Const>) {
 }
 
 fn substitute_statement(kind: &mut StatementKind, known: &HashMap<LocalId, Const>) {
-    let sub = |op: &mut Operand| substitute(op, known);
-    match kind {
-        StatementKind::Assign(_, rvalue) => rvalue.operands_mut().into_iter().for_each(sub),
-        StatementKind::SetGlobal(_, op) => sub(op),
-        StatementKind::SetIndex {
-            array,
-            index,
-            value,
-        } => {
-            sub(array);
-            sub(index);
-            sub(value);
-        }
-        StatementKind::SetField { object, value, .. } => {
-            sub(object);
-            sub(value);
-        }
-        StatementKind::Call { args, .. } => args.iter_mut().for_each(sub),
-        StatementKind::Count { index, .. } | StatementKind::CountOrCold { index, .. } => sub(index),
-        StatementKind::CountPpp { ppp, bl, .. } => {
-            sub(ppp);
-            sub(bl);
-        }
-        StatementKind::Stream(StreamEvent::Path { id, .. }) => sub(id),
-        StatementKind::Trace(_) | StatementKind::Stream(_) => {}
+    for op in kind.operands_mut() {
+        substitute(op, known);
     }
 }
 

@@ -1,7 +1,7 @@
 //! Removes assignments to locals that are never read, when computing the value has no effect
 //! (no runtime check that could fail, no call).
 
-use crate::mir::{BinOp, Function, Operand, Rvalue, StatementKind, StreamEvent, TerminatorKind};
+use crate::mir::{BinOp, Function, Operand, Rvalue, StatementKind};
 
 pub fn remove_dead_assignments(func: &mut Function) {
     loop {
@@ -38,44 +38,12 @@ fn is_pure(rvalue: &Rvalue) -> bool {
 
 fn used_locals(func: &Function) -> Vec<bool> {
     let mut used = vec![false; func.locals.len()];
-    let mut mark = |op: &Operand| {
-        if let Operand::Local(l) = op {
-            used[*l] = true;
-        }
-    };
     for block in &func.blocks {
-        for stmt in &block.stmts {
-            match &stmt.kind {
-                StatementKind::Assign(_, rvalue) => {
-                    rvalue.operands().into_iter().for_each(&mut mark)
-                }
-                StatementKind::SetGlobal(_, op) => mark(op),
-                StatementKind::SetIndex {
-                    array,
-                    index,
-                    value,
-                } => [array, index, value].into_iter().for_each(&mut mark),
-                StatementKind::SetField { object, value, .. } => {
-                    mark(object);
-                    mark(value);
-                }
-                StatementKind::Call { args, .. } => args.iter().for_each(&mut mark),
-                StatementKind::Count { index, .. } | StatementKind::CountOrCold { index, .. } => {
-                    mark(index)
-                }
-                StatementKind::CountPpp { ppp, bl, .. } => {
-                    mark(ppp);
-                    mark(bl);
-                }
-                StatementKind::Stream(StreamEvent::Path { id, .. }) => mark(id),
-                StatementKind::Trace(_) | StatementKind::Stream(_) => {}
+        let operands = block.stmts.iter().flat_map(|stmt| stmt.kind.operands());
+        for op in operands.chain(block.term.kind.operand()) {
+            if let Operand::Local(l) = op {
+                used[*l] = true;
             }
-        }
-        match &block.term.kind {
-            TerminatorKind::Branch { cond: op, .. }
-            | TerminatorKind::Switch { value: op, .. }
-            | TerminatorKind::Return(Some(op)) => mark(op),
-            _ => {}
         }
     }
     used

@@ -1,17 +1,47 @@
-//! MIR clean-ups run at `-O 2`, after instrumentation. Cranelift already does GVN, LICM and
-//! constant folding on its own IR; these passes remove what is easier to see on MIR: branches
-//! on constants, chains of empty blocks, and values that are computed but never used.
+//! MIR optimizations run at `-O 2`, after instrumentation. Cranelift already does GVN, LICM and
+//! constant folding on its own IR, but inlines nothing and cannot see that an index is in bounds;
+//! these passes do what is easier on MIR: inlining small leaf functions, then removing branches on
+//! constants, chains of empty blocks, values that are computed but never used, and bounds checks
+//! that loop and branch conditions prove redundant.
 
+mod bounds;
 mod const_fold;
 mod dead_code;
+mod inline;
 mod simplify_cfg;
 
 use crate::mir;
 
 pub fn optimize(program: &mut mir::Program) {
+    inline::inline_small_functions(program);
     for func in &mut program.functions {
         const_fold::fold_constants(func);
         simplify_cfg::simplify_cfg(func);
         dead_code::remove_dead_assignments(func);
+        bounds::remove_bounds_checks(func);
+    }
+}
+
+#[cfg(test)]
+mod testing {
+    use pcc_lang::LineIndex;
+
+    use crate::mir::Program;
+
+    /// The MIR of a PL program, as lowered.
+    pub fn lower(source: &str) -> Program {
+        let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+        crate::lower::lower_program(&typed)
+    }
+
+    /// The text of function `name` of `program`, compiled from `source`, as `--emit mir` prints it.
+    pub fn text(program: &Program, source: &str, name: &str) -> String {
+        let lines = LineIndex::new(source);
+        let id = program
+            .functions
+            .iter()
+            .position(|f| f.name == name)
+            .expect("the function exists");
+        program.function_text(id, &|span| lines.line(span.lo))
     }
 }

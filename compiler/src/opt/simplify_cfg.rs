@@ -1,11 +1,49 @@
 //! CFG simplification: a branch with both arms alike becomes a jump, jumps through empty blocks
-//! go straight to their target, and a block with a single predecessor that jumps to it is
-//! merged into that predecessor.
+//! go straight to their target, a block with a single predecessor that jumps to it is merged
+//! into that predecessor, and a small block shared by several predecessors that jump to it is
+//! copied into each (tail duplication).
 
 use crate::lower::remove_unreachable_blocks;
 use crate::mir::{ENTRY, Function, TerminatorKind};
 
 pub fn simplify_cfg(func: &mut Function) {
+    clean_up(func);
+    if duplicate_small_targets(func) {
+        clean_up(func);
+    }
+}
+
+/// The most statements a block may have to be copied into the blocks that jump to it.
+const MAX_DUPLICATED: usize = 3;
+
+/// Tail duplication: a block that jumps to a small block shared with other predecessors gets its
+/// own copy of it. The copy runs the same statements in the same order, so nothing observable
+/// changes; but a loop's latch and header test move into each path that ends an iteration, so
+/// Cranelift has one join (with its register moves) less per iteration, and a `match` arm jumps
+/// straight back to the loop's test.
+fn duplicate_small_targets(func: &mut Function) -> bool {
+    let preds = func.predecessors();
+    let mut changed = false;
+    for b in 0..func.blocks.len() {
+        let TerminatorKind::Goto(target) = func.blocks[b].term.kind else {
+            continue;
+        };
+        if target == b
+            || preds[target].len() < 2
+            || func.blocks[target].stmts.len() > MAX_DUPLICATED
+        {
+            continue;
+        }
+        let copy = func.blocks[target].clone();
+        let block = &mut func.blocks[b];
+        block.stmts.extend(copy.stmts);
+        block.term = copy.term;
+        changed = true;
+    }
+    changed
+}
+
+fn clean_up(func: &mut Function) {
     loop {
         let changed =
             fold_same_target_branches(func) | bypass_empty_blocks(func) | merge_chains(func);
@@ -84,4 +122,81 @@ fn merge_chains(func: &mut Function) -> bool {
         }
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opt::testing::{lower, text};
+
+    #[test]
+    fn a_loop_test_moves_into_every_path_that_ends_an_iteration() {
+        let source = "\
+fn main() {
+    let i = 0;
+    while i < 10 {
+        match i % 3 {
+            0 => { print(i); }
+            1 => { i += 1; }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+";
+        let mut program = lower(source);
+        let main = program.main;
+        simplify_cfg(&mut program.functions[main]);
+        let expected = "\
+fn main() -> void {
+    let _0: int; // i
+    let _1: bool; // tmp
+    let _2: int; // tmp
+  bb0:
+    _0 = 0                                   // line 2
+    _1 = _0 < 10                             // line 3
+    branch _1 ? bb1 : bb2                    // line 3
+  bb1:
+    _2 = _0 % 3                              // line 4
+    switch _2 [0 => bb4, 1 => bb5, _ => bb3] // line 4
+  bb2:
+    return                                   // line 11
+  bb3:
+    _0 = _0 + 1                              // line 9
+    _1 = _0 < 10                             // line 3
+    branch _1 ? bb1 : bb2                    // line 3
+  bb4:
+    print(_0)                                // line 5
+    _0 = _0 + 1                              // line 9
+    _1 = _0 < 10                             // line 3
+    branch _1 ? bb1 : bb2                    // line 3
+  bb5:
+    _0 = _0 + 1                              // line 6
+    _0 = _0 + 1                              // line 9
+    _1 = _0 < 10                             // line 3
+    branch _1 ? bb1 : bb2                    // line 3
+}
+";
+        assert_eq!(text(&program, source, "main"), expected);
+    }
+
+    #[test]
+    fn larger_blocks_are_not_copied() {
+        let source = "\
+fn main() {
+    let i = 0;
+    while i < 10 {
+        if i % 2 == 0 { print(i); }
+        i += 1; i += 1; i += 1; i -= 2;
+    }
+}
+";
+        let mut program = lower(source);
+        let main = program.main;
+        simplify_cfg(&mut program.functions[main]);
+        let text = text(&program, source, "main");
+        assert_eq!(text.matches("_0 = _0 - 2").count(), 1, "{text}");
+        // The loop test is small: rotated into the loop's end.
+        assert_eq!(text.matches("_1 = _0 < 10").count(), 2, "{text}");
+    }
 }

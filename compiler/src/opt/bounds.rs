@@ -1,0 +1,386 @@
+//! Bounds-check elimination: clears `checked` on element accesses whose index is proven in
+//! bounds, so codegen emits no compare-and-branch for them.
+//!
+//! A forward must-analysis over the CFG collects facts about locals that hold at each point:
+//! `0 <= i`, `i < j`, `n == len(a)`, `0 <= i < len(a)`, and which comparison a bool local holds.
+//! An access `a[i]` is in bounds when `0 <= i < len(a)` is known, directly (an earlier access
+//! of `a[i]` succeeded, with neither local assigned since) or as `0 <= i`, `i < n` and
+//! `n == len(a)`, e.g. in `for i in 0..len(a)`, or `while i < n` after `let n = len(a)` or
+//! `let a = [0; n]`. Lengths never change (LANGUAGE.md: arrays have a fixed length, strings are
+//! immutable), so only an assignment to a local ends what was known about it. Comparisons are
+//! signed, and only on ints: `i + 1` is known not to overflow only where `i < j` for some `j`.
+
+use std::collections::BTreeSet;
+
+use crate::mir::{
+    BinOp, Builtin, Callee, Const, ENTRY, Function, LocalDecl, LocalId, Operand, Rvalue,
+    StatementKind, TerminatorKind, Type,
+};
+
+/// An index: a local or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Index {
+    Local(LocalId),
+    Const(i64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Fact {
+    /// `0 <= x`.
+    NonNegative(LocalId),
+    /// `x < y`.
+    Less(LocalId, LocalId),
+    /// `n == len(a)`.
+    Length(LocalId, LocalId),
+    /// `0 <= i < len(a)`.
+    InBounds(Index, LocalId),
+    /// Bool `c` holds `lo < hi` (strict) or `lo <= hi`, a comparison of ints.
+    Compares(LocalId, Index, Index, bool),
+}
+
+impl Fact {
+    fn locals(self) -> impl Iterator<Item = LocalId> {
+        let index = |i: Index| match i {
+            Index::Local(l) => Some(l),
+            Index::Const(_) => None,
+        };
+        let (a, b, c) = match self {
+            Fact::NonNegative(x) => (Some(x), None, None),
+            Fact::Less(x, y) | Fact::Length(x, y) => (Some(x), Some(y), None),
+            Fact::InBounds(i, a) => (index(i), Some(a), None),
+            Fact::Compares(c, lo, hi, _) => (Some(c), index(lo), index(hi)),
+        };
+        [a, b, c].into_iter().flatten()
+    }
+
+    /// The same fact about `to` instead of `from`.
+    fn renamed(self, from: LocalId, to: LocalId) -> Fact {
+        let l = |x: LocalId| if x == from { to } else { x };
+        let i = |x: Index| match x {
+            Index::Local(x) => Index::Local(l(x)),
+            c => c,
+        };
+        match self {
+            Fact::NonNegative(x) => Fact::NonNegative(l(x)),
+            Fact::Less(x, y) => Fact::Less(l(x), l(y)),
+            Fact::Length(n, a) => Fact::Length(l(n), l(a)),
+            Fact::InBounds(x, a) => Fact::InBounds(i(x), l(a)),
+            Fact::Compares(c, lo, hi, strict) => Fact::Compares(l(c), i(lo), i(hi), strict),
+        }
+    }
+}
+
+type Facts = BTreeSet<Fact>;
+
+pub fn remove_bounds_checks(func: &mut Function) {
+    let entry_facts = analyze(func);
+    let locals = &func.locals;
+    for (block, facts) in func.blocks.iter_mut().zip(entry_facts) {
+        // `None`: the block is unreachable.
+        let Some(mut facts) = facts else { continue };
+        for stmt in &mut block.stmts {
+            let access = match &mut stmt.kind {
+                StatementKind::Assign(
+                    _,
+                    Rvalue::Index {
+                        base,
+                        index,
+                        checked,
+                    },
+                ) => Some((&*base, &*index, checked)),
+                StatementKind::SetIndex {
+                    array,
+                    index,
+                    checked,
+                    ..
+                } => Some((&*array, &*index, checked)),
+                _ => None,
+            };
+            if let Some((Operand::Local(array), index, checked)) = access
+                && let Some(index) = as_index(index)
+                && in_bounds(&facts, index, *array)
+            {
+                *checked = false;
+            }
+            transfer(locals, &mut facts, &stmt.kind);
+        }
+    }
+}
+
+/// The facts known on entry to each block; `None` for a block no path reaches.
+fn analyze(func: &Function) -> Vec<Option<Facts>> {
+    let mut entry: Vec<Option<Facts>> = vec![None; func.blocks.len()];
+    entry[ENTRY] = Some(Facts::new());
+    // Optimistic: a block is visited once some predecessor is, and what it knows only shrinks
+    // (facts on a back edge are intersected in when it is reached), down to the fixed point.
+    let mut work = vec![ENTRY];
+    while let Some(b) = work.pop() {
+        let Some(mut facts) = entry[b].clone() else {
+            continue;
+        };
+        let block = &func.blocks[b];
+        for stmt in &block.stmts {
+            transfer(&func.locals, &mut facts, &stmt.kind);
+        }
+        for (succ, facts) in edge_facts(&facts, &block.term.kind) {
+            let merged = match &entry[succ] {
+                None => facts,
+                Some(known) => known.intersection(&facts).copied().collect(),
+            };
+            if entry[succ].as_ref() != Some(&merged) {
+                entry[succ] = Some(merged);
+                work.push(succ);
+            }
+        }
+    }
+    entry
+}
+
+/// The facts on each edge out of a block that ends with `facts`: a branch on a comparison adds
+/// what the comparison's outcome says.
+fn edge_facts(facts: &Facts, term: &TerminatorKind) -> Vec<(usize, Facts)> {
+    let TerminatorKind::Branch {
+        cond: Operand::Local(c),
+        then_bb,
+        else_bb,
+    } = *term
+    else {
+        return term
+            .successors()
+            .into_iter()
+            .map(|s| (s, facts.clone()))
+            .collect();
+    };
+    if then_bb == else_bb {
+        return vec![(then_bb, facts.clone())];
+    }
+    let mut then_facts = facts.clone();
+    let mut else_facts = facts.clone();
+    for fact in facts {
+        if let Fact::Compares(cond, lo, hi, strict) = *fact
+            && cond == c
+        {
+            assume(&mut then_facts, lo, hi, strict);
+            // The negation of `lo < hi` is `hi <= lo`.
+            assume(&mut else_facts, hi, lo, !strict);
+        }
+    }
+    vec![(then_bb, then_facts), (else_bb, else_facts)]
+}
+
+/// Adds what `lo < hi` (strict) or `lo <= hi` being true says about the locals.
+fn assume(facts: &mut Facts, lo: Index, hi: Index, strict: bool) {
+    if let Index::Local(hi) = hi {
+        let lo_non_negative = match lo {
+            Index::Const(v) => v >= 0 || (strict && v == -1),
+            Index::Local(lo) => facts.contains(&Fact::NonNegative(lo)),
+        };
+        if lo_non_negative {
+            facts.insert(Fact::NonNegative(hi));
+        }
+        if let (Index::Local(lo), true) = (lo, strict) {
+            facts.insert(Fact::Less(lo, hi));
+        }
+    }
+}
+
+/// Whether `0 <= index < len(array)` follows from `facts`.
+fn in_bounds(facts: &Facts, index: Index, array: LocalId) -> bool {
+    if facts.contains(&Fact::InBounds(index, array)) {
+        return true;
+    }
+    match index {
+        // Some index is in bounds, so the array is at least that long.
+        Index::Const(v) => facts.iter().any(|f| match *f {
+            Fact::InBounds(Index::Const(w), a) => a == array && (0..=w).contains(&v),
+            Fact::InBounds(Index::Local(_), a) => a == array && v == 0,
+            _ => false,
+        }),
+        Index::Local(i) => {
+            facts.contains(&Fact::NonNegative(i))
+                && facts.iter().any(|f| match *f {
+                    Fact::Less(x, n) => x == i && facts.contains(&Fact::Length(n, array)),
+                    _ => false,
+                })
+        }
+    }
+}
+
+fn as_index(op: &Operand) -> Option<Index> {
+    match op {
+        Operand::Local(l) => Some(Index::Local(*l)),
+        Operand::Const(Const::Int(v)) => Some(Index::Const(*v)),
+        Operand::Const(_) => None,
+    }
+}
+
+/// Updates `facts` across a statement.
+fn transfer(locals: &[LocalDecl], facts: &mut Facts, kind: &StatementKind) {
+    match kind {
+        StatementKind::Assign(dest, rvalue) => {
+            let new = assigned(locals, facts, *dest, rvalue);
+            kill(facts, *dest);
+            facts.extend(new);
+        }
+        StatementKind::SetIndex {
+            array: Operand::Local(array),
+            index,
+            ..
+        } => {
+            // Past the access, its check passed.
+            if let Some(index) = as_index(index) {
+                facts.insert(Fact::InBounds(index, *array));
+            }
+        }
+        StatementKind::Call {
+            dest: Some(dest),
+            callee,
+            args,
+        } => {
+            kill(facts, *dest);
+            if let (Callee::Builtin(Builtin::Len), [Operand::Local(a)]) = (callee, &args[..]) {
+                facts.insert(Fact::Length(*dest, *a));
+                facts.insert(Fact::NonNegative(*dest));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What holds after `dest = rvalue`, from what held before.
+fn assigned(locals: &[LocalDecl], facts: &Facts, dest: LocalId, rvalue: &Rvalue) -> Vec<Fact> {
+    let is_int = |op: &Operand| match op {
+        Operand::Local(l) => locals[*l].ty == Type::Int,
+        Operand::Const(c) => c.ty() == Type::Int,
+    };
+    let non_negative = |op: &Operand| match op {
+        Operand::Local(l) => facts.contains(&Fact::NonNegative(*l)),
+        Operand::Const(c) => matches!(c, Const::Int(v) if *v >= 0),
+    };
+    match rvalue {
+        // A copy knows what its source knows (but not what the old value of `dest` did).
+        Rvalue::Use(Operand::Local(src)) if *src != dest => facts
+            .iter()
+            .filter(|f| f.locals().any(|l| l == *src) && f.locals().all(|l| l != dest))
+            .map(|f| f.renamed(*src, dest))
+            .collect(),
+        Rvalue::Use(op) if is_int(op) && non_negative(op) => vec![Fact::NonNegative(dest)],
+        // `x + 1` does not overflow when `x < y` for some `y`.
+        Rvalue::Binary(BinOp::Add, Operand::Local(x), Operand::Const(Const::Int(1)))
+            if facts.contains(&Fact::NonNegative(*x))
+                && facts
+                    .iter()
+                    .any(|f| matches!(f, Fact::Less(l, _) if l == x)) =>
+        {
+            vec![Fact::NonNegative(dest)]
+        }
+        // A mask with a non-negative int clears the sign bit.
+        Rvalue::Binary(BinOp::BitAnd, x, y)
+            if is_int(x) && (non_negative(x) || non_negative(y)) =>
+        {
+            vec![Fact::NonNegative(dest)]
+        }
+        Rvalue::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), x, y) if is_int(x) => {
+            let (x, y) = match (as_index(x), as_index(y)) {
+                (Some(x), Some(y)) if ![x, y].contains(&Index::Local(dest)) => (x, y),
+                _ => return Vec::new(),
+            };
+            vec![match op {
+                BinOp::Lt => Fact::Compares(dest, x, y, true),
+                BinOp::Le => Fact::Compares(dest, x, y, false),
+                BinOp::Gt => Fact::Compares(dest, y, x, true),
+                _ => Fact::Compares(dest, y, x, false),
+            }]
+        }
+        // Past the access, its check passed.
+        Rvalue::Index {
+            base: Operand::Local(array),
+            index,
+            ..
+        } => as_index(index)
+            .filter(|i| *i != Index::Local(dest) && dest != *array)
+            .map(|i| Fact::InBounds(i, *array))
+            .into_iter()
+            .collect(),
+        // A negative count fails, so past it the count is the length.
+        Rvalue::ArrayRepeat {
+            count: Operand::Local(n),
+            ..
+        } if *n != dest => vec![Fact::Length(*n, dest), Fact::NonNegative(*n)],
+        _ => Vec::new(),
+    }
+}
+
+/// Forgets every fact about `local`, which is being assigned.
+fn kill(facts: &mut Facts, local: LocalId) {
+    facts.retain(|f| f.locals().all(|l| l != local));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opt::testing::lower;
+
+    /// Per element access of `main` in `source`, in block order, whether it keeps its check.
+    fn checks(source: &str) -> Vec<bool> {
+        let mut program = lower(source);
+        let main = program.main;
+        remove_bounds_checks(&mut program.functions[main]);
+        program.functions[main]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match s.kind {
+                StatementKind::Assign(_, Rvalue::Index { checked, .. })
+                | StatementKind::SetIndex { checked, .. } => Some(checked),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn main_with(body: &str) -> String {
+        format!(
+            "fn main() {{ let a = [1, 2, 3]; let b = [4, 5]; let s = \"pl\"; let x = 0; {body} }}"
+        )
+    }
+
+    #[test]
+    fn loops_bounded_by_the_length_need_no_check() {
+        let for_loop = main_with("for i in 0..len(a) { x += a[i]; }");
+        assert_eq!(checks(&for_loop), [false]);
+        let while_loop = main_with("let n = len(s); let i = 0; while i < n { x += s[i]; i += 1; }");
+        assert_eq!(checks(&while_loop), [false]);
+        let reversed = main_with("let i = 0; while len(a) > i { a[i] = 0; i = i + 1; }");
+        assert_eq!(checks(&reversed), [false]);
+        let same_length = main_with("let n = x + 2; let c = [0; n]; for i in 0..n { c[i] = i; }");
+        assert_eq!(checks(&same_length), [false]);
+    }
+
+    #[test]
+    fn an_access_that_passed_covers_the_same_index_and_index_zero() {
+        let twice = main_with("let p = x + 1; a[p] = (a[p] + 1) & 255; b[p] = a[0];");
+        assert_eq!(checks(&twice), [true, false, false, true]);
+        let guarded = main_with("let i = x * 7; if i < 0 || i >= len(b) { return; } x = b[i];");
+        assert_eq!(checks(&guarded), [false]);
+    }
+
+    #[test]
+    fn keeps_checks_it_cannot_prove() {
+        for body in [
+            // Another array, a start below zero, a bound past the end, a step that may overflow.
+            "for i in 0..len(a) { x += b[i]; }",
+            "for i in -1..len(a) { x += a[i]; }",
+            "let i = 0; while i <= len(a) { x += a[i]; i += 1; }",
+            "let i = 0; while i < len(a) { x += a[i]; i += 2; }",
+            // The array or the index changes after the bound is known.
+            "for i in 0..len(a) { a = b; x += a[i]; }",
+            "let i = 0; while i < len(a) { i = x; x += a[i]; }",
+            // Only one side of a comparison is known.
+            "let i = x - 1; if i < len(a) { x += a[i]; }",
+            "let n = x + 2; let c = [0; n]; n = 9; for i in 0..n { c[i] = i; }",
+            "let i = x; if i >= 0 { x += a[i]; }",
+        ] {
+            assert!(checks(&main_with(body)).iter().all(|&c| c), "{body}");
+        }
+    }
+}

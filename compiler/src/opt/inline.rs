@@ -1,0 +1,273 @@
+//! Inlining of small leaf functions. Cranelift inlines nothing, and a call in a hot loop costs
+//! the call, the callee's prologue and the caller's values spilled around it.
+//!
+//! Only *leaf* callees are inlined: functions that call no PL function. They cannot recurse, and
+//! they have no stack check (codegen gives one only to functions that call functions), so deep
+//! recursion is still detected, and reported, at the entry of the same function. Inlining goes
+//! bottom-up: a caller whose calls were all inlined becomes a leaf in turn.
+//!
+//! A callee carrying instrumentation (profile counts, path streams, block traces) is not
+//! inlined: its statements count the callee's own paths per activation of the callee, which
+//! inlining would have to re-create; the profiles stay those of the code as written.
+//!
+//! Inlined statements keep their spans, so a runtime error in inlined code is reported at the
+//! same place and, since codegen names the function whose source contains the location, in the
+//! same function.
+
+use crate::mir::{
+    BasicBlock, Callee, ENTRY, FnId, Function, Operand, Program, Rvalue, Statement, StatementKind,
+    Terminator, TerminatorKind,
+};
+
+/// The largest callee inlined, in statements and blocks (each block ends in a terminator).
+const MAX_CALLEE_SIZE: usize = 40;
+
+/// A caller grows by inlining only while it is smaller than this, which bounds compile time.
+const MAX_CALLER_SIZE: usize = 2000;
+
+pub fn inline_small_functions(program: &mut Program) {
+    // Every inlining removes a call of a PL function and adds none (the callee is a leaf), so
+    // this ends.
+    loop {
+        let inlinable: Vec<bool> = program.functions.iter().map(is_inlinable).collect();
+        let mut changed = false;
+        for caller in 0..program.functions.len() {
+            changed |= inline_calls(program, caller, &inlinable);
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+fn size(func: &Function) -> usize {
+    func.blocks.iter().map(|b| b.stmts.len() + 1).sum()
+}
+
+fn is_inlinable(func: &Function) -> bool {
+    size(func) <= MAX_CALLEE_SIZE
+        && func
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .all(|stmt| match stmt.kind {
+                StatementKind::Call { callee, .. } => matches!(callee, Callee::Builtin(_)),
+                StatementKind::Count { .. }
+                | StatementKind::CountOrCold { .. }
+                | StatementKind::CountPpp { .. }
+                | StatementKind::Trace(_)
+                | StatementKind::Stream(_) => false,
+                StatementKind::Assign(..)
+                | StatementKind::SetGlobal(..)
+                | StatementKind::SetIndex { .. }
+                | StatementKind::SetField { .. } => true,
+            })
+}
+
+/// Inlines every call in `caller` of a function marked in `inlinable`; whether there was one.
+fn inline_calls(program: &mut Program, caller: FnId, inlinable: &[bool]) -> bool {
+    let mut changed = false;
+    let mut caller_size = size(&program.functions[caller]);
+    // Blocks appended by inlining are visited too: the continuation of a call holds the rest of
+    // its block.
+    let mut b = 0;
+    while b < program.functions[caller].blocks.len() && caller_size < MAX_CALLER_SIZE {
+        let site = program.functions[caller].blocks[b]
+            .stmts
+            .iter()
+            .enumerate()
+            .find_map(|(i, stmt)| match stmt.kind {
+                StatementKind::Call {
+                    callee: Callee::Function(f),
+                    ..
+                } if inlinable[f] => Some((i, f)),
+                _ => None,
+            });
+        match site {
+            Some((i, callee)) => {
+                let callee = program.functions[callee].clone();
+                caller_size += size(&callee) + callee.params.len();
+                inline_call(&mut program.functions[caller], b, i, &callee);
+                changed = true;
+            }
+            None => b += 1,
+        }
+    }
+    changed
+}
+
+/// Replaces the call that is statement `i` of block `b` of `caller` by the body of `callee`:
+/// the block ends by assigning the arguments to copies of the callee's parameters and jumping to
+/// a copy of its blocks, whose returns assign the call's destination and jump to a new block
+/// holding the rest of block `b`.
+fn inline_call(caller: &mut Function, b: usize, i: usize, callee: &Function) {
+    let rest = caller.blocks[b].stmts.split_off(i + 1);
+    let call = caller.blocks[b]
+        .stmts
+        .pop()
+        .expect("the call is statement i");
+    let StatementKind::Call { dest, args, .. } = call.kind else {
+        unreachable!("statement {i} of bb{b} is a call")
+    };
+    let local_base = caller.locals.len();
+    caller.locals.extend(callee.locals.iter().cloned());
+    let block_base = caller.blocks.len();
+    let continuation = block_base + callee.blocks.len();
+
+    let block = &mut caller.blocks[b];
+    for (&param, arg) in callee.params.iter().zip(args) {
+        block.stmts.push(Statement {
+            kind: StatementKind::Assign(local_base + param, Rvalue::Use(arg)),
+            span: call.span,
+        });
+    }
+    let call_term = Terminator {
+        kind: TerminatorKind::Goto(block_base + ENTRY),
+        span: call.span,
+    };
+    let after_call = std::mem::replace(&mut block.term, call_term);
+
+    for callee_block in &callee.blocks {
+        let mut block = callee_block.clone();
+        for stmt in &mut block.stmts {
+            rename_locals(&mut stmt.kind, local_base);
+        }
+        if let Some(op) = block.term.kind.operand_mut() {
+            rename(op, local_base);
+        }
+        for target in block.term.kind.targets_mut() {
+            *target += block_base;
+        }
+        if let TerminatorKind::Return(value) = &block.term.kind {
+            if let (Some(dest), Some(value)) = (dest, value) {
+                block.stmts.push(Statement {
+                    kind: StatementKind::Assign(dest, Rvalue::Use(value.clone())),
+                    span: block.term.span,
+                });
+            }
+            block.term.kind = TerminatorKind::Goto(continuation);
+        }
+        caller.blocks.push(block);
+    }
+    caller.blocks.push(BasicBlock::new(rest, after_call));
+}
+
+fn rename_locals(kind: &mut StatementKind, local_base: usize) {
+    for op in kind.operands_mut() {
+        rename(op, local_base);
+    }
+    if let Some(dest) = kind.dest_mut() {
+        *dest += local_base;
+    }
+}
+
+fn rename(op: &mut Operand, local_base: usize) {
+    if let Operand::Local(l) = op {
+        *l += local_base;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opt::testing::{lower, text};
+
+    fn calls(program: &Program, name: &str) -> Vec<String> {
+        let func = program.functions.iter().find(|f| f.name == name).unwrap();
+        func.blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match s.kind {
+                StatementKind::Call {
+                    callee: Callee::Function(f),
+                    ..
+                } => Some(program.functions[f].name.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn inlines_a_leaf_with_renamed_locals_blocks_and_returns() {
+        let source = "\
+fn sign(x: int) -> int {
+    if x < 0 { return -1; }
+    return 1;
+}
+fn main() {
+    let s = sign(-5);
+    println(s);
+}
+";
+        let mut program = lower(source);
+        inline_small_functions(&mut program);
+        let expected = "\
+fn main() -> void {
+    let _0: int; // s
+    let _1: int; // tmp
+    let _2: int; // x
+    let _3: bool; // tmp
+  bb0:
+    _2 = -5                                  // line 6
+    goto bb1                                 // line 6
+  bb1:
+    _3 = _2 < 0                              // line 2
+    branch _3 ? bb2 : bb3                    // line 2
+  bb2:
+    _1 = -1                                  // line 2
+    goto bb4                                 // line 2
+  bb3:
+    _1 = 1                                   // line 3
+    goto bb4                                 // line 3
+  bb4:
+    _0 = _1                                  // line 6
+    println(_0)                              // line 7
+    return                                   // line 8
+}
+";
+        assert_eq!(text(&program, source, "main"), expected);
+    }
+
+    #[test]
+    fn inlines_bottom_up_but_never_recursion() {
+        let source = "\
+fn leaf(x: int) -> int { return x + 1; }
+fn middle(x: int) -> int { return leaf(x) * 2; }
+fn down(n: int) -> int {
+    if n == 0 { return leaf(0); }
+    return down(n - 1);
+}
+fn main() {
+    println(middle(1), down(3));
+}
+";
+        let mut program = lower(source);
+        inline_small_functions(&mut program);
+        assert_eq!(calls(&program, "middle"), Vec::<String>::new());
+        assert_eq!(calls(&program, "down"), ["down"]);
+        assert_eq!(calls(&program, "main"), ["down"]);
+    }
+
+    #[test]
+    fn leaves_instrumented_and_large_callees_alone() {
+        let big_body = "x = x * 3 + 1; ".repeat(MAX_CALLEE_SIZE);
+        let source = format!(
+            "fn counted(x: int) -> int {{ return x; }}
+fn big(x: int) -> int {{ {big_body} return x; }}
+fn main() {{ println(counted(1), big(2)); }}"
+        );
+        let mut program = lower(&source);
+        let counted = program.functions.iter().position(|f| f.name == "counted");
+        program.functions[counted.unwrap()].blocks[ENTRY]
+            .stmts
+            .push(Statement {
+                kind: StatementKind::Count {
+                    table: 0,
+                    index: Operand::Const(crate::mir::Const::Int(0)),
+                },
+                span: Default::default(),
+            });
+        inline_small_functions(&mut program);
+        assert_eq!(calls(&program, "main"), ["counted", "big"]);
+    }
+}
