@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Performance harness: builds what it needs, repeats every measurement, reports medians.
 
-    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only] [--out FILE]
+    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only] [--baseline PCC] [--out FILE]
 
 1. The suite: every program with a `NAME.bench` file under programs/ (the benchmark ports of
    programs/bench/ and the kernels of programs/), run with the arguments in that file, which make
@@ -128,8 +128,9 @@ def profiled_runs(pl, args, modes, runs, tmp):
     return plain, out_plain, results
 
 
-def suite_rows(runs, only):
-    """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode."""
+def suite_rows(runs, only, baseline):
+    """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode, and
+    the -O2 seconds of the `baseline` pcc binary (None without one)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for bench in sorted((ROOT / "programs").rglob("*.bench")):
@@ -146,7 +147,12 @@ def suite_rows(runs, only):
             if out_c != out_pcc:
                 sys.exit(f"{name}: pcc and C outputs differ")
             overheads = [results[m][0] / plain for m, _ in SUITE_MODES]
-            rows.append((name, t_c, plain, t_compile, overheads))
+            t_base = None
+            if baseline:
+                t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs)
+                if out_base != out_c:
+                    sys.exit(f"{name}: the baseline's output differs from the C port's")
+            rows.append((name, t_c, plain, t_compile, overheads, t_base))
             print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s", file=sys.stderr)
     return rows
 
@@ -234,22 +240,29 @@ def aot_rows(runs):
 
 def suite_table(rows):
     modes = [m for m, _ in SUITE_MODES]
+    base = rows[0][5] is not None
     lines = [
         "The suite at -O2 (CPU seconds; pcc / gcc = run time ratio; compile = `pcc run --emit asm`, the whole "
-        "pipeline without running; profiling columns = instrumented / plain run time, kbl with k = 4):",
+        "pipeline without running; profiling columns = instrumented / plain run time, kbl with k = 4"
+        + ("; baseline = the `--baseline` pcc binary" if base else "") + "):",
         "",
-        "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc | compile | " + " | ".join(modes) + " |",
-        "|---|---|---|---|---|" + "---|" * len(modes),
+        "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc | "
+        + ("baseline | baseline / gcc | " if base else "") + "compile | " + " | ".join(modes) + " |",
+        "|---|---|---|---|" + ("---|---|" if base else "") + "---|" + "---|" * len(modes),
     ]
-    for name, t_c, t_pcc, t_compile, overheads in rows:
+    for name, t_c, t_pcc, t_compile, overheads, t_base in rows:
         cells = " | ".join(f"{o:.2f}" for o in overheads)
+        baseline = f"{t_base:.3f} | {t_base / t_c:.2f} | " if base else ""
         lines.append(
-            f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} | {t_compile:.3f} | {cells} |"
+            f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} | {baseline}{t_compile:.3f} | {cells} |"
         )
     means = " | ".join(f"{geomean([r[4][i] for r in rows]):.2f}" for i in range(len(modes)))
     ratio = geomean([r[2] / r[1] for r in rows])
+    baseline = f" | {geomean([r[5] / r[1] for r in rows]):.2f} |" if base else ""
     total_compile = sum(r[3] for r in rows)
-    lines.append(f"| geometric mean | | | {ratio:.2f} | {total_compile:.3f} (sum) | {means} |")
+    lines.append(
+        f"| geometric mean | | | {ratio:.2f} |{baseline} {total_compile:.3f} (sum) | {means} |"
+    )
     return lines
 
 
@@ -351,6 +364,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3, help="repetitions per measurement")
     parser.add_argument("--only", nargs="*", default=[], help="suite benchmarks to run (default: all)")
     parser.add_argument("--suite-only", action="store_true", help="only the suite table")
+    parser.add_argument("--baseline", help="another pcc binary to time on the suite, for before/after ratios")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results.md"))
     opts = parser.parse_args()
     build()
@@ -359,7 +373,7 @@ def main():
         f"Median of {opts.runs} runs each; CPU seconds; pcc times include process start and JIT compilation.",
         "",
     ]
-    lines += suite_table(suite_rows(opts.runs, set(opts.only)))
+    lines += suite_table(suite_rows(opts.runs, set(opts.only), opts.baseline))
     if not opts.suite_only:
         lines += detail_tables(detail_rows(opts.runs))
         lines += wpp_tables(opts.runs)
