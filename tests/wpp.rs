@@ -9,7 +9,8 @@
 //! - **cross-check with `bl`**: the profile's Ball-Larus paths, which the runtime rejoins from the
 //!   trace's pieces (paths are also cut before calls), are those of the `bl` profile of the same
 //!   run, with the same `cfg_hash`, `num_paths` and lines;
-//! - the profile is the same at both levels (instrumentation precedes optimization).
+//! - the profile is the same at both levels (instrumentation precedes optimization), unless the
+//!   stack overflows (its depth depends on frame sizes).
 //!
 //! And: `pcc wpp hot` on the grammar of 002 Fig. 5 and on real runs (every reported subpath
 //! occurs in the trace and costs what it says), and what `show`, `merge`, `diff` and `pcc wpp`
@@ -133,7 +134,10 @@ fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
         }
         profiles.push(profile);
     }
-    if profiles[0] != profiles[1] {
+    // How deep a recursion gets before the stack overflows depends on the frame sizes, which
+    // optimization changes: such a run's trace may differ in length between the levels.
+    let overflowed = plain.stderr.contains("runtime error: stack overflow");
+    if profiles[0] != profiles[1] && !overflowed {
         return Err("the wpp profiles at -O0 and -O2 differ".into());
     }
     Ok(())

@@ -3,18 +3,14 @@
 //! k-IPFs when the program ends.
 //!
 //! 001 decouples tracing paths from building the forest (§"Approach", Fig. "kblpp-approach");
-//! so does the runtime. The generated code appends each event to its function's *stream
-//! buffer*, a data object of the program ([`BUFFER_WORDS`] words: the number of words used,
-//! then the words), with a few inline instructions and no call. When a buffer fills up, the
-//! generated code calls [`pcc_kbl_flush`], which runs the buffered events through the
-//! function's forest (`process_bl_path_id`) and empties the buffer; at exit the runtime
-//! flushes every buffer and converts the forests (`make_k_ipf`).
+//! so does the runtime. The generated code appends each event to its function's stream buffer
+//! ([`crate::stream`]) with no call; when a buffer fills up, it calls [`pcc_kbl_flush`], which
+//! runs the buffered events through the function's forest (`process_bl_path_id`) and empties
+//! the buffer; at exit the runtime flushes every buffer and converts the forests (`make_k_ipf`).
 //!
-//! A word is a path id (below the function's number of paths, so never [`MARKER`]), or
-//! [`MARKER`] followed by [`ENTER`] (`*`: an activation starts) or [`LEAVE`] (it returns).
 //! Buffers are per function, so a call to another function leaves the caller's ids contiguous;
-//! the markers let a recursive activation have its own cursor: the runtime keeps each
-//! function's current cursor and those of the activations it interrupted.
+//! the enter and leave markers let a recursive activation have its own cursor: the runtime keeps
+//! each function's current cursor and those of the activations it interrupted.
 //!
 //! Threads: the buffers are written by the program's thread; they are read, and the state is
 //! used, only by [`pcc_kbl_flush`] on that thread, and by the exit hook once the program's
@@ -24,21 +20,10 @@
 
 use std::sync::{Mutex, PoisonError};
 
+use crate::stream::{self, Event};
 use pcc_profiler::kbl::{Cursor, KSlabForest};
 use pcc_profiler::profile::{KipfNode, Profile};
 use pcc_profiler::spec::ProfileSpec;
-
-/// Words a stream buffer holds before the generated code flushes it; it has one more word, so
-/// that a two-word marker written at the last position still fits.
-pub const BUFFER_CAPACITY: u64 = 2048;
-/// Size of a stream buffer in 8-byte words: the count of used words, then the words.
-pub const BUFFER_WORDS: u64 = 1 + BUFFER_CAPACITY + 1;
-/// Starts a two-word marker; no path id equals it (ids are below `num_paths` ≤ `u64::MAX`).
-pub const MARKER: u64 = u64::MAX;
-/// `MARKER, ENTER`: an activation of the function starts (`*`).
-pub const ENTER: u64 = 0;
-/// `MARKER, LEAVE`: the function's innermost activation returns.
-pub const LEAVE: u64 = 1;
 
 /// One function's stream: its forest, its buffer and the cursors of its activations.
 struct FunctionStream {
@@ -58,36 +43,30 @@ unsafe impl Send for FunctionStream {}
 impl FunctionStream {
     /// Runs the buffered events through the forest and empties the buffer.
     fn flush(&mut self) {
-        if self.buffer.is_null() {
-            return;
-        }
-        // SAFETY: the buffer has BUFFER_WORDS words, and the program is not writing to it (see
-        // the module documentation); the count never exceeds the capacity + 1 (the generated
-        // code flushes as soon as it reaches the capacity), `min` guards it anyway.
-        let words = unsafe {
-            let used = (*self.buffer).min(BUFFER_WORDS - 1) as usize;
-            std::slice::from_raw_parts(self.buffer.add(1), used)
-        };
-        // A local cursor, which the compiler keeps in registers.
-        let mut current = self.current;
-        let mut words = words.iter();
-        while let Some(&word) = words.next() {
-            if word != MARKER {
-                self.forest.process_bl_path_id(&mut current, word);
-                continue;
-            }
-            match words.next().copied() {
-                Some(ENTER) => {
-                    self.interrupted.push(current);
-                    current = Cursor::ROUTINE_ENTRY;
+        let Self {
+            forest,
+            buffer,
+            current,
+            interrupted,
+        } = self;
+        // SAFETY: see the module documentation.
+        unsafe {
+            stream::drain(*buffer, |words| {
+                // A local cursor, which the compiler keeps in registers.
+                let mut cursor = *current;
+                for event in stream::events(words) {
+                    match event {
+                        Event::Path(id) => forest.process_bl_path_id(&mut cursor, id),
+                        Event::Enter(_) => {
+                            interrupted.push(cursor);
+                            cursor = Cursor::ROUTINE_ENTRY;
+                        }
+                        Event::Leave => cursor = interrupted.pop().unwrap_or_default(),
+                    }
                 }
-                Some(LEAVE) => current = self.interrupted.pop().unwrap_or_default(),
-                _ => {}
-            }
-        }
-        self.current = current;
-        // SAFETY: as above.
-        unsafe { *self.buffer = 0 };
+                *current = cursor;
+            })
+        };
     }
 }
 
@@ -108,8 +87,8 @@ pub fn install(spec: &ProfileSpec) {
         .collect();
 }
 
-/// Registers `buffer` (a zeroed data object of [`BUFFER_WORDS`] words, alive until the process
-/// ends) as the stream buffer of the function of counter table `table`.
+/// Registers `buffer` (a zeroed data object of [`stream::BUFFER_WORDS`] words, alive until the
+/// process ends) as the stream buffer of the function of counter table `table`.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_kbl_buffer(table: i64, buffer: *mut u64) {
     if let Some(stream) = STATE

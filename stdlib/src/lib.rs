@@ -26,6 +26,7 @@ mod math;
 mod output;
 mod profile;
 mod program;
+pub mod stream;
 mod strings;
 pub mod trace;
 mod value;
@@ -96,9 +97,8 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         kbl::pcc_kbl_buffer,
         kbl::pcc_kbl_flush,
         trace::pcc_trace_event,
-        wpp::pcc_wpp_enter,
-        wpp::pcc_wpp_path,
-        wpp::pcc_wpp_leave,
+        wpp::pcc_wpp_buffer,
+        wpp::pcc_wpp_flush,
     ];
     list.push((
         "pcc_stack_limit",
@@ -169,9 +169,8 @@ mod tests {
             "pcc_kbl_buffer",
             "pcc_kbl_flush",
             "pcc_trace_event",
-            "pcc_wpp_enter",
-            "pcc_wpp_path",
-            "pcc_wpp_leave",
+            "pcc_wpp_buffer",
+            "pcc_wpp_flush",
             "pcc_stack_limit",
         ];
         assert_eq!(names, expected.into_iter().collect::<HashSet<_>>());

@@ -1,11 +1,17 @@
 //! The runtime of `--profile=wpp` (Larus, *Whole Program Paths*, 002 §2–3).
 //!
-//! The instrumented program reports `EnterRoutine(f)` (`pcc_wpp_enter`), `NewPath(p)`
-//! (`pcc_wpp_path`) and `LeaveRoutine()` (`pcc_wpp_leave`). Each executed (routine, path) pair
-//! becomes a terminal symbol the first time it is seen (§3.3), and the symbols go, in chunks, to
-//! a background thread that builds the SEQUITUR(1) grammar while the program runs (§1.1: "compression
-//! can run concurrently"), so only the grammar is ever kept. At exit the grammar and the symbol
-//! table become the profile (`pcc_profiler::wpp::wpp_profile`).
+//! The instrumented program appends its events, `EnterRoutine(f)`, `NewPath(p)` and
+//! `LeaveRoutine()`, inline to one stream buffer for the whole program ([`crate::stream`]); when
+//! the buffer is full, it calls [`pcc_wpp_flush`], which copies the events into a chunk for a
+//! background thread and empties the buffer, so the program's thread only appends. The background
+//! thread makes each executed (routine, path) pair a terminal symbol the first time it is seen
+//! (§3.3) and builds the SEQUITUR(1) grammar of the symbols while the program runs (§1.1:
+//! "compression can run concurrently"), so only the grammar is ever kept. At exit the grammar and
+//! the symbol table become the profile (`pcc_profiler::wpp::wpp_profile`).
+//!
+//! Threads: the buffer is written by the program's thread; it is read only by [`pcc_wpp_flush`]
+//! on that thread, and by the exit hook once the program's thread has stopped running generated
+//! code (as for `kbl`, see `crate::kbl`).
 //!
 //! Testing: with `PCC_WPP_RAW_TRACE=FILE` in the environment, the uncompressed trace is also kept
 //! and written to `FILE` at exit, one `FUNCTION PATH` line per path, the format of
@@ -15,23 +21,46 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Mutex, PoisonError};
 use std::thread::JoinHandle;
 
+use crate::stream::{self, Event};
 use pcc_profiler::profile::Profile;
 use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::wpp::{PathSymbols, Sequitur, wpp_profile};
 
-/// Symbols per chunk handed to the grammar builder.
-const CHUNK: usize = 1 << 16;
-/// Chunks in flight at most: when the builder falls behind, the program waits for it (a bounded
-/// buffer of 8 MiB rather than an unbounded trace in memory).
-const CHUNKS_IN_FLIGHT: usize = 32;
+/// Chunks (of up to [`stream::BUFFER_CAPACITY`] + 1 words) in flight at most: when the builder
+/// falls behind, the program waits for it (a bounded buffer of 8 MiB rather than an unbounded
+/// trace in memory).
+const CHUNKS_IN_FLIGHT: usize = 512;
 /// The environment variable that asks for the raw trace (testing).
 const RAW_TRACE: &str = "PCC_WPP_RAW_TRACE";
 
 struct Recorder {
+    /// The program's stream buffer (null until the program registers it).
+    buffer: *mut u64,
+    to_builder: SyncSender<Vec<u64>>,
+    builder: JoinHandle<Builder>,
+}
+
+// SAFETY: `buffer` points to a data object of the program, alive until the process ends; the
+// module documentation says which threads touch it, and when.
+unsafe impl Send for Recorder {}
+
+impl Recorder {
+    /// Hands the buffered events to the builder and empties the buffer.
+    fn flush(&mut self) {
+        // SAFETY: see the module documentation.
+        unsafe {
+            stream::drain(self.buffer, |words| {
+                // The builder only stops when the sender is dropped; if it died, `finish` says so.
+                let _ = self.to_builder.send(words.to_vec());
+            })
+        };
+    }
+}
+
+/// The background thread's state: the symbol table, the grammar and, for testing, the raw trace.
+struct Builder {
     symbols: PathSymbols,
-    chunk: Vec<u32>,
-    to_builder: SyncSender<Vec<u32>>,
-    builder: JoinHandle<Sequitur>,
+    grammar: Sequitur,
     /// Testing: every symbol, when `PCC_WPP_RAW_TRACE` is set.
     raw: Option<Vec<u32>>,
 }
@@ -41,9 +70,10 @@ static WPP: Mutex<Option<Recorder>> = Mutex::new(None);
 /// Starts the grammar builder; called when an instrumented program starts.
 pub(crate) fn start() {
     let (to_builder, chunks) = sync_channel(CHUNKS_IN_FLIGHT);
+    let raw = std::env::var_os(RAW_TRACE).is_some();
     let builder = std::thread::Builder::new()
         .name("pcc-wpp".into())
-        .spawn(move || build(chunks));
+        .spawn(move || build(chunks, raw));
     let builder = match builder {
         Ok(builder) => builder,
         Err(error) => {
@@ -52,72 +82,69 @@ pub(crate) fn start() {
         }
     };
     *WPP.lock().unwrap_or_else(PoisonError::into_inner) = Some(Recorder {
-        symbols: PathSymbols::new(),
-        chunk: Vec::with_capacity(CHUNK),
+        buffer: std::ptr::null_mut(),
         to_builder,
         builder,
-        raw: std::env::var_os(RAW_TRACE).map(|_| Vec::new()),
     });
 }
 
-/// The background thread: SEQUITUR(1) over the chunks, until the program ends.
-fn build(chunks: Receiver<Vec<u32>>) -> Sequitur {
-    let mut grammar = Sequitur::new();
-    for chunk in chunks {
-        grammar.extend(chunk);
-    }
-    grammar
-}
-
-/// `EnterRoutine(f)`: an activation of the function of counter table `table` starts.
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_wpp_enter(table: i64) {
-    if let Some(r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-        r.symbols.enter_routine(table as u32);
-    }
-}
-
-/// `NewPath(p)`: the current activation ran path `id` (of its function's numbering with paths
-/// cut before calls).
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_wpp_path(id: i64) {
-    let mut state = WPP.lock().unwrap_or_else(PoisonError::into_inner);
-    let Some(r) = state.as_mut() else {
-        return;
+/// The background thread: symbols and SEQUITUR(1) over the chunks, until the program ends.
+fn build(chunks: Receiver<Vec<u64>>, raw: bool) -> Builder {
+    let mut b = Builder {
+        symbols: PathSymbols::new(),
+        grammar: Sequitur::new(),
+        raw: raw.then(Vec::new),
     };
-    let symbol = r.symbols.new_path(id as u64);
-    r.chunk.push(symbol);
-    if let Some(raw) = r.raw.as_mut() {
-        raw.push(symbol);
+    for chunk in chunks {
+        for event in stream::events(&chunk) {
+            match event {
+                Event::Path(id) => {
+                    let symbol = b.symbols.new_path(id);
+                    b.grammar.push(symbol);
+                    if let Some(raw) = b.raw.as_mut() {
+                        raw.push(symbol);
+                    }
+                }
+                Event::Enter(table) => b.symbols.enter_routine(table),
+                Event::Leave => b.symbols.leave_routine(),
+            }
+        }
     }
-    if r.chunk.len() == CHUNK {
-        let full = std::mem::replace(&mut r.chunk, Vec::with_capacity(CHUNK));
-        // The builder only stops when the sender is dropped; if it died, `finish` says so.
-        let _ = r.to_builder.send(full);
+    b
+}
+
+/// Registers `buffer` (a zeroed data object of [`stream::BUFFER_WORDS`] words, alive until the
+/// process ends) as the program's stream buffer; `table` is unused (one buffer for all
+/// functions), the signature is `pcc_kbl_buffer`'s.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_wpp_buffer(_table: i64, buffer: *mut u64) {
+    if let Some(r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+        r.buffer = buffer;
     }
 }
 
-/// `LeaveRoutine()`: the current activation returns.
+/// The stream buffer is full: hands its events to the grammar builder. `table` is unused, the
+/// signature is `pcc_kbl_flush`'s.
 #[unsafe(no_mangle)]
-pub extern "C" fn pcc_wpp_leave() {
+pub extern "C" fn pcc_wpp_flush(_table: i64) {
     if let Some(r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-        r.symbols.leave_routine();
+        r.flush();
     }
 }
 
 /// Ends the trace and builds the profile of the run, with the problems found on the way.
 pub(crate) fn finish(spec: &ProfileSpec, args: Vec<String>) -> (Profile, Vec<String>) {
-    let Some(r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+    let Some(mut r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).take() else {
         let problem = "the wpp trace was not recorded".to_string();
         return (
             Profile::new(spec.mode, spec.program.clone(), args),
             vec![problem],
         );
     };
-    let _ = r.to_builder.send(r.chunk);
+    r.flush();
     drop(r.to_builder);
-    let grammar = match r.builder.join() {
-        Ok(builder) => builder.finish(),
+    let b = match r.builder.join() {
+        Ok(b) => b,
         Err(_) => {
             let problem = "the wpp grammar builder failed".to_string();
             return (
@@ -126,9 +153,9 @@ pub(crate) fn finish(spec: &ProfileSpec, args: Vec<String>) -> (Profile, Vec<Str
             );
         }
     };
-    let trace = r.symbols.trace(grammar);
+    let trace = b.symbols.trace(b.grammar.finish());
     let (profile, mut problems) = wpp_profile(spec, args, &trace);
-    if let (Some(raw), Some(path)) = (r.raw, std::env::var_os(RAW_TRACE)) {
+    if let (Some(raw), Some(path)) = (b.raw, std::env::var_os(RAW_TRACE)) {
         let name = |f: u32| spec.functions.get(f as usize).map_or("?", |f| &f.name);
         let text: String = raw
             .iter()

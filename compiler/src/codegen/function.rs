@@ -12,7 +12,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_module::{DataId, FuncId};
 use pcc_lang::Span;
-use pcc_stdlib::kbl;
+use pcc_stdlib::stream;
 
 use super::layout::{
     self, DATA_OFFSET, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, load_slot,
@@ -22,8 +22,8 @@ use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::{
-    self, BinOp, BlockId, Callee, Const, FnId, LocalId, Operand, PathStream, Rvalue, Statement,
-    StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
+    self, BinOp, BlockId, Callee, Const, FnId, LocalId, Operand, Rvalue, Statement, StatementKind,
+    StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
 };
 
 /// The trap that ends a block after a call that never returns; it is never executed.
@@ -100,7 +100,7 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     func_refs: HashMap<FuncId, FuncRef>,
     data_refs: HashMap<DataId, GlobalValue>,
     regions: HashMap<Memory, AliasRegion>,
-    /// `kbl`: the function's stream buffer, and a variable with its number of used words, so
+    /// `kbl`, `wpp`: the stream buffer, and a variable with its number of used words, so
     /// that a loop appending to the buffer keeps it in a register rather than reloading what
     /// it just stored (the memory copy is still kept up to date, for the runtime).
     stream: Option<(DataId, Variable)>,
@@ -336,19 +336,16 @@ impl FunctionTranslator<'_, '_> {
         Ok(())
     }
 
-    /// Profiling, `kbl`: appends an event to the function's stream buffer (`pcc_stdlib::kbl`):
-    /// `buffer[1 + used..] = words; used += words.len()`, and when the buffer is full, a call
-    /// to `pcc_kbl_flush` in a cold block, through the `preserve_all` trampoline, so the hot
-    /// loops around it spill nothing.
+    /// Profiling, `kbl` and `wpp`: appends an event to the stream buffer (`pcc_stdlib::stream`;
+    /// `kbl`: the function's, `wpp`: the program's): `buffer[1 + used..] = words; used +=
+    /// words.len()`, and when the buffer is full, a call to the mode's flush function in a cold
+    /// block, through the `preserve_all` trampoline, so the hot loops around it spill nothing.
     fn stream(&mut self, event: &StreamEvent) -> Result<()> {
-        if self.cx.program.stream == PathStream::Wpp {
-            return self.wpp_event(event);
-        }
         let marker =
-            |t: &mut Self, kind: u64| vec![t.iconst(kbl::MARKER as i64), t.iconst(kind as i64)];
+            |t: &mut Self, kind: u64| vec![t.iconst(stream::MARKER as i64), t.iconst(kind as i64)];
         let (table, words) = match event {
-            StreamEvent::Enter { table } => (*table, marker(self, kbl::ENTER)),
-            StreamEvent::Leave { table } => (*table, marker(self, kbl::LEAVE)),
+            StreamEvent::Enter { table } => (*table, marker(self, stream::ENTER + *table as u64)),
+            StreamEvent::Leave { table } => (*table, marker(self, stream::LEAVE)),
             StreamEvent::Path { table, id } => (*table, vec![self.operand(id)?]),
         };
         let data = self.cx.stream_buffer(table)?;
@@ -377,7 +374,7 @@ impl FunctionTranslator<'_, '_> {
         let full = self.builder.ins().icmp_imm_u(
             IntCC::UnsignedGreaterThanOrEqual,
             used,
-            kbl::BUFFER_CAPACITY as i64,
+            stream::BUFFER_CAPACITY as i64,
         );
         let flush = self.builder.create_block();
         let done = self.builder.create_block();
@@ -385,7 +382,9 @@ impl FunctionTranslator<'_, '_> {
         self.builder.ins().brif(full, flush, &[], done, &[]);
         self.builder.seal_block(flush);
         self.builder.switch_to_block(flush);
-        let id = self.cx.trampoline(&runtime::KBL_FLUSH)?;
+        let id = self
+            .cx
+            .trampoline(runtime::stream_functions(self.cx.program.stream).1)?;
         let func_ref = self.func_ref(id);
         let table = self.iconst(table as i64);
         self.builder.ins().call(func_ref, &[table]);
@@ -396,22 +395,7 @@ impl FunctionTranslator<'_, '_> {
         Ok(())
     }
 
-    /// Profiling, `wpp`: reports an event of the whole program path to the runtime through the
-    /// `preserve_all` trampolines (hot loops need not spill around the calls). The routine of a
-    /// path comes from the enter and leave events (002 §2's `NewPath(ID)`).
-    fn wpp_event(&mut self, event: &StreamEvent) -> Result<()> {
-        let (f, args) = match event {
-            StreamEvent::Enter { table } => (&runtime::WPP_ENTER, vec![self.iconst(*table as i64)]),
-            StreamEvent::Path { id, .. } => (&runtime::WPP_PATH, vec![self.operand(id)?]),
-            StreamEvent::Leave { .. } => (&runtime::WPP_LEAVE, Vec::new()),
-        };
-        let id = self.cx.trampoline(f)?;
-        let func_ref = self.func_ref(id);
-        self.builder.ins().call(func_ref, &args);
-        Ok(())
-    }
-
-    /// `kbl`: reads the used words of the function's stream buffer into its variable, where
+    /// `kbl`, `wpp`: reads the used words of the stream buffer into its variable, where
     /// they may have changed: at entry, and after a call or a flush.
     fn reload_stream_position(&mut self) {
         if let Some((data, position)) = self.stream {

@@ -9,7 +9,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_codegen::print_errors::pretty_error;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module, ModuleError};
-use pcc_stdlib::{ProgramInfo, kbl};
+use pcc_stdlib::{ProgramInfo, stream};
 
 use super::function;
 use super::info::InfoBuilder;
@@ -17,7 +17,7 @@ use super::layout::{PTR, SLOT, access_flags, clif_type, slot_offset, store_slot}
 use super::runtime::{self, RuntimeFn, abi_param};
 use super::validate::validate;
 use super::{CodegenError, Result};
-use crate::mir::{Program, Type};
+use crate::mir::{PathStream, Program, Type};
 
 /// The synthesized entry: sets the globals to their defaults, runs their initializers, then
 /// `main`; returns `main`'s `int` result, or 0.
@@ -122,8 +122,8 @@ pub struct ProgramContext<'m> {
     pub info: InfoBuilder<'m>,
     /// `preserve_all` trampolines to runtime functions, declared on first use (in that order).
     trampolines: Vec<(&'static RuntimeFn, FuncId)>,
-    /// `kbl`: the stream buffer of each counter table that streams path ids, declared on first
-    /// use (in that order).
+    /// `kbl`, `wpp`: the stream buffer of each counter table that streams path ids (`wpp`: one
+    /// for the whole program, under table 0), declared on first use (in that order).
     stream_buffers: Vec<(usize, DataId)>,
     runtime: HashMap<&'static str, FuncId>,
     strings: HashMap<Vec<u8>, DataId>,
@@ -348,9 +348,14 @@ impl<'m> ProgramContext<'m> {
         Ok(())
     }
 
-    /// `kbl`: the stream buffer of counter table `table` (`pcc_stdlib::kbl`), a zeroed data
-    /// object declared on first use, which the entry registers with the runtime.
+    /// `kbl`, `wpp`: the stream buffer of counter table `table` (`pcc_stdlib::stream`; `wpp`
+    /// has one for all tables), a zeroed data object declared on first use, which the entry
+    /// registers with the runtime.
     pub fn stream_buffer(&mut self, table: usize) -> Result<DataId> {
+        let table = match self.program.stream {
+            PathStream::Kbl => table,
+            PathStream::Wpp => 0,
+        };
         if let Some(&(_, id)) = self.stream_buffers.iter().find(|&&(t, _)| t == table) {
             return Ok(id);
         }
@@ -359,7 +364,7 @@ impl<'m> ProgramContext<'m> {
             .declare_anonymous_data(true, false)
             .map_err(module_error)?;
         let mut data = DataDescription::new();
-        data.define_zeroinit(kbl::BUFFER_WORDS as usize * SLOT as usize);
+        data.define_zeroinit(stream::BUFFER_WORDS as usize * SLOT as usize);
         data.set_align(SLOT as u64);
         self.module.define_data(id, &data).map_err(module_error)?;
         self.stream_buffers.push((table, id));
@@ -466,7 +471,7 @@ impl<'m> ProgramContext<'m> {
         }
         // ... and the stream buffers, also while the program runs.
         for (table, data) in self.stream_buffers.clone() {
-            let register = self.runtime_fn(&runtime::KBL_BUFFER)?;
+            let register = self.runtime_fn(runtime::stream_functions(self.program.stream).0)?;
             let register = self.module.declare_func_in_func(register, b.func);
             let gv = self.module.declare_data_in_func(data, b.func);
             let address = b.ins().symbol_value(PTR, gv);

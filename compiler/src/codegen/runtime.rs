@@ -4,6 +4,8 @@
 use cranelift_codegen::ir::{AbiParam, Signature, Type, types};
 use cranelift_codegen::isa::CallConv;
 
+use crate::mir::PathStream;
+
 /// A machine-level parameter or result type of the runtime ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Abi {
@@ -154,7 +156,15 @@ runtime_functions! {
     TRACE_EVENT = "pcc_trace_event"(I, I, I);
     KBL_BUFFER = "pcc_kbl_buffer"(I, P);
     KBL_FLUSH = "pcc_kbl_flush"(I);
-    WPP_ENTER = "pcc_wpp_enter"(I);
-    WPP_PATH = "pcc_wpp_path"(I);
-    WPP_LEAVE = "pcc_wpp_leave"();
+    WPP_BUFFER = "pcc_wpp_buffer"(I, P);
+    WPP_FLUSH = "pcc_wpp_flush"(I);
+}
+
+/// The runtime functions of a path stream (`pcc_stdlib::stream`): the one that registers a
+/// stream buffer, and the one that flushes a full buffer.
+pub fn stream_functions(stream: PathStream) -> (&'static RuntimeFn, &'static RuntimeFn) {
+    match stream {
+        PathStream::Kbl => (&KBL_BUFFER, &KBL_FLUSH),
+        PathStream::Wpp => (&WPP_BUFFER, &WPP_FLUSH),
+    }
 }
