@@ -43,9 +43,48 @@ pub fn alloc_zeroed(size: usize) -> Option<NonNull<u8>> {
 }
 
 fn alloc_chunk(size: usize) -> Option<NonNull<u8>> {
+    if size >= HUGE_PAGE
+        && let Some(chunk) = huge_page_chunk(size)
+    {
+        return Some(chunk);
+    }
     let layout = Layout::from_size_align(size, ALIGN).ok()?;
     // SAFETY: `layout` has a non-zero size.
     NonNull::new(unsafe { alloc::alloc_zeroed(layout) })
+}
+
+/// Transparent huge pages are 2 MiB on x86-64 and aarch64 Linux.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A zeroed mapping of `size` bytes on a 2 MiB boundary, backed by transparent huge pages where the
+/// kernel grants them: allocation-heavy programs touch fresh memory all the time (nothing is freed),
+/// and one fault per 2 MiB instead of one per 4 KiB page makes that several times cheaper.
+#[cfg(target_os = "linux")]
+fn huge_page_chunk(size: usize) -> Option<NonNull<u8>> {
+    let len = size.checked_add(HUGE_PAGE)?;
+    // SAFETY: an anonymous private mapping has no preconditions; failure is MAP_FAILED.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if base == libc::MAP_FAILED {
+        return None;
+    }
+    let aligned = (base as usize).next_multiple_of(HUGE_PAGE) as *mut u8;
+    // SAFETY: `aligned..aligned + size` lies inside the mapping. A refused hint is harmless.
+    unsafe { libc::madvise(aligned.cast(), size, libc::MADV_HUGEPAGE) };
+    NonNull::new(aligned)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn huge_page_chunk(_size: usize) -> Option<NonNull<u8>> {
+    None
 }
 
 #[cfg(test)]
@@ -75,6 +114,18 @@ mod tests {
             alloc_zeroed(LARGE).unwrap();
         }
         assert_ne!(first, alloc_zeroed(LARGE).unwrap());
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn chunks_start_on_huge_page_boundaries() {
+        for _ in 0..3 {
+            let chunk = alloc_chunk(CHUNK).unwrap();
+            assert_eq!(chunk.as_ptr() as usize % HUGE_PAGE, 0);
+            // SAFETY: the chunk has CHUNK bytes.
+            let bytes = unsafe { std::slice::from_raw_parts(chunk.as_ptr(), CHUNK) };
+            assert!(bytes.iter().all(|&b| b == 0));
+        }
     }
 
     #[test]
