@@ -7,8 +7,10 @@
    programs/bench/ and the kernels of programs/), run with the arguments in that file, which make
    its C port (programs/bench/c/NAME.c) take about a second under gcc -O2. One table: gcc -O2 and
    pcc -O2 run time and their ratio, pcc's compile time (`--emit asm`: the whole pipeline without
-   running), and the overhead (instrumented / plain at -O2) of edge, bl, ppp, tpp and kbl (k = 4);
-   ppp and tpp are guided by the bl and edge profiles of the same input measured just before.
+   running), the profile-guided gain (`--use-profile` / plain at -O2, trained as `pcc pgo` trains:
+   kbl with k = 10 on the same input), and the overhead (instrumented / plain at -O2) of edge, bl,
+   ppp, tpp and kbl (k = 4); ppp and tpp are guided by the bl and edge profiles of the same input
+   measured just before.
 2. Details on loop kernels (`PROFILED`): kbl for k = 2, 4, 8, functions counting in a hash table,
    ppp's rho per function, tpp's AoDF against bl and the functions it moved from a hash table.
 3. wpp on smaller inputs (its cost follows the number of acyclic paths): overhead, trace length,
@@ -46,6 +48,9 @@ SUITE_MODES = [
     ("tpp", ["--profile=tpp"]),
     ("kbl", ["--profile=kbl", "--k", "4"]),
 ]
+
+# `pcc pgo`'s k: 001 profiles the masked convolution with k = 10.
+PGO_K = 10
 
 # (PL program, arguments) whose run time is dominated by loops, for the profiling details.
 PROFILED = [
@@ -128,9 +133,21 @@ def profiled_runs(pl, args, modes, runs, tmp):
     return plain, out_plain, results
 
 
+def guided_time(pl, args, runs, tmp, out_plain):
+    """-O2 time with `--use-profile`, after a training run as `pcc pgo`'s (kbl, k = PGO_K, same
+    input); its output checked against the plain run's."""
+    profile = Path(tmp) / f"{Path(pl).stem}.train.json"
+    train = [PCC, "run", pl, "-O2", "--profile=kbl", "--k", str(PGO_K), "--profile-out", profile]
+    subprocess.run([*train, "--", *args], cwd=ROOT, capture_output=True, check=True)
+    t, out = timed([PCC, "run", pl, "-O2", "--use-profile", profile, "--", *args], runs)
+    if out != out_plain:
+        sys.exit(f"{pl}: output changed under --use-profile")
+    return t
+
+
 def suite_rows(runs, only, baseline):
-    """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode, and
-    the -O2 seconds of the `baseline` pcc binary (None without one)."""
+    """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode, the
+    -O2 seconds of the `baseline` pcc binary (None without one), and `--use-profile` / plain."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for bench in sorted((ROOT / "programs").rglob("*.bench")):
@@ -147,13 +164,14 @@ def suite_rows(runs, only, baseline):
             if out_c != out_pcc:
                 sys.exit(f"{name}: pcc and C outputs differ")
             overheads = [results[m][0] / plain for m, _ in SUITE_MODES]
+            guided = guided_time(pl, args, runs, tmp, out_pcc) / plain
             t_base = None
             if baseline:
                 t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs)
                 if out_base != out_c:
                     sys.exit(f"{name}: the baseline's output differs from the C port's")
-            rows.append((name, t_c, plain, t_compile, overheads, t_base))
-            print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s", file=sys.stderr)
+            rows.append((name, t_c, plain, t_compile, overheads, t_base, guided))
+            print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s, use-profile {guided:.2f}×", file=sys.stderr)
     return rows
 
 
@@ -243,25 +261,27 @@ def suite_table(rows):
     base = rows[0][5] is not None
     lines = [
         "The suite at -O2 (CPU seconds; pcc / gcc = run time ratio; compile = `pcc run --emit asm`, the whole "
-        "pipeline without running; profiling columns = instrumented / plain run time, kbl with k = 4"
+        "pipeline without running; use-profile = `--use-profile` / plain run time, trained with kbl, k = "
+        f"{PGO_K}, on the same input; profiling columns = instrumented / plain run time, kbl with k = 4"
         + ("; baseline = the `--baseline` pcc binary" if base else "") + "):",
         "",
         "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc | "
-        + ("baseline | baseline / gcc | " if base else "") + "compile | " + " | ".join(modes) + " |",
-        "|---|---|---|---|" + ("---|---|" if base else "") + "---|" + "---|" * len(modes),
+        + ("baseline | baseline / gcc | " if base else "") + "compile | use-profile | " + " | ".join(modes) + " |",
+        "|---|---|---|---|" + ("---|---|" if base else "") + "---|---|" + "---|" * len(modes),
     ]
-    for name, t_c, t_pcc, t_compile, overheads, t_base in rows:
+    for name, t_c, t_pcc, t_compile, overheads, t_base, guided in rows:
         cells = " | ".join(f"{o:.2f}" for o in overheads)
         baseline = f"{t_base:.3f} | {t_base / t_c:.2f} | " if base else ""
         lines.append(
-            f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} | {baseline}{t_compile:.3f} | {cells} |"
+            f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} | {baseline}{t_compile:.3f} | {guided:.2f} | {cells} |"
         )
     means = " | ".join(f"{geomean([r[4][i] for r in rows]):.2f}" for i in range(len(modes)))
     ratio = geomean([r[2] / r[1] for r in rows])
     baseline = f" | {geomean([r[5] / r[1] for r in rows]):.2f} |" if base else ""
     total_compile = sum(r[3] for r in rows)
+    guided = geomean([r[6] for r in rows])
     lines.append(
-        f"| geometric mean | | | {ratio:.2f} |{baseline} {total_compile:.3f} (sum) | {means} |"
+        f"| geometric mean | | | {ratio:.2f} |{baseline} {total_compile:.3f} (sum) | {guided:.2f} | {means} |"
     )
     return lines
 

@@ -3,7 +3,8 @@
 //! with the `kbl` profile of its own run, behaves exactly as without it (stdout, the program's
 //! stderr, exit status), in the JIT at -O1 and -O2 and as a native executable; the selective
 //! unroller fires on the masked convolution (001) and not on a loop without long runs; a stale
-//! profile is refused for the changed function with a warning.
+//! profile is refused for the changed function with a warning; `pcc pgo` trains, recompiles and
+//! runs in one command, with the output and exit status of `pcc run` and its report on stderr.
 
 mod common;
 
@@ -30,6 +31,12 @@ fn main() {
         "a_stale_profile_is_refused_with_a_warning",
         stale_profile,
     ));
+    for name in ["convolution", "read_ints", "exit_code"] {
+        trials.push(Trial::test(
+            format!("pcc_pgo_behaves_as_pcc_run::{name}"),
+            move || pgo_command(name),
+        ));
+    }
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -160,6 +167,43 @@ fn stale_profile() -> Result<(), Failed> {
         || !run.stderr.contains("is stale for function `main`")
     {
         return Err(format!("no stale warning:\n{}", run.stderr).into());
+    }
+    Ok(())
+}
+
+/// `pcc pgo` prints what `pcc run -O2` prints and exits the same (stdin, exit status and the
+/// program's stderr included), leaves its profile at the default path, and reports the guided
+/// compilation, the two times and the comparison of the runs.
+fn pgo_command(name: &str) -> Result<(), Failed> {
+    let scratch = Scratch::new(&format!("pgo-command-{name}"));
+    let source = root().join(format!("programs/{name}.pl"));
+    let args = match name {
+        "convolution" => ["200", "100", "1"].map(String::from).to_vec(),
+        _ => program_args(&source),
+    };
+    let stdin = sidecar(&source, "stdin").unwrap_or_default();
+    let plain = pcc_run(&scratch.0, &source, &["-O2"], &args, &stdin);
+    let mut command = vec!["pgo".to_string(), source.display().to_string(), "--".into()];
+    command.extend(args.iter().cloned());
+    let pgo = pcc_in(&scratch.0, &command, &stdin);
+    assert_same_behaviour(&format!("pcc pgo {name}"), &plain, &pgo);
+    let report = pgo.program_stderr().1.concat();
+    for expected in [
+        "pcc: pgo: trained: kbl profile (k = 10)",
+        "pcc: use-profile: recompiling with the kbl profile",
+        "pcc: pgo: -O2: ",
+        "single-run wall times",
+        "pcc: pgo: same output and exit status as without the profile",
+    ] {
+        if !report.contains(expected) {
+            return Err(format!("{name}: `{expected}` missing from:\n{report}").into());
+        }
+    }
+    if name == "convolution" && !report.contains("`convolve`: loop at line 44") {
+        return Err(format!("convolve not unrolled:\n{report}").into());
+    }
+    if !scratch.path(&format!("{name}.kbl.profile.json")).is_file() {
+        return Err(format!("{name}: no profile at the default path").into());
     }
     Ok(())
 }

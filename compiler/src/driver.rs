@@ -172,7 +172,7 @@ fn profile_output(file_name: &str, profile: &ProfileOptions) -> String {
 }
 
 /// `<stem>.<mode>.profile.json`, in the current folder.
-fn default_profile_path(file_name: &str, mode: Mode) -> String {
+pub fn default_profile_path(file_name: &str, mode: Mode) -> String {
     let stem = Path::new(file_name)
         .file_stem()
         .map_or("program".into(), |s| s.to_string_lossy());

@@ -58,6 +58,25 @@ enum Command {
         #[arg(long, value_enum)]
         emit: Option<BuildEmitArg>,
     },
+    /// Profile-guided recompilation in one command: train (a kbl profile of this input), run at
+    /// -O N without and with --use-profile, and say what changed and what it gained (stderr);
+    /// stdout and exit status are the guided run's.
+    Pgo {
+        file: PathBuf,
+        /// Optimization level of both timed runs.
+        #[arg(short = 'O', default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+        opt_level: u8,
+        /// The training run's k (k-iteration paths).
+        #[arg(long = "k", value_name = "K", default_value_t = 10,
+              value_parser = clap::value_parser!(u8).range(1..=64))]
+        k: u8,
+        /// Where to write the profile (default: `<stem>.kbl.profile.json` here).
+        #[arg(long)]
+        profile_out: Option<PathBuf>,
+        /// Arguments for the program, after `--`.
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
     /// Report every error in a program without running it.
     Check { file: PathBuf },
     /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
@@ -260,6 +279,23 @@ fn main() {
                 None => driver::BuildOutput::Executable,
             };
             driver::build(&file, &options, &output, what)
+        }
+        Command::Pgo {
+            file,
+            opt_level,
+            k,
+            profile_out,
+            args,
+        } => {
+            let profile_out = profile_out.unwrap_or_else(|| {
+                driver::default_profile_path(&file.display().to_string(), Mode::Kbl).into()
+            });
+            let options = commands::pgo::PgoOptions {
+                opt_level,
+                k,
+                profile_out: &profile_out,
+            };
+            commands::pgo::run(&file, &options, &args)
         }
         Command::Paths {
             file,

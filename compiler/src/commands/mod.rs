@@ -1,6 +1,8 @@
-//! Commands that work on programs' paths and on profiles rather than running programs.
+//! Commands that work on programs' paths and on profiles rather than running programs, and
+//! `pgo`, which chains runs of `pcc run`.
 
 pub mod aodf;
 pub mod paths;
+pub mod pgo;
 pub mod profile;
 pub mod wpp;

@@ -89,6 +89,9 @@ pub struct BasicBlock {
     /// Never executed in the profile of `--use-profile`: code generation moves it out of line
     /// (Cranelift's `set_cold_block`), so the hot blocks are laid out together.
     pub cold: bool,
+    /// Executed, in the profile of `--use-profile`, more often than its function was entered:
+    /// a call there is a hot call site, which `-O 2` inlines with a larger budget.
+    pub hot: bool,
 }
 
 impl BasicBlock {
@@ -98,6 +101,7 @@ impl BasicBlock {
             stmts,
             term,
             cold: false,
+            hot: false,
         }
     }
 }

@@ -22,6 +22,10 @@ use crate::mir::{
 /// The largest callee inlined, in statements and blocks (each block ends in a terminator).
 const MAX_CALLEE_SIZE: usize = 40;
 
+/// The largest callee inlined at a hot call site (`BasicBlock::hot`, from `--use-profile`): there
+/// the call is paid per loop iteration, and the caller's growth is paid once.
+pub const MAX_HOT_CALLEE_SIZE: usize = 160;
+
 /// A caller grows by inlining only while it is smaller than this, which bounds compile time.
 const MAX_CALLER_SIZE: usize = 2000;
 
@@ -29,7 +33,7 @@ pub fn inline_small_functions(program: &mut Program) {
     // Every inlining removes a call of a PL function and adds none (the callee is a leaf), so
     // this ends.
     loop {
-        let inlinable: Vec<bool> = program.functions.iter().map(is_inlinable).collect();
+        let inlinable: Vec<Option<usize>> = program.functions.iter().map(inlinable_size).collect();
         let mut changed = false;
         for caller in 0..program.functions.len() {
             changed |= inline_calls(program, caller, &inlinable);
@@ -44,8 +48,10 @@ fn size(func: &Function) -> usize {
     func.blocks.iter().map(|b| b.stmts.len() + 1).sum()
 }
 
-fn is_inlinable(func: &Function) -> bool {
-    size(func) <= MAX_CALLEE_SIZE
+/// The size of `func` if it is a leaf without instrumentation, small enough for a hot site.
+fn inlinable_size(func: &Function) -> Option<usize> {
+    let size = size(func);
+    let leaf = size <= MAX_HOT_CALLEE_SIZE
         && func
             .blocks
             .iter()
@@ -61,18 +67,26 @@ fn is_inlinable(func: &Function) -> bool {
                 | StatementKind::SetGlobal(..)
                 | StatementKind::SetIndex { .. }
                 | StatementKind::SetField { .. } => true,
-            })
+            });
+    leaf.then_some(size)
 }
 
-/// Inlines every call in `caller` of a function marked in `inlinable`; whether there was one.
-fn inline_calls(program: &mut Program, caller: FnId, inlinable: &[bool]) -> bool {
+/// Inlines every call in `caller` of a function whose `inlinable` size fits the site's budget;
+/// whether there was one.
+fn inline_calls(program: &mut Program, caller: FnId, inlinable: &[Option<usize>]) -> bool {
     let mut changed = false;
     let mut caller_size = size(&program.functions[caller]);
     // Blocks appended by inlining are visited too: the continuation of a call holds the rest of
     // its block.
     let mut b = 0;
     while b < program.functions[caller].blocks.len() && caller_size < MAX_CALLER_SIZE {
-        let site = program.functions[caller].blocks[b]
+        let block = &program.functions[caller].blocks[b];
+        let budget = if block.hot {
+            MAX_HOT_CALLEE_SIZE
+        } else {
+            MAX_CALLEE_SIZE
+        };
+        let site = block
             .stmts
             .iter()
             .enumerate()
@@ -80,7 +94,7 @@ fn inline_calls(program: &mut Program, caller: FnId, inlinable: &[bool]) -> bool
                 StatementKind::Call {
                     callee: Callee::Function(f),
                     ..
-                } if inlinable[f] => Some((i, f)),
+                } if inlinable[f].is_some_and(|size| size <= budget) => Some((i, f)),
                 _ => None,
             });
         match site {
@@ -149,7 +163,13 @@ fn inline_call(caller: &mut Function, b: usize, i: usize, callee: &Function) {
         }
         caller.blocks.push(block);
     }
-    caller.blocks.push(BasicBlock::new(rest, after_call));
+    // The rest of block `b` runs as often as `b` did.
+    let (cold, hot) = (caller.blocks[b].cold, caller.blocks[b].hot);
+    caller.blocks.push(BasicBlock {
+        cold,
+        hot,
+        ..BasicBlock::new(rest, after_call)
+    });
 }
 
 fn rename_locals(kind: &mut StatementKind, local_base: usize) {
@@ -269,5 +289,24 @@ fn main() {{ println(counted(1), big(2)); }}"
             });
         inline_small_functions(&mut program);
         assert_eq!(calls(&program, "main"), ["counted", "big"]);
+    }
+
+    #[test]
+    fn a_hot_call_site_inlines_a_larger_callee() {
+        let body = |n: usize| "x = x * 3 + 1; ".repeat(n);
+        let source = format!(
+            "fn mid(x: int) -> int {{ {} return x; }}
+fn huge(x: int) -> int {{ {} return x; }}
+fn main() {{ println(mid(1), huge(2)); println(mid(3)); }}",
+            body(MAX_CALLEE_SIZE),
+            body(MAX_HOT_CALLEE_SIZE)
+        );
+        let mut program = lower(&source);
+        let main = program.functions.iter().position(|f| f.name == "main");
+        program.functions[main.unwrap()].blocks[ENTRY].hot = true;
+        inline_small_functions(&mut program);
+        // Both calls of `mid` are in the hot block (the second one in its continuation, hot
+        // too); `huge` is over even the hot budget.
+        assert_eq!(calls(&program, "main"), ["huge"]);
     }
 }

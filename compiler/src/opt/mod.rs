@@ -10,6 +10,8 @@ mod dead_code;
 mod inline;
 mod simplify_cfg;
 
+pub use inline::MAX_HOT_CALLEE_SIZE;
+
 use crate::mir;
 
 pub fn optimize(program: &mut mir::Program) {

@@ -1,7 +1,7 @@
 //! Profile-guided recompilation (`--use-profile P`, DESIGN.md "Profile-guided
 //! recompilation"): a `bl` or `kbl` profile of an earlier run, mapped onto the MIR as lowered
 //! (the code it was taken on, `frequencies.rs`), drives MIR passes that run before `-O 2`'s
-//! clean-ups: cold blocks out of line (`cold.rs`) and, from a `kbl` profile, selective unrolling
+//! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`) and, from a `kbl` profile, selective unrolling
 //! of the innermost loop whose iterations take the same path many times in a row (`unroll.rs`).
 
 mod cold;
@@ -14,8 +14,8 @@ pub use unroll::{Unrolled, unroll, unroll_hot_loop};
 use pcc_lang::Span;
 use pcc_profiler::profile::{Mode, Profile};
 
-use crate::mir;
 use crate::profiling::cfg_hash;
+use crate::{mir, opt};
 
 /// The profile modes `--use-profile` takes: their path ids are Ball-Larus ids of the MIR as
 /// lowered.
@@ -64,6 +64,14 @@ pub fn optimize(
         let cold = cold::mark_cold_blocks(func, &freq);
         if cold > 0 {
             changes.push(format!("{cold} cold blocks out of line"));
+        }
+        let hot = cold::mark_hot_call_sites(func, &freq);
+        if hot > 0 {
+            changes.push(format!(
+                "{hot} blocks with hot call sites (at -O2, leaf callees of up to {} statements \
+                 inlined there)",
+                opt::MAX_HOT_CALLEE_SIZE
+            ));
         }
         let header_line = |func: &mir::Function, header: usize| {
             let block = &func.blocks[header];

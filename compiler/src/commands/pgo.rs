@@ -1,0 +1,143 @@
+//! `pcc pgo FILE [-O N] [-- ARGS]`: the profile-guided workflow in one command (001's selective
+//! unrolling study done end to end). Three runs of the same input, each a `pcc run` child
+//! process: a training run with `--profile=kbl`, a plain run at `-O N`, and the guided run at
+//! `-O N --use-profile`, whose stdout and exit status are the program's. On stderr: the guided
+//! compilation's `use-profile` report (what changed), the two runs' wall times (what it gained),
+//! and whether both runs printed the same and exited the same.
+//!
+//! Child processes rather than in-process JIT runs: a program may end the process (`exit()`, a
+//! runtime error), and each run needs its own fresh runtime state.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::driver::EXIT_COMPILE_ERROR;
+
+/// What `pcc pgo` was asked for.
+pub struct PgoOptions<'a> {
+    pub opt_level: u8,
+    /// `--k` of the training run: 001 profiles the masked convolution with k = 10.
+    pub k: u8,
+    /// Where the training run writes its profile (kept, for `pcc run --use-profile` later).
+    pub profile_out: &'a Path,
+}
+
+/// One `pcc run` child of `file` with `flags`, fed `stdin`; stdout captured, stderr captured
+/// too unless `show_stderr`. Returns its output and wall time.
+fn pcc_run(
+    file: &Path,
+    flags: &[String],
+    args: &[String],
+    stdin: Option<&[u8]>,
+    show_stderr: bool,
+) -> std::io::Result<(Output, Duration)> {
+    let mut command = Command::new(std::env::current_exe()?);
+    command
+        .arg("run")
+        .arg(file)
+        .args(flags)
+        .arg("--")
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(if show_stderr {
+            Stdio::inherit()
+        } else {
+            Stdio::piped()
+        });
+    let start = Instant::now();
+    let mut child = command.spawn()?;
+    if let Some(input) = stdin {
+        // A program that stops reading early closes the pipe: not an error of ours.
+        let _ = child.stdin.take().expect("piped").write_all(input);
+    }
+    let output = child.wait_with_output()?;
+    Ok((output, start.elapsed()))
+}
+
+/// The exit status `pcc` reports for a child's: its code, or 128 + the signal that ended it.
+fn status_code(output: &Output) -> i32 {
+    #[cfg(unix)]
+    if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&output.status) {
+        return 128 + signal;
+    }
+    output.status.code().unwrap_or(EXIT_COMPILE_ERROR)
+}
+
+pub fn run(file: &Path, options: &PgoOptions, args: &[String]) -> i32 {
+    match pgo(file, options, args) {
+        Ok(status) => status,
+        Err(error) => {
+            eprintln!("error: pcc pgo: {error}");
+            EXIT_COMPILE_ERROR
+        }
+    }
+}
+
+fn pgo(file: &Path, options: &PgoOptions, args: &[String]) -> std::io::Result<i32> {
+    // Every run gets the same input: stdin is read to its end once, first (from a terminal,
+    // which would have to be typed three times, the runs get none).
+    let stdin = if std::io::stdin().is_terminal() {
+        None
+    } else {
+        let mut input = Vec::new();
+        std::io::stdin().read_to_end(&mut input)?;
+        Some(input)
+    };
+    let stdin = stdin.as_deref();
+    let level = format!("-O{}", options.opt_level);
+    let profile = options.profile_out.display().to_string();
+
+    let _ = std::fs::remove_file(options.profile_out);
+    let train = [
+        "--profile=kbl".to_string(),
+        "--k".into(),
+        options.k.to_string(),
+        "--profile-out".into(),
+        profile.clone(),
+    ];
+    let (training, _) = pcc_run(file, &train, args, stdin, false)?;
+    if !options.profile_out.is_file() {
+        // A compile error, or a program that never got to write its profile.
+        std::io::stderr().write_all(&training.stderr)?;
+        eprintln!("error: pcc pgo: the training run wrote no profile");
+        return Ok(match status_code(&training) {
+            0 => EXIT_COMPILE_ERROR,
+            status => status,
+        });
+    }
+    eprintln!(
+        "pcc: pgo: trained: kbl profile (k = {}) of this input at `{profile}`",
+        options.k
+    );
+
+    let (plain, plain_time) = pcc_run(file, std::slice::from_ref(&level), args, stdin, false)?;
+    let guided_flags = [level.clone(), "--use-profile".into(), profile.clone()];
+    // The guided run's stderr is shown as it comes: the report, then the program's own.
+    let (guided, guided_time) = pcc_run(file, &guided_flags, args, stdin, true)?;
+    std::io::stdout().write_all(&guided.stdout)?;
+
+    let (plain_s, guided_s) = (plain_time.as_secs_f64(), guided_time.as_secs_f64());
+    eprintln!(
+        "pcc: pgo: {level}: {plain_s:.3} s; {level} --use-profile: {guided_s:.3} s ({:.2}× as \
+         fast); single-run wall times of the same input, JIT compilation included",
+        plain_s / guided_s.max(f64::EPSILON)
+    );
+    if plain.stdout == guided.stdout && plain.status == guided.status {
+        eprintln!("pcc: pgo: same output and exit status as without the profile");
+    } else {
+        eprintln!(
+            "pcc: warning: pcc pgo: the guided run's output or exit status differs from the \
+             plain run's (exit {} vs {}) — please report this",
+            status_code(&guided),
+            status_code(&plain)
+        );
+    }
+    Ok(status_code(&guided))
+}
