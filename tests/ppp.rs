@@ -367,6 +367,21 @@ fn ppp_with_no_flags_uses_the_default_bl_profile_or_the_estimate() {
         for f in ppp["functions"].as_array().unwrap() {
             assert_eq!(paths(f, "residual"), vec![], "{f}");
         }
+
+        // The newest default-location path profile wins: a kbl run after the ppp one.
+        let kbl = run(&["--profile=kbl"]);
+        assert_eq!(kbl.status, plain.status, "{}", kbl.stderr);
+        let again = run(&["--profile=ppp"]);
+        common::assert_same_behaviour(name, &plain, &again);
+        assert!(
+            again.stderr.contains(&format!(
+                "interesting paths from the kbl profile `{name}.kbl.profile.json`"
+            )),
+            "{}",
+            again.stderr
+        );
+        let ppp = read_json(&ppp_json);
+        assert_accounts_for_bl(name, &bl, &ppp);
     }
 }
 

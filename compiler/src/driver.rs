@@ -179,8 +179,24 @@ pub fn default_profile_path(file_name: &str, mode: Mode) -> String {
     format!("{stem}.{mode}.profile.json")
 }
 
-/// `ppp`: where the interesting paths come from (DESIGN.md: `--interesting`, else the
-/// default-location `bl` profile, else a static estimate), said in one line on stderr.
+/// Profiles whose `paths` (and `residual`) are Ball-Larus paths, usable as interesting paths.
+const INTERESTING_MODES: [Mode; 4] = [Mode::Bl, Mode::Ppp, Mode::Kbl, Mode::Wpp];
+
+/// The most recently written of the program's default-location path profiles, if any.
+fn newest_path_profile(file_name: &str) -> Option<String> {
+    INTERESTING_MODES
+        .iter()
+        .map(|&mode| default_profile_path(file_name, mode))
+        .filter_map(|path| {
+            let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+            Some((modified, path))
+        })
+        .max()
+        .map(|(_, path)| path)
+}
+
+/// `ppp`: where the interesting paths come from (DESIGN.md: `--interesting`, else the newest
+/// default-location path profile, else a static estimate), said in one line on stderr.
 fn interesting_source(
     file_name: &str,
     profile: &ProfileOptions,
@@ -195,23 +211,23 @@ fn interesting_source(
     };
     let path = match &profile.interesting {
         Some(path) => path.display().to_string(),
-        None => {
-            let path = default_profile_path(file_name, Mode::Bl);
-            if !Path::new(&path).is_file() {
+        None => match newest_path_profile(file_name) {
+            Some(path) => path,
+            None => {
                 eprintln!(
-                    "pcc: ppp: no bl profile at `{path}`; interesting paths from a static \
+                    "pcc: ppp: no path profile at `{}`; interesting paths from a static \
                      estimate of path frequencies (the paths covering {:.0}% of the estimated flow)",
+                    default_profile_path(file_name, Mode::Bl),
                     ESTIMATE_COVERAGE * 100.0
                 );
                 return Ok(estimate());
             }
-            path
-        }
+        },
     };
     let loaded = read_input_profile(
         &path,
-        &[Mode::Bl, Mode::Ppp],
-        "the interesting paths come from a bl profile",
+        &INTERESTING_MODES,
+        "the interesting paths come from a path profile (bl, ppp, kbl or wpp)",
     );
     match loaded {
         Ok(loaded) => {
