@@ -49,8 +49,15 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// Stops with an error when `object`, a struct of type `strukt` whose `field` is accessed,
-    /// is null.
+    /// is null. A value known non-null there (`non_null`: already checked) is not checked again.
     pub fn null_check(&mut self, object: Value, strukt: StructId, field: usize) -> Result<()> {
+        // The frontend may have made `object` an alias of a value that was checked.
+        if !self
+            .non_null
+            .insert(self.builder.func.dfg.resolve_aliases(object))
+        {
+            return Ok(());
+        }
         let is_null = self.builder.ins().icmp_imm_s(IntCC::Equal, object, 0);
         self.fail_if(is_null, &runtime::ERR_NULL, |t| {
             Ok(vec![

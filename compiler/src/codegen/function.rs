@@ -2,7 +2,7 @@
 //! (the frontend builds SSA), each MIR block a Cranelift block; statements become instructions,
 //! with the runtime checks of `checks.rs` and the builtins of `builtins.rs`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
@@ -65,11 +65,28 @@ pub fn translate(
         data_refs: HashMap::new(),
         regions: HashMap::new(),
         stream: None,
+        non_null: HashSet::new(),
     };
     t.prologue()?;
+    // Per MIR block, the values known non-null at its end (`FunctionTranslator::non_null`).
+    let mut non_null_at_end: Vec<HashSet<Value>> = vec![HashSet::new(); mir.blocks.len()];
+    let idom = mir.immediate_dominators();
     t.edge_emitted(mir::ENTRY);
-    for (b, block) in mir.blocks.iter().enumerate() {
+    // Reverse postorder, then unreachable blocks: a block's dominators come before it, and a
+    // block that is no loop header is sealed when translated.
+    let mut order = mir.reverse_postorder();
+    let mut reachable = vec![false; mir.blocks.len()];
+    for &b in &order {
+        reachable[b] = true;
+    }
+    order.extend((0..mir.blocks.len()).filter(|&b| !reachable[b]));
+    for b in order {
+        let block = &mir.blocks[b];
         t.builder.switch_to_block(t.blocks[b]);
+        // What is non-null at the end of the block's immediate dominator (translated before it)
+        // is at its start. A variable not assigned since reads as the same SSA value when the
+        // frontend finds the same value on every edge; a block parameter is not in the set.
+        t.non_null = idom[b].map_or_else(HashSet::new, |d| non_null_at_end[d].clone());
         if block.cold {
             t.builder.set_cold_block(t.blocks[b]);
         }
@@ -77,6 +94,7 @@ pub fn translate(
             t.statement(stmt)?;
         }
         t.terminator(&block.term.kind)?;
+        non_null_at_end[b] = std::mem::take(&mut t.non_null);
         for succ in block.term.kind.successors() {
             t.edge_emitted(succ);
         }
@@ -104,6 +122,10 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// that a loop appending to the buffer keeps it in a register rather than reloading what
     /// it just stored (the memory copy is still kept up to date, for the runtime).
     stream: Option<(DataId, Variable)>,
+    /// Struct values known to be non-null here: null-checked, or just allocated, earlier in the
+    /// MIR block or in a block that dominates it. A later null check of the same SSA value is
+    /// left out.
+    pub non_null: HashSet<Value>,
 }
 
 impl FunctionTranslator<'_, '_> {
@@ -530,6 +552,7 @@ impl FunctionTranslator<'_, '_> {
                 let count = self.iconst(values.len() as i64);
                 let loc = self.location();
                 let object = self.call_runtime(&runtime::STRUCT_NEW, &[count, loc])?;
+                self.non_null.insert(object);
                 for (field, value) in values.into_iter().enumerate() {
                     let flags = self.memory_flags(Memory::Field(*strukt, field));
                     store_slot(&mut self.builder, flags, value, object, slot_offset(field)?);

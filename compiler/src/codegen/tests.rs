@@ -875,3 +875,27 @@ fn runtime_table_matches_the_runtime_symbols() {
         "duplicate names in the table"
     );
 }
+
+#[test]
+fn a_struct_is_null_checked_once_where_a_check_dominates() {
+    let source = "\
+struct P { a: int, b: int }
+fn f(p: P, q: P, c: bool) -> int {
+    let x = p.a;
+    if c { x += p.b; } else { x += q.a; }
+    p.b = x;
+    return x + p.b + q.b;
+}
+fn main() { println(f(new P { a: 1, b: 2 }, new P { a: 3, b: 4 }, true)); }
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let program = crate::lower::lower_program(&typed);
+    let options = Options { opt_level: 0 };
+    let clif = emit_clif(&program, source, &options, Some("f")).unwrap();
+    // `p` at its first access; `q` on each branch, since neither dominates `q.b`. The
+    // structs `main` allocates are not checked at all.
+    assert_eq!(clif.matches("call fn0(").count(), 3, "{clif}");
+    assert!(clif.contains("fn0 = u0:3") && clif.contains("u0:3 = pcc_err_null"));
+    let clif = emit_clif(&program, source, &options, Some("main")).unwrap();
+    assert!(!clif.contains("pcc_err_null"), "{clif}");
+}

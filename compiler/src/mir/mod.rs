@@ -454,6 +454,78 @@ impl Function {
         self.locals.len() - 1
     }
 
+    /// The blocks reachable from `ENTRY`, in reverse postorder: a block comes after its
+    /// predecessors but along back edges.
+    pub fn reverse_postorder(&self) -> Vec<BlockId> {
+        let mut postorder = Vec::with_capacity(self.blocks.len());
+        let mut visited = vec![false; self.blocks.len()];
+        let mut stack = vec![(ENTRY, self.blocks[ENTRY].term.kind.successors(), 0)];
+        visited[ENTRY] = true;
+        while let Some((b, succs, next)) = stack.last_mut() {
+            match succs.get(*next) {
+                Some(&s) => {
+                    *next += 1;
+                    if !visited[s] {
+                        visited[s] = true;
+                        stack.push((s, self.blocks[s].term.kind.successors(), 0));
+                    }
+                }
+                None => {
+                    postorder.push(*b);
+                    stack.pop();
+                }
+            }
+        }
+        postorder.reverse();
+        postorder
+    }
+
+    /// The immediate dominator of each block reachable from `ENTRY` (`None` for the entry and
+    /// for unreachable blocks), by the iterative algorithm of Cooper, Harvey and Kennedy.
+    pub fn immediate_dominators(&self) -> Vec<Option<BlockId>> {
+        let rpo = self.reverse_postorder();
+        let mut order = vec![usize::MAX; self.blocks.len()];
+        for (i, &b) in rpo.iter().enumerate() {
+            order[b] = i;
+        }
+        let predecessors = self.predecessors();
+        let mut idom: Vec<Option<BlockId>> = vec![None; self.blocks.len()];
+        idom[ENTRY] = Some(ENTRY);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in rpo.iter().filter(|&&b| b != ENTRY) {
+                let mut new_idom: Option<BlockId> = None;
+                for &p in &predecessors[b] {
+                    if idom[p].is_none() {
+                        continue;
+                    }
+                    new_idom = Some(match new_idom {
+                        None => p,
+                        Some(mut d) => {
+                            let mut p = p;
+                            while p != d {
+                                while order[p] > order[d] {
+                                    p = idom[p].expect("processed");
+                                }
+                                while order[d] > order[p] {
+                                    d = idom[d].expect("processed");
+                                }
+                            }
+                            d
+                        }
+                    });
+                }
+                if new_idom.is_some() && idom[b] != new_idom {
+                    idom[b] = new_idom;
+                    changed = true;
+                }
+            }
+        }
+        idom[ENTRY] = None;
+        idom
+    }
+
     /// Predecessor lists, one per block (a predecessor appears once per distinct edge).
     pub fn predecessors(&self) -> Vec<Vec<BlockId>> {
         let mut preds = vec![Vec::new(); self.blocks.len()];
@@ -463,5 +535,65 @@ impl Function {
             }
         }
         preds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dominators_of_a_loop_with_a_diamond_and_an_unreachable_block() {
+        // bb0 → bb1 (loop header) → bb2 | bb5 (exit); bb2 → bb3 | bb4 → bb6 → bb1; bb7 is
+        // unreachable and jumps into the loop.
+        let source = "fn main() {}";
+        let typed = pcc_lang::check_bytes("t.pl", source.as_bytes()).expect("a valid program");
+        let mut func = crate::lower::lower_program(&typed).functions.remove(0);
+        let goto = |b: BlockId| Terminator {
+            kind: TerminatorKind::Goto(b),
+            span: Span::default(),
+        };
+        let branch = |then_bb: BlockId, else_bb: BlockId| Terminator {
+            kind: TerminatorKind::Branch {
+                cond: Operand::Const(Const::Bool(true)),
+                then_bb,
+                else_bb,
+            },
+            span: Span::default(),
+        };
+        let ret = Terminator {
+            kind: TerminatorKind::Return(None),
+            span: Span::default(),
+        };
+        let terms = [
+            goto(1),
+            branch(2, 5),
+            branch(3, 4),
+            goto(6),
+            goto(6),
+            ret,
+            goto(1),
+            goto(6),
+        ];
+        func.blocks = terms
+            .into_iter()
+            .map(|term| BasicBlock::new(Vec::new(), term))
+            .collect();
+        let rpo = func.reverse_postorder();
+        assert_eq!(rpo.len(), 7);
+        assert_eq!(rpo[..2], [0, 1]);
+        assert_eq!(
+            func.immediate_dominators(),
+            [
+                None,
+                Some(0),
+                Some(1),
+                Some(2),
+                Some(2),
+                Some(1),
+                Some(2),
+                None
+            ]
+        );
     }
 }
