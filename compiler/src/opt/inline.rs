@@ -6,9 +6,11 @@
 //! recursion is still detected, and reported, at the entry of the same function. Inlining goes
 //! bottom-up: a caller whose calls were all inlined becomes a leaf in turn.
 //!
-//! A callee carrying instrumentation (profile counts, path streams, block traces) is not
-//! inlined: its statements count the callee's own paths per activation of the callee, which
-//! inlining would have to re-create; the profiles stay those of the code as written.
+//! Path and edge counting statements (`bl`, `edge`, `ppp`, `tpp`) are inlined with the rest: they
+//! name the callee's counter table and read the callee's own (renamed) path register, which its
+//! copied entry code resets, so every inlined activation counts exactly as a call would, and
+//! profiled programs keep the speed of unprofiled ones. A callee that streams events (`kbl`,
+//! `wpp`: codegen keeps one stream position per function) or traces blocks is not inlined.
 //!
 //! Inlined statements keep their spans, so a runtime error in inlined code is reported at the
 //! same place and, since codegen names the function whose source contains the location, in the
@@ -48,7 +50,7 @@ fn size(func: &Function) -> usize {
     func.blocks.iter().map(|b| b.stmts.len() + 1).sum()
 }
 
-/// The size of `func` if it is a leaf without instrumentation, small enough for a hot site.
+/// The size of `func` if it is a leaf without event streams or traces, small enough for a hot site.
 fn inlinable_size(func: &Function) -> Option<usize> {
     let size = size(func);
     let leaf = size <= MAX_HOT_CALLEE_SIZE
@@ -58,12 +60,11 @@ fn inlinable_size(func: &Function) -> Option<usize> {
             .flat_map(|b| &b.stmts)
             .all(|stmt| match stmt.kind {
                 StatementKind::Call { callee, .. } => matches!(callee, Callee::Builtin(_)),
+                StatementKind::Trace(_) | StatementKind::Stream(_) => false,
                 StatementKind::Count { .. }
                 | StatementKind::CountOrCold { .. }
                 | StatementKind::CountPpp { .. }
-                | StatementKind::Trace(_)
-                | StatementKind::Stream(_) => false,
-                StatementKind::Assign(..)
+                | StatementKind::Assign(..)
                 | StatementKind::SetGlobal(..)
                 | StatementKind::SetIndex { .. }
                 | StatementKind::SetField { .. } => true,
@@ -269,26 +270,38 @@ fn main() {
     }
 
     #[test]
-    fn leaves_instrumented_and_large_callees_alone() {
+    fn leaves_streaming_and_large_callees_alone_but_inlines_counting_ones() {
         let big_body = "x = x * 3 + 1; ".repeat(MAX_CALLEE_SIZE);
         let source = format!(
             "fn counted(x: int) -> int {{ return x; }}
+fn streamed(x: int) -> int {{ return x; }}
 fn big(x: int) -> int {{ {big_body} return x; }}
-fn main() {{ println(counted(1), big(2)); }}"
+fn main() {{ println(counted(1), streamed(2), big(3)); }}"
         );
         let mut program = lower(&source);
-        let counted = program.functions.iter().position(|f| f.name == "counted");
-        program.functions[counted.unwrap()].blocks[ENTRY]
-            .stmts
-            .push(Statement {
-                kind: StatementKind::Count {
-                    table: 0,
-                    index: Operand::Const(crate::mir::Const::Int(0)),
-                },
-                span: Default::default(),
-            });
+        let add = |program: &mut Program, name: &str, kind: StatementKind| {
+            let f = program.functions.iter().position(|f| f.name == name);
+            program.functions[f.unwrap()].blocks[ENTRY]
+                .stmts
+                .push(Statement {
+                    kind,
+                    span: Default::default(),
+                });
+        };
+        let count = StatementKind::Count {
+            table: 7,
+            index: Operand::Const(crate::mir::Const::Int(0)),
+        };
+        add(&mut program, "counted", count);
+        let enter = StatementKind::Stream(crate::mir::StreamEvent::Enter { table: 1 });
+        add(&mut program, "streamed", enter);
         inline_small_functions(&mut program);
-        assert_eq!(calls(&program, "main"), ["counted", "big"]);
+        assert_eq!(calls(&program, "main"), ["streamed", "big"]);
+        // The inlined callee still counts in its own table.
+        let main = program.functions.iter().find(|f| f.name == "main").unwrap();
+        let counts = main.blocks.iter().flat_map(|b| &b.stmts);
+        let counts = counts.filter(|s| matches!(s.kind, StatementKind::Count { table: 7, .. }));
+        assert_eq!(counts.count(), 1);
     }
 
     #[test]
