@@ -188,38 +188,7 @@ fn interesting_paths_of_another_run_split_its_paths() {
 
 #[test]
 fn interesting_share_keeps_the_hottest_paths() {
-    let scratch = Scratch::new("share");
-    let name = "y2k";
-    let args = program_args(name);
-    let interesting = scratch.path("interesting.json");
-    let ppp = scratch.path("ppp.json");
-    run_program(
-        &scratch.0,
-        name,
-        &[
-            OsStr::new("--profile=bl"),
-            OsStr::new("--profile-out"),
-            interesting.as_os_str(),
-        ],
-        &args,
-    );
-    let run = run_program(
-        &scratch.0,
-        name,
-        &[
-            OsStr::new("--profile=ppp"),
-            OsStr::new("--interesting"),
-            interesting.as_os_str(),
-            OsStr::new("--interesting-share"),
-            OsStr::new("0.5"),
-            OsStr::new("--profile-out"),
-            ppp.as_os_str(),
-        ],
-        &args,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let (bl, ppp) = (read_json(&interesting), read_json(&ppp));
-    assert_accounts_for_bl(name, &bl, &ppp);
+    let (bl, ppp) = y2k_ppp_guided_by_its_bl_profile("share", &["--interesting-share", "0.5"]);
     let main_bl = paths(function(&bl, "main"), "paths");
     let main = function(&ppp, "main");
     let kept = ids(&main["interesting"]);
@@ -231,6 +200,8 @@ fn interesting_share_keeps_the_hottest_paths() {
     let coldest_kept = paths(main, "paths").iter().map(|x| x.1).min().unwrap();
     assert!(paths(main, "residual").iter().all(|x| x.1 <= coldest_kept));
 
+    let scratch = Scratch::new("share-bad");
+    let (name, args) = ("y2k", program_args("y2k"));
     for bad in ["0", "1.5", "x"] {
         let run = run_program(
             &scratch.0,
@@ -454,40 +425,37 @@ fn profile_show_reports_range_and_rho() {
 /// profile is written: the profile is the same.
 #[test]
 fn small_arrays_lose_no_interesting_path() {
-    let scratch = Scratch::new("small");
-    let name = "y2k";
-    let args = program_args(name);
-    let interesting = scratch.path("interesting.json");
-    let ppp = scratch.path("ppp.json");
-    run_program(
-        &scratch.0,
-        name,
-        &[
-            OsStr::new("--profile=bl"),
-            OsStr::new("--profile-out"),
-            interesting.as_os_str(),
-        ],
-        &args,
-    );
-    let run = run_program(
-        &scratch.0,
-        name,
-        &[
-            OsStr::new("--profile=ppp"),
-            OsStr::new("--interesting"),
-            interesting.as_os_str(),
-            OsStr::new("--hash-threshold"),
-            OsStr::new("3"),
-            OsStr::new("--profile-out"),
-            ppp.as_os_str(),
-        ],
-        &args,
-    );
-    assert_eq!(run.status, 0, "{}", run.stderr);
-    let (bl, ppp) = (read_json(&interesting), read_json(&ppp));
-    assert_accounts_for_bl(name, &bl, &ppp);
+    let (bl, ppp) = y2k_ppp_guided_by_its_bl_profile("small", &["--hash-threshold", "3"]);
     let main = function(&ppp, "main");
     assert!(main["range"].as_u64().unwrap() > 3);
     assert_eq!(paths(main, "paths"), paths(function(&bl, "main"), "paths"));
     assert_eq!(paths(main, "residual"), vec![]);
+}
+
+/// Profiles `y2k` with bl, then with ppp guided by that profile and `flags`; checks the ppp run
+/// succeeded and accounts for every bl path, and returns both profiles.
+fn y2k_ppp_guided_by_its_bl_profile(scratch: &str, flags: &[&str]) -> (Value, Value) {
+    let scratch = Scratch::new(scratch);
+    let name = "y2k";
+    let args = program_args(name);
+    let interesting = scratch.path("interesting.json");
+    let ppp = scratch.path("ppp.json");
+    let bl_flags = [
+        OsStr::new("--profile=bl"),
+        OsStr::new("--profile-out"),
+        interesting.as_os_str(),
+    ];
+    run_program(&scratch.0, name, &bl_flags, &args);
+    let mut ppp_flags = vec![
+        OsStr::new("--profile=ppp"),
+        OsStr::new("--interesting"),
+        interesting.as_os_str(),
+    ];
+    ppp_flags.extend(flags.iter().map(OsStr::new));
+    ppp_flags.extend([OsStr::new("--profile-out"), ppp.as_os_str()]);
+    let run = run_program(&scratch.0, name, &ppp_flags, &args);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let (bl, ppp) = (read_json(&interesting), read_json(&ppp));
+    assert_accounts_for_bl(name, &bl, &ppp);
+    (bl, ppp)
 }
