@@ -50,7 +50,7 @@ SUITE_MODES = [
 ]
 
 # `pcc pgo`'s k: 001 profiles the masked convolution with k = 10.
-PGO_K = 10
+PGO_K = 6
 
 # (PL program, arguments) whose run time is dominated by loops, for the profiling details.
 PROFILED = [

@@ -1,8 +1,10 @@
 //! End-to-end tests of profile-guided recompilation (`--use-profile P`, DESIGN.md
-//! "Profile-guided recompilation"): every program of `programs/` and `tests/runtime/`, compiled
-//! with the `kbl` profile of its own run, behaves exactly as without it (stdout, the program's
-//! stderr, exit status), in the JIT at -O1 and -O2 and as a native executable; the selective
-//! unroller fires on the masked convolution (001) and not on a loop without long runs; a stale
+//! "Profile-guided recompilation"): every program of `programs/`, `tests/runtime/` and
+//! `tests/fixtures/pgo/`, compiled with the `kbl` profile of its own run, behaves exactly as
+//! without it (stdout, the program's stderr, exit status), in the JIT at -O1 and -O2 and as a
+//! native executable; the selective unroller fires on the masked convolution (001), with one
+//! guard per chain for its bounds checks, and not on a loop without long runs; a guarded chain
+//! leaves a bounds error where the loop reports it; a stale
 //! profile is refused for the changed function with a warning; `pcc pgo` trains, recompiles and
 //! runs in one command, with the output and exit status of `pcc run` and its report on stderr.
 
@@ -18,7 +20,10 @@ use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
     let args = Arguments::from_args();
-    let mut trials = program_trials(&["programs", "tests/runtime"], check_program);
+    let mut trials = program_trials(
+        &["programs", "tests/runtime", "tests/fixtures/pgo"],
+        check_program,
+    );
     trials.push(Trial::test(
         "the_masked_convolution_is_unrolled_along_its_long_runs",
         convolution_unrolled,
@@ -26,6 +31,10 @@ fn main() {
     trials.push(Trial::test(
         "a_loop_alternating_its_paths_is_not_unrolled",
         alternating_not_unrolled,
+    ));
+    trials.push(Trial::test(
+        "a_guarded_chain_reports_a_bounds_error_where_the_loop_does",
+        bounds_error_after_a_run,
     ));
     trials.push(Trial::test(
         "a_stale_profile_is_refused_with_a_warning",
@@ -119,10 +128,12 @@ fn convolution_unrolled() -> Result<(), Failed> {
         .lines()
         .find(|l| l.contains("`convolve`"))
         .ok_or_else(|| format!("convolve not transformed:\n{report}"))?;
-    // The inner loop (line 44), along the copy path and the blur path.
+    // The inner loop (line 44), along the copy path and the blur path, each chain with one
+    // guard for its bounds checks: 3 per copy of the copy path, 11 per copy of the blur path.
     if !(line.contains("loop at line 44")
-        && line.contains("unrolled 8×")
-        && line.matches("runs of 8").count() == 2)
+        && line.matches("(runs of ≥ 8 in the profile").count() == 2
+        && line.contains(") 8×, its 24 bounds checks replaced by one guard of 3 index ranges")
+        && line.contains(") 8×, its 88 bounds checks replaced by one guard of 5 index ranges"))
     {
         return Err(format!("unexpected report: {line}").into());
     }
@@ -149,6 +160,36 @@ fn alternating_not_unrolled() -> Result<(), Failed> {
     let report = use_profile_report(&scratch, &source, &[], &profile);
     if report.contains("unrolled") {
         return Err(format!("an alternating loop was unrolled:\n{report}").into());
+    }
+    Ok(())
+}
+
+/// The training run ends with a bounds error (exit 101) and still writes its profile; the guided
+/// run unrolls `sum_pairs` and `strided` with guards, prints the same and fails at the same
+/// access (`check_program` compares the native executable too).
+fn bounds_error_after_a_run() -> Result<(), Failed> {
+    let scratch = Scratch::new("pgo-runs-off-the-end");
+    let source = root().join("tests/fixtures/pgo/runs_off_the_end.pl");
+    let profile = kbl_profile(&scratch, &source, &[], "");
+    let plain = pcc_run(&scratch.0, &source, &["-O2"], &[], "");
+    let guided = pcc_run(
+        &scratch.0,
+        &source,
+        &["-O2", "--use-profile", &profile],
+        &[],
+        "",
+    );
+    assert_eq!(plain.status, 101, "{}", plain.stderr);
+    assert_same_behaviour("runs_off_the_end --use-profile", &plain, &guided);
+    let report = guided.program_stderr().1.concat();
+    for function in ["`sum_pairs`", "`strided`"] {
+        let line = report
+            .lines()
+            .find(|l| l.contains(function))
+            .ok_or_else(|| format!("{function} not transformed:\n{report}"))?;
+        if !line.contains("bounds checks replaced by one guard of") {
+            return Err(format!("{function} not guarded: {line}").into());
+        }
     }
     Ok(())
 }
@@ -189,7 +230,7 @@ fn pgo_command(name: &str) -> Result<(), Failed> {
     assert_same_behaviour(&format!("pcc pgo {name}"), &plain, &pgo);
     let report = pgo.program_stderr().1.concat();
     for expected in [
-        "pcc: pgo: trained: kbl profile (k = 10)",
+        "pcc: pgo: trained: kbl profile (k = 6)",
         "pcc: use-profile: recompiling with the kbl profile",
         "pcc: pgo: -O2: ",
         "single-run wall times",

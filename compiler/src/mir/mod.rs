@@ -303,6 +303,15 @@ impl StatementKind {
         }
     }
 
+    /// The local the statement assigns, if any.
+    pub fn dest(&self) -> Option<LocalId> {
+        match self {
+            StatementKind::Assign(dest, _) => Some(*dest),
+            StatementKind::Call { dest, .. } => *dest,
+            _ => None,
+        }
+    }
+
     /// The local the statement assigns, if any, for rewriting.
     pub fn dest_mut(&mut self) -> Option<&mut LocalId> {
         match self {

@@ -22,18 +22,20 @@ pub struct ExecutedPath {
 }
 
 /// What the profile says about one function.
-pub struct Frequencies {
+pub struct Frequencies<'a> {
     /// Executions of each block (by lowered block id).
     pub block: Vec<u64>,
     pub paths: Vec<ExecutedPath>,
     /// `kbl`: the k-iteration path forest of the function (001), if the profile has one.
-    pub kipf: Option<Vec<KipfNode>>,
+    pub kipf: Option<&'a [KipfNode]>,
+    /// The forest's depth (its k, if some sequence was that long); 0 without one.
+    pub depth: usize,
 }
 
-impl Frequencies {
+impl<'a> Frequencies<'a> {
     /// Maps `profile` (already checked to be of this code: same `cfg_hash`) onto `func`, or says
     /// why it does not fit.
-    pub fn new(func: &Function, profile: &FunctionProfile) -> Result<Frequencies, String> {
+    pub fn new(func: &Function, profile: &'a FunctionProfile) -> Result<Frequencies<'a>, String> {
         let fcfg = function_cfg(func);
         // The numbering of `profiling::instrument` for `bl` and `kbl`: no cut edges, no limit.
         let numbering = BallLarus::with_cuts(&fcfg.cfg, &[], u64::MAX)
@@ -72,20 +74,38 @@ impl Frequencies {
                 back_to,
             });
         }
+        fn depth(nodes: &[KipfNode]) -> usize {
+            nodes
+                .iter()
+                .map(|n| 1 + depth(&n.children))
+                .max()
+                .unwrap_or(0)
+        }
         Ok(Frequencies {
             block,
             paths,
-            kipf: profile.kipf.clone(),
+            depth: profile.kipf.as_deref().map_or(0, depth),
+            kipf: profile.kipf.as_deref(),
         })
+    }
+
+    /// Statements (terminators included) the function executed, as the profile counts them.
+    pub fn weight(&self, func: &Function) -> u64 {
+        self.block
+            .iter()
+            .zip(&func.blocks)
+            .map(|(&count, b)| count.saturating_mul(b.stmts.len() as u64 + 1))
+            .sum()
     }
 
     /// How many times in a row path `id` ran at most, as far as the k-IPF shows, counting only
     /// the run lengths that at least `share` of its executions start: the longest chain
     /// `id, id, …, id` of the forest whose count is at least `share` × the path's count (001
     /// §"Selective loop unrolling": the copy and blur paths of the masked convolution run ≥ 10
-    /// times in a row in 95–99% of the cases). 0 without a k-IPF.
+    /// times in a row in 95–99% of the cases). 0 without a k-IPF; [`Frequencies::depth`] when
+    /// the runs are at least as long as the forest can show.
     pub fn run_length(&self, id: u64, share: f64) -> usize {
-        let Some(forest) = &self.kipf else {
+        let Some(forest) = self.kipf else {
             return 0;
         };
         let Some(root) = forest.iter().find(|n| n.id == id) else {

@@ -1,15 +1,18 @@
 //! Profile-guided recompilation (`--use-profile P`, DESIGN.md "Profile-guided
 //! recompilation"): a `bl` or `kbl` profile of an earlier run, mapped onto the MIR as lowered
 //! (the code it was taken on, `frequencies.rs`), drives MIR passes that run before `-O 2`'s
-//! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`) and, from a `kbl` profile, selective unrolling
-//! of the innermost loop whose iterations take the same path many times in a row (`unroll.rs`).
+//! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`) and, from a
+//! `kbl` profile, selective unrolling of the hot innermost loops whose iterations take the same
+//! path many times in a row (`unroll.rs`), each chain of copies guarded once for all its
+//! bounds checks (`guard.rs`).
 
 mod cold;
 mod frequencies;
+mod guard;
 mod unroll;
 
 pub use frequencies::Frequencies;
-pub use unroll::{Unrolled, unroll, unroll_hot_loop};
+use unroll::{Unrolled, unroll_hot_loops};
 
 use pcc_lang::Span;
 use pcc_profiler::profile::{Mode, Profile};
@@ -21,6 +24,10 @@ use crate::{mir, opt};
 /// lowered.
 pub const MODES: [Mode; 2] = [Mode::Bl, Mode::Kbl];
 
+/// A loop is unrolled only if it does at least this share of the program's work (executed
+/// statements): elsewhere the copies cost code size and compile time for nothing.
+pub const MIN_LOOP_SHARE: f64 = 0.01;
+
 /// Applies the passes to every function the profile `name` fits (same `cfg_hash`; a stale one
 /// gets a warning on stderr and is compiled as without a profile). Returns what changed, one
 /// line per function, for the report on stderr; `line_of` gives a span's source line.
@@ -30,42 +37,34 @@ pub fn optimize(
     name: &str,
     line_of: &dyn Fn(Span) -> u32,
 ) -> Vec<String> {
-    let mut report = Vec::new();
     let init = program.init;
-    for (_, func) in program
+    let frequencies: Vec<Option<Frequencies>> = program
         .functions
-        .iter_mut()
+        .iter()
         .enumerate()
-        .filter(|&(id, _)| id != init)
-    {
-        let Some(record) = profile.function(&func.name) else {
-            continue;
-        };
-        if record.cfg_hash != cfg_hash(func) {
-            eprintln!(
-                "pcc: warning: the profile `{name}` is stale for function `{}` (its CFG hash \
-                 differs from the current code's); `{}` is compiled without it",
-                func.name, func.name
-            );
-            continue;
-        }
-        let freq = match Frequencies::new(func, record) {
-            Ok(freq) => freq,
-            Err(error) => {
-                eprintln!(
-                    "pcc: warning: the profile `{name}` does not fit function `{}` ({error}); \
-                     it is compiled without it",
-                    func.name
-                );
-                continue;
+        .map(|(id, func)| {
+            if id == init {
+                None
+            } else {
+                fit(func, profile, name)
             }
-        };
+        })
+        .collect();
+    let program_weight: u64 = frequencies
+        .iter()
+        .zip(&program.functions)
+        .filter_map(|(freq, func)| Some(freq.as_ref()?.weight(func)))
+        .sum();
+    let min_loop_weight = (program_weight as f64 * MIN_LOOP_SHARE) as u64;
+    let mut report = Vec::new();
+    for (func, freq) in program.functions.iter_mut().zip(&frequencies) {
+        let Some(freq) = freq else { continue };
         let mut changes = Vec::new();
-        let cold = cold::mark_cold_blocks(func, &freq);
+        let cold = cold::mark_cold_blocks(func, freq);
         if cold > 0 {
             changes.push(format!("{cold} cold blocks out of line"));
         }
-        let hot = cold::mark_hot_call_sites(func, &freq);
+        let hot = cold::mark_hot_call_sites(func, freq);
         if hot > 0 {
             changes.push(format!(
                 "{hot} blocks with hot call sites (at -O2, leaf callees of up to {} statements \
@@ -73,30 +72,69 @@ pub fn optimize(
                 opt::MAX_HOT_CALLEE_SIZE
             ));
         }
-        let header_line = |func: &mir::Function, header: usize| {
-            let block = &func.blocks[header];
-            line_of(block.stmts.first().map_or(block.term.span, |s| s.span))
-        };
-        if let Some(u) = unroll_hot_loop(func, &freq) {
-            {
-                let paths: Vec<String> = u
-                    .paths
-                    .iter()
-                    .map(|(id, run)| format!("path {id} (runs of {run})"))
-                    .collect();
-                changes.push(format!(
-                    "loop at line {} (bb{}) unrolled {}× along {}, {:.0}% of its iterations",
-                    header_line(func, u.header),
-                    u.header,
-                    u.copies,
-                    paths.join(", "),
-                    u.iterations_share * 100.0
-                ));
-            }
+        for u in unroll_hot_loops(func, freq, min_loop_weight) {
+            let header = &func.blocks[u.header];
+            let line = line_of(header.stmts.first().map_or(header.term.span, |s| s.span));
+            changes.push(format!(
+                "loop at line {line} (bb{}) unrolled: {}",
+                u.header,
+                describe(&u)
+            ));
         }
         if !changes.is_empty() {
             report.push(format!("`{}`: {}", func.name, changes.join("; ")));
         }
     }
     report
+}
+
+/// The profile of `func`, if `profile` has one that fits its code; a warning if it has one
+/// that does not.
+fn fit<'a>(func: &mir::Function, profile: &'a Profile, name: &str) -> Option<Frequencies<'a>> {
+    let record = profile.function(&func.name)?;
+    if record.cfg_hash != cfg_hash(func) {
+        eprintln!(
+            "pcc: warning: the profile `{name}` is stale for function `{}` (its CFG hash \
+             differs from the current code's); `{}` is compiled without it",
+            func.name, func.name
+        );
+        return None;
+    }
+    Frequencies::new(func, record)
+        .map_err(|error| {
+            eprintln!(
+                "pcc: warning: the profile `{name}` does not fit function `{}` ({error}); it is \
+                 compiled without it",
+                func.name
+            )
+        })
+        .ok()
+}
+
+/// What the unroller did to a loop and why: per path, its runs in the profile, its share of
+/// the loop's iterations, the copies, and the bounds checks one guard per chain replaced.
+fn describe(u: &Unrolled) -> String {
+    let chains: Vec<String> = u
+        .chains
+        .iter()
+        .map(|c| {
+            let guard = if c.guard_ranges > 0 {
+                format!(
+                    ", its {} bounds checks replaced by one guard of {} index ranges",
+                    c.checks_removed, c.guard_ranges
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "path {} (runs of {}{} in the profile, {:.0}% of the iterations) {}×{guard}",
+                c.path,
+                if c.open { "≥ " } else { "" },
+                c.run,
+                c.share * 100.0,
+                c.copies
+            )
+        })
+        .collect();
+    chains.join(", ")
 }

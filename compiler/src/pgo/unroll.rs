@@ -1,145 +1,255 @@
 //! Selective loop unrolling guided by a k-iteration path profile (001, §"Selective loop
 //! unrolling", the masked-convolution case study): where the body of an innermost loop takes
-//! the same path many iterations in a row, the loop is replaced by `U` copies of the blocks of
-//! those paths, copy `i`'s back edge going to copy `i + 1`'s header (the last one's to the
-//! first's), so that `U` consecutive iterations are one straight-line superblock that Cranelift
-//! optimizes as a whole (values and array lengths computed once for several iterations, no jump
-//! between iterations). Every edge out of the copied blocks is a side exit to the original block
-//! it targeted, the general loop, whose back edges come back to the first copy's header.
+//! the same path many iterations in a row, that path gets a chain of `U` copies of its blocks,
+//! copy `i`'s back edge going to copy `i + 1`'s header and the last one's back to the chain's
+//! guard, so that `U` consecutive iterations are one straight-line superblock that Cranelift
+//! optimizes as a whole, and whose bounds checks one guard per chain replaces (`guard.rs`).
+//! Every edge leaving the path is a side exit to the original block it targeted, the general
+//! loop; the general loop's back edge at the end of that path enters the chain again (a run
+//! goes on), and a failing guard runs the iteration in the general loop.
 //!
-//! Why this keeps the semantics: each copy is its original block's statements unchanged, and
-//! every edge of a copy goes to a copy of, or the original of, the block its original went to.
+//! Why this keeps the semantics: each copy is its original block's statements (only bounds
+//! checks the guard has proven dropped), and every edge of a copy goes to a copy of, or the
+//! original of, the block its original went to; the guard block has no effect but its choice.
 //! So every execution of the new function, read through "copy ↦ original", is an execution of
 //! the old one with the same locals at every step: a side exit re-enters the general loop at
 //! exactly the block and state the original loop would have been in.
 
-use crate::mir::{BlockId, ENTRY, Function};
+use crate::mir::{
+    BasicBlock, BlockId, Callee, ENTRY, Function, Operand, Rvalue, StatementKind, Terminator,
+    TerminatorKind,
+};
 
-use super::frequencies::Frequencies;
+use super::frequencies::{ExecutedPath, Frequencies};
+use super::guard;
 
 /// A path counts as running long when at least this share of its executions start a run of
 /// the length considered.
 pub const RUN_SHARE: f64 = 0.5;
 /// The shortest run worth unrolling for (two copies at least pay off only from there).
 pub const MIN_RUN: usize = 4;
-/// At most this many copies of a loop body.
+/// At most this many copies of a path.
 pub const MAX_COPIES: usize = 8;
-/// At most this many statements in all the copies together: unrolling stops paying when the
-/// loop no longer fits the instruction cache and the register allocator's reach.
-pub const MAX_UNROLLED_STATEMENTS: usize = 600;
+/// At most this many statements in a chain: unrolling stops paying when the loop no longer
+/// fits the instruction cache and the register allocator's reach.
+pub const MAX_CHAIN_STATEMENTS: usize = 400;
 /// Loops iterating fewer times than this in the whole profile are left alone.
 pub const MIN_ITERATIONS: u64 = 64;
 
-/// A loop that was unrolled: its header (lowered id), the paths it was unrolled along with
-/// their run lengths, how many copies, and the share of the loop's iterations those paths are.
+/// A loop that was unrolled: its header (lowered id) and its chains.
 #[derive(Debug, PartialEq)]
 pub struct Unrolled {
     pub header: BlockId,
-    pub paths: Vec<(u64, usize)>,
-    pub copies: usize,
-    pub iterations_share: f64,
+    pub chains: Vec<Chain>,
 }
 
-/// The innermost loop whose iteration paths (from its header back to it) run long, the one
-/// iterating most if several do, unrolled along those paths; `None` if no loop qualifies.
-/// `freq` is the profile of `func` as lowered; block ids below the lowered count are kept.
-pub fn unroll_hot_loop(func: &mut Function, freq: &Frequencies) -> Option<Unrolled> {
+/// A path unrolled into a chain: its id, its run length in the profile (`open`: at least that,
+/// the forest's depth), its share of the loop's iterations, how many copies, how many bounds
+/// checks of the chain the guard replaced and how many index ranges the guard checks.
+#[derive(Debug, PartialEq)]
+pub struct Chain {
+    pub path: u64,
+    pub run: usize,
+    pub open: bool,
+    pub share: f64,
+    pub copies: usize,
+    pub checks_removed: usize,
+    pub guard_ranges: usize,
+}
+
+/// Unrolls every innermost loop whose iteration paths run long and which does at least
+/// `min_weight` of the program's work (executed statements, as the profile counts them), along
+/// each such path. `freq` is the profile of `func` as lowered; block ids below the lowered
+/// count are kept.
+pub fn unroll_hot_loops(func: &mut Function, freq: &Frequencies, min_weight: u64) -> Vec<Unrolled> {
     let headers: Vec<BlockId> = {
         let mut h: Vec<BlockId> = freq.paths.iter().filter_map(|p| p.back_to).collect();
         h.sort_unstable();
         h.dedup();
         h
     };
-    let mut best: Option<(u64, Vec<BlockId>, Unrolled)> = None;
+    let mut unrolled = Vec::new();
     for &header in &headers {
         // ENTRY is also where the prologue jumps; a loop there is left alone.
         if header == ENTRY {
             continue;
         }
-        let iteration_paths = freq
+        let iteration_paths: Vec<&ExecutedPath> = freq
             .paths
             .iter()
-            .filter(|p| p.back_to == Some(header) && p.blocks[0] == header);
-        let iterations: u64 = iteration_paths.clone().map(|p| p.count).sum();
-        let long: Vec<_> = iteration_paths
-            .map(|p| (p, freq.run_length(p.id, RUN_SHARE)))
-            .filter(|&(_, run)| run >= MIN_RUN)
+            .filter(|p| p.back_to == Some(header) && p.blocks[0] == header)
             .collect();
-        if long.is_empty() || iterations < MIN_ITERATIONS {
+        let iterations: u64 = iteration_paths.iter().map(|p| p.count).sum();
+        let mut long: Vec<(&ExecutedPath, usize)> = iteration_paths
+            .iter()
+            .map(|&p| (p, freq.run_length(p.id, RUN_SHARE)))
+            .filter(|&(p, run)| run >= MIN_RUN && !calls_functions(func, &p.blocks))
+            .collect();
+        let innermost = long.iter().all(|(p, _)| {
+            p.blocks
+                .iter()
+                .all(|b| *b == header || !headers.contains(b))
+        });
+        let weight: u64 = long
+            .iter()
+            .map(|(p, _)| p.count.saturating_mul(size(func, &p.blocks) as u64))
+            .sum();
+        if long.is_empty() || iterations < MIN_ITERATIONS || !innermost || weight < min_weight {
             continue;
         }
-        let mut body: Vec<BlockId> = long.iter().flat_map(|(p, _)| p.blocks.clone()).collect();
-        body.sort_unstable();
-        body.dedup();
-        // Innermost only: no other loop's header among the copied blocks.
-        if body.iter().any(|b| *b != header && headers.contains(b)) {
-            continue;
+        long.sort_by_key(|(p, _)| std::cmp::Reverse(p.count));
+        // Every path's blocks first, while the latches still jump to the header.
+        let mut planned = Vec::new();
+        let mut taken: Vec<BlockId> = Vec::new();
+        for (path, run) in long {
+            let open = run >= freq.depth;
+            let copies = if open {
+                MAX_COPIES
+            } else {
+                run.min(MAX_COPIES)
+            }
+            .min(MAX_CHAIN_STATEMENTS / size(func, &path.blocks).max(1));
+            if copies < 2 {
+                continue;
+            }
+            let Some(blocks) = own_latch(func, &path.blocks, &taken) else {
+                continue;
+            };
+            taken.extend(&path.blocks);
+            planned.push((path, run, open, copies, blocks));
         }
-        let statements: usize = body.iter().map(|&b| func.blocks[b].stmts.len() + 1).sum();
-        let run = long.iter().map(|&(_, run)| run).max().unwrap_or(0);
-        let copies = run
-            .min(MAX_COPIES)
-            .min(MAX_UNROLLED_STATEMENTS / statements.max(1));
-        if copies < 2 {
-            continue;
+        let mut chains = Vec::new();
+        for (path, run, open, copies, blocks) in planned {
+            let (checks_removed, guard_ranges) = build_chain(func, &blocks, copies);
+            chains.push(Chain {
+                path: path.id,
+                run,
+                open,
+                share: path.count as f64 / iterations as f64,
+                copies,
+                checks_removed,
+                guard_ranges,
+            });
         }
-        let long_count: u64 = long.iter().map(|(p, _)| p.count).sum();
-        let unrolled = Unrolled {
-            header,
-            paths: long.iter().map(|(p, run)| (p.id, *run)).collect(),
-            copies,
-            iterations_share: long_count as f64 / iterations as f64,
-        };
-        if best.as_ref().is_none_or(|(n, ..)| long_count > *n) {
-            best = Some((long_count, body, unrolled));
+        if !chains.is_empty() {
+            unrolled.push(Unrolled { header, chains });
         }
     }
-    let (_, body, unrolled) = best?;
-    unroll(func, unrolled.header, &body, unrolled.copies);
-    Some(unrolled)
+    unrolled
 }
 
-/// Replaces the loop at `header` by `copies` copies of the blocks `body` (which holds the
-/// header), chained by their back edges; see the module comment.
-pub fn unroll(func: &mut Function, header: BlockId, body: &[BlockId], copies: usize) {
-    let original_len = func.blocks.len();
-    // copy_of[i][j]: the id of copy i of body[j].
-    let copy_of: Vec<Vec<BlockId>> = (0..copies)
-        .map(|i| {
-            (0..body.len())
-                .map(|j| original_len + i * body.len() + j)
-                .collect()
-        })
-        .collect();
-    let index_in_body = |b: BlockId| body.iter().position(|&x| x == b);
-    let first_header = copy_of[0][index_in_body(header).expect("the header is in the body")];
-    // The general loop (and the loop's entry) now jump to the first copy's header.
-    for block in &mut func.blocks {
-        block.term.kind.retarget(header, first_header);
+/// The blocks of the loop iteration `path` with a latch of its own: the general loop's back
+/// edge at the end of a path enters that path's chain, so two chained paths ending in the same
+/// latch (the join and the `x += 1` after an `if`) need one each. The tail of the path that
+/// earlier chains' paths took (`taken`) is copied for this path (tail duplication), the block
+/// before it jumping to the copy instead; `None` if the whole path is taken.
+fn own_latch(func: &mut Function, path: &[BlockId], taken: &[BlockId]) -> Option<Vec<BlockId>> {
+    let shared = path.iter().rev().take_while(|b| taken.contains(b)).count();
+    if shared == 0 {
+        return Some(path.to_vec());
     }
-    for (i, ids) in copy_of.iter().enumerate() {
-        let next = &copy_of[(i + 1) % copies];
-        for &b in body {
-            let mut block = func.blocks[b].clone();
+    let (own, tail) = path.split_at(path.len() - shared);
+    let &before = own.last()?;
+    let first_copy = func.blocks.len();
+    for (i, &b) in tail.iter().enumerate() {
+        let mut block = func.blocks[b].clone();
+        if let Some(&next) = tail.get(i + 1) {
+            block.term.kind.retarget(next, first_copy + i + 1);
+        }
+        func.blocks.push(block);
+    }
+    func.blocks[before].term.kind.retarget(tail[0], first_copy);
+    Some(
+        own.iter()
+            .copied()
+            .chain(first_copy..func.blocks.len())
+            .collect(),
+    )
+}
+
+/// Statements and terminators of `blocks`.
+pub fn size(func: &Function, blocks: &[BlockId]) -> usize {
+    blocks.iter().map(|&b| func.blocks[b].stmts.len() + 1).sum()
+}
+
+/// Whether `blocks` call a PL function: the call dominates such an iteration, and unrolling
+/// around it gains nothing.
+fn calls_functions(func: &Function, blocks: &[BlockId]) -> bool {
+    blocks.iter().any(|&b| {
+        func.blocks[b].stmts.iter().any(|s| {
+            matches!(
+                s.kind,
+                StatementKind::Call {
+                    callee: Callee::Function(_),
+                    ..
+                }
+            )
+        })
+    })
+}
+
+/// Adds a chain of `copies` copies of the loop iteration `path` (its header first, its latch
+/// last), entered through a guard block, and sends the original latch's back edge to the
+/// guard; see the module comment. Returns how many bounds checks the guard replaced and how
+/// many index ranges it checks.
+pub fn build_chain(func: &mut Function, path: &[BlockId], copies: usize) -> (usize, usize) {
+    let header = path[0];
+    let latch = path[path.len() - 1];
+    let span = func.blocks[header].term.span;
+    let guard = func.blocks.len();
+    let first = guard + 1;
+    let copy = |j: usize, i: usize| first + j * path.len() + i;
+    // A placeholder until the chain is there to be evaluated.
+    func.blocks.push(BasicBlock::new(
+        Vec::new(),
+        Terminator {
+            kind: TerminatorKind::Goto(copy(0, 0)),
+            span,
+        },
+    ));
+    for j in 0..copies {
+        for (i, &original) in path.iter().enumerate() {
+            let mut block = func.blocks[original].clone();
             for target in block.term.kind.targets_mut() {
-                // The retargeting above already pointed edges to the header at the first copy.
-                let original = if *target == first_header {
-                    header
-                } else {
-                    *target
-                };
-                *target = if original == header {
-                    next[index_in_body(header).expect("the header is in the body")]
-                } else if let Some(j) = index_in_body(original) {
-                    ids[j]
-                } else {
-                    original
-                };
+                if i + 1 < path.len() && *target == path[i + 1] {
+                    *target = copy(j, i + 1);
+                } else if i + 1 == path.len() && *target == header {
+                    *target = if j + 1 < copies {
+                        copy(j + 1, 0)
+                    } else {
+                        guard
+                    };
+                }
             }
             func.blocks.push(block);
         }
-        debug_assert_eq!(func.blocks.len(), ids[body.len() - 1] + 1);
     }
+    func.blocks[latch].term.kind.retarget(header, guard);
+
+    let chain: Vec<BlockId> = (copy(0, 0)..func.blocks.len()).collect();
+    let coverage = guard::cover(func, &chain);
+    for &(b, s) in &coverage.covered {
+        match &mut func.blocks[b].stmts[s].kind {
+            StatementKind::Assign(_, Rvalue::Index { checked, .. })
+            | StatementKind::SetIndex { checked, .. } => *checked = false,
+            _ => unreachable!("only element accesses are covered"),
+        }
+    }
+    if coverage.ranges() > 0 {
+        let (stmts, ok) = guard::guard_statements(func, &coverage, span);
+        func.blocks[guard] = BasicBlock::new(
+            stmts,
+            Terminator {
+                kind: TerminatorKind::Branch {
+                    cond: Operand::Local(ok),
+                    then_bb: copy(0, 0),
+                    else_bb: header,
+                },
+                span,
+            },
+        );
+    }
+    (coverage.covered.len(), coverage.ranges())
 }
 
 #[cfg(test)]
@@ -196,9 +306,10 @@ mod tests {
         }
         let latch = *body.last().unwrap();
         assert!(body.len() >= 4 && !body.contains(&side));
-        unroll(&mut func, header, &body, 3);
-        assert_eq!(func.blocks.len(), n + 3 * body.len());
-        let copy = |i: usize, j: usize| n + i * body.len() + j;
+        build_chain(&mut func, &body, 3);
+        let guard = n;
+        assert_eq!(func.blocks.len(), n + 1 + 3 * body.len());
+        let copy = |i: usize, j: usize| n + 1 + i * body.len() + j;
         for i in 0..3 {
             // Within a copy, the path's edges stay in the copy; the loop exit and the `else`
             // side are side exits to the original blocks.
@@ -207,14 +318,15 @@ mod tests {
             for j in 3..body.len() - 1 {
                 assert_eq!(succs(&func, copy(i, j)), vec![copy(i, j + 1)]);
             }
-            // The back edge goes to the next copy's header, the last one's to the first's.
-            assert_eq!(
-                succs(&func, copy(i, body.len() - 1)),
-                vec![copy((i + 1) % 3, 0)]
-            );
         }
-        // The general loop (the `else` side's way back) and the loop's entry go to copy 0.
-        assert_eq!(succs(&func, latch), vec![copy(0, 0)]);
-        assert!((0..n).all(|b| !succs(&func, b).contains(&header)));
+        // The back edge goes to the next copy's header, the last one's to the guard.
+        assert_eq!(succs(&func, copy(0, body.len() - 1)), vec![copy(1, 0)]);
+        assert_eq!(succs(&func, copy(2, body.len() - 1)), vec![guard]);
+        // No array access here, so nothing to guard: the guard enters the chain.
+        assert_eq!(succs(&func, guard), vec![copy(0, 0)]);
+        // The general loop's back edge at the end of the path (the latch both arms share)
+        // enters the chain; the loop's entry still goes to the original header.
+        assert_eq!(succs(&func, latch), vec![guard]);
+        assert!((0..header).any(|b| succs(&func, b).contains(&header)));
     }
 }
