@@ -2,7 +2,8 @@
 //! "Profile-guided recompilation"): every program of `programs/` and `tests/runtime/`, compiled
 //! with the `kbl` profile of its own run, behaves exactly as without it (stdout, the program's
 //! stderr, exit status), in the JIT at -O1 and -O2 and as a native executable; the selective
-//! unroller fires on the masked convolution (001) and not on a loop without long runs; a stale
+//! unroller fires on the masked convolution (001) and not on a loop without long runs; hot
+//! paths through a join become superblocks; a stale
 //! profile is refused for the changed function with a warning; `pcc pgo` trains, recompiles and
 //! runs in one command, with the output and exit status of `pcc run` and its report on stderr.
 
@@ -26,6 +27,10 @@ fn main() {
     trials.push(Trial::test(
         "a_loop_alternating_its_paths_is_not_unrolled",
         alternating_not_unrolled,
+    ));
+    trials.push(Trial::test(
+        "hot_paths_through_a_join_become_superblocks",
+        superblocks_formed,
     ));
     trials.push(Trial::test(
         "a_stale_profile_is_refused_with_a_warning",
@@ -149,6 +154,23 @@ fn alternating_not_unrolled() -> Result<(), Failed> {
     let report = use_profile_report(&scratch, &source, &[], &profile);
     if report.contains("unrolled") {
         return Err(format!("an alternating loop was unrolled:\n{report}").into());
+    }
+    Ok(())
+}
+
+fn superblocks_formed() -> Result<(), Failed> {
+    // Same behaviour with the profile, in the JIT and as an executable.
+    check_program("tests/fixtures/pgo", "superblock")?;
+    let scratch = Scratch::new("pgo-superblock");
+    let source = root().join("tests/fixtures/pgo/superblock.pl");
+    let profile = kbl_profile(&scratch, &source, &[], "");
+    let report = use_profile_report(&scratch, &source, &[], &profile);
+    // Both alternating paths past the join, about half of the iterations each.
+    if !report.contains("`main`: superblocks: 2 hot paths (path ")
+        || report.matches(", 49%").count() != 2
+        || report.contains("unrolled")
+    {
+        return Err(format!("unexpected report:\n{report}").into());
     }
     Ok(())
 }

@@ -1,14 +1,19 @@
 //! Profile-guided recompilation (`--use-profile P`, DESIGN.md "Profile-guided
 //! recompilation"): a `bl` or `kbl` profile of an earlier run, mapped onto the MIR as lowered
 //! (the code it was taken on, `frequencies.rs`), drives MIR passes that run before `-O 2`'s
-//! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`) and, from a `kbl` profile, selective unrolling
-//! of the innermost loop whose iterations take the same path many times in a row (`unroll.rs`).
+//! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`), from a `kbl`
+//! profile selective unrolling of the innermost loop whose iterations take the same path many
+//! times in a row (`unroll.rs`), then superblocks: the other hot paths made single-entry by tail
+//! duplication (`superblock.rs`). Both copy blocks with `clone.rs`.
 
+mod clone;
 mod cold;
 mod frequencies;
+mod superblock;
 mod unroll;
 
 pub use frequencies::Frequencies;
+pub use superblock::{Superblocks, form_superblocks};
 pub use unroll::{Unrolled, unroll, unroll_hot_loop};
 
 use pcc_lang::Span;
@@ -77,22 +82,39 @@ pub fn optimize(
             let block = &func.blocks[header];
             line_of(block.stmts.first().map_or(block.term.span, |s| s.span))
         };
-        if let Some(u) = unroll_hot_loop(func, &freq) {
-            {
-                let paths: Vec<String> = u
-                    .paths
-                    .iter()
-                    .map(|(id, run)| format!("path {id} (runs of {run})"))
-                    .collect();
-                changes.push(format!(
-                    "loop at line {} (bb{}) unrolled {}× along {}, {:.0}% of its iterations",
-                    header_line(func, u.header),
-                    u.header,
-                    u.copies,
-                    paths.join(", "),
-                    u.iterations_share * 100.0
-                ));
-            }
+        let unrolled = unroll_hot_loop(func, &freq);
+        if let Some(u) = &unrolled {
+            let paths: Vec<String> = u
+                .paths
+                .iter()
+                .map(|(id, run)| format!("path {id} (runs of {run})"))
+                .collect();
+            changes.push(format!(
+                "loop at line {} (bb{}) unrolled {}× along {}, {:.0}% of its iterations",
+                header_line(func, u.header),
+                u.header,
+                u.copies,
+                paths.join(", "),
+                u.iterations_share * 100.0
+            ));
+        }
+        // After the unroller, which needs its loop as lowered and whose copies already are
+        // superblocks: the paths through that loop are left as it made them.
+        let keep = unrolled.map_or(Vec::new(), |u| u.body);
+        if let Some(s) = form_superblocks(func, &freq, &keep) {
+            let paths: Vec<String> = s
+                .paths
+                .iter()
+                .map(|(id, share)| format!("path {id}, {:.0}%", share * 100.0))
+                .collect();
+            changes.push(format!(
+                "superblocks: {} hot path{} ({}), {} blocks / {} statements duplicated",
+                s.paths.len(),
+                if s.paths.len() == 1 { "" } else { "s" },
+                paths.join("; "),
+                s.blocks,
+                s.statements
+            ));
         }
         if !changes.is_empty() {
             report.push(format!("`{}`: {}", func.name, changes.join("; ")));

@@ -7,14 +7,13 @@
 //! between iterations). Every edge out of the copied blocks is a side exit to the original block
 //! it targeted, the general loop, whose back edges come back to the first copy's header.
 //!
-//! Why this keeps the semantics: each copy is its original block's statements unchanged, and
-//! every edge of a copy goes to a copy of, or the original of, the block its original went to.
-//! So every execution of the new function, read through "copy ↦ original", is an execution of
-//! the old one with the same locals at every step: a side exit re-enters the general loop at
+//! Why this keeps the semantics: every edge of a copy goes to a copy of, or the original of,
+//! the block its original went to (`clone.rs`), so a side exit re-enters the general loop at
 //! exactly the block and state the original loop would have been in.
 
 use crate::mir::{BlockId, ENTRY, Function};
 
+use super::clone::{append_copies, size};
 use super::frequencies::Frequencies;
 
 /// A path counts as running long when at least this share of its executions start a run of
@@ -30,11 +29,13 @@ pub const MAX_UNROLLED_STATEMENTS: usize = 600;
 /// Loops iterating fewer times than this in the whole profile are left alone.
 pub const MIN_ITERATIONS: u64 = 64;
 
-/// A loop that was unrolled: its header (lowered id), the paths it was unrolled along with
-/// their run lengths, how many copies, and the share of the loop's iterations those paths are.
+/// A loop that was unrolled: its header and the blocks copied (lowered ids), the paths it was
+/// unrolled along with their run lengths, how many copies, and the share of the loop's
+/// iterations those paths are.
 #[derive(Debug, PartialEq)]
 pub struct Unrolled {
     pub header: BlockId,
+    pub body: Vec<BlockId>,
     pub paths: Vec<(u64, usize)>,
     pub copies: usize,
     pub iterations_share: f64,
@@ -50,7 +51,7 @@ pub fn unroll_hot_loop(func: &mut Function, freq: &Frequencies) -> Option<Unroll
         h.dedup();
         h
     };
-    let mut best: Option<(u64, Vec<BlockId>, Unrolled)> = None;
+    let mut best: Option<(u64, Unrolled)> = None;
     for &header in &headers {
         // ENTRY is also where the prologue jumps; a loop there is left alone.
         if header == ENTRY {
@@ -75,7 +76,7 @@ pub fn unroll_hot_loop(func: &mut Function, freq: &Frequencies) -> Option<Unroll
         if body.iter().any(|b| *b != header && headers.contains(b)) {
             continue;
         }
-        let statements: usize = body.iter().map(|&b| func.blocks[b].stmts.len() + 1).sum();
+        let statements = size(func, body.iter().copied());
         let run = long.iter().map(|&(_, run)| run).max().unwrap_or(0);
         let copies = run
             .min(MAX_COPIES)
@@ -86,16 +87,17 @@ pub fn unroll_hot_loop(func: &mut Function, freq: &Frequencies) -> Option<Unroll
         let long_count: u64 = long.iter().map(|(p, _)| p.count).sum();
         let unrolled = Unrolled {
             header,
+            body,
             paths: long.iter().map(|(p, run)| (p.id, *run)).collect(),
             copies,
             iterations_share: long_count as f64 / iterations as f64,
         };
-        if best.as_ref().is_none_or(|(n, ..)| long_count > *n) {
-            best = Some((long_count, body, unrolled));
+        if best.as_ref().is_none_or(|(n, _)| long_count > *n) {
+            best = Some((long_count, unrolled));
         }
     }
-    let (_, body, unrolled) = best?;
-    unroll(func, unrolled.header, &body, unrolled.copies);
+    let (_, unrolled) = best?;
+    unroll(func, unrolled.header, &unrolled.body, unrolled.copies);
     Some(unrolled)
 }
 
@@ -119,26 +121,22 @@ pub fn unroll(func: &mut Function, header: BlockId, body: &[BlockId], copies: us
     }
     for (i, ids) in copy_of.iter().enumerate() {
         let next = &copy_of[(i + 1) % copies];
-        for &b in body {
-            let mut block = func.blocks[b].clone();
-            for target in block.term.kind.targets_mut() {
-                // The retargeting above already pointed edges to the header at the first copy.
-                let original = if *target == first_header {
-                    header
-                } else {
-                    *target
-                };
-                *target = if original == header {
-                    next[index_in_body(header).expect("the header is in the body")]
-                } else if let Some(j) = index_in_body(original) {
-                    ids[j]
-                } else {
-                    original
-                };
+        let copied = append_copies(func, body, |_, target| {
+            // The retargeting above already pointed edges to the header at the first copy.
+            let original = if target == first_header {
+                header
+            } else {
+                target
+            };
+            if original == header {
+                next[index_in_body(header).expect("the header is in the body")]
+            } else if let Some(j) = index_in_body(original) {
+                ids[j]
+            } else {
+                original
             }
-            func.blocks.push(block);
-        }
-        debug_assert_eq!(func.blocks.len(), ids[body.len() - 1] + 1);
+        });
+        debug_assert_eq!(&copied, ids);
     }
 }
 
