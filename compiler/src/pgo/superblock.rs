@@ -61,7 +61,7 @@ pub fn form_superblocks(
     let lowered = freq.block.len();
     let budget =
         ((size(func, 0..lowered) as f64 * BUDGET_SHARE) as usize).clamp(MIN_BUDGET, MAX_BUDGET);
-    // The lowered block each block is a copy of (itself for an original).
+    // The lowered block each block is a copy of (itself for the blocks this pass did not make).
     let mut origin: Vec<BlockId> = (0..func.blocks.len()).collect();
     let mut on_trace: HashSet<BlockId> = HashSet::new();
     let mut done = Superblocks {
@@ -70,14 +70,15 @@ pub fn form_superblocks(
         statements: 0,
     };
     for path in traces {
-        if path.blocks[1..].contains(&ENTRY) || path.blocks.iter().any(|b| keep.contains(b)) {
+        if path.blocks.iter().any(|b| keep.contains(b)) {
             continue;
         }
         // A trace stops before the next loop's header: copying a header would peel an
-        // iteration of that loop, not straighten this path.
+        // iteration of that loop, not straighten this path. ENTRY, where the prologue jumps,
+        // is not copied either.
         let end = path.blocks[1..]
             .iter()
-            .position(|b| headers.contains(b))
+            .position(|&b| b == ENTRY || headers.contains(&b))
             .map_or(path.blocks.len(), |k| k + 1);
         if end < 2 {
             continue;
@@ -299,12 +300,16 @@ mod tests {
     }
 
     #[test]
-    fn paths_without_side_entrances_or_through_kept_blocks_are_left_alone() {
+    fn paths_without_side_entrances_into_loops_or_through_kept_blocks_are_left_alone() {
         let mut func = lowered(0);
         let n = func.blocks.len();
         let h = header(&func);
         // The loop's exit path: header, return.
         let freq = profile(&func, &[(h, &[false], 1000)]);
+        assert_eq!(form_superblocks(&mut func, &freq, &[]), None);
+        // From the entry into the loop: the trace ends before the header, one block.
+        let freq = profile(&func, &[(ENTRY, &[true, false, true], 1000)]);
+        assert_eq!(freq.paths[0].blocks[1], h);
         assert_eq!(form_superblocks(&mut func, &freq, &[]), None);
         let freq = profile(&func, &[(h, &[true, false, true], 1000)]);
         assert_eq!(
