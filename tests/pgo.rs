@@ -165,11 +165,8 @@ fn superblocks_formed() -> Result<(), Failed> {
     let source = root().join("tests/fixtures/pgo/superblock.pl");
     let profile = kbl_profile(&scratch, &source, &[], "");
     let report = use_profile_report(&scratch, &source, &[], &profile);
-    // Both alternating paths past the join, about half of the iterations each.
-    if !report.contains("`main`: superblocks: 2 hot paths (path ")
-        || report.matches(", 49%").count() != 2
-        || report.contains("unrolled")
-    {
+    // Both alternating paths past the join, not unrolled (no path runs twice in a row).
+    if !report.contains("`main`: superblocks: 2 hot paths (path ") || report.contains("unrolled") {
         return Err(format!("unexpected report:\n{report}").into());
     }
     Ok(())
