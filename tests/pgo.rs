@@ -4,7 +4,8 @@
 //! without it (stdout, the program's stderr, exit status), in the JIT at -O1 and -O2 and as a
 //! native executable; the selective unroller fires on the masked convolution (001), with one
 //! guard per chain for its bounds checks, and not on a loop without long runs; a guarded chain
-//! leaves a bounds error where the loop reports it; a stale
+//! leaves a bounds error where the loop reports it; hot paths through a join become
+//! superblocks; a stale
 //! profile is refused for the changed function with a warning; `pcc pgo` trains, recompiles and
 //! runs in one command, with the output and exit status of `pcc run` and its report on stderr.
 
@@ -35,6 +36,10 @@ fn main() {
     trials.push(Trial::test(
         "a_guarded_chain_reports_a_bounds_error_where_the_loop_does",
         bounds_error_after_a_run,
+    ));
+    trials.push(Trial::test(
+        "hot_paths_through_a_join_become_superblocks",
+        superblocks_formed,
     ));
     trials.push(Trial::test(
         "a_stale_profile_is_refused_with_a_warning",
@@ -190,6 +195,19 @@ fn bounds_error_after_a_run() -> Result<(), Failed> {
         if !line.contains("bounds checks replaced by one guard of") {
             return Err(format!("{function} not guarded: {line}").into());
         }
+    }
+    Ok(())
+}
+
+/// Same behaviour with the profile, in the JIT and as an executable: `check_program`.
+fn superblocks_formed() -> Result<(), Failed> {
+    let scratch = Scratch::new("pgo-superblock");
+    let source = root().join("tests/fixtures/pgo/superblock.pl");
+    let profile = kbl_profile(&scratch, &source, &[], "");
+    let report = use_profile_report(&scratch, &source, &[], &profile);
+    // Both alternating paths past the join, not unrolled (no path runs twice in a row).
+    if !report.contains("`main`: superblocks: 2 hot paths (path ") || report.contains("unrolled") {
+        return Err(format!("unexpected report:\n{report}").into());
     }
     Ok(())
 }

@@ -1,17 +1,21 @@
 //! Profile-guided recompilation (`--use-profile P`, DESIGN.md "Profile-guided
 //! recompilation"): a `bl` or `kbl` profile of an earlier run, mapped onto the MIR as lowered
 //! (the code it was taken on, `frequencies.rs`), drives MIR passes that run before `-O 2`'s
-//! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`) and, from a
-//! `kbl` profile, selective unrolling of the hot innermost loops whose iterations take the same
-//! path many times in a row (`unroll.rs`), each chain of copies guarded once for all its
-//! bounds checks (`guard.rs`).
+//! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`), from a
+//! `kbl` profile selective unrolling of the hot innermost loops whose iterations take the same
+//! path many times in a row (`unroll.rs`), each chain of copies guarded once for all its bounds
+//! checks (`guard.rs`), then superblocks: the other hot paths made single-entry by tail
+//! duplication (`superblock.rs`). They copy blocks with `clone.rs`.
 
+mod clone;
 mod cold;
 mod frequencies;
 mod guard;
+mod superblock;
 mod unroll;
 
 pub use frequencies::Frequencies;
+use superblock::form_superblocks;
 use unroll::{Unrolled, unroll_hot_loops};
 
 use pcc_lang::Span;
@@ -72,6 +76,7 @@ pub fn optimize(
                 opt::MAX_HOT_CALLEE_SIZE
             ));
         }
+        let mut unrolled_blocks = Vec::new();
         for u in unroll_hot_loops(func, freq, min_loop_weight) {
             let header = &func.blocks[u.header];
             let line = line_of(header.stmts.first().map_or(header.term.span, |s| s.span));
@@ -79,6 +84,24 @@ pub fn optimize(
                 "loop at line {line} (bb{}) unrolled: {}",
                 u.header,
                 describe(&u)
+            ));
+            unrolled_blocks.extend(u.body);
+        }
+        // After the unroller, which needs its loops as lowered and whose chains already are
+        // superblocks: the paths through those loops are left as it made them.
+        if let Some(s) = form_superblocks(func, freq, &unrolled_blocks) {
+            let paths: Vec<String> = s
+                .paths
+                .iter()
+                .map(|(id, share)| format!("path {id}, {:.0}%", share * 100.0))
+                .collect();
+            changes.push(format!(
+                "superblocks: {} hot path{} ({}), {} blocks / {} statements duplicated",
+                s.paths.len(),
+                if s.paths.len() == 1 { "" } else { "s" },
+                paths.join("; "),
+                s.blocks,
+                s.statements
             ));
         }
         if !changes.is_empty() {

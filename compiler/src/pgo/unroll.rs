@@ -8,18 +8,18 @@
 //! loop; the general loop's back edge at the end of that path enters the chain again (a run
 //! goes on), and a failing guard runs the iteration in the general loop.
 //!
-//! Why this keeps the semantics: each copy is its original block's statements (only bounds
-//! checks the guard has proven dropped), and every edge of a copy goes to a copy of, or the
-//! original of, the block its original went to; the guard block has no effect but its choice.
-//! So every execution of the new function, read through "copy ↦ original", is an execution of
-//! the old one with the same locals at every step: a side exit re-enters the general loop at
-//! exactly the block and state the original loop would have been in.
+//! Why this keeps the semantics: every edge of a copy goes to a copy of, or the original of,
+//! the block its original went to (`clone.rs`), the guard block has no effect but its choice,
+//! and the only statements changed are bounds checks the guard has proven to pass. So a side
+//! exit re-enters the general loop at exactly the block and state the original loop would have
+//! been in.
 
 use crate::mir::{
     BasicBlock, BlockId, Callee, ENTRY, Function, Operand, Rvalue, StatementKind, Terminator,
     TerminatorKind,
 };
 
+use super::clone::{append_copies, size};
 use super::frequencies::{ExecutedPath, Frequencies};
 use super::guard;
 
@@ -36,10 +36,12 @@ pub const MAX_CHAIN_STATEMENTS: usize = 400;
 /// Loops iterating fewer times than this in the whole profile are left alone.
 pub const MIN_ITERATIONS: u64 = 64;
 
-/// A loop that was unrolled: its header (lowered id) and its chains.
+/// A loop that was unrolled: its header and the blocks of its chained paths (lowered ids),
+/// and its chains.
 #[derive(Debug, PartialEq)]
 pub struct Unrolled {
     pub header: BlockId,
+    pub body: Vec<BlockId>,
     pub chains: Vec<Chain>,
 }
 
@@ -92,7 +94,10 @@ pub fn unroll_hot_loops(func: &mut Function, freq: &Frequencies, min_weight: u64
         });
         let weight: u64 = long
             .iter()
-            .map(|(p, _)| p.count.saturating_mul(size(func, &p.blocks) as u64))
+            .map(|(p, _)| {
+                p.count
+                    .saturating_mul(size(func, p.blocks.iter().copied()) as u64)
+            })
             .sum();
         if long.is_empty() || iterations < MIN_ITERATIONS || !innermost || weight < min_weight {
             continue;
@@ -108,7 +113,7 @@ pub fn unroll_hot_loops(func: &mut Function, freq: &Frequencies, min_weight: u64
             } else {
                 run.min(MAX_COPIES)
             }
-            .min(MAX_CHAIN_STATEMENTS / size(func, &path.blocks).max(1));
+            .min(MAX_CHAIN_STATEMENTS / size(func, path.blocks.iter().copied()).max(1));
             if copies < 2 {
                 continue;
             }
@@ -132,7 +137,11 @@ pub fn unroll_hot_loops(func: &mut Function, freq: &Frequencies, min_weight: u64
             });
         }
         if !chains.is_empty() {
-            unrolled.push(Unrolled { header, chains });
+            unrolled.push(Unrolled {
+                header,
+                body: taken,
+                chains,
+            });
         }
     }
     unrolled
@@ -151,25 +160,12 @@ fn own_latch(func: &mut Function, path: &[BlockId], taken: &[BlockId]) -> Option
     let (own, tail) = path.split_at(path.len() - shared);
     let &before = own.last()?;
     let first_copy = func.blocks.len();
-    for (i, &b) in tail.iter().enumerate() {
-        let mut block = func.blocks[b].clone();
-        if let Some(&next) = tail.get(i + 1) {
-            block.term.kind.retarget(next, first_copy + i + 1);
-        }
-        func.blocks.push(block);
-    }
+    let copies = append_copies(func, tail, |i, target| match tail.get(i + 1) {
+        Some(&next) if target == next => first_copy + i + 1,
+        _ => target,
+    });
     func.blocks[before].term.kind.retarget(tail[0], first_copy);
-    Some(
-        own.iter()
-            .copied()
-            .chain(first_copy..func.blocks.len())
-            .collect(),
-    )
-}
-
-/// Statements and terminators of `blocks`.
-pub fn size(func: &Function, blocks: &[BlockId]) -> usize {
-    blocks.iter().map(|&b| func.blocks[b].stmts.len() + 1).sum()
+    Some(own.iter().copied().chain(copies).collect())
 }
 
 /// Whether `blocks` call a PL function: the call dominates such an iteration, and unrolling
@@ -208,21 +204,19 @@ pub fn build_chain(func: &mut Function, path: &[BlockId], copies: usize) -> (usi
         },
     ));
     for j in 0..copies {
-        for (i, &original) in path.iter().enumerate() {
-            let mut block = func.blocks[original].clone();
-            for target in block.term.kind.targets_mut() {
-                if i + 1 < path.len() && *target == path[i + 1] {
-                    *target = copy(j, i + 1);
-                } else if i + 1 == path.len() && *target == header {
-                    *target = if j + 1 < copies {
-                        copy(j + 1, 0)
-                    } else {
-                        guard
-                    };
+        append_copies(func, path, |i, target| {
+            if i + 1 < path.len() && target == path[i + 1] {
+                copy(j, i + 1)
+            } else if i + 1 == path.len() && target == header {
+                if j + 1 < copies {
+                    copy(j + 1, 0)
+                } else {
+                    guard
                 }
+            } else {
+                target
             }
-            func.blocks.push(block);
-        }
+        });
     }
     func.blocks[latch].term.kind.retarget(header, guard);
 

@@ -1,0 +1,36 @@
+//! Block cloning shared by the passes that duplicate code along hot paths (`unroll.rs`,
+//! `superblock.rs`). Copies go at the end of the function, so the lowered ids the profile
+//! speaks of keep naming the original blocks.
+//!
+//! Why cloning keeps the semantics: a copy holds its original's statements unchanged, and if
+//! every edge of a copy goes to a copy of, or the original of, the block its original went to,
+//! then every execution of the new function, read through "copy ↦ original", is an execution
+//! of the old one with the same locals at every step.
+
+use crate::mir::{BlockId, Function};
+
+/// Appends a copy of each of `blocks` to `func`, in order, and returns their ids; the edge of
+/// the copy of `blocks[j]` to `target` goes to `redirect(j, target)` instead.
+pub fn append_copies(
+    func: &mut Function,
+    blocks: &[BlockId],
+    redirect: impl Fn(usize, BlockId) -> BlockId,
+) -> Vec<BlockId> {
+    let first = func.blocks.len();
+    for (j, &b) in blocks.iter().enumerate() {
+        let mut copy = func.blocks[b].clone();
+        for target in copy.term.kind.targets_mut() {
+            *target = redirect(j, *target);
+        }
+        func.blocks.push(copy);
+    }
+    (first..func.blocks.len()).collect()
+}
+
+/// The size of `blocks` as the code-growth budgets count it: statements plus terminators.
+pub fn size(func: &Function, blocks: impl IntoIterator<Item = BlockId>) -> usize {
+    blocks
+        .into_iter()
+        .map(|b| func.blocks[b].stmts.len() + 1)
+        .sum()
+}
