@@ -134,11 +134,18 @@ fn convolution_unrolled() -> Result<(), Failed> {
         .find(|l| l.contains("`convolve`"))
         .ok_or_else(|| format!("convolve not transformed:\n{report}"))?;
     // The inner loop (line 44), along the copy path and the blur path, each chain with one
-    // guard for its bounds checks: 3 per copy of the copy path, 11 per copy of the blur path.
+    // guard for its bounds checks (3 per copy of the copy path, 11 per copy of the blur path)
+    // and its loop tests.
     if !(line.contains("loop at line 44")
         && line.matches("(runs of ≥ 8 in the profile").count() == 2
-        && line.contains(") 8×, its 24 bounds checks replaced by one guard of 3 index ranges")
-        && line.contains(") 8×, its 88 bounds checks replaced by one guard of 5 index ranges"))
+        && line.contains(
+            ") 8×, its 24 bounds checks and 8 branches replaced by one guard of 3 index ranges \
+             and 1 comparisons",
+        )
+        && line.contains(
+            ") 8×, its 88 bounds checks and 8 branches replaced by one guard of 5 index ranges \
+             and 1 comparisons",
+        ))
     {
         return Err(format!("unexpected report: {line}").into());
     }
@@ -170,7 +177,7 @@ fn alternating_not_unrolled() -> Result<(), Failed> {
 }
 
 /// The training run ends with a bounds error (exit 101) and still writes its profile; the guided
-/// run unrolls `sum_pairs` and `strided` with guards, prints the same and fails at the same
+/// run unrolls `sum_pairs`, `strided` and `near_the_top` with guards, prints the same and fails at the same
 /// access (`check_program` compares the native executable too).
 fn bounds_error_after_a_run() -> Result<(), Failed> {
     let scratch = Scratch::new("pgo-runs-off-the-end");
@@ -187,12 +194,12 @@ fn bounds_error_after_a_run() -> Result<(), Failed> {
     assert_eq!(plain.status, 101, "{}", plain.stderr);
     assert_same_behaviour("runs_off_the_end --use-profile", &plain, &guided);
     let report = guided.program_stderr().1.concat();
-    for function in ["`sum_pairs`", "`strided`"] {
+    for function in ["`sum_pairs`", "`strided`", "`near_the_top`"] {
         let line = report
             .lines()
             .find(|l| l.contains(function))
             .ok_or_else(|| format!("{function} not transformed:\n{report}"))?;
-        if !line.contains("bounds checks replaced by one guard of") {
+        if !line.contains("bounds checks and") || !line.contains("replaced by one guard of") {
             return Err(format!("{function} not guarded: {line}").into());
         }
     }

@@ -19,7 +19,7 @@ use pcc_lang::Span;
 
 use crate::mir::{
     BinOp, Builtin, Callee, Const, Function, LocalId, Operand, Rvalue, Statement, StatementKind,
-    Type,
+    TerminatorKind, Type,
 };
 
 /// Polynomials with more terms or a higher degree are given up on: no real index needs them.
@@ -80,13 +80,29 @@ impl Poly {
     }
 }
 
-/// The accesses of a chain that its guard covers: per (array, base), the spread of constant
-/// offsets, and which statements lose their checks.
+/// The smallest and the largest constant offset seen with one base.
+type Spread = (i64, i64);
+
+/// `spread` widened to take `c`, unless that makes it wider than `MAX_SPREAD`.
+fn widened(spread: Spread, c: i64) -> Option<Spread> {
+    let w = (spread.0.min(c), spread.1.max(c));
+    w.1.checked_sub(w.0)
+        .is_some_and(|d| d <= MAX_SPREAD)
+        .then_some(w)
+}
+
+/// What a chain's guard establishes: per (array, base), the spread of the constant offsets of
+/// its indices; per (left base, right base, strict) of the comparisons that steer the chain,
+/// the spreads of the two sides. And which statements lose their checks and which branches
+/// their test.
 #[derive(Default)]
 pub struct Coverage {
-    ranges: BTreeMap<(LocalId, Poly), (i64, i64)>,
-    /// (block, statement index) of each covered access.
+    ranges: BTreeMap<(LocalId, Poly), Spread>,
+    comparisons: BTreeMap<(Poly, Poly, bool), (Spread, Spread)>,
+    /// (position in the chain, statement index) of each covered access.
     pub covered: Vec<(usize, usize)>,
+    /// (position in the chain, whether the path leaves by `then`) of each decided branch.
+    pub decided: Vec<(usize, bool)>,
 }
 
 impl Coverage {
@@ -94,11 +110,69 @@ impl Coverage {
     pub fn ranges(&self) -> usize {
         self.ranges.len()
     }
+
+    /// How many comparisons the guard makes for the decided branches.
+    pub fn comparisons(&self) -> usize {
+        self.comparisons.len()
+    }
+
+    /// Whether a chain of `copies` copies with this guard beats the loop: the guard costs about
+    /// two checks per range and three per comparison, every chain entry. Strided indices
+    /// (`a[k]`, `k += step`) have a base per copy and do not pay.
+    pub fn pays(&self, copies: usize) -> bool {
+        let saved = self.covered.len() + self.decided.len();
+        saved >= 2 * self.ranges() + 3 * self.comparisons() && self.covered.len() >= copies
+    }
+
+    /// Takes the access at `at` into the guard if its index is `index` (base + offset).
+    fn cover_access(&mut self, at: (usize, usize), array: LocalId, index: Poly) {
+        let (base, c) = index.split_constant();
+        let spread = self
+            .ranges
+            .get(&(array, base.clone()))
+            .map_or(Some((c, c)), |&s| widened(s, c));
+        if let Some(spread) = spread {
+            self.ranges.insert((array, base), spread);
+            self.covered.push(at);
+        }
+    }
+
+    /// Takes the branch at the end of `position` into the guard if the path's way out of it is
+    /// `left < right` (`strict`) or `left <= right`.
+    fn decide(&mut self, position: usize, then: bool, (left, right, strict): (Poly, Poly, bool)) {
+        let ((lb, lc), (rb, rc)) = (left.split_constant(), right.split_constant());
+        let key = (lb, rb, strict);
+        let spreads = match self.comparisons.get(&key) {
+            None => Some(((lc, lc), (rc, rc))),
+            Some(&(l, r)) => widened(l, lc).zip(widened(r, rc)),
+        };
+        if let Some(spreads) = spreads {
+            self.comparisons.insert(key, spreads);
+            self.decided.push((position, then));
+        }
+    }
+}
+
+/// A comparison of ints a bool local holds: `a op b`.
+type Compare = (BinOp, Poly, Poly);
+
+/// What must hold for a branch on `a op b` to leave by `then` (or else), as `left < right`
+/// (strict) or `left <= right`.
+fn requirement((op, a, b): &Compare, then: bool) -> Option<(Poly, Poly, bool)> {
+    let (a, b) = (a.clone(), b.clone());
+    Some(match (op, then) {
+        (BinOp::Lt, true) | (BinOp::Ge, false) => (a, b, true),
+        (BinOp::Le, true) | (BinOp::Gt, false) => (a, b, false),
+        (BinOp::Gt, true) | (BinOp::Le, false) => (b, a, true),
+        (BinOp::Ge, true) | (BinOp::Lt, false) => (b, a, false),
+        _ => return None,
+    })
 }
 
 /// Evaluates the chain `blocks` (copies of the path in execution order, each block's
-/// statements run in full before the next) from the guard, and collects the checked accesses
-/// whose index it can express.
+/// statements run in full before the next; the originals will do, the copies have the same
+/// statements) from the guard, and collects the checked accesses whose index it can express
+/// and the branches on comparisons it can express that the path leaves the same way.
 pub fn cover(func: &Function, blocks: &[usize]) -> Coverage {
     // Locals assigned anywhere in the chain: an array held in one may not be the one the guard
     // measured.
@@ -119,28 +193,45 @@ pub fn cover(func: &Function, blocks: &[usize]) -> Coverage {
         .enumerate()
         .map(|(l, decl)| (decl.ty == Type::Int).then(|| Poly::local(l)))
         .collect();
+    // Bools hold unknown comparisons at the guard.
+    let mut compare: Vec<Option<Compare>> = vec![None; func.locals.len()];
     let mut coverage = Coverage::default();
-    for &b in blocks {
-        for (s, stmt) in func.blocks[b].stmts.iter().enumerate() {
+    for (position, &b) in blocks.iter().enumerate() {
+        let block = &func.blocks[b];
+        for (s, stmt) in block.stmts.iter().enumerate() {
             if let Some((Operand::Local(array), index)) = checked_access(&stmt.kind)
                 && !assigned[*array]
                 && let Some(index) = operand(&value, index)
             {
-                let (base, c) = index.split_constant();
-                let range = coverage.ranges.entry((*array, base)).or_insert((c, c));
-                let widened = (range.0.min(c), range.1.max(c));
-                if widened.1.wrapping_sub(widened.0) <= MAX_SPREAD && widened.0 <= widened.1 {
-                    *range = widened;
-                    coverage.covered.push((b, s));
-                }
+                coverage.cover_access((position, s), *array, index);
             }
-            match &stmt.kind {
-                StatementKind::Assign(dest, rvalue) => value[*dest] = evaluate(&value, rvalue),
-                StatementKind::Call {
-                    dest: Some(dest), ..
-                } => value[*dest] = None,
-                _ => {}
+            if let Some(dest) = stmt.kind.dest() {
+                compare[dest] = match &stmt.kind {
+                    StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&value, a)
+                        .zip(operand(&value, b))
+                        .map(|(a, b)| (*op, a, b)),
+                    _ => None,
+                };
+                value[dest] = match &stmt.kind {
+                    StatementKind::Assign(_, rvalue) => evaluate(&value, rvalue),
+                    _ => None,
+                };
             }
+        }
+        // The last block's branch goes back to the guard: it stays.
+        if let Some(&next) = blocks.get(position + 1)
+            && let TerminatorKind::Branch {
+                cond: Operand::Local(c),
+                then_bb,
+                else_bb,
+            } = block.term.kind
+            && then_bb != else_bb
+            && (then_bb == next || else_bb == next)
+            && let Some(required) = compare[c]
+                .as_ref()
+                .and_then(|cmp| requirement(cmp, then_bb == next))
+        {
+            coverage.decide(position, then_bb == next, required);
         }
     }
     coverage
@@ -198,43 +289,61 @@ fn evaluate(value: &[Option<Poly>], rvalue: &Rvalue) -> Option<Poly> {
     }
 }
 
-/// Statements computing the guard of `coverage` into a new bool local, which is returned: true
-/// when every covered index is in bounds. Per (array, base) with offsets `lo..=hi`: `base + lo`
-/// and `base + hi` are at least 0 and `base + hi <= len - 1`; the sign bits of all those
-/// differences are or-ed together and tested once.
-pub fn guard_statements(
+/// The guard of `coverage` as a sequence of tests, each statements computing a new bool local
+/// and that local: the chain may be entered when all are true.
+///
+/// First the index ranges: per (array, base) with offsets `lo..=hi`, `base + lo` and `base + hi`
+/// are at least 0 and `base + hi <= len - 1`; the sign bits of all those differences are or-ed
+/// together and tested once. Then per comparison with left offsets `l0..=l1` and right offsets
+/// `r0..=r1`: `left + l1 < right + r0` (or `<=`), the largest left below the smallest right;
+/// and, where a side has several offsets, `side + lo <= side + hi`, so that no value between
+/// them wrapped around.
+pub fn guard_tests(
     func: &mut Function,
     coverage: &Coverage,
     span: Span,
-) -> (Vec<Statement>, LocalId) {
+) -> Vec<(Vec<Statement>, LocalId)> {
     let mut out = Emitter {
         func,
         stmts: Vec::new(),
         span,
     };
-    let mut signs = Operand::Const(Const::Int(0));
-    for ((array, base), &(lo, hi)) in &coverage.ranges {
-        let base = out.polynomial(base);
-        let len = out.func.new_temp(Type::Int);
-        out.push(StatementKind::Call {
-            dest: Some(len),
-            callee: Callee::Builtin(Builtin::Len),
-            args: vec![Operand::Local(*array)],
-        });
-        let first = out.binary(BinOp::Add, base.clone(), int(lo));
-        let last = out.binary(BinOp::Add, base, int(hi));
-        let last_slot = out.binary(BinOp::Sub, Operand::Local(len), int(1));
-        let room = out.binary(BinOp::Sub, last_slot, last.clone());
-        for difference in [first, last, room] {
-            signs = out.binary(BinOp::BitOr, signs, difference);
+    let mut tests = Vec::new();
+    if !coverage.ranges.is_empty() {
+        let mut signs = int(0);
+        for ((array, base), &(lo, hi)) in &coverage.ranges {
+            let base = out.polynomial(base);
+            let len = out.func.new_temp(Type::Int);
+            out.push(StatementKind::Call {
+                dest: Some(len),
+                callee: Callee::Builtin(Builtin::Len),
+                args: vec![Operand::Local(*array)],
+            });
+            let first = out.binary(BinOp::Add, base.clone(), int(lo));
+            let last = out.binary(BinOp::Add, base, int(hi));
+            let last_slot = out.binary(BinOp::Sub, Operand::Local(len), int(1));
+            let room = out.binary(BinOp::Sub, last_slot, last.clone());
+            for difference in [first, last, room] {
+                signs = out.binary(BinOp::BitOr, signs, difference);
+            }
+        }
+        tests.push(out.test(BinOp::Ge, signs, int(0)));
+    }
+    for ((left, right, strict), &(l, r)) in &coverage.comparisons {
+        let (left, right) = (out.polynomial(left), out.polynomial(right));
+        let largest_left = out.binary(BinOp::Add, left.clone(), int(l.1));
+        let smallest_right = out.binary(BinOp::Add, right.clone(), int(r.0));
+        let op = if *strict { BinOp::Lt } else { BinOp::Le };
+        tests.push(out.test(op, largest_left, smallest_right));
+        for (side, (lo, hi)) in [(left, l), (right, r)] {
+            if lo < hi {
+                let low = out.binary(BinOp::Add, side.clone(), int(lo));
+                let high = out.binary(BinOp::Add, side, int(hi));
+                tests.push(out.test(BinOp::Le, low, high));
+            }
         }
     }
-    let ok = out.func.new_temp(Type::Bool);
-    out.push(StatementKind::Assign(
-        ok,
-        Rvalue::Binary(BinOp::Ge, signs, int(0)),
-    ));
-    (out.stmts, ok)
+    tests
 }
 
 fn int(v: i64) -> Operand {
@@ -249,6 +358,13 @@ struct Emitter<'a> {
 }
 
 impl Emitter<'_> {
+    /// `a op b` into a new bool local, with the statements emitted since the last test.
+    fn test(&mut self, op: BinOp, a: Operand, b: Operand) -> (Vec<Statement>, LocalId) {
+        let ok = self.func.new_temp(Type::Bool);
+        self.push(StatementKind::Assign(ok, Rvalue::Binary(op, a, b)));
+        (std::mem::take(&mut self.stmts), ok)
+    }
+
     fn push(&mut self, kind: StatementKind) {
         self.stmts.push(Statement {
             kind,

@@ -28,9 +28,10 @@ use crate::{mir, opt};
 /// lowered.
 pub const MODES: [Mode; 2] = [Mode::Bl, Mode::Kbl];
 
-/// A loop is unrolled only if it does at least this share of the program's work (executed
-/// statements): elsewhere the copies cost code size and compile time for nothing.
-pub const MIN_LOOP_SHARE: f64 = 0.01;
+/// Code is copied (unrolled, made superblocks) only where it does at least this share of the
+/// program's work (executed statements): elsewhere the copies cost code size and compile time
+/// for nothing.
+pub const MIN_SHARE: f64 = 0.01;
 
 /// Applies the passes to every function the profile `name` fits (same `cfg_hash`; a stale one
 /// gets a warning on stderr and is compiled as without a profile). Returns what changed, one
@@ -59,7 +60,7 @@ pub fn optimize(
         .zip(&program.functions)
         .filter_map(|(freq, func)| Some(freq.as_ref()?.weight(func)))
         .sum();
-    let min_loop_weight = (program_weight as f64 * MIN_LOOP_SHARE) as u64;
+    let min_weight = (program_weight as f64 * MIN_SHARE) as u64;
     let mut report = Vec::new();
     for (func, freq) in program.functions.iter_mut().zip(&frequencies) {
         let Some(freq) = freq else { continue };
@@ -77,7 +78,7 @@ pub fn optimize(
             ));
         }
         let mut unrolled_blocks = Vec::new();
-        for u in unroll_hot_loops(func, freq, min_loop_weight) {
+        for u in unroll_hot_loops(func, freq, min_weight) {
             let header = &func.blocks[u.header];
             let line = line_of(header.stmts.first().map_or(header.term.span, |s| s.span));
             changes.push(format!(
@@ -89,7 +90,7 @@ pub fn optimize(
         }
         // After the unroller, which needs its loops as lowered and whose chains already are
         // superblocks: the paths through those loops are left as it made them.
-        if let Some(s) = form_superblocks(func, freq, &unrolled_blocks) {
+        if let Some(s) = form_superblocks(func, freq, &unrolled_blocks, min_weight) {
             let paths: Vec<String> = s
                 .paths
                 .iter()
@@ -135,20 +136,19 @@ fn fit<'a>(func: &mir::Function, profile: &'a Profile, name: &str) -> Option<Fre
 }
 
 /// What the unroller did to a loop and why: per path, its runs in the profile, its share of
-/// the loop's iterations, the copies, and the bounds checks one guard per chain replaced.
+/// the loop's iterations, the copies, and the bounds checks and branches one guard per chain
+/// replaced.
 fn describe(u: &Unrolled) -> String {
     let chains: Vec<String> = u
         .chains
         .iter()
         .map(|c| {
-            let guard = if c.guard_ranges > 0 {
-                format!(
-                    ", its {} bounds checks replaced by one guard of {} index ranges",
-                    c.checks_removed, c.guard_ranges
-                )
-            } else {
-                String::new()
-            };
+            // A chain is only built when its guard pays, so there are checks to report.
+            let guard = format!(
+                ", its {} bounds checks and {} branches replaced by one guard of {} index \
+                 ranges and {} comparisons",
+                c.checks_removed, c.branches_removed, c.guard_ranges, c.guard_comparisons
+            );
             format!(
                 "path {} (runs of {}{} in the profile, {:.0}% of the iterations) {}×{guard}",
                 c.path,

@@ -47,7 +47,8 @@ pub struct Unrolled {
 
 /// A path unrolled into a chain: its id, its run length in the profile (`open`: at least that,
 /// the forest's depth), its share of the loop's iterations, how many copies, how many bounds
-/// checks of the chain the guard replaced and how many index ranges the guard checks.
+/// checks and branches of the chain the guard replaced, and how many index ranges and
+/// comparisons the guard checks.
 #[derive(Debug, PartialEq)]
 pub struct Chain {
     pub path: u64,
@@ -56,7 +57,9 @@ pub struct Chain {
     pub share: f64,
     pub copies: usize,
     pub checks_removed: usize,
+    pub branches_removed: usize,
     pub guard_ranges: usize,
+    pub guard_comparisons: usize,
 }
 
 /// Unrolls every innermost loop whose iteration paths run long and which does at least
@@ -114,26 +117,29 @@ pub fn unroll_hot_loops(func: &mut Function, freq: &Frequencies, min_weight: u64
                 run.min(MAX_COPIES)
             }
             .min(MAX_CHAIN_STATEMENTS / size(func, path.blocks.iter().copied()).max(1));
-            if copies < 2 {
+            let coverage = guard::cover(func, &path.blocks.repeat(copies));
+            if copies < 2 || !coverage.pays(copies) {
                 continue;
             }
             let Some(blocks) = own_latch(func, &path.blocks, &taken) else {
                 continue;
             };
             taken.extend(&path.blocks);
-            planned.push((path, run, open, copies, blocks));
+            planned.push((path, run, open, copies, blocks, coverage));
         }
         let mut chains = Vec::new();
-        for (path, run, open, copies, blocks) in planned {
-            let (checks_removed, guard_ranges) = build_chain(func, &blocks, copies);
+        for (path, run, open, copies, blocks, coverage) in planned {
+            build_chain(func, &blocks, copies, &coverage);
             chains.push(Chain {
                 path: path.id,
                 run,
                 open,
                 share: path.count as f64 / iterations as f64,
                 copies,
-                checks_removed,
-                guard_ranges,
+                checks_removed: coverage.covered.len(),
+                branches_removed: coverage.decided.len(),
+                guard_ranges: coverage.ranges(),
+                guard_comparisons: coverage.comparisons(),
             });
         }
         if !chains.is_empty() {
@@ -185,10 +191,15 @@ fn calls_functions(func: &Function, blocks: &[BlockId]) -> bool {
 }
 
 /// Adds a chain of `copies` copies of the loop iteration `path` (its header first, its latch
-/// last), entered through a guard block, and sends the original latch's back edge to the
-/// guard; see the module comment. Returns how many bounds checks the guard replaced and how
-/// many index ranges it checks.
-pub fn build_chain(func: &mut Function, path: &[BlockId], copies: usize) -> (usize, usize) {
+/// last), entered through a guard block that tests the index ranges of `coverage` (the chain's,
+/// from `guard::cover`), and sends the original latch's back edge to the guard; see the module
+/// comment.
+pub fn build_chain(
+    func: &mut Function,
+    path: &[BlockId],
+    copies: usize,
+    coverage: &guard::Coverage,
+) {
     let header = path[0];
     let latch = path[path.len() - 1];
     let span = func.blocks[header].term.span;
@@ -220,30 +231,47 @@ pub fn build_chain(func: &mut Function, path: &[BlockId], copies: usize) -> (usi
     }
     func.blocks[latch].term.kind.retarget(header, guard);
 
-    let chain: Vec<BlockId> = (copy(0, 0)..func.blocks.len()).collect();
-    let coverage = guard::cover(func, &chain);
-    for &(b, s) in &coverage.covered {
-        match &mut func.blocks[b].stmts[s].kind {
+    for &(position, s) in &coverage.covered {
+        match &mut func.blocks[copy(0, 0) + position].stmts[s].kind {
             StatementKind::Assign(_, Rvalue::Index { checked, .. })
             | StatementKind::SetIndex { checked, .. } => *checked = false,
             _ => unreachable!("only element accesses are covered"),
         }
     }
-    if coverage.ranges() > 0 {
-        let (stmts, ok) = guard::guard_statements(func, &coverage, span);
-        func.blocks[guard] = BasicBlock::new(
+    for &(position, then) in &coverage.decided {
+        let term = &mut func.blocks[copy(0, 0) + position].term.kind;
+        if let TerminatorKind::Branch {
+            then_bb, else_bb, ..
+        } = *term
+        {
+            *term = TerminatorKind::Goto(if then { then_bb } else { else_bb });
+        }
+    }
+    // The guard's tests, each in a block of its own, the first one at `guard` and the others
+    // after the copies; a failing test leaves to the original header.
+    let tests = guard::guard_tests(func, coverage, span);
+    let ids: Vec<BlockId> = std::iter::once(guard)
+        .chain(func.blocks.len()..func.blocks.len() + tests.len().saturating_sub(1))
+        .collect();
+    for (i, (stmts, ok)) in tests.into_iter().enumerate() {
+        let pass = ids.get(i + 1).copied().unwrap_or(copy(0, 0));
+        let block = BasicBlock::new(
             stmts,
             Terminator {
                 kind: TerminatorKind::Branch {
                     cond: Operand::Local(ok),
-                    then_bb: copy(0, 0),
+                    then_bb: pass,
                     else_bb: header,
                 },
                 span,
             },
         );
+        if i == 0 {
+            func.blocks[guard] = block;
+        } else {
+            func.blocks.push(block);
+        }
     }
-    (coverage.covered.len(), coverage.ranges())
 }
 
 #[cfg(test)]
@@ -276,12 +304,12 @@ mod tests {
             })
             .expect("a loop header");
         let TerminatorKind::Branch {
-            then_bb, else_bb, ..
+            then_bb: body_entry,
+            ..
         } = func.blocks[header].term.kind
         else {
             unreachable!()
         };
-        let (body_entry, exit) = (then_bb, else_bb);
         // The body along the `if` side only: header, body entry, then-block, latch.
         let TerminatorKind::Branch {
             then_bb: hot,
@@ -300,14 +328,20 @@ mod tests {
         }
         let latch = *body.last().unwrap();
         assert!(body.len() >= 4 && !body.contains(&side));
-        build_chain(&mut func, &body, 3);
+        let coverage = guard::cover(&func, &body.repeat(3));
+        build_chain(&mut func, &body, 3, &coverage);
         let guard = n;
-        assert_eq!(func.blocks.len(), n + 1 + 3 * body.len());
         let copy = |i: usize, j: usize| n + 1 + i * body.len() + j;
+        // No array access, but the loop test `i < n` of every copy is decided by the guard:
+        // `i + 2 < n`, and `i <= i + 2` (no wrap-around), one test per block.
+        assert_eq!(coverage.decided.len(), 3);
+        assert_eq!(coverage.comparisons(), 1);
+        assert_eq!(func.blocks.len(), n + 1 + 3 * body.len() + 1);
+        let second_test = n + 1 + 3 * body.len();
         for i in 0..3 {
-            // Within a copy, the path's edges stay in the copy; the loop exit and the `else`
-            // side are side exits to the original blocks.
-            assert_eq!(succs(&func, copy(i, 0)), vec![copy(i, 1), exit]);
+            // Within a copy, the path's edges stay in the copy; the loop test is gone; the `else`
+            // side is a side exit to the original block.
+            assert_eq!(succs(&func, copy(i, 0)), vec![copy(i, 1)]);
             assert_eq!(succs(&func, copy(i, 1)), vec![copy(i, 2), side]);
             for j in 3..body.len() - 1 {
                 assert_eq!(succs(&func, copy(i, j)), vec![copy(i, j + 1)]);
@@ -316,8 +350,9 @@ mod tests {
         // The back edge goes to the next copy's header, the last one's to the guard.
         assert_eq!(succs(&func, copy(0, body.len() - 1)), vec![copy(1, 0)]);
         assert_eq!(succs(&func, copy(2, body.len() - 1)), vec![guard]);
-        // No array access here, so nothing to guard: the guard enters the chain.
-        assert_eq!(succs(&func, guard), vec![copy(0, 0)]);
+        // The guard's tests enter the chain or leave to the original header.
+        assert_eq!(succs(&func, guard), vec![second_test, header]);
+        assert_eq!(succs(&func, second_test), vec![copy(0, 0), header]);
         // The general loop's back edge at the end of the path (the latch both arms share)
         // enters the chain; the loop's entry still goes to the original header.
         assert_eq!(succs(&func, latch), vec![guard]);
