@@ -7,8 +7,8 @@
    programs/bench/ and the kernels of programs/), run with the arguments in that file, which make
    its C port (programs/bench/c/NAME.c) take about a second under gcc -O2. One table: gcc -O2 and
    pcc -O2 run time and their ratio, pcc's compile time (`--emit asm`: the whole pipeline without
-   running), the profile-guided gain (`--use-profile` / plain at -O2, trained as `pcc pgo` trains:
-   kbl with k = 10 on the same input), and the overhead (instrumented / plain at -O2) of edge, bl,
+   running), the profile-guided gain (plain / `--use-profile` at -O2 in user time, trained as
+   `pcc pgo` trains: kbl with k = 6 on the same input), and the overhead (instrumented / plain at -O2) of edge, bl,
    ppp, tpp and kbl (k = 4); ppp and tpp are guided by the bl and edge profiles of the same input
    measured just before.
 2. Details on loop kernels (`PROFILED`): kbl for k = 2, 4, 8, functions counting in a hash table,
@@ -18,7 +18,10 @@
 4. Native executables (`pcc build -O2`): build time, size, run time against `pcc run -O2`.
 
 Times are CPU seconds (user + system of the child, so other load on a shared machine matters
-less than for wall time), the median of N runs; pcc's include JIT compilation. Ratios are of
+less than for wall time), the median of N runs; pcc's include JIT compilation. The
+profile-guided gain is measured in user time: the recompiled code runs in user mode, while the
+system time is the kernel zeroing the pages the program allocates, the same work in both runs,
+which on this virtual machine varies by up to 2 s between identical runs. Ratios are of
 medians measured in this same run; every output is checked against the plain run and the C port.
 Prints Markdown tables and writes them, with the machine they ran on, to bench/results.md.
 """
@@ -49,7 +52,7 @@ SUITE_MODES = [
     ("kbl", ["--profile=kbl", "--k", "4"]),
 ]
 
-# `pcc pgo`'s k: 001 profiles the masked convolution with k = 10.
+# `pcc pgo`'s k (001 profiles the masked convolution with k = 10; see `pcc pgo --help`).
 PGO_K = 6
 
 # (PL program, arguments) whose run time is dominated by loops, for the profiling details.
@@ -76,20 +79,31 @@ WPP_PROFILED = [
 SEQUITUR_SYMBOLS = 20_000_000
 
 
-def timed(cmd, runs):
-    """Median CPU seconds of `runs` executions of cmd, and its stdout (checked to be stable)."""
-    times, outputs = [], set()
+def timed(cmd, runs, clock="cpu"):
+    """Median seconds of `runs` executions of cmd, CPU time (user + system) or `user` time only,
+    and its stdout (checked to be stable)."""
+    return timed_together([cmd], runs, clock)[0]
+
+
+def timed_together(cmds, runs, clock="cpu"):
+    """`timed` for each of cmds, their runs interleaved, so that a change in the machine's load
+    weighs on all of them alike."""
+    times = [[] for _ in cmds]
+    outputs = [set() for _ in cmds]
     for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = subprocess.run(cmd, cwd=ROOT, capture_output=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if result.returncode != 0:
-            sys.exit(f"failed: {' '.join(map(str, cmd))}\n{result.stderr.decode()}")
-        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-        outputs.add(result.stdout)
-    if len(outputs) != 1:
-        sys.exit(f"output differs between runs of {' '.join(map(str, cmd))}")
-    return statistics.median(times), outputs.pop()
+        for cmd, cmd_times, cmd_outputs in zip(cmds, times, outputs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            result = subprocess.run(cmd, cwd=ROOT, capture_output=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if result.returncode != 0:
+                sys.exit(f"failed: {' '.join(map(str, cmd))}\n{result.stderr.decode()}")
+            user = after.ru_utime - before.ru_utime
+            cmd_times.append(user if clock == "user" else user + after.ru_stime - before.ru_stime)
+            cmd_outputs.add(result.stdout)
+    for cmd, cmd_outputs in zip(cmds, outputs):
+        if len(cmd_outputs) != 1:
+            sys.exit(f"output differs between runs of {' '.join(map(str, cmd))}")
+    return [(statistics.median(t), o.pop()) for t, o in zip(times, outputs)]
 
 
 def build():
@@ -133,21 +147,28 @@ def profiled_runs(pl, args, modes, runs, tmp):
     return plain, out_plain, results
 
 
-def guided_time(pl, args, runs, tmp, out_plain):
-    """-O2 time with `--use-profile`, after a training run as `pcc pgo`'s (kbl, k = PGO_K, same
-    input); its output checked against the plain run's."""
+def guided_speedup(pl, args, runs, tmp, out_plain):
+    """Plain -O2 user time over -O2 user time with `--use-profile`, after a training run as
+    `pcc pgo`'s (kbl, k = PGO_K, same input); the guided output checked against the plain run's."""
     profile = Path(tmp) / f"{Path(pl).stem}.train.json"
     train = [PCC, "run", pl, "-O2", "--profile=kbl", "--k", str(PGO_K), "--profile-out", profile]
     subprocess.run([*train, "--", *args], cwd=ROOT, capture_output=True, check=True)
-    t, out = timed([PCC, "run", pl, "-O2", "--use-profile", profile, "--", *args], runs)
+    (plain, _), (guided, out) = timed_together(
+        [
+            [PCC, "run", pl, "-O2", "--", *args],
+            [PCC, "run", pl, "-O2", "--use-profile", profile, "--", *args],
+        ],
+        runs,
+        "user",
+    )
     if out != out_plain:
         sys.exit(f"{pl}: output changed under --use-profile")
-    return t
+    return plain / guided
 
 
 def suite_rows(runs, only, baseline):
     """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode, the
-    -O2 seconds of the `baseline` pcc binary (None without one), and `--use-profile` / plain."""
+    -O2 seconds of the `baseline` pcc binary (None without one), and the `--use-profile` speedup."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for bench in sorted((ROOT / "programs").rglob("*.bench")):
@@ -164,14 +185,14 @@ def suite_rows(runs, only, baseline):
             if out_c != out_pcc:
                 sys.exit(f"{name}: pcc and C outputs differ")
             overheads = [results[m][0] / plain for m, _ in SUITE_MODES]
-            guided = guided_time(pl, args, runs, tmp, out_pcc) / plain
+            guided = guided_speedup(pl, args, runs, tmp, out_pcc)
             t_base = None
             if baseline:
                 t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs)
                 if out_base != out_c:
                     sys.exit(f"{name}: the baseline's output differs from the C port's")
             rows.append((name, t_c, plain, t_compile, overheads, t_base, guided))
-            print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s, use-profile {guided:.2f}×", file=sys.stderr)
+            print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s, use-profile speedup {guided:.2f}", file=sys.stderr)
     return rows
 
 
@@ -261,7 +282,8 @@ def suite_table(rows):
     base = rows[0][5] is not None
     lines = [
         "The suite at -O2 (CPU seconds; pcc / gcc = run time ratio; compile = `pcc run --emit asm`, the whole "
-        "pipeline without running; use-profile = `--use-profile` / plain run time, trained with kbl, k = "
+        "pipeline without running; use-profile = speedup of `--use-profile`, plain / guided user time (the "
+        f"guided code runs in user mode; system time is page zeroing, the same in both), trained with kbl, k = "
         f"{PGO_K}, on the same input; profiling columns = instrumented / plain run time, kbl with k = 4"
         + ("; baseline = the `--baseline` pcc binary" if base else "") + "):",
         "",
@@ -279,7 +301,7 @@ def suite_table(rows):
     ratio = geomean([r[2] / r[1] for r in rows])
     baseline = f" | {geomean([r[5] / r[1] for r in rows]):.2f} |" if base else ""
     total_compile = sum(r[3] for r in rows)
-    guided = geomean([r[6] for r in rows])
+    guided = geomean([r[6] for r in rows])  # speedups
     lines.append(
         f"| geometric mean | | | {ratio:.2f} |{baseline} {total_compile:.3f} (sum) | {guided:.2f} | {means} |"
     )
