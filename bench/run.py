@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Performance harness: builds what it needs, repeats every measurement, reports medians.
 
-    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only] [--baseline PCC] [--out FILE]
+    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only | --pgo-only] [--baseline PCC] [--out FILE]
 
 1. The suite: every program with a `NAME.bench` file under programs/ (the benchmark ports of
    programs/bench/ and the kernels of programs/), run with the arguments in that file, which make
    its C port (programs/bench/c/NAME.c) take about a second under gcc -O2. One table: gcc -O2 and
    pcc -O2 run time and their ratio, pcc's compile time (`--emit asm`: the whole pipeline without
-   running), the profile-guided gain (plain / `--use-profile` at -O2 in user time, trained as
-   `pcc pgo` trains: kbl with k = 6 on the same input), and the overhead (instrumented / plain at -O2) of edge, bl,
+   running), the profile-guided gain (plain / `--use-profile` at -O2 in user time, at least 9
+   interleaved runs each, trained as `pcc pgo` trains: kbl with k = 6 on the same input), and the
+   overhead (instrumented / plain at -O2) of edge, bl,
    ppp, tpp and kbl (k = 4); ppp and tpp are guided by the bl and edge profiles of the same input
    measured just before.
 2. Details on loop kernels (`PROFILED`): kbl for k = 2, 4, 8, functions counting in a hash table,
@@ -54,6 +55,9 @@ SUITE_MODES = [
 
 # `pcc pgo`'s k (001 profiles the masked convolution with k = 10; see `pcc pgo --help`).
 PGO_K = 6
+# Interleaved runs of the plain and the guided program, at least: the gains are a few percent on
+# most benchmarks, below what three runs on this virtual machine can resolve.
+PGO_RUNS = 9
 
 # (PL program, arguments) whose run time is dominated by loops, for the profiling details.
 PROFILED = [
@@ -147,9 +151,9 @@ def profiled_runs(pl, args, modes, runs, tmp):
     return plain, out_plain, results
 
 
-def guided_speedup(pl, args, runs, tmp, out_plain):
-    """Plain -O2 user time over -O2 user time with `--use-profile`, after a training run as
-    `pcc pgo`'s (kbl, k = PGO_K, same input); the guided output checked against the plain run's."""
+def guided_times(pl, args, runs, tmp, out_plain):
+    """Plain -O2 and `--use-profile` -O2 user times, after a training run as `pcc pgo`'s (kbl,
+    k = PGO_K, same input); the guided output checked against the plain run's."""
     profile = Path(tmp) / f"{Path(pl).stem}.train.json"
     train = [PCC, "run", pl, "-O2", "--profile=kbl", "--k", str(PGO_K), "--profile-out", profile]
     subprocess.run([*train, "--", *args], cwd=ROOT, capture_output=True, check=True)
@@ -158,12 +162,45 @@ def guided_speedup(pl, args, runs, tmp, out_plain):
             [PCC, "run", pl, "-O2", "--", *args],
             [PCC, "run", pl, "-O2", "--use-profile", profile, "--", *args],
         ],
-        runs,
+        max(runs, PGO_RUNS),
         "user",
     )
-    if out != out_plain:
+    if out_plain is not None and out != out_plain:
         sys.exit(f"{pl}: output changed under --use-profile")
-    return plain / guided
+    return plain, guided
+
+
+def benchmarks(only):
+    """(name, PL program, arguments) of every `NAME.bench` under programs/ (or those in `only`)."""
+    for bench in sorted((ROOT / "programs").rglob("*.bench")):
+        if not only or bench.stem in only:
+            yield bench.stem, bench.with_suffix(".pl").relative_to(ROOT), bench.read_text().split()
+
+
+def pgo_rows(runs, only):
+    """Per benchmark: name, plain and guided user seconds."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, pl, args in benchmarks(only):
+            out_plain = subprocess.run([PCC, "run", pl, "-O2", "--", *args], cwd=ROOT, capture_output=True).stdout
+            plain, guided = guided_times(pl, args, runs, tmp, out_plain)
+            rows.append((name, plain, guided))
+            print(f"{name}: use-profile speedup {plain / guided:.2f}", file=sys.stderr)
+    return rows
+
+
+def pgo_table(rows):
+    lines = [
+        f"`--use-profile` at -O2 (user seconds, medians of {PGO_RUNS} interleaved runs; trained with kbl, "
+        f"k = {PGO_K}, on the same input; speedup = plain / guided):",
+        "",
+        "| benchmark | plain | use-profile | speedup |",
+        "|---|---|---|---|",
+    ]
+    for name, plain, guided in rows:
+        lines.append(f"| {name} | {plain:.3f} | {guided:.3f} | {plain / guided:.2f} |")
+    lines.append(f"| geometric mean | | | {geomean([p / g for _, p, g in rows]):.2f} |")
+    return lines
 
 
 def suite_rows(runs, only, baseline):
@@ -171,12 +208,7 @@ def suite_rows(runs, only, baseline):
     -O2 seconds of the `baseline` pcc binary (None without one), and the `--use-profile` speedup."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for bench in sorted((ROOT / "programs").rglob("*.bench")):
-            name = bench.stem
-            if only and name not in only:
-                continue
-            pl = bench.with_suffix(".pl").relative_to(ROOT)
-            args = bench.read_text().split()
+        for name, pl, args in benchmarks(only):
             exe = BUILD / name
             subprocess.run(["gcc", "-O2", "-o", exe, C_PORTS / f"{name}.c", "-lm"], check=True)
             t_c, out_c = timed([exe, *args], runs)
@@ -185,7 +217,8 @@ def suite_rows(runs, only, baseline):
             if out_c != out_pcc:
                 sys.exit(f"{name}: pcc and C outputs differ")
             overheads = [results[m][0] / plain for m, _ in SUITE_MODES]
-            guided = guided_speedup(pl, args, runs, tmp, out_pcc)
+            t_plain, t_guided = guided_times(pl, args, runs, tmp, out_pcc)
+            guided = t_plain / t_guided
             t_base = None
             if baseline:
                 t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs)
@@ -282,9 +315,9 @@ def suite_table(rows):
     base = rows[0][5] is not None
     lines = [
         "The suite at -O2 (CPU seconds; pcc / gcc = run time ratio; compile = `pcc run --emit asm`, the whole "
-        "pipeline without running; use-profile = speedup of `--use-profile`, plain / guided user time (the "
-        f"guided code runs in user mode; system time is page zeroing, the same in both), trained with kbl, k = "
-        f"{PGO_K}, on the same input; profiling columns = instrumented / plain run time, kbl with k = 4"
+        "pipeline without running; use-profile = speedup of `--use-profile`, plain / guided user time, medians "
+        f"of {PGO_RUNS} interleaved runs (the guided code runs in user mode; system time is page zeroing, the "
+        f"same in both), trained with kbl, k = {PGO_K}, on the same input; profiling columns = instrumented / plain run time, kbl with k = 4"
         + ("; baseline = the `--baseline` pcc binary" if base else "") + "):",
         "",
         "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc | "
@@ -406,10 +439,20 @@ def main():
     parser.add_argument("--runs", type=int, default=3, help="repetitions per measurement")
     parser.add_argument("--only", nargs="*", default=[], help="suite benchmarks to run (default: all)")
     parser.add_argument("--suite-only", action="store_true", help="only the suite table")
+    parser.add_argument(
+        "--pgo-only",
+        action="store_true",
+        help="only the --use-profile speedups, written to bench/pgo.md unless --out says otherwise",
+    )
     parser.add_argument("--baseline", help="another pcc binary to time on the suite, for before/after ratios")
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results.md"))
+    parser.add_argument("--out")
     opts = parser.parse_args()
     build()
+    if opts.pgo_only:
+        report = "\n".join([f"Machine: {machine()}", "", *pgo_table(pgo_rows(opts.runs, set(opts.only)))]) + "\n"
+        print(report)
+        Path(opts.out or ROOT / "bench" / "pgo.md").write_text(report)
+        return
     lines = [
         f"Machine: {machine()}",
         f"Median of {opts.runs} runs each; CPU seconds; pcc times include process start and JIT compilation.",
@@ -422,7 +465,7 @@ def main():
         lines += aot_table(opts.runs)
     report = "\n".join(lines) + "\n"
     print(report)
-    Path(opts.out).write_text(report)
+    Path(opts.out or ROOT / "bench" / "results.md").write_text(report)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,14 @@
-//! Block temperatures from the profile. Cold blocks out of line: a block the profile never saw executed, in a function that did
-//! run, is marked cold, and code generation hands that to Cranelift (`set_cold_block`), which
+//! Block temperatures from the profile. Cold blocks out of line: a block the profile never saw
+//! executed, in a function that did run, is marked cold, and code generation hands that to Cranelift (`set_cold_block`), which
 //! sinks cold blocks to the end of the function: the hot blocks end up contiguous, in fewer
 //! cache lines, and their branches to the cold code are the ones not taken (Pettis and Hansen's
 //! "fluff" separation, the layout half of DESIGN.md "Profile-guided recompilation"). Hot blocks:
 //! those executed more often than their function was entered, i.e. in a loop, where a call's
-//! cost is paid per iteration; `opt/inline.rs` inlines calls there with a larger budget
-//! (Pettis and Hansen's and GCC's profile-driven inlining: size limits by call-site frequency).
+//! cost is paid per iteration, calling a function that does little per call; `opt/inline.rs`
+//! inlines calls there with a larger budget (Pettis and Hansen's and GCC's profile-driven
+//! inlining: size limits by call-site frequency).
 
-use crate::mir::{Callee, ENTRY, Function, StatementKind};
+use crate::mir::{Callee, ENTRY, FnId, Function, StatementKind};
 
 use super::frequencies::Frequencies;
 
@@ -27,9 +28,15 @@ pub fn mark_cold_blocks(func: &mut Function, freq: &Frequencies) -> usize {
     marked
 }
 
-/// Marks the blocks of `func` that hold a call of a PL function and ran more often than `func`
-/// was entered, and returns how many.
-pub fn mark_hot_call_sites(func: &mut Function, freq: &Frequencies) -> usize {
+/// Marks the blocks of `func` that hold a call of a PL function `short(callee)` says does little
+/// work per call, and that ran more often than `func` was entered, and returns how many. A callee
+/// that loops pays for its call many times over: inlining it saves little and makes the caller's
+/// loop harder to allocate registers for (`clbg_nbody`'s `advance` in `main`'s loop).
+pub fn mark_hot_call_sites(
+    func: &mut Function,
+    freq: &Frequencies,
+    short: &dyn Fn(FnId) -> bool,
+) -> usize {
     let entries = freq.block[ENTRY];
     let mut marked = 0;
     for (block, &count) in func.blocks.iter_mut().zip(&freq.block) {
@@ -37,9 +44,9 @@ pub fn mark_hot_call_sites(func: &mut Function, freq: &Frequencies) -> usize {
             matches!(
                 s.kind,
                 StatementKind::Call {
-                    callee: Callee::Function(_),
+                    callee: Callee::Function(f),
                     ..
-                }
+                } if short(f)
             )
         });
         if calls && count > entries {

@@ -61,6 +61,17 @@ pub fn optimize(
         .filter_map(|(freq, func)| Some(freq.as_ref()?.weight(func)))
         .sum();
     let min_weight = (program_weight as f64 * MIN_SHARE) as u64;
+    // A function does little per call if it executes at most twice its size per activation.
+    let short: Vec<bool> = frequencies
+        .iter()
+        .zip(&program.functions)
+        .map(|(freq, func)| {
+            freq.as_ref().is_none_or(|freq| {
+                let size = clone::size(func, 0..func.blocks.len()) as u64;
+                freq.weight(func) <= 2 * size * freq.block[mir::ENTRY].max(1)
+            })
+        })
+        .collect();
     let mut report = Vec::new();
     for (func, freq) in program.functions.iter_mut().zip(&frequencies) {
         let Some(freq) = freq else { continue };
@@ -69,7 +80,7 @@ pub fn optimize(
         if cold > 0 {
             changes.push(format!("{cold} cold blocks out of line"));
         }
-        let hot = cold::mark_hot_call_sites(func, freq);
+        let hot = cold::mark_hot_call_sites(func, freq, &|f| short[f]);
         if hot > 0 {
             changes.push(format!(
                 "{hot} blocks with hot call sites (at -O2, leaf callees of up to {} statements \
