@@ -86,12 +86,13 @@ SEQUITUR_SYMBOLS = 20_000_000
 def timed(cmd, runs, clock="cpu"):
     """Median seconds of `runs` executions of cmd, CPU time (user + system) or `user` time only,
     and its stdout (checked to be stable)."""
-    return timed_together([cmd], runs, clock)[0]
+    median, _, out = timed_together([cmd], runs, clock)[0]
+    return median, out
 
 
 def timed_together(cmds, runs, clock="cpu"):
-    """`timed` for each of cmds, their runs interleaved, so that a change in the machine's load
-    weighs on all of them alike."""
+    """Median and minimum seconds and the stdout of each of cmds, as `timed`, their runs
+    interleaved, so that a change in the machine's load weighs on all of them alike."""
     times = [[] for _ in cmds]
     outputs = [set() for _ in cmds]
     for _ in range(runs):
@@ -107,7 +108,7 @@ def timed_together(cmds, runs, clock="cpu"):
     for cmd, cmd_outputs in zip(cmds, outputs):
         if len(cmd_outputs) != 1:
             sys.exit(f"output differs between runs of {' '.join(map(str, cmd))}")
-    return [(statistics.median(t), o.pop()) for t, o in zip(times, outputs)]
+    return [(statistics.median(t), min(t), o.pop()) for t, o in zip(times, outputs)]
 
 
 def build():
@@ -152,12 +153,13 @@ def profiled_runs(pl, args, modes, runs, tmp):
 
 
 def guided_times(pl, args, runs, tmp, out_plain):
-    """Plain -O2 and `--use-profile` -O2 user times, after a training run as `pcc pgo`'s (kbl,
-    k = PGO_K, same input); the guided output checked against the plain run's."""
+    """Plain -O2 and `--use-profile` -O2 user times (medians, then minimums), after a training run
+    as `pcc pgo`'s (kbl, k = PGO_K, same input); the guided output checked against the plain
+    run's."""
     profile = Path(tmp) / f"{Path(pl).stem}.train.json"
     train = [PCC, "run", pl, "-O2", "--profile=kbl", "--k", str(PGO_K), "--profile-out", profile]
     subprocess.run([*train, "--", *args], cwd=ROOT, capture_output=True, check=True)
-    (plain, _), (guided, out) = timed_together(
+    (plain, plain_min, _), (guided, guided_min, out) = timed_together(
         [
             [PCC, "run", pl, "-O2", "--", *args],
             [PCC, "run", pl, "-O2", "--use-profile", profile, "--", *args],
@@ -167,7 +169,7 @@ def guided_times(pl, args, runs, tmp, out_plain):
     )
     if out_plain is not None and out != out_plain:
         sys.exit(f"{pl}: output changed under --use-profile")
-    return plain, guided
+    return plain, guided, plain_min, guided_min
 
 
 def benchmarks(only):
@@ -178,136 +180,34 @@ def benchmarks(only):
 
 
 def pgo_rows(runs, only):
-    """Per benchmark: name, plain and guided user seconds."""
+    """Per benchmark: name, plain and guided user seconds (medians, then minimums)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, pl, args in benchmarks(only):
             out_plain = subprocess.run([PCC, "run", pl, "-O2", "--", *args], cwd=ROOT, capture_output=True).stdout
-            plain, guided = guided_times(pl, args, runs, tmp, out_plain)
-            rows.append((name, plain, guided))
-            print(f"{name}: use-profile speedup {plain / guided:.2f}", file=sys.stderr)
+            times = guided_times(pl, args, runs, tmp, out_plain)
+            rows.append((name, *times))
+            print(f"{name}: use-profile speedup {times[0] / times[1]:.2f}", file=sys.stderr)
     return rows
 
 
 def pgo_table(rows):
     lines = [
         f"`--use-profile` at -O2 (user seconds, medians of {PGO_RUNS} interleaved runs; trained with kbl, "
-        f"k = {PGO_K}, on the same input; speedup = plain / guided):",
+        f"k = {PGO_K}, on the same input; speedup = plain / guided, of the medians and of the minimums: "
+        "interference from other load only ever adds time, so the minimums are the steadier figure):",
         "",
-        "| benchmark | plain | use-profile | speedup |",
-        "|---|---|---|---|",
+        "| benchmark | plain | use-profile | speedup | speedup of minimums |",
+        "|---|---|---|---|---|",
     ]
-    for name, plain, guided in rows:
-        lines.append(f"| {name} | {plain:.3f} | {guided:.3f} | {plain / guided:.2f} |")
-    lines.append(f"| geometric mean | | | {geomean([p / g for _, p, g in rows]):.2f} |")
+    for name, plain, guided, plain_min, guided_min in rows:
+        lines.append(
+            f"| {name} | {plain:.3f} | {guided:.3f} | {plain / guided:.2f} | {plain_min / guided_min:.2f} |"
+        )
+    medians = geomean([r[1] / r[2] for r in rows])
+    minimums = geomean([r[3] / r[4] for r in rows])
+    lines.append(f"| geometric mean | | | {medians:.2f} | {minimums:.2f} |")
     return lines
-
-
-def suite_rows(runs, only, baseline):
-    """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode, the
-    -O2 seconds of the `baseline` pcc binary (None without one), and the `--use-profile` speedup."""
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, pl, args in benchmarks(only):
-            exe = BUILD / name
-            subprocess.run(["gcc", "-O2", "-o", exe, C_PORTS / f"{name}.c", "-lm"], check=True)
-            t_c, out_c = timed([exe, *args], runs)
-            t_compile, _ = timed([PCC, "run", pl, "-O2", "--emit", "asm"], runs)
-            plain, out_pcc, results = profiled_runs(pl, args, SUITE_MODES, runs, tmp)
-            if out_c != out_pcc:
-                sys.exit(f"{name}: pcc and C outputs differ")
-            overheads = [results[m][0] / plain for m, _ in SUITE_MODES]
-            t_plain, t_guided = guided_times(pl, args, runs, tmp, out_pcc)
-            guided = t_plain / t_guided
-            t_base = None
-            if baseline:
-                t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs)
-                if out_base != out_c:
-                    sys.exit(f"{name}: the baseline's output differs from the C port's")
-            rows.append((name, t_c, plain, t_compile, overheads, t_base, guided))
-            print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s, use-profile speedup {guided:.2f}", file=sys.stderr)
-    return rows
-
-
-def accuracy(profiles):
-    """ppp's rho per function, tpp's AoDF against bl (percent), and the functions stored in a
-    hash table under bl but not under tpp."""
-    ppp = json.loads(profiles["ppp"].read_text())["functions"]
-    rho = {f["name"]: f["rho"] for f in ppp if f.get("rho") is not None}
-    aodf = subprocess.run(
-        [PCC, "profile", "aodf", profiles["tpp"], profiles["bl"], "--format", "json"],
-        cwd=ROOT, capture_output=True, check=True,
-    )
-    storage = {
-        mode: {f["name"]: f["storage"] for f in json.loads(profiles[mode].read_text())["functions"]}
-        for mode in ("bl", "tpp")
-    }
-    moved = sorted(
-        name for name, s in storage["bl"].items() if s == "hash" and storage["tpp"].get(name) != "hash"
-    )
-    return rho, json.loads(aodf.stdout)["percent"], moved
-
-
-def detail_rows(runs):
-    """Per kernel: plain time, (overhead, hash-table functions) per detail mode, accuracy."""
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for pl, args in PROFILED:
-            plain, _, results = profiled_runs(pl, args, DETAIL_MODES, runs, tmp)
-            per_mode = []
-            for mode, _ in DETAIL_MODES:
-                t, out = results[mode]
-                functions = json.loads(out.read_text())["functions"]
-                per_mode.append((t / plain, sum(1 for f in functions if f["storage"] == "hash")))
-            profiles = {mode: out for mode, (_, out) in results.items()}
-            rows.append((Path(pl).stem, plain, per_mode, accuracy(profiles)))
-    return rows
-
-
-def wpp_rows(runs):
-    """Per program: args, plain and wpp times, and the whole program path's size."""
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for pl, args in WPP_PROFILED:
-            plain, _, results = profiled_runs(pl, args, [("wpp", ["--profile=wpp"])], runs, tmp)
-            t, out = results["wpp"]
-            wpp = json.loads(out.read_text())["wpp"]
-            size = sum(len(rule) for rule in wpp["rules"])
-            rows.append((Path(pl).stem, " ".join(args), plain, t, wpp["trace_length"],
-                         len(wpp["symbols"]), size, len(wpp["rules"])))
-    return rows
-
-
-def sequitur_rows():
-    """One JSON object per synthetic trace, from the SEQUITUR(1) benchmark (release build)."""
-    result = subprocess.run(
-        ["cargo", "bench", "--quiet", "-p", "pcc-profiler", "--bench", "sequitur", "--",
-         str(SEQUITUR_SYMBOLS)],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    )
-    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-
-
-def ksf_rows():
-    """The k-slab forest's throughput on synthetic streams (one run of the example)."""
-    cmd = ["cargo", "run", "--release", "--quiet", "-p", "pcc-profiler", "--example", "ksf_throughput"]
-    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    return [line.split("\t") for line in out.splitlines()]
-
-
-def aot_rows(runs):
-    """Per kernel: build time, executable size, JIT and executable run times."""
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for pl, args in PROFILED:
-            exe = Path(tmp) / Path(pl).stem
-            t_build, _ = timed([PCC, "build", pl, "-O2", "-o", exe], runs)
-            t_jit, out_jit = timed([PCC, "run", pl, "-O2", "--", *args], runs)
-            t_aot, out_aot = timed([exe, *args], runs)
-            if out_aot != out_jit:
-                sys.exit(f"{pl}: the executable's output differs from pcc run's")
-            rows.append((Path(pl).stem, t_build, exe.stat().st_size, t_jit, t_aot))
-    return rows
 
 
 def suite_table(rows):
