@@ -139,11 +139,11 @@ fn convolution_unrolled() -> Result<(), Failed> {
     if !(line.contains("loop at line 44")
         && line.matches("(runs of ≥ 8 in the profile").count() == 2
         && line.contains(
-            ") 8×, its 24 bounds checks and 8 branches replaced by one guard of 3 index ranges \
+            ") 16×, its 48 bounds checks and 16 branches replaced by one guard of 3 index ranges \
              and 1 comparisons",
         )
         && line.contains(
-            ") 8×, its 88 bounds checks and 8 branches replaced by one guard of 5 index ranges \
+            ") 16×, its 176 bounds checks and 16 branches replaced by one guard of 5 index ranges \
              and 1 comparisons",
         ))
     {

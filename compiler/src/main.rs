@@ -67,7 +67,7 @@ enum Command {
         #[arg(short = 'O', default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
         opt_level: u8,
         /// The training run's k (k-iteration paths). A run of the same path k times in a row is
-        /// as long as the profile can show, and the unroller makes up to 8 copies for it; the
+        /// as long as the profile can show, and the unroller makes up to 16 copies for it; the
         /// profile of branchy code grows about tenfold per extra level.
         #[arg(long = "k", value_name = "K", default_value_t = 6,
               value_parser = clap::value_parser!(u8).range(1..=64))]

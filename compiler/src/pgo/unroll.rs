@@ -28,11 +28,12 @@ use super::guard;
 pub const RUN_SHARE: f64 = 0.5;
 /// The shortest run worth unrolling for (two copies at least pay off only from there).
 pub const MIN_RUN: usize = 4;
-/// At most this many copies of a path.
-pub const MAX_COPIES: usize = 8;
+/// At most this many copies of a path: the guard is paid once per chain entry (on the masked
+/// convolution, 16 copies gain 1.24× where 8 gain 1.19×).
+pub const MAX_COPIES: usize = 16;
 /// At most this many statements in a chain: unrolling stops paying when the loop no longer
 /// fits the instruction cache and the register allocator's reach.
-pub const MAX_CHAIN_STATEMENTS: usize = 400;
+pub const MAX_CHAIN_STATEMENTS: usize = 800;
 /// A loop is unrolled only if its long-running paths are at least this share of the work
 /// (executed statements) of its function.
 pub const MIN_FUNCTION_SHARE: f64 = 0.25;
