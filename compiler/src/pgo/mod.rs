@@ -61,12 +61,22 @@ pub fn optimize(
         .filter_map(|(freq, func)| Some(freq.as_ref()?.weight(func)))
         .sum();
     let min_weight = (program_weight as f64 * MIN_SHARE) as u64;
-    // A function does little per call if it executes at most twice its size per activation.
+    // A function does little per call if it calls no PL function (whose work its own profile
+    // does not count) and executes at most twice its size per activation.
     let short: Vec<bool> = frequencies
         .iter()
         .zip(&program.functions)
         .map(|(freq, func)| {
-            freq.as_ref().is_none_or(|freq| {
+            let leaf = !func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
+                matches!(
+                    s.kind,
+                    mir::StatementKind::Call {
+                        callee: mir::Callee::Function(_),
+                        ..
+                    }
+                )
+            });
+            leaf && freq.as_ref().is_none_or(|freq| {
                 let size = clone::size(func, 0..func.blocks.len()) as u64;
                 freq.weight(func) <= 2 * size * freq.block[mir::ENTRY].max(1)
             })
