@@ -152,14 +152,14 @@ def profiled_runs(pl, args, modes, runs, tmp):
     return plain, out_plain, results
 
 
-def guided_times(pl, args, runs, tmp, out_plain):
+def guided_times(pl, args, runs, tmp):
     """Plain -O2 and `--use-profile` -O2 user times (medians, then minimums), after a training run
     as `pcc pgo`'s (kbl, k = PGO_K, same input); the guided output checked against the plain
     run's."""
     profile = Path(tmp) / f"{Path(pl).stem}.train.json"
     train = [PCC, "run", pl, "-O2", "--profile=kbl", "--k", str(PGO_K), "--profile-out", profile]
     subprocess.run([*train, "--", *args], cwd=ROOT, capture_output=True, check=True)
-    (plain, plain_min, _), (guided, guided_min, out) = timed_together(
+    (plain, plain_min, out_plain), (guided, guided_min, out) = timed_together(
         [
             [PCC, "run", pl, "-O2", "--", *args],
             [PCC, "run", pl, "-O2", "--use-profile", profile, "--", *args],
@@ -167,7 +167,7 @@ def guided_times(pl, args, runs, tmp, out_plain):
         max(runs, PGO_RUNS),
         "user",
     )
-    if out_plain is not None and out != out_plain:
+    if out != out_plain:
         sys.exit(f"{pl}: output changed under --use-profile")
     return plain, guided, plain_min, guided_min
 
@@ -184,8 +184,7 @@ def pgo_rows(runs, only):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, pl, args in benchmarks(only):
-            out_plain = subprocess.run([PCC, "run", pl, "-O2", "--", *args], cwd=ROOT, capture_output=True).stdout
-            times = guided_times(pl, args, runs, tmp, out_plain)
+            times = guided_times(pl, args, runs, tmp)
             rows.append((name, *times))
             print(f"{name}: use-profile speedup {times[0] / times[1]:.2f}", file=sys.stderr)
     return rows
@@ -208,6 +207,113 @@ def pgo_table(rows):
     minimums = geomean([r[3] / r[4] for r in rows])
     lines.append(f"| geometric mean | | | {medians:.2f} | {minimums:.2f} |")
     return lines
+
+
+def suite_rows(runs, only, baseline):
+    """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode, the
+    -O2 seconds of the `baseline` pcc binary (None without one), and the `--use-profile` speedup."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, pl, args in benchmarks(only):
+            exe = BUILD / name
+            subprocess.run(["gcc", "-O2", "-o", exe, C_PORTS / f"{name}.c", "-lm"], check=True)
+            t_c, out_c = timed([exe, *args], runs)
+            t_compile, _ = timed([PCC, "run", pl, "-O2", "--emit", "asm"], runs)
+            plain, out_pcc, results = profiled_runs(pl, args, SUITE_MODES, runs, tmp)
+            if out_c != out_pcc:
+                sys.exit(f"{name}: pcc and C outputs differ")
+            overheads = [results[m][0] / plain for m, _ in SUITE_MODES]
+            t_plain, t_guided, _, _ = guided_times(pl, args, runs, tmp)
+            guided = t_plain / t_guided
+            t_base = None
+            if baseline:
+                t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs)
+                if out_base != out_c:
+                    sys.exit(f"{name}: the baseline's output differs from the C port's")
+            rows.append((name, t_c, plain, t_compile, overheads, t_base, guided))
+            print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s, use-profile speedup {guided:.2f}", file=sys.stderr)
+    return rows
+
+
+def accuracy(profiles):
+    """ppp's rho per function, tpp's AoDF against bl (percent), and the functions stored in a
+    hash table under bl but not under tpp."""
+    ppp = json.loads(profiles["ppp"].read_text())["functions"]
+    rho = {f["name"]: f["rho"] for f in ppp if f.get("rho") is not None}
+    aodf = subprocess.run(
+        [PCC, "profile", "aodf", profiles["tpp"], profiles["bl"], "--format", "json"],
+        cwd=ROOT, capture_output=True, check=True,
+    )
+    storage = {
+        mode: {f["name"]: f["storage"] for f in json.loads(profiles[mode].read_text())["functions"]}
+        for mode in ("bl", "tpp")
+    }
+    moved = sorted(
+        name for name, s in storage["bl"].items() if s == "hash" and storage["tpp"].get(name) != "hash"
+    )
+    return rho, json.loads(aodf.stdout)["percent"], moved
+
+
+def detail_rows(runs):
+    """Per kernel: plain time, (overhead, hash-table functions) per detail mode, accuracy."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in PROFILED:
+            plain, _, results = profiled_runs(pl, args, DETAIL_MODES, runs, tmp)
+            per_mode = []
+            for mode, _ in DETAIL_MODES:
+                t, out = results[mode]
+                functions = json.loads(out.read_text())["functions"]
+                per_mode.append((t / plain, sum(1 for f in functions if f["storage"] == "hash")))
+            profiles = {mode: out for mode, (_, out) in results.items()}
+            rows.append((Path(pl).stem, plain, per_mode, accuracy(profiles)))
+    return rows
+
+
+def wpp_rows(runs):
+    """Per program: args, plain and wpp times, and the whole program path's size."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in WPP_PROFILED:
+            plain, _, results = profiled_runs(pl, args, [("wpp", ["--profile=wpp"])], runs, tmp)
+            t, out = results["wpp"]
+            wpp = json.loads(out.read_text())["wpp"]
+            size = sum(len(rule) for rule in wpp["rules"])
+            rows.append((Path(pl).stem, " ".join(args), plain, t, wpp["trace_length"],
+                         len(wpp["symbols"]), size, len(wpp["rules"])))
+    return rows
+
+
+def sequitur_rows():
+    """One JSON object per synthetic trace, from the SEQUITUR(1) benchmark (release build)."""
+    result = subprocess.run(
+        ["cargo", "bench", "--quiet", "-p", "pcc-profiler", "--bench", "sequitur", "--",
+         str(SEQUITUR_SYMBOLS)],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    return [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+
+
+def ksf_rows():
+    """The k-slab forest's throughput on synthetic streams (one run of the example)."""
+    cmd = ["cargo", "run", "--release", "--quiet", "-p", "pcc-profiler", "--example", "ksf_throughput"]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return [line.split("\t") for line in out.splitlines()]
+
+
+def aot_rows(runs):
+    """Per kernel: build time, executable size, JIT and executable run times."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pl, args in PROFILED:
+            exe = Path(tmp) / Path(pl).stem
+            t_build, _ = timed([PCC, "build", pl, "-O2", "-o", exe], runs)
+            t_jit, out_jit = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+            t_aot, out_aot = timed([exe, *args], runs)
+            if out_aot != out_jit:
+                sys.exit(f"{pl}: the executable's output differs from pcc run's")
+            rows.append((Path(pl).stem, t_build, exe.stat().st_size, t_jit, t_aot))
+    return rows
 
 
 def suite_table(rows):
