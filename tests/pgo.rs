@@ -123,16 +123,21 @@ fn use_profile_report(scratch: &Scratch, source: &Path, args: &[String], profile
     run.program_stderr().1.concat()
 }
 
+/// The line of `report` about `function` (its name in backquotes).
+fn report_line<'a>(report: &'a str, function: &str) -> Result<&'a str, Failed> {
+    report
+        .lines()
+        .find(|l| l.contains(function))
+        .ok_or_else(|| format!("{function} not transformed:\n{report}").into())
+}
+
 fn convolution_unrolled() -> Result<(), Failed> {
     let scratch = Scratch::new("pgo-convolution");
     let source = root().join("programs/convolution.pl");
     let args: Vec<String> = ["200", "100", "1"].map(String::from).to_vec();
     let profile = kbl_profile(&scratch, &source, &args, "");
     let report = use_profile_report(&scratch, &source, &args, &profile);
-    let line = report
-        .lines()
-        .find(|l| l.contains("`convolve`"))
-        .ok_or_else(|| format!("convolve not transformed:\n{report}"))?;
+    let line = report_line(&report, "`convolve`")?;
     // The inner loop (line 44), along the copy path and the blur path, each chain with one
     // guard for its bounds checks (3 per copy of the copy path, 11 per copy of the blur path)
     // and its loop tests.
@@ -177,8 +182,8 @@ fn alternating_not_unrolled() -> Result<(), Failed> {
 }
 
 /// The training run ends with a bounds error (exit 101) and still writes its profile; the guided
-/// run unrolls `sum_pairs`, `strided` and `near_the_top` with guards, prints the same and fails at the same
-/// access (`check_program` compares the native executable too).
+/// run unrolls `sum_pairs`, `strided` and `near_the_top` with guards, prints the same and fails
+/// at the same access (`check_program` compares the native executable too).
 fn bounds_error_after_a_run() -> Result<(), Failed> {
     let scratch = Scratch::new("pgo-runs-off-the-end");
     let source = root().join("tests/fixtures/pgo/runs_off_the_end.pl");
@@ -195,10 +200,7 @@ fn bounds_error_after_a_run() -> Result<(), Failed> {
     assert_same_behaviour("runs_off_the_end --use-profile", &plain, &guided);
     let report = guided.program_stderr().1.concat();
     for function in ["`sum_pairs`", "`strided`", "`near_the_top`"] {
-        let line = report
-            .lines()
-            .find(|l| l.contains(function))
-            .ok_or_else(|| format!("{function} not transformed:\n{report}"))?;
+        let line = report_line(&report, function)?;
         if !line.contains("bounds checks and") || !line.contains("replaced by one guard of") {
             return Err(format!("{function} not guarded: {line}").into());
         }

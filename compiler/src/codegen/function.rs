@@ -144,7 +144,7 @@ impl FunctionTranslator<'_, '_> {
             let var = self.var(local)?;
             self.builder.def_var(var, value);
         }
-        if calls_functions(self.mir) {
+        if self.mir.calls_functions() {
             self.stack_check()?;
         }
         self.builder.ins().jump(self.blocks[mir::ENTRY], &[]);
@@ -815,18 +815,6 @@ impl FunctionTranslator<'_, '_> {
     pub fn machine_type(&self, ty: &Type) -> Result<types::Type> {
         clif_type(ty).ok_or_else(|| CodegenError::internal("a value of type void"))
     }
-}
-
-fn calls_functions(func: &mir::Function) -> bool {
-    func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
-        matches!(
-            s.kind,
-            StatementKind::Call {
-                callee: Callee::Function(_),
-                ..
-            }
-        )
-    })
 }
 
 fn const_int(op: &Operand) -> Option<i64> {

@@ -303,6 +303,17 @@ impl StatementKind {
         }
     }
 
+    /// The PL function the statement calls, if it is such a call.
+    pub fn called_function(&self) -> Option<FnId> {
+        match self {
+            StatementKind::Call {
+                callee: Callee::Function(f),
+                ..
+            } => Some(*f),
+            _ => None,
+        }
+    }
+
     /// The local the statement assigns, if any.
     pub fn dest(&self) -> Option<LocalId> {
         match self {
@@ -455,6 +466,14 @@ impl Function {
             Operand::Local(l) => self.locals[*l].ty.clone(),
             Operand::Const(c) => c.ty(),
         }
+    }
+
+    /// Whether the function calls a PL function (it is not a leaf).
+    pub fn calls_functions(&self) -> bool {
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .any(|s| s.kind.called_function().is_some())
     }
 
     /// Adds a temporary local of type `ty`.

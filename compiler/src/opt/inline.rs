@@ -87,17 +87,12 @@ fn inline_calls(program: &mut Program, caller: FnId, inlinable: &[Option<usize>]
         } else {
             MAX_CALLEE_SIZE
         };
-        let site = block
-            .stmts
-            .iter()
-            .enumerate()
-            .find_map(|(i, stmt)| match stmt.kind {
-                StatementKind::Call {
-                    callee: Callee::Function(f),
-                    ..
-                } if inlinable[f].is_some_and(|size| size <= budget) => Some((i, f)),
-                _ => None,
-            });
+        let site = block.stmts.iter().enumerate().find_map(|(i, stmt)| {
+            let f = stmt.kind.called_function()?;
+            inlinable[f]
+                .is_some_and(|size| size <= budget)
+                .then_some((i, f))
+        });
         match site {
             Some((i, callee)) => {
                 let callee = program.functions[callee].clone();

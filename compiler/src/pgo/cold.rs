@@ -8,7 +8,7 @@
 //! inlines calls there with a larger budget (Pettis and Hansen's and GCC's profile-driven
 //! inlining: size limits by call-site frequency).
 
-use crate::mir::{Callee, ENTRY, FnId, Function, StatementKind};
+use crate::mir::{ENTRY, FnId, Function};
 
 use super::frequencies::Frequencies;
 
@@ -40,15 +40,10 @@ pub fn mark_hot_call_sites(
     let entries = freq.block[ENTRY];
     let mut marked = 0;
     for (block, &count) in func.blocks.iter_mut().zip(&freq.block) {
-        let calls = block.stmts.iter().any(|s| {
-            matches!(
-                s.kind,
-                StatementKind::Call {
-                    callee: Callee::Function(f),
-                    ..
-                } if short(f)
-            )
-        });
+        let calls = block
+            .stmts
+            .iter()
+            .any(|s| s.kind.called_function().is_some_and(short));
         if calls && count > entries {
             block.hot = true;
             marked += 1;

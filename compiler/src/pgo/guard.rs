@@ -44,9 +44,15 @@ impl Poly {
     }
 
     fn plus_term(mut self, monomial: Vec<LocalId>, coefficient: i64) -> Poly {
-        let entry = self.0.entry(monomial).or_insert(0);
-        *entry = entry.wrapping_add(coefficient);
-        self.0.retain(|_, c| *c != 0);
+        let sum = self
+            .0
+            .get(&monomial)
+            .map_or(coefficient, |c| c.wrapping_add(coefficient));
+        if sum == 0 {
+            self.0.remove(&monomial);
+        } else {
+            self.0.insert(monomial, sum);
+        }
         self
     }
 

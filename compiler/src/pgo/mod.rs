@@ -67,19 +67,11 @@ pub fn optimize(
         .iter()
         .zip(&program.functions)
         .map(|(freq, func)| {
-            let leaf = !func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
-                matches!(
-                    s.kind,
-                    mir::StatementKind::Call {
-                        callee: mir::Callee::Function(_),
-                        ..
-                    }
-                )
-            });
-            leaf && freq.as_ref().is_none_or(|freq| {
-                let size = clone::size(func, 0..func.blocks.len()) as u64;
-                freq.weight(func) <= 2 * size * freq.block[mir::ENTRY].max(1)
-            })
+            !func.calls_functions()
+                && freq.as_ref().is_none_or(|freq| {
+                    let size = clone::size(func, 0..func.blocks.len()) as u64;
+                    freq.weight(func) <= 2 * size * freq.block[mir::ENTRY].max(1)
+                })
         })
         .collect();
     let mut report = Vec::new();

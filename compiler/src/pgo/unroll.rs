@@ -15,7 +15,7 @@
 //! been in.
 
 use crate::mir::{
-    BasicBlock, BlockId, Callee, ENTRY, Function, Operand, Rvalue, StatementKind, Terminator,
+    BasicBlock, BlockId, ENTRY, Function, Operand, Rvalue, StatementKind, Terminator,
     TerminatorKind,
 };
 
@@ -143,8 +143,11 @@ pub fn unroll_hot_loops(func: &mut Function, freq: &Frequencies, min_weight: u64
             }
             .min(MAX_CHAIN_STATEMENTS / size(func, path.blocks.iter().copied()).max(1))
             .min(trip / 2);
+            if copies < 2 {
+                continue;
+            }
             let coverage = guard::cover(func, &path.blocks.repeat(copies));
-            if copies < 2 || !coverage.pays(copies) {
+            if !coverage.pays(copies) {
                 continue;
             }
             let Some(blocks) = own_latch(func, &path.blocks, &taken) else {
@@ -204,15 +207,10 @@ fn own_latch(func: &mut Function, path: &[BlockId], taken: &[BlockId]) -> Option
 /// around it gains nothing.
 fn calls_functions(func: &Function, blocks: &[BlockId]) -> bool {
     blocks.iter().any(|&b| {
-        func.blocks[b].stmts.iter().any(|s| {
-            matches!(
-                s.kind,
-                StatementKind::Call {
-                    callee: Callee::Function(_),
-                    ..
-                }
-            )
-        })
+        func.blocks[b]
+            .stmts
+            .iter()
+            .any(|s| s.kind.called_function().is_some())
     })
 }
 

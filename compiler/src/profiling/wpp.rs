@@ -9,7 +9,7 @@
 //! (`pcc_profiler::wpp::CallSplit`). The path code is `bl`'s, with each count replaced by a
 //! `NewPath` event, and `EnterRoutine` / `LeaveRoutine` events around each activation.
 
-use crate::mir::{self, BasicBlock, BlockId, Callee, StatementKind, Terminator, TerminatorKind};
+use crate::mir::{self, BasicBlock, BlockId, Terminator, TerminatorKind};
 
 use super::FunctionCfg;
 
@@ -24,15 +24,7 @@ pub(super) fn split_before_calls(func: &mut mir::Function) -> Vec<BlockId> {
         let from = usize::from(b >= lowered);
         let call = func.blocks[b].stmts[from.min(func.blocks[b].stmts.len())..]
             .iter()
-            .position(|s| {
-                matches!(
-                    s.kind,
-                    StatementKind::Call {
-                        callee: Callee::Function(_),
-                        ..
-                    }
-                )
-            });
+            .position(|s| s.kind.called_function().is_some());
         if let Some(at) = call {
             let rest = func.blocks[b].stmts.split_off(from + at);
             let span = rest[0].span;
