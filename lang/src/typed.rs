@@ -311,7 +311,7 @@ impl BinOp {
     }
 }
 
-/// The built-in functions of LANGUAGE.md. The checker has verified argument counts and types.
+/// The built-in functions of docs/LANGUAGE.md. The checker has verified argument counts and types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
     Print,

@@ -83,8 +83,10 @@ impl fmt::Display for RuntimeError {
             Self::ArgOutOfRange { index, count } => {
                 write!(f, "arg({index}): index out of range ({count} arguments)")
             }
-            Self::ReadIntNoInput => write!(f, "read_int: no integer in input"),
-            Self::ReadIntInvalid(token) => write!(f, "read_int: invalid integer {token:?}"),
+            Self::ReadIntNoInput => write!(f, "read_int: no integer left, only the end of input"),
+            Self::ReadIntInvalid(token) => {
+                write!(f, "read_int: the next input is {token:?}, not an integer")
+            }
             Self::NegativeFixedDigits(digits) => {
                 write!(f, "fixed(f, {digits}): digits must be non-negative")
             }
@@ -242,10 +244,13 @@ mod tests {
             message(ArgOutOfRange { index: 3, count: 2 }),
             "arg(3): index out of range (2 arguments)"
         );
-        assert_eq!(message(ReadIntNoInput), "read_int: no integer in input");
+        assert_eq!(
+            message(ReadIntNoInput),
+            "read_int: no integer left, only the end of input"
+        );
         assert_eq!(
             message(ReadIntInvalid("x".into())),
-            r#"read_int: invalid integer "x""#
+            r#"read_int: the next input is "x", not an integer"#
         );
         assert_eq!(
             message(NegativeFixedDigits(-1)),

@@ -1,4 +1,4 @@
-//! How values print (LANGUAGE.md, `print`): the text of `print(x)` and of `str(x)`.
+//! How values print (docs/LANGUAGE.md, `print`): the text of `print(x)` and of `str(x)`.
 //!
 //! - `int`: decimal; `bool`: `true`/`false`; `str`: raw bytes; `null`: `null`;
 //! - `float`: Rust's `{:?}` (`1.0`, `0.1`, `1e20`, `NaN`, `inf`, `-0.0`);

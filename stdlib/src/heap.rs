@@ -1,6 +1,6 @@
 //! Memory for PL objects: a bump allocator that never frees.
 //!
-//! PL never frees memory (LANGUAGE.md), so objects are carved out of large zeroed chunks: an allocation is a
+//! PL never frees memory (docs/LANGUAGE.md), so objects are carved out of large zeroed chunks: an allocation is a
 //! pointer bump, and zeroing is free because fresh chunks come from the OS already zeroed. Each thread has its
 //! own chunk (a PL program runs on one thread), so the fast path takes no lock. Allocation is fallible: callers
 //! turn `None` into the `out of memory` runtime error instead of aborting.

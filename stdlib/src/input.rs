@@ -15,32 +15,64 @@ const CAPACITY: usize = 64 << 10;
 /// A buffered input; generic so tests can read from byte slices.
 pub struct Input<R> {
     reader: BufReader<R>,
+    /// Whitespace `eof()` took out of the reader to look past it (a run of blanks longer than the
+    /// buffer), still unread by the program: read before the reader's buffer.
+    peeked: Vec<u8>,
+    /// How much of `peeked` was read.
+    peeked_read: usize,
 }
 
 impl<R: Read> Input<R> {
     pub fn new(source: R) -> Self {
         Self {
             reader: BufReader::with_capacity(CAPACITY, source),
+            peeked: Vec::new(),
+            peeked_read: 0,
         }
     }
 
-    /// The buffered bytes, refilled when empty; empty at the end of the input.
+    /// The unread bytes at hand, refilled when none are; empty at the end of the input.
     fn fill(&mut self) -> &[u8] {
-        if self.reader.buffer().is_empty() {
-            output::flush();
+        if self.peeked_read < self.peeked.len() {
+            return &self.peeked[self.peeked_read..];
         }
-        loop {
-            match self.reader.fill_buf() {
-                Ok(_) => return self.reader.buffer(),
-                Err(error) if error.kind() == ErrorKind::Interrupted => {}
-                Err(_) => return &[],
+        refill(&mut self.reader)
+    }
+
+    /// Marks `n` bytes of what [`Self::fill`] returned as read.
+    fn consume(&mut self, n: usize) {
+        if self.peeked_read < self.peeked.len() {
+            self.peeked_read += n;
+            if self.peeked_read == self.peeked.len() {
+                self.peeked.clear();
+                self.peeked_read = 0;
             }
+        } else {
+            self.reader.consume(n);
         }
     }
 
-    /// `eof()`: true when no byte is left. Peeks, so it is true before a `read_line` would return nothing.
+    /// `eof()`: true when nothing but whitespace is left, so `while !eof() { read_int() }` ends on a file
+    /// whose last line ends in a newline. Reads nothing: whitespace it had to look past is kept for the
+    /// program's next read (a `read_line` loop still sees every line that has text, and blank lines
+    /// before them).
     pub fn at_eof(&mut self) -> bool {
-        self.fill().is_empty()
+        if self.fill().iter().any(|b| !b.is_ascii_whitespace()) {
+            return false;
+        }
+        // Everything at hand is whitespace: set it aside and look at what follows.
+        loop {
+            let buf = refill(&mut self.reader);
+            if buf.is_empty() {
+                return true;
+            }
+            if buf.iter().any(|b| !b.is_ascii_whitespace()) {
+                return false;
+            }
+            let len = buf.len();
+            self.peeked.extend_from_slice(buf);
+            self.reader.consume(len);
+        }
     }
 
     /// `read_line()`: the next line without its `\n` and without a `\r` before it; `""` at the end of input.
@@ -55,13 +87,13 @@ impl<R: Read> Input<R> {
             match buf.iter().position(|&b| b == b'\n') {
                 Some(end) => {
                     line.extend_from_slice(&buf[..end]);
-                    self.reader.consume(end + 1);
+                    self.consume(end + 1);
                     break;
                 }
                 None => {
                     let len = buf.len();
                     line.extend_from_slice(buf);
-                    self.reader.consume(len);
+                    self.consume(len);
                 }
             }
         }
@@ -82,7 +114,7 @@ impl<R: Read> Input<R> {
             }
             let blanks = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
             let found = blanks < buf.len();
-            self.reader.consume(blanks);
+            self.consume(blanks);
             if found {
                 break;
             }
@@ -93,7 +125,7 @@ impl<R: Read> Input<R> {
             let len = buf.iter().take_while(|b| !b.is_ascii_whitespace()).count();
             token.extend_from_slice(&buf[..len]);
             let complete = len < buf.len() || buf.is_empty();
-            self.reader.consume(len);
+            self.consume(len);
             if complete {
                 break;
             }
@@ -102,6 +134,20 @@ impl<R: Read> Input<R> {
             .ok()
             .and_then(|s| s.parse().ok())
             .ok_or_else(|| RuntimeError::ReadIntInvalid(text_of(&token)))
+    }
+}
+
+/// The reader's buffered bytes, refilled when empty; empty at the end of the input.
+fn refill<R: Read>(reader: &mut BufReader<R>) -> &[u8] {
+    if reader.buffer().is_empty() {
+        output::flush();
+    }
+    loop {
+        match reader.fill_buf() {
+            Ok(_) => return reader.buffer(),
+            Err(error) if error.kind() == ErrorKind::Interrupted => {}
+            Err(_) => return &[],
+        }
     }
 }
 
@@ -163,7 +209,9 @@ mod tests {
         );
         assert_eq!(lines(b"a\rb\n"), ["a\rb"]);
         assert_eq!(lines(b""), Vec::<String>::new());
-        assert_eq!(lines(b"\n"), [""]);
+        // Trailing blank lines are past `eof()`.
+        assert_eq!(lines(b"\n"), Vec::<String>::new());
+        assert_eq!(lines(b"a\n\n\n"), ["a"]);
     }
 
     #[test]
@@ -173,6 +221,30 @@ mod tests {
         assert!(!input.at_eof());
         assert_eq!(input.read_line(), b"x");
         assert!(input.at_eof());
+    }
+
+    /// Only whitespace left is the end of the input, also when the whitespace spans refills; the
+    /// whitespace `eof()` looked past is still there for the next read.
+    #[test]
+    fn eof_looks_past_whitespace() {
+        let mut input = Input::new(Trickle(b"7  \n \t\n"));
+        assert!(!input.at_eof());
+        assert_eq!(input.read_int(), Ok(7));
+        assert!(input.at_eof());
+        assert_eq!(input.read_line(), b"  ");
+        assert_eq!(input.read_line(), b" \t");
+        assert!(input.at_eof());
+        let mut input = Input::new(Trickle(b"a\n\n    \n\nb  \n\n"));
+        assert!(!input.at_eof());
+        assert_eq!(input.read_line(), b"a");
+        assert!(!input.at_eof(), "text after blank lines");
+        assert_eq!(input.read_line(), b"");
+        assert_eq!(input.read_line(), b"    ");
+        assert_eq!(input.read_line(), b"");
+        assert!(!input.at_eof());
+        assert_eq!(input.read_line(), b"b  ");
+        assert!(input.at_eof(), "trailing blank lines");
+        assert_eq!(input.read_int(), Err(RuntimeError::ReadIntNoInput));
     }
 
     #[test]
@@ -208,7 +280,7 @@ mod tests {
                 .read_int()
                 .unwrap_err()
                 .to_string(),
-            r#"read_int: invalid integer "x""#
+            r#"read_int: the next input is "x", not an integer"#
         );
         assert_eq!(
             Input::new(&b"99999999999999999999"[..]).read_int(),

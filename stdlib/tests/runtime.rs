@@ -110,7 +110,7 @@ const SCENARIOS: &[Scenario] = &[
         args: &[],
         stdin: "Ada\r\n 12 -3\nrest\n",
         stdout: "name? Ada 12 -3 false rest true\n",
-        stderr: "runtime error: read_int: no integer in input\n  --> prog.pl:1:1 in function `main`\nhook\n",
+        stderr: "runtime error: read_int: no integer left, only the end of input\n  --> prog.pl:1:1 in function `main`\nhook\n",
         status: 101,
     },
     Scenario {

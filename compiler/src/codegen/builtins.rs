@@ -1,4 +1,4 @@
-//! The built-in functions of LANGUAGE.md: inline where Cranelift has the instruction, otherwise
+//! The built-in functions of docs/LANGUAGE.md: inline where Cranelift has the instruction, otherwise
 //! a call to the runtime.
 
 use cranelift_codegen::ir::condcodes::IntCC;

@@ -6,7 +6,7 @@
 //! An access `a[i]` is in bounds when `0 <= i < len(a)` is known, directly (an earlier access
 //! of `a[i]` succeeded, with neither local assigned since) or as `0 <= i`, `i < n` and
 //! `n == len(a)`, e.g. in `for i in 0..len(a)`, or `while i < n` after `let n = len(a)` or
-//! `let a = [0; n]`. Lengths never change (LANGUAGE.md: arrays have a fixed length, strings are
+//! `let a = [0; n]`. Lengths never change (docs/LANGUAGE.md: arrays have a fixed length, strings are
 //! immutable), so only an assignment to a local ends what was known about it. Comparisons are
 //! signed, and only on ints: `i + 1` is known not to overflow only where `i < j` for some `j`.
 
