@@ -9,6 +9,7 @@ use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::tpp::TppConfig;
 
+use crate::mir::verify;
 use crate::profiling::{self, EdgeProfileSource, Instrumentation, InterestingSource};
 use crate::{codegen, link, lower, mir, opt, pgo};
 
@@ -99,8 +100,10 @@ pub fn middle_end(
     args: &[String],
 ) -> Result<(mir::Program, Option<ProfileSpec>), i32> {
     let mut program = lower::lower_program(&checked.program);
+    verify::after_pass(&program, "lower");
     if let Some(path) = &options.use_profile {
         use_profile(&mut program, checked, path)?;
+        verify::after_pass(&program, "pgo");
     }
     let lowered_blocks: Vec<usize> = program.functions.iter().map(|f| f.blocks.len()).collect();
     let spec = match &options.profile {
@@ -119,12 +122,14 @@ pub fn middle_end(
                     eprintln!("error: {err}");
                     EXIT_COMPILE_ERROR
                 })?;
+            verify::after_pass(&program, "instrument");
             Some(spec)
         }
         None => None,
     };
     if options.trace_blocks.is_some() {
         profiling::trace_blocks(&mut program, &lowered_blocks);
+        verify::after_pass(&program, "trace-blocks");
     }
     if options.opt_level >= 2 {
         opt::optimize(&mut program);

@@ -6,7 +6,6 @@
 //! cranelift-object.
 //! - `program.rs`: the whole program: symbols, data objects (strings, globals), the entry;
 //! - `function.rs`: one MIR function, with `checks.rs` (runtime checks) and `builtins.rs`;
-//! - `validate.rs`: the MIR invariants translation relies on;
 //! - `layout.rs`: value representation and alias regions; `runtime.rs`: the runtime ABI;
 //!   `info.rs`: the `ProgramInfo` (source locations, printed types) the runtime receives.
 //!
@@ -23,7 +22,6 @@ mod program;
 mod runtime;
 #[cfg(test)]
 mod tests;
-mod validate;
 
 use std::fmt;
 

@@ -15,8 +15,8 @@ use super::function;
 use super::info::InfoBuilder;
 use super::layout::{PTR, SLOT, access_flags, clif_type, slot_offset, store_slot};
 use super::runtime::{self, RuntimeFn, abi_param};
-use super::validate::validate;
 use super::{CodegenError, Result};
+use crate::mir::verify::verify;
 use crate::mir::{PathStream, Program, Type};
 
 /// The synthesized entry: sets the globals to their defaults, runs their initializers, then
@@ -67,7 +67,7 @@ pub fn compile(
             "pcc generates code for 64-bit targets only".into(),
         ));
     }
-    validate(program)?;
+    verify(program).map_err(|problem| CodegenError::internal(problem.0))?;
     let mut cx = ProgramContext::new(module, program, source)?;
     let mut ctx = cx.module.make_context();
     let mut builder_cx = FunctionBuilderContext::new();

@@ -7,6 +7,7 @@
 //! they are not MIR edges, because a runtime error ends the program rather than a path.
 
 mod display;
+pub mod verify;
 
 use pcc_lang::Span;
 pub use pcc_lang::typed::{BinOp, Builtin, FnId, GlobalId, StructDef, StructId, Type, UnOp};

@@ -12,15 +12,20 @@ mod simplify_cfg;
 
 pub use inline::MAX_HOT_CALLEE_SIZE;
 
-use crate::mir;
+use crate::mir::{self, verify};
 
 pub fn optimize(program: &mut mir::Program) {
     inline::inline_small_functions(program);
-    for func in &mut program.functions {
-        const_fold::fold_constants(func);
-        simplify_cfg::simplify_cfg(func);
-        dead_code::remove_dead_assignments(func);
-        bounds::remove_bounds_checks(func);
+    verify::after_pass(program, "inline");
+    let passes: [(&str, fn(&mut mir::Function)); 4] = [
+        ("const-fold", const_fold::fold_constants),
+        ("simplify-cfg", simplify_cfg::simplify_cfg),
+        ("dead-code", dead_code::remove_dead_assignments),
+        ("bounds", bounds::remove_bounds_checks),
+    ];
+    for (name, pass) in passes {
+        program.functions.iter_mut().for_each(pass);
+        verify::after_pass(program, name);
     }
 }
 
