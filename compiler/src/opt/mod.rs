@@ -14,10 +14,13 @@ pub use inline::MAX_HOT_CALLEE_SIZE;
 
 use crate::mir::{self, verify};
 
+/// A pass that changes one function at a time.
+type FunctionPass = fn(&mut mir::Function);
+
 pub fn optimize(program: &mut mir::Program) {
     inline::inline_small_functions(program);
     verify::after_pass(program, "inline");
-    let passes: [(&str, fn(&mut mir::Function)); 4] = [
+    let passes: [(&str, FunctionPass); 4] = [
         ("const-fold", const_fold::fold_constants),
         ("simplify-cfg", simplify_cfg::simplify_cfg),
         ("dead-code", dead_code::remove_dead_assignments),
