@@ -146,8 +146,9 @@ impl Profile {
     }
 
     /// Invariants serde cannot check: unique function names, per function path ids below
-    /// `num_paths`, each listed once (a PPP path is either interesting or residual), and block
-    /// ids below `num_blocks` (EXIT's, `num_blocks`, only as an edge's `to_block`).
+    /// `num_paths`, each listed once (a PPP path is either interesting or residual), block ids
+    /// below `num_blocks` (EXIT's, `num_blocks`, only as an edge's `to_block`), and one block
+    /// record per block, in id order.
     fn check_consistency(&self) -> Result<(), String> {
         let mut names = HashSet::new();
         for function in &self.functions {
@@ -162,6 +163,17 @@ impl Profile {
                     return Err(format!(
                         "function `{}`: edge bb{} → bb{} names a block past num_blocks {n}",
                         function.name, e.from_block, e.to_block
+                    ));
+                }
+            }
+            if let Some(blocks) = &function.blocks {
+                let ids: Vec<usize> = blocks.iter().map(|b| b.block).collect();
+                if Some(ids.len()) != function.num_blocks
+                    || ids.iter().enumerate().any(|(i, &b)| i != b)
+                {
+                    return Err(format!(
+                        "function `{}`: block records must be bb0, bb1, … up to num_blocks",
+                        function.name
                     ));
                 }
             }
