@@ -248,7 +248,7 @@ impl Profile {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{EdgeCount, FunctionProfile, PathCount, SourceFile, Storage};
+    use super::super::{BlockCount, EdgeCount, FunctionProfile, PathCount, SourceFile, Storage};
     use super::*;
 
     fn sample() -> Profile {
@@ -341,6 +341,34 @@ mod tests {
         let path = twice.functions[0].paths[0].clone();
         twice.functions[0].paths.push(path);
         assert!(error_of(&twice.to_json()).contains("path id 3 is listed twice"));
+    }
+
+    #[test]
+    fn block_and_edge_records_name_blocks_of_the_function() {
+        let mut profile = sample();
+        profile.mode = Mode::Block;
+        let f = &mut profile.functions[0];
+        f.num_blocks = Some(2);
+        let block = |block, count| BlockCount {
+            block,
+            lines: vec![4],
+            count,
+        };
+        f.blocks = Some(vec![block(0, 1), block(1, 5)]);
+        assert_eq!(Profile::from_json(&profile.to_json()).unwrap(), profile);
+        profile.functions[0].blocks = Some(vec![block(1, 5), block(0, 1)]);
+        assert!(error_of(&profile.to_json()).contains("block records must be bb0, bb1"));
+        profile.functions[0].blocks = None;
+        profile.functions[0].edges = Some(vec![EdgeCount {
+            from_block: 0,
+            to_block: 3,
+            from_line: 4,
+            to_line: 5,
+            count: 1,
+        }]);
+        assert!(
+            error_of(&profile.to_json()).contains("edge bb0 → bb3 names a block past num_blocks 2")
+        );
     }
 
     #[test]
