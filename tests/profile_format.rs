@@ -91,10 +91,7 @@ fn edge_profile_of_a_loop_with_an_if_names_blocks_and_real_lines() {
         "{}",
         show.stdout
     );
-    assert!(
-        show.stdout
-            .contains(&format!("bb4 (line 9) → exit (line 9)"))
-    );
+    assert!(show.stdout.contains("bb4 (line 9) → exit (line 9)"));
     assert!(!show.stdout.contains("line 0"));
     let json = pcc(
         &dir.0,

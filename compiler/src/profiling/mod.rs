@@ -58,7 +58,7 @@ pub enum InterestingSource {
     /// paths), per function the hottest ones that cover `share` (0–1] of its path executions.
     /// `name` says where the profile came from, for warnings.
     Profile {
-        profile: Profile,
+        profile: Box<Profile>,
         name: String,
         share: f64,
     },
