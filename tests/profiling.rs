@@ -11,9 +11,11 @@
 //!
 //! Every program of `programs/`, `tests/runtime/` and `tests/fixtures/profiling/`, and 16
 //! generated ones (`generate`), goes through the oracle, and through the cross-checks: the same stdout, stderr (but for pcc's one summary
-//! line) and exit status with and without `--profile=bl|edge`, at -O0 and -O2; the same profile
+//! line) and exit status with and without `--profile=bl|edge|block`, at -O0 and -O2; the same profile
 //! at every level; and, for runs that end normally, an `edge` profile equal to the edge counts
-//! implied by the `bl` profile's paths (and by the trace). Then come the specific cases:
+//! implied by the `bl` profile's paths (and by the trace); a `block` profile equal to the block
+//! entries of the trace and, for runs that end normally, to the block counts the `edge` profile
+//! implies. Then come the specific cases:
 //! AddEvenNumbers, `(a || b) && (c || d)`, functions with 2^70 and 2^20 paths, recursion.
 
 mod common;

@@ -1,4 +1,4 @@
-//! The profile data model and its JSON file format (DESIGN "Profile file"), with reading,
+//! The profile data model and its JSON file format (docs/PROFILE-FORMAT.md), with reading,
 //! atomic writing, merging, path-spectra comparison and reports.
 //!
 //! Field names are the file format: do not rename them. Mode-specific fields are optional and
