@@ -7,12 +7,13 @@
 //! an edge into a block with one predecessor, at its start; otherwise in a new block that splits
 //! the edge. The path register is an ordinary MIR local.
 
+mod block;
 mod cfg;
 mod tpp;
 mod trace;
 mod wpp;
 
-pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_lines};
+pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 pub use tpp::EdgeProfileSource;
 pub use trace::trace_blocks;
 
@@ -39,6 +40,8 @@ const MAX_ARRAY_COUNTERS: u64 = 1 << 24;
 pub struct Instrumentation<'a> {
     pub mode: Mode,
     pub program_path: &'a str,
+    /// `pcc_profiler::profile::content_hash` of the source file's bytes.
+    pub source_hash: String,
     pub output: String,
     pub hash_threshold: u64,
     /// `ppp`: where the interesting paths come from (`None`: no path is interesting).
@@ -55,7 +58,7 @@ pub enum InterestingSource {
     /// paths), per function the hottest ones that cover `share` (0–1] of its path executions.
     /// `name` says where the profile came from, for warnings.
     Profile {
-        profile: Profile,
+        profile: Box<Profile>,
         name: String,
         share: f64,
     },
@@ -82,17 +85,22 @@ pub fn instrument(
         program.stream = mir::PathStream::Wpp;
     }
     let init = program.init;
+    // The code as lowered identifies the function, whatever the instrumentation changes.
+    let hashes: Vec<String> = program
+        .functions
+        .iter()
+        .map(|func| cfg_hash(program, func))
+        .collect();
     // The global initializers run once, before `main`: they are not profiled.
-    for func in program
+    for (func, hash) in program
         .functions
         .iter_mut()
+        .zip(hashes)
         .enumerate()
         .filter(|&(id, _)| id != init)
-        .map(|(_, func)| func)
+        .map(|(_, pair)| pair)
     {
         let table = functions.len();
-        // The code as lowered identifies the function, whatever the instrumentation changes.
-        let hash = cfg_hash(func);
         let continuations = match how.mode {
             Mode::Wpp => wpp::split_before_calls(func),
             _ => Vec::new(),
@@ -116,6 +124,7 @@ pub fn instrument(
                 .map(|&(b, s)| (b, s.unwrap_or(fcfg.exit().0)))
                 .collect(),
             node_lines: node_lines(func, &lines),
+            node_line: node_line(func, &lines),
             interesting: Vec::new(),
             node_costs: match how.mode {
                 Mode::Wpp => wpp::node_costs(func),
@@ -125,6 +134,7 @@ pub fn instrument(
             edge_counts: None,
         });
         let counter_table = match how.mode {
+            Mode::Block => block::instrument_function(func, table),
             Mode::Edge => {
                 let plan = EdgeProfilePlan::new(&fcfg.cfg, &weights);
                 // Two counters after the chords' count activations started and finished, so
@@ -228,6 +238,7 @@ pub fn instrument(
     Ok(ProfileSpec {
         mode: how.mode,
         program: how.program_path.to_string(),
+        source_hash: how.source_hash.clone(),
         output: how.output.clone(),
         array_limit,
         functions,

@@ -1,4 +1,4 @@
-//! The profile data model and its JSON file format (DESIGN "Profile file"), with reading,
+//! The profile data model and its JSON file format (docs/PROFILE-FORMAT.md), with reading,
 //! atomic writing, merging, path-spectra comparison and reports.
 //!
 //! Field names are the file format: do not rename them. Mode-specific fields are optional and
@@ -8,15 +8,19 @@ mod diff;
 mod io;
 mod merge;
 mod report;
+mod source;
 mod text;
 
 pub use diff::{
-    CountChange, DiffError, EdgeChange, FunctionComparison, FunctionDiff, Spectra, SpectraDiff,
-    diff,
+    BlockChange, CountChange, DiffError, EdgeChange, FunctionComparison, FunctionDiff, Spectra,
+    SpectraDiff, diff,
 };
 pub use io::{ProfileError, ProfileErrorKind};
 pub use merge::{MergeError, MergeRefusal, merge};
-pub use report::{FunctionSummary, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show};
+pub use report::{
+    FunctionSummary, HotBlock, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show,
+};
+pub use source::{Kinship, SourceFile, SourceState, content_hash, kinship};
 pub use text::SourceLines;
 
 use serde::{Deserialize, Serialize};
@@ -26,13 +30,15 @@ use crate::tpp::TppConfig;
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "pcc-profile";
-/// The only `version` this code reads and writes.
-pub const VERSION: u32 = 1;
+/// The only `version` this code reads and writes (docs/PROFILE-FORMAT.md). Version 1 had no
+/// `source`, no block ids on edges, and line 0 for blocks made by lowering.
+pub const VERSION: u32 = 2;
 
 /// The profiling mode (`--profile MODE`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    Block,
     Edge,
     Bl,
     Ppp,
@@ -42,7 +48,8 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 6] = [
+    pub const ALL: [Mode; 7] = [
+        Mode::Block,
         Mode::Edge,
         Mode::Bl,
         Mode::Ppp,
@@ -54,6 +61,7 @@ impl Mode {
     /// The name used on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {
+            Mode::Block => "block",
             Mode::Edge => "edge",
             Mode::Bl => "bl",
             Mode::Ppp => "ppp",
@@ -112,6 +120,8 @@ pub struct Profile {
     pub mode: Mode,
     pub program: String,
     pub args: Vec<String>,
+    /// The source file the profile was taken from.
+    pub source: SourceFile,
     pub functions: Vec<FunctionProfile>,
     /// `wpp`: the symbol table, grammar rules and trace length; its shape belongs to the WPP
     /// implementation.
@@ -125,13 +135,14 @@ pub struct Profile {
 
 impl Profile {
     /// An empty profile of the current format and version.
-    pub fn new(mode: Mode, program: impl Into<String>, args: Vec<String>) -> Profile {
+    pub fn new(mode: Mode, source: SourceFile, args: Vec<String>) -> Profile {
         Profile {
             format: FORMAT.to_string(),
             version: VERSION,
             mode,
-            program: program.into(),
+            program: source.path.clone(),
             args,
+            source,
             functions: Vec::new(),
             wpp: None,
             tpp: None,
@@ -157,9 +168,16 @@ pub struct FunctionProfile {
     pub truncated: bool,
     /// Executed paths only.
     pub paths: Vec<PathCount>,
+    /// `edge`, `block`: how many basic blocks the function has; block ids are
+    /// `0..num_blocks`, and `num_blocks` itself names EXIT, where every `return` goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub num_blocks: Option<usize>,
     /// `edge`: one entry per CFG edge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edges: Option<Vec<EdgeCount>>,
+    /// `block`: one entry per basic block, in id order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<Vec<BlockCount>>,
     /// `ppp`: Ball-Larus ids of the interesting paths.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interesting: Option<Vec<u64>>,
@@ -210,7 +228,9 @@ impl FunctionProfile {
             storage,
             truncated: false,
             paths: Vec::new(),
+            num_blocks: None,
             edges: None,
+            blocks: None,
             interesting: None,
             range: None,
             rho: None,
@@ -233,11 +253,24 @@ pub struct PathCount {
     pub lines: Vec<u32>,
 }
 
-/// An edge-profile entry.
+/// An edge-profile entry: the blocks it joins (`to_block` is the function's `num_blocks` for an
+/// edge into EXIT), the last line of `from_block` and the first of `to_block` (for EXIT, the
+/// function's closing brace), and how often it was taken.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeCount {
+    pub from_block: usize,
+    pub to_block: usize,
     pub from_line: u32,
     pub to_line: u32,
+    pub count: u64,
+}
+
+/// A block-profile entry: the block, its source lines (its statements' lines in execution
+/// order, or the block's own line when it has no statement) and how often control entered it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockCount {
+    pub block: usize,
+    pub lines: Vec<u32>,
     pub count: u64,
 }
 
