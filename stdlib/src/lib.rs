@@ -21,6 +21,7 @@ mod errors;
 mod format;
 mod heap;
 mod input;
+mod interrupt;
 pub mod kbl;
 mod math;
 mod output;

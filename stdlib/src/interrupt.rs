@@ -1,0 +1,157 @@
+//! Interrupted profiled runs: SIGINT, SIGTERM and SIGHUP write the profile, then end the process
+//! as the signal would have.
+//!
+//! Writing a profile allocates, takes locks and does I/O, none of which a signal handler may do.
+//! So no handler does it: [`catch`] blocks the three signals in every thread (the mask is
+//! inherited by the threads started after it) and a thread of its own waits for them with
+//! `sigwait`, an ordinary call, after which it runs ordinary code. That needs nothing beyond
+//! `libc` (a crate like `signal-hook` would install handlers and a self-pipe for the same result).
+//!
+//! The waiting thread first stops the program's thread, so that the counters it reads do not
+//! change under it (an edge profile's counters must agree with each other, a `kbl` or `wpp`
+//! buffer must not be appended to while it is drained): it sends that thread [`freeze_signal`],
+//! whose handler only sets a flag and sleeps in `pause`, both async-signal-safe. A thread
+//! stopped while holding a lock the exit hooks need would deadlock them, so the runtime functions
+//! that take such locks run as [`section`]s: a freeze that arrives in one is deferred to its end.
+//! Then the waiting thread runs the exit hooks (the profile is written), restores the signal's
+//! default disposition, unblocks it and raises it again, so the parent sees the signal. The
+//! program's buffered stdout is not flushed: without profiling it would be lost as well.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+/// The signals that end a profiled run with its profile written.
+const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// The program's thread, while it runs generated code (`pthread_t` as an integer).
+static PROGRAM_THREAD: Mutex<Option<libc::pthread_t>> = Mutex::new(None);
+/// Depth of the [`section`]s the program's thread is in.
+static IN_SECTION: AtomicUsize = AtomicUsize::new(0);
+/// A freeze arrived during a section: the section's end freezes the thread.
+static FREEZE_PENDING: AtomicBool = AtomicBool::new(false);
+/// The program's thread is stopped for good.
+static FROZEN: AtomicBool = AtomicBool::new(false);
+
+/// The signal that stops the program's thread: the first real-time signal free for programs.
+fn freeze_signal() -> libc::c_int {
+    libc::SIGRTMIN()
+}
+
+/// A set of [`SIGNALS`].
+fn signal_set() -> libc::sigset_t {
+    // SAFETY: `sigemptyset` initializes the set before `sigaddset` uses it.
+    unsafe {
+        let mut set = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for signal in SIGNALS {
+            libc::sigaddset(&mut set, signal);
+        }
+        set
+    }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP write the profile (the exit hooks) before they end the
+/// process. Must be called before the program's thread starts, on the thread that starts it.
+pub fn catch() -> std::io::Result<()> {
+    let set = signal_set();
+    // SAFETY: plain libc calls; the handler only touches an atomic and calls `pause`.
+    unsafe {
+        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = freeze_here as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        if libc::sigaction(freeze_signal(), &action, std::ptr::null_mut()) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    std::thread::Builder::new()
+        .name("pcc-signals".into())
+        .spawn(move || {
+            let mut signal = 0;
+            // SAFETY: `set` is initialized; `signal` receives the signal taken.
+            while unsafe { libc::sigwait(&set, &mut signal) } != 0 {}
+            end_by(signal)
+        })?;
+    Ok(())
+}
+
+/// Stops the program, writes what the exit hooks write, and ends the process by `signal`.
+fn end_by(signal: libc::c_int) -> ! {
+    freeze_program();
+    crate::program::run_exit_hooks();
+    // SAFETY: restoring the default action and raising the signal on this thread, where it is
+    // then unblocked, ends the process by it.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, signal);
+        libc::raise(signal);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+    }
+    // A signal whose default action does not end the process cannot get here (all three do).
+    std::process::exit(128 + signal)
+}
+
+/// Stops the program's thread if it runs generated code, and waits until it has stopped (it
+/// never does if it is ending the program itself: that ends the process first).
+fn freeze_program() {
+    {
+        let thread = PROGRAM_THREAD
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let Some(thread) = *thread else { return };
+        // SAFETY: the thread is alive while it is registered (it unregisters under this lock).
+        unsafe { libc::pthread_kill(thread, freeze_signal()) };
+    }
+    while !FROZEN.load(Ordering::Acquire) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The handler of [`freeze_signal`]: stops the calling thread (the program's) for good, or at
+/// the end of the section it is in.
+extern "C" fn freeze_here(_: libc::c_int) {
+    if IN_SECTION.load(Ordering::Acquire) > 0 {
+        FREEZE_PENDING.store(true, Ordering::Release);
+        return;
+    }
+    stop_forever()
+}
+
+fn stop_forever() -> ! {
+    FROZEN.store(true, Ordering::Release);
+    loop {
+        // SAFETY: `pause` is async-signal-safe and only waits.
+        unsafe { libc::pause() };
+    }
+}
+
+/// Registers the calling thread as the program's, for the duration of `run`.
+pub fn as_program_thread<R>(run: impl FnOnce() -> R) -> R {
+    // SAFETY: `pthread_self` has no preconditions.
+    *PROGRAM_THREAD
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner) = Some(unsafe { libc::pthread_self() });
+    let result = run();
+    *PROGRAM_THREAD
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner) = None;
+    result
+}
+
+/// Runs `work`, which takes locks the exit hooks need, so that the program's thread is not
+/// stopped inside it (a freeze that arrives meanwhile takes effect at its end). Cheap: two atomic
+/// additions.
+pub fn section<R>(work: impl FnOnce() -> R) -> R {
+    IN_SECTION.fetch_add(1, Ordering::AcqRel);
+    let result = work();
+    if IN_SECTION.fetch_sub(1, Ordering::AcqRel) == 1 && FREEZE_PENDING.load(Ordering::Acquire) {
+        stop_forever();
+    }
+    result
+}
