@@ -354,6 +354,27 @@ fn signals_write_the_profile_then_end_the_process_by_the_signal() {
                     function(&finished, "step"),
                     "{context}"
                 );
+                if mode == "edge" {
+                    // `main`'s activation is still running, in the block that reads a line: its
+                    // edges are the finished run's but its return.
+                    let edges = |profile| {
+                        let edges = function(profile, "main")["edges"].as_array().unwrap();
+                        edges
+                            .iter()
+                            .map(|e| (e["to_line"].as_u64(), e["count"].as_u64().unwrap()))
+                            .collect::<Vec<_>>()
+                    };
+                    let expected: Vec<_> = edges(&finished)
+                        .into_iter()
+                        .map(|(to, count)| (to, if to == Some(0) { 0 } else { count }))
+                        .collect();
+                    assert_eq!(edges(&profile), expected, "{context}");
+                    assert!(
+                        expected
+                            .iter()
+                            .any(|&(to, count)| to != Some(0) && count == 10)
+                    );
+                }
                 if mode == "bl" {
                     // `main`'s completed paths: all the finished run's but the one that was
                     // running (from the loop's exit to the end).
