@@ -13,11 +13,16 @@
 //! whose handler only sets a flag and sleeps in `pause`, both async-signal-safe. A thread
 //! stopped while holding a lock the exit hooks need would deadlock them, so the runtime functions
 //! that take such locks run as [`section`]s: a freeze that arrives in one is deferred to its end.
+//! Memory allocation is one too (the [`Allocator`] of every program): the exit hooks free and
+//! grow memory the program's thread allocated (`kbl`'s forests, `wpp`'s grammar), which takes
+//! the lock of that thread's malloc arena.
 //! Then the waiting thread runs the exit hooks (the profile is written), restores the signal's
 //! default disposition, unblocks it and raises it again, so the parent sees the signal. The
 //! program's buffered stdout is not flushed: without profiling it would be lost as well.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
@@ -26,10 +31,13 @@ const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 /// The program's thread, while it runs generated code (`pthread_t` as an integer).
 static PROGRAM_THREAD: Mutex<Option<libc::pthread_t>> = Mutex::new(None);
-/// Depth of the [`section`]s the program's thread is in.
-static IN_SECTION: AtomicUsize = AtomicUsize::new(0);
-/// A freeze arrived during a section: the section's end freezes the thread.
-static FREEZE_PENDING: AtomicBool = AtomicBool::new(false);
+thread_local! {
+    /// Depth of the [`section`]s the thread is in. Constant-initialized, without destructor: a
+    /// plain thread-local variable, which the signal handler may read.
+    static IN_SECTION: Cell<usize> = const { Cell::new(0) };
+    /// A freeze arrived during a section: the end of the outermost one stops the thread.
+    static FREEZE_PENDING: Cell<bool> = const { Cell::new(false) };
+}
 /// The program's thread is stopped for good.
 static FROZEN: AtomicBool = AtomicBool::new(false);
 
@@ -116,8 +124,8 @@ fn freeze_program() {
 /// The handler of [`freeze_signal`]: stops the calling thread (the program's) for good, or at
 /// the end of the section it is in.
 extern "C" fn freeze_here(_: libc::c_int) {
-    if IN_SECTION.load(Ordering::Acquire) > 0 {
-        FREEZE_PENDING.store(true, Ordering::Release);
+    if IN_SECTION.get() > 0 {
+        FREEZE_PENDING.set(true);
         return;
     }
     stop_forever()
@@ -145,13 +153,42 @@ pub fn as_program_thread<R>(run: impl FnOnce() -> R) -> R {
 }
 
 /// Runs `work`, which takes locks the exit hooks need, so that the program's thread is not
-/// stopped inside it (a freeze that arrives meanwhile takes effect at its end). Cheap: two atomic
-/// additions.
+/// stopped inside it (a freeze that arrives meanwhile takes effect at its end). Cheap: two
+/// thread-local additions and a test.
 pub fn section<R>(work: impl FnOnce() -> R) -> R {
-    IN_SECTION.fetch_add(1, Ordering::AcqRel);
+    IN_SECTION.set(IN_SECTION.get() + 1);
     let result = work();
-    if IN_SECTION.fetch_sub(1, Ordering::AcqRel) == 1 && FREEZE_PENDING.load(Ordering::Acquire) {
+    let depth = IN_SECTION.get() - 1;
+    IN_SECTION.set(depth);
+    if depth == 0 && FREEZE_PENDING.get() {
         stop_forever();
     }
     result
+}
+
+/// The system allocator, each call a [`section`]: the program's thread is never stopped while
+/// it holds a malloc lock.
+pub struct Allocator;
+
+// SAFETY: every call is forwarded to `System` unchanged.
+unsafe impl GlobalAlloc for Allocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, forwarded.
+        section(|| unsafe { System.alloc(layout) })
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, forwarded.
+        section(|| unsafe { System.alloc_zeroed(layout) })
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, forwarded.
+        section(|| unsafe { System.dealloc(ptr, layout) })
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract, forwarded.
+        section(|| unsafe { System.realloc(ptr, layout, new_size) })
+    }
 }

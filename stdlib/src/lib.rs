@@ -40,6 +40,11 @@ pub use program::{
 };
 pub use trace::install_block_trace;
 
+/// Every program's allocator, also `pcc`'s own (a profiled `pcc run` is a program): the system's,
+/// made safe to stop the program's thread in (`interrupt`).
+#[global_allocator]
+static ALLOCATOR: interrupt::Allocator = interrupt::Allocator;
+
 /// Every runtime symbol (functions and the data symbol `pcc_stack_limit`) by name, for
 /// `cranelift_jit::JITBuilder::symbol`.
 pub fn symbols() -> Vec<(&'static str, *const u8)> {

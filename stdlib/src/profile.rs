@@ -26,11 +26,13 @@ static HASHED: Mutex<Option<HashMap<(u32, u64), u64>>> = Mutex::new(None);
 /// increments and which stay valid until the process ends.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_profile_table(table: i64, counters: *mut u64, len: i64) {
-    ARRAYS.lock().unwrap_or_else(PoisonError::into_inner).push((
-        table as usize,
-        counters as usize,
-        len as usize,
-    ));
+    crate::interrupt::section(|| {
+        ARRAYS.lock().unwrap_or_else(PoisonError::into_inner).push((
+            table as usize,
+            counters as usize,
+            len as usize,
+        ));
+    })
 }
 
 /// Counts one execution of `key` (a path id or counter index) in hashed table `table`.
