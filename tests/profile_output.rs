@@ -369,6 +369,8 @@ fn signals_write_the_profile_then_end_the_process_by_the_signal() {
                         .map(|(to, count)| (to, if to == Some(0) { 0 } else { count }))
                         .collect();
                     assert_eq!(edges(&profile), expected, "{context}");
+                    assert_eq!(function(&profile, "main")["unfinished"], 1, "{context}");
+                    assert!(function(&profile, "step").get("unfinished").is_none());
                     assert!(
                         expected
                             .iter()

@@ -31,6 +31,10 @@ pub enum EdgeProfileError {
     FlowNotConserved {
         edge: EdgeId,
     },
+    /// Flow conservation gives a negative number of activations still running in this node.
+    NegativeStop {
+        node: NodeId,
+    },
 }
 
 impl fmt::Display for EdgeProfileError {
@@ -43,6 +47,11 @@ impl fmt::Display for EdgeProfileError {
                 f,
                 "edge counters are inconsistent (flow not conserved) at edge {}",
                 edge.0
+            ),
+            EdgeProfileError::NegativeStop { node } => write!(
+                f,
+                "edge counters are inconsistent (flow not conserved) at node {}",
+                node.0
             ),
         }
     }
@@ -163,6 +172,16 @@ impl EdgeProfilePlan {
     /// single tree arc of unknown count determines it, and the tree has such a leaf until all
     /// arcs are known. Unreachable edges count 0.
     pub fn reconstruct(&self, counters: &[u64]) -> Result<Vec<u64>, EdgeProfileError> {
+        self.reconstruct_with_stops(counters)
+            .map(|(edges, _)| edges)
+    }
+
+    /// [`EdgeProfilePlan::reconstruct`], and the number of activations still running (the
+    /// counts of the stop edges).
+    pub fn reconstruct_with_stops(
+        &self,
+        counters: &[u64],
+    ) -> Result<(Vec<u64>, u64), EdgeProfileError> {
         if counters.len() != self.num_counters {
             return Err(EdgeProfileError::CounterCount {
                 expected: self.num_counters,
@@ -207,14 +226,22 @@ impl EdgeProfilePlan {
             }
         }
         let mut edges = vec![0u64; self.num_cfg_edges];
-        for (i, &(arc, _, _)) in self.arcs.iter().enumerate() {
-            if let Arc::Cfg(e) = arc {
-                let c = count[i].unwrap_or(0);
-                edges[e.0] =
-                    u64::try_from(c).map_err(|_| EdgeProfileError::FlowNotConserved { edge: e })?;
+        let mut running = 0u64;
+        for (i, &(arc, from, _)) in self.arcs.iter().enumerate() {
+            let c = count[i].unwrap_or(0);
+            match arc {
+                Arc::Cfg(e) => {
+                    edges[e.0] = u64::try_from(c)
+                        .map_err(|_| EdgeProfileError::FlowNotConserved { edge: e })?;
+                }
+                Arc::Stop => {
+                    running += u64::try_from(c)
+                        .map_err(|_| EdgeProfileError::NegativeStop { node: NodeId(from) })?;
+                }
+                Arc::DeadEnd(_) | Arc::Return => {}
             }
         }
-        Ok(edges)
+        Ok((edges, running))
     }
 }
 
@@ -269,7 +296,7 @@ mod tests {
         if let Some(c) = plan.entry_counter() {
             counters[c] = 1;
         }
-        assert_eq!(plan.reconstruct(&counters).unwrap(), truth);
+        assert_eq!(plan.reconstruct_with_stops(&counters).unwrap(), (truth, 1));
         // One more counter than without the stop node: its stop count is an unknown more.
         assert_eq!(
             plan.num_counters(),

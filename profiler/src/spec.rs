@@ -168,7 +168,7 @@ fn function_record(
                     .ok_or_else(|| format!("edge counter {index} out of range"))?;
                 *slot = count;
             }
-            let edge_counts = plan.reconstruct(&table).map_err(|e| {
+            let (edge_counts, unfinished) = plan.reconstruct_with_stops(&table).map_err(|e| {
                 format!(
                     "{e}: an activation was still running where the run could not stop it at a \
                      call or a check (a signal in a loop without calls); its edge counts are \
@@ -176,6 +176,7 @@ fn function_record(
                 )
             })?;
             record.storage = crate::profile::Storage::Array;
+            record.unfinished = unfinished;
             record.edges = Some(
                 cfg.edges()
                     .zip(edge_counts)

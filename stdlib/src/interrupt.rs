@@ -63,7 +63,8 @@ fn signal_set() -> libc::sigset_t {
 /// process. Must be called before the program's thread starts, on the thread that starts it.
 pub fn catch() -> std::io::Result<()> {
     let set = signal_set();
-    // SAFETY: plain libc calls; the handler only touches an atomic and calls `pause`.
+    // SAFETY: plain libc calls; the handler only touches thread-local cells and an atomic, and
+    // calls `pause`.
     unsafe {
         if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
             return Err(std::io::Error::last_os_error());

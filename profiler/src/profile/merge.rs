@@ -207,6 +207,7 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
     } else if into.edges.is_none() {
         into.edges.clone_from(&from.edges);
     }
+    into.unfinished = into.unfinished.saturating_add(from.unfinished);
     Ok(())
 }
 

@@ -160,6 +160,10 @@ pub struct FunctionProfile {
     /// `edge`: one entry per CFG edge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edges: Option<Vec<EdgeCount>>,
+    /// `edge`: activations still running when the profile was written (`exit()` or a runtime
+    /// error below them, a signal); `edges` has the edges they took.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unfinished: u64,
     /// `ppp`: Ball-Larus ids of the interesting paths.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interesting: Option<Vec<u64>>,
@@ -195,6 +199,10 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl FunctionProfile {
     /// A function with no executed paths and no mode-specific data.
     pub fn new(
@@ -211,6 +219,7 @@ impl FunctionProfile {
             truncated: false,
             paths: Vec::new(),
             edges: None,
+            unfinished: 0,
             interesting: None,
             range: None,
             rho: None,
