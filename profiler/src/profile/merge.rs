@@ -323,6 +323,16 @@ mod tests {
     }
 
     #[test]
+    fn unfinished_activations_add_up() {
+        let mut a = run(&[(1, 1)], &[]);
+        a.mode = Mode::Edge;
+        let mut b = a.clone();
+        a.functions[0].unfinished = 1;
+        b.functions[0].unfinished = 2;
+        assert_eq!(merge(&[a, b]).unwrap().functions[0].unfinished, 3);
+    }
+
+    #[test]
     fn a_function_first_seen_later_is_checked_against_that_profile() {
         let a = run(&[(1, 1)], &[]);
         let mut b = a.clone();
