@@ -288,9 +288,9 @@ mod tests {
             truth[e.0] += 1;
         }
         let mut counters = vec![0u64; plan.num_counters()];
-        for e in 0..cfg.num_edges() {
+        for (e, &count) in truth.iter().enumerate() {
             if let Some(c) = plan.edge_counter(EdgeId(e)) {
-                counters[c] = truth[e];
+                counters[c] = count;
             }
         }
         if let Some(c) = plan.entry_counter() {

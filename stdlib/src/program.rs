@@ -133,7 +133,13 @@ pub(crate) fn run_exit_hooks() -> bool {
     let _exiting = EXITING.lock().unwrap_or_else(PoisonError::into_inner);
     // Taken out of the lock first, so each hook runs once even if a hook itself ends the program.
     let hooks = std::mem::take(&mut *EXIT_HOOKS.lock().unwrap_or_else(PoisonError::into_inner));
-    hooks.into_iter().fold(true, |ok, hook| hook() && ok)
+    // Every hook runs, whatever the others did.
+    let failed = hooks
+        .into_iter()
+        .map(|hook| hook())
+        .filter(|ok| !ok)
+        .count();
+    failed == 0
 }
 
 /// The process's exit status for the program's `code`: a failed exit hook turns 0 into
