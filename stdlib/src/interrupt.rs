@@ -16,9 +16,10 @@
 //! Memory allocation is one too (the [`Allocator`] of every program): the exit hooks free and
 //! grow memory the program's thread allocated (`kbl`'s forests, `wpp`'s grammar), which takes
 //! the lock of that thread's malloc arena.
-//! Then the waiting thread runs the exit hooks (the profile is written), restores the signal's
-//! default disposition, unblocks it and raises it again, so the parent sees the signal. The
-//! program's buffered stdout is not flushed: without profiling it would be lost as well.
+//! Then the waiting thread runs the exit hooks (the profile is written) and raises the signal
+//! again, its default disposition restored and unblocked on that thread, so the parent sees the
+//! signal (a second signal meanwhile ends the process at once). The program's buffered stdout
+//! is not flushed: without profiling it would be lost as well.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -90,19 +91,22 @@ pub fn catch() -> std::io::Result<()> {
 
 /// Stops the program, writes what the exit hooks write, and ends the process by `signal`.
 fn end_by(signal: libc::c_int) -> ! {
-    freeze_program();
-    crate::program::run_exit_hooks();
-    // SAFETY: restoring the default action and raising the signal on this thread, where it is
-    // then unblocked, ends the process by it.
+    // From here on the three signals have their default action and reach this thread: raising
+    // `signal` at the end ends the process by it, and a second Ctrl-C ends it at once, without
+    // waiting for the profile.
+    let set = signal_set();
+    // SAFETY: plain libc calls on this thread's mask and the default dispositions.
     unsafe {
-        libc::signal(signal, libc::SIG_DFL);
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, signal);
-        libc::raise(signal);
+        for signal in SIGNALS {
+            libc::signal(signal, libc::SIG_DFL);
+        }
         libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
     }
-    // A signal whose default action does not end the process cannot get here (all three do).
+    freeze_program();
+    crate::program::run_exit_hooks();
+    // SAFETY: raising a signal whose default action ends the process.
+    unsafe { libc::raise(signal) };
+    // All three signals end the process: this is not reached.
     std::process::exit(128 + signal)
 }
 
