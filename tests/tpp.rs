@@ -183,7 +183,8 @@ fn emitted_mir_shows_poisoning_and_clamped_counts() {
 /// ones exactly: the rebuilt profile is the `bl` profile, path for path (compared by lines,
 /// the numberings differ), on every program; and profiling changes no program's behaviour.
 /// Runs that end in `exit()` or a runtime error (`tests/runtime/`, the profiling fixtures)
-/// leave the functions still running out of the edge profile: those fall back to `bl`.
+/// mark the functions still running in the edge profile (`unfinished`): those fall back to
+/// `bl`.
 #[test]
 fn zero_thresholds_rebuild_the_bl_profile_of_every_program() {
     let programs: Vec<PathBuf> = ["programs", "tests/runtime", "tests/fixtures/profiling"]
@@ -266,8 +267,9 @@ fn missing_edge_profile_gives_the_command_to_make_one() {
     );
 }
 
-/// A function whose code changed since the edge profile (another cfg_hash), or that the edge
-/// profile lacks, is refused with a warning and profiled like `bl`; the others use the plan.
+/// A function whose code changed since the edge profile (another cfg_hash), that was still
+/// running when the edge profile's run ended, or that the edge profile lacks, is refused with a
+/// warning and profiled like `bl`; the others use the plan.
 #[test]
 fn stale_or_missing_functions_fall_back_to_bl_with_a_warning() {
     let dir = Scratch::new("stale");
@@ -310,7 +312,32 @@ fn stale_or_missing_functions_fall_back_to_bl_with_a_warning() {
     assert!(main.get("bl_fallback").is_none());
     assert!(main["edge_counts"].is_array());
 
-    // A function the edge profile lacks (as after a run cut short inside it).
+    // A function with an activation still running when the edge profile's run ended: its
+    // edges would count a path that never ended.
+    std::fs::write(&source, &original).unwrap();
+    let mut running = read_json(Path::new(&edge));
+    for f in running["functions"].as_array_mut().unwrap() {
+        if f["name"] == "main" {
+            f["unfinished"] = 1.into();
+        }
+    }
+    std::fs::write(&edge, running.to_string()).unwrap();
+    let out = run(
+        &dir.0,
+        &source,
+        &["--profile=tpp", "--edge-profile", &edge],
+        &args(&["2000"]),
+    );
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("1 activation(s) of `main` still running when its run ended"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("`classify`"), "{}", out.stderr);
+
+    // A function the edge profile lacks.
     let mut edited = read_json(Path::new(&edge));
     edited["functions"]
         .as_array_mut()

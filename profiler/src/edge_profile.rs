@@ -1,12 +1,19 @@
 //! Edge profiling (DESIGN mode `edge`, the input of TPP, 003 §4): counters only on the chords of a
 //! maximum spanning tree; every other edge count follows from flow conservation.
 //!
-//! The graph is the CFG's reachable part plus two kinds of virtual edges: EXIT→ENTRY, forced into
-//! the tree (each return starts the next invocation, so inflow equals outflow everywhere), and
-//! `v→EXIT` for each dead end `v` (a node without successors), counted where the node stops.
-//! Conservation holds when every invocation that began has returned or stopped at a dead end;
-//! invocations still running when the profile is written (e.g. the callers of `exit()`) break
-//! it, and [`EdgeProfilePlan::reconstruct`] reports an error when that makes a count negative.
+//! The graph is the CFG's reachable part plus three kinds of virtual edges: EXIT→ENTRY (each
+//! return starts the next invocation, so inflow equals outflow everywhere); `v→EXIT` for each
+//! dead end `v` (a node without successors), counted where the node stops; and `v→EXIT` for
+//! each node `v` where an activation may stop before the end of its block (a call, which may end
+//! the program, or a check that may fail), the activations "still running in `v`" when the
+//! profile is written. Those stop edges cannot be counted, so they are forced into the tree
+//! (they form a star at EXIT, so they can all be), and EXIT→ENTRY after them when it closes no
+//! cycle (else it is counted at the entry): their counts follow from the others. Conservation
+//! then holds whenever every activation that began has returned, stopped at a dead end, or is
+//! still running at a stop node: the callers of `exit()` and of a failing check are each at a
+//! call. An activation still running elsewhere (a signal in the middle of a loop without calls)
+//! breaks it, and [`EdgeProfilePlan::reconstruct`] reports an error when that makes a count
+//! negative.
 
 use std::fmt;
 
@@ -24,6 +31,10 @@ pub enum EdgeProfileError {
     FlowNotConserved {
         edge: EdgeId,
     },
+    /// Flow conservation gives a negative number of activations still running in this node.
+    NegativeStop {
+        node: NodeId,
+    },
 }
 
 impl fmt::Display for EdgeProfileError {
@@ -37,6 +48,11 @@ impl fmt::Display for EdgeProfileError {
                 "edge counters are inconsistent (flow not conserved) at edge {}",
                 edge.0
             ),
+            EdgeProfileError::NegativeStop { node } => write!(
+                f,
+                "edge counters are inconsistent (flow not conserved) at node {}",
+                node.0
+            ),
         }
     }
 }
@@ -47,6 +63,8 @@ impl std::error::Error for EdgeProfileError {}
 enum Arc {
     Cfg(EdgeId),
     DeadEnd(NodeId),
+    /// Activations still running in the node.
+    Stop,
     Return,
 }
 
@@ -60,13 +78,21 @@ pub struct EdgeProfilePlan {
     counter: Vec<Option<usize>>,
     edge_counter: Vec<Option<usize>>,
     dead_end_counter: Vec<Option<usize>>,
+    /// The counter of the EXIT→ENTRY arc, when it is a chord: counted at the entry.
+    entry_counter: Option<usize>,
     num_counters: usize,
 }
 
 impl EdgeProfilePlan {
     /// Places counters given an estimated or measured frequency for each CFG edge, indexed by
-    /// edge id.
+    /// edge id, for a function whose activations end only at returns and dead ends.
     pub fn new(cfg: &Cfg, cfg_edge_weights: &[u64]) -> EdgeProfilePlan {
+        EdgeProfilePlan::with_stops(cfg, cfg_edge_weights, &[])
+    }
+
+    /// As [`EdgeProfilePlan::new`], for a function whose activations may also stop inside the
+    /// nodes `v` with `may_stop[v]` (missing entries are false).
+    pub fn with_stops(cfg: &Cfg, cfg_edge_weights: &[u64], may_stop: &[bool]) -> EdgeProfilePlan {
         let reachable = cfg.reachable();
         let mut arcs = Vec::new();
         let mut weights = Vec::new();
@@ -81,10 +107,19 @@ impl EdgeProfilePlan {
                 weights.push(0);
             }
         }
+        let mut forced = Vec::new();
+        for v in (0..cfg.num_nodes()).filter(|&v| may_stop.get(v) == Some(&true)) {
+            if reachable[v] && v != cfg.exit().0 {
+                forced.push(arcs.len());
+                arcs.push((Arc::Stop, v, cfg.exit().0));
+                weights.push(0);
+            }
+        }
+        forced.push(arcs.len());
         arcs.push((Arc::Return, cfg.exit().0, cfg.entry().0));
         weights.push(0);
         let ends: Vec<(usize, usize)> = arcs.iter().map(|&(_, u, v)| (u, v)).collect();
-        let in_tree = maximum_spanning_tree(cfg.num_nodes(), &ends, &weights, &[arcs.len() - 1]);
+        let in_tree = maximum_spanning_tree(cfg.num_nodes(), &ends, &weights, &forced);
 
         let mut plan = EdgeProfilePlan {
             num_nodes: cfg.num_nodes(),
@@ -92,6 +127,7 @@ impl EdgeProfilePlan {
             counter: vec![None; arcs.len()],
             edge_counter: vec![None; cfg.num_edges()],
             dead_end_counter: vec![None; cfg.num_nodes()],
+            entry_counter: None,
             num_counters: 0,
             arcs,
         };
@@ -105,7 +141,8 @@ impl EdgeProfilePlan {
             match arc {
                 Arc::Cfg(e) => plan.edge_counter[e.0] = Some(index),
                 Arc::DeadEnd(v) => plan.dead_end_counter[v.0] = Some(index),
-                Arc::Return => unreachable!("the return arc is forced into the tree"),
+                Arc::Return => plan.entry_counter = Some(index),
+                Arc::Stop => unreachable!("stop arcs form a star, all in the tree"),
             }
         }
         plan
@@ -121,6 +158,11 @@ impl EdgeProfilePlan {
         self.edge_counter[e.0]
     }
 
+    /// The counter to increment where an activation starts, if there is one.
+    pub fn entry_counter(&self) -> Option<usize> {
+        self.entry_counter
+    }
+
     /// The counter to increment where the dead end `v` stops, if it has one.
     pub fn dead_end_counter(&self, v: NodeId) -> Option<usize> {
         self.dead_end_counter[v.0]
@@ -130,6 +172,16 @@ impl EdgeProfilePlan {
     /// single tree arc of unknown count determines it, and the tree has such a leaf until all
     /// arcs are known. Unreachable edges count 0.
     pub fn reconstruct(&self, counters: &[u64]) -> Result<Vec<u64>, EdgeProfileError> {
+        self.reconstruct_with_stops(counters)
+            .map(|(edges, _)| edges)
+    }
+
+    /// [`EdgeProfilePlan::reconstruct`], and the number of activations still running (the
+    /// counts of the stop edges).
+    pub fn reconstruct_with_stops(
+        &self,
+        counters: &[u64],
+    ) -> Result<(Vec<u64>, u64), EdgeProfileError> {
         if counters.len() != self.num_counters {
             return Err(EdgeProfileError::CounterCount {
                 expected: self.num_counters,
@@ -174,14 +226,22 @@ impl EdgeProfilePlan {
             }
         }
         let mut edges = vec![0u64; self.num_cfg_edges];
-        for (i, &(arc, _, _)) in self.arcs.iter().enumerate() {
-            if let Arc::Cfg(e) = arc {
-                let c = count[i].unwrap_or(0);
-                edges[e.0] =
-                    u64::try_from(c).map_err(|_| EdgeProfileError::FlowNotConserved { edge: e })?;
+        let mut running = 0u64;
+        for (i, &(arc, from, _)) in self.arcs.iter().enumerate() {
+            let c = count[i].unwrap_or(0);
+            match arc {
+                Arc::Cfg(e) => {
+                    edges[e.0] = u64::try_from(c)
+                        .map_err(|_| EdgeProfileError::FlowNotConserved { edge: e })?;
+                }
+                Arc::Stop => {
+                    running += u64::try_from(c)
+                        .map_err(|_| EdgeProfileError::NegativeStop { node: NodeId(from) })?;
+                }
+                Arc::DeadEnd(_) | Arc::Return => {}
             }
         }
-        Ok(edges)
+        Ok((edges, running))
     }
 }
 
@@ -207,6 +267,41 @@ mod tests {
         // One counter per independent cycle: 9 edges + the return arc − 8 nodes + 1.
         assert_eq!(plan.num_counters(), 3);
         assert_eq!(plan.reconstruct(&counters).unwrap(), truth.to_vec());
+    }
+
+    /// AddEvenNumbers(2) stopped (a runtime error, say) in node 4, the second time there: blocks
+    /// 1 2 3 4 6 3 4. With node 4 a stop node, the counts of the edges taken are rebuilt exactly,
+    /// and one activation is still running in node 4.
+    #[test]
+    fn an_activation_stopped_at_a_stop_node_keeps_its_edges() {
+        let cfg = add_even_numbers();
+        let mut may_stop = vec![false; cfg.num_nodes()];
+        may_stop[3] = true; // node 4 (ids from 0)
+        let plan = EdgeProfilePlan::with_stops(&cfg, &[1; 9], &may_stop);
+        let taken = [(0, 1), (1, 2), (2, 3), (3, 5), (5, 2), (2, 3)];
+        let mut truth = vec![0u64; cfg.num_edges()];
+        for (from, to) in taken {
+            let (e, _) = cfg
+                .edges()
+                .find(|(_, edge)| (edge.from.0, edge.to.0) == (from, to))
+                .unwrap();
+            truth[e.0] += 1;
+        }
+        let mut counters = vec![0u64; plan.num_counters()];
+        for (e, &count) in truth.iter().enumerate() {
+            if let Some(c) = plan.edge_counter(EdgeId(e)) {
+                counters[c] = count;
+            }
+        }
+        if let Some(c) = plan.entry_counter() {
+            counters[c] = 1;
+        }
+        assert_eq!(plan.reconstruct_with_stops(&counters).unwrap(), (truth, 1));
+        // One more counter than without the stop node: its stop count is an unknown more.
+        assert_eq!(
+            plan.num_counters(),
+            EdgeProfilePlan::new(&cfg, &[1; 9]).num_counters() + 1
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //!    with [`edge_profile::EdgeProfilePlan`] instead;
 //! 4. after the run, turns counters into records with [`collect`] (path ids are decoded by
 //!    [`regenerate`]) or [`edge_profile::EdgeProfilePlan::reconstruct`];
-//! 5. writes the [`profile::Profile`] atomically; `pcc profile show/merge/diff` work on profiles.
+//! 5. writes the [`profile::Profile`] atomically ([`output_file`]); `pcc profile show/merge/diff` work on profiles.
 //!
 //! [`examples`] builds the papers' worked-example graphs, for tests and documentation.
 
@@ -22,6 +22,7 @@ pub mod estimate;
 pub mod examples;
 pub mod instrument;
 pub mod kbl;
+pub mod output_file;
 pub mod ppp;
 pub mod profile;
 pub mod regenerate;

@@ -60,6 +60,10 @@ pub struct FunctionSpec {
     /// ([`crate::ppp::Ppp::from_bl_ids`]) is recomputed from.
     #[serde(default)]
     pub interesting: Vec<u64>,
+    /// `edge`: the nodes where an activation may stop before its block's end (a call, a check),
+    /// where the edge plan counts the activations still running ([`EdgeProfilePlan::with_stops`]).
+    #[serde(default)]
+    pub stops: Vec<usize>,
     /// `wpp`: the edges cut before calls (002 §2); the CFG above is the one split before calls,
     /// see [`crate::wpp::CallSplit`].
     #[serde(default)]
@@ -118,7 +122,8 @@ pub type Counters = Vec<(u64, u64)>;
 /// Builds the profile of a run from each function's counters (`counters[i]` for function `i`;
 /// for `ppp`, `counters[i]` is indexed by PPP id and `counters[n + i]` holds the residual paths
 /// by Ball-Larus id, see [`ProfileSpec::num_counter_tables`]). Functions whose counters cannot be explained (corrupted memory, or edge counts broken by a run
-/// that ended inside the function) are reported in the error list and left out.
+/// that stopped inside the function elsewhere than at a stop node) are reported in the error
+/// list and left out.
 pub fn build_profile(
     spec: &ProfileSpec,
     args: Vec<String>,
@@ -186,9 +191,15 @@ fn function_record(
             );
         }
         Mode::Edge => {
-            let plan = EdgeProfilePlan::new(&cfg, &static_edge_weights(&cfg, numbering.dag()));
-            // The chords' counters, then how many activations started and finished.
-            let mut table = vec![0u64; plan.num_counters() + 2];
+            let mut may_stop = vec![false; cfg.num_nodes()];
+            for &v in &function.stops {
+                *may_stop
+                    .get_mut(v)
+                    .ok_or_else(|| format!("stop node {v} out of range"))? = true;
+            }
+            let weights = static_edge_weights(&cfg, numbering.dag());
+            let plan = EdgeProfilePlan::with_stops(&cfg, &weights, &may_stop);
+            let mut table = vec![0u64; plan.num_counters()];
             for &(index, count) in counts {
                 let slot = usize::try_from(index)
                     .ok()
@@ -196,19 +207,16 @@ fn function_record(
                     .ok_or_else(|| format!("edge counter {index} out of range"))?;
                 *slot = count;
             }
-            let finished = table.pop().unwrap_or(0);
-            let started = table.pop().unwrap_or(0);
-            if started != finished {
-                return Err(format!(
-                    "{} of its {started} activations were still running when the program ended \
-                     (`exit()` or a runtime error), so its edge counts cannot be rebuilt by flow \
-                     conservation; they are left out",
-                    started - finished
-                ));
-            }
-            let edge_counts = plan.reconstruct(&table).map_err(|e| e.to_string())?;
+            let (edge_counts, unfinished) = plan.reconstruct_with_stops(&table).map_err(|e| {
+                format!(
+                    "{e}: an activation was still running where the run could not stop it at a \
+                     call or a check (a signal in a loop without calls); its edge counts are \
+                     left out"
+                )
+            })?;
             record.storage = crate::profile::Storage::Array;
             record.num_blocks = Some(function.exit);
+            record.unfinished = unfinished;
             record.edges = Some(
                 cfg.edges()
                     .zip(edge_counts)
@@ -328,6 +336,7 @@ mod tests {
                 node_lines: (0..cfg.num_nodes()).map(|v| vec![v as u32 + 1]).collect(),
                 node_line: (0..cfg.num_nodes()).map(|v| v as u32 + 1).collect(),
                 interesting,
+                stops: Vec::new(),
                 call_cuts: Vec::new(),
                 node_costs: Vec::new(),
                 edge_counts: None,

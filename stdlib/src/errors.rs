@@ -117,12 +117,15 @@ pub fn report(error: &RuntimeError, location: Option<&Location>, file: &str) -> 
 
 /// Reports `error` at location id `loc` and ends the program with status 101.
 pub fn raise(error: RuntimeError, loc: Option<i64>) -> ! {
-    crate::output::flush();
-    let info = program::info();
-    let text = report(&error, loc.and_then(|id| info.location(id)), &info.file);
-    // Nothing better to do if stderr is gone too.
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
-    program::terminate(ERROR_EXIT_CODE)
+    // Not stopped by a signal while holding stdout's or stderr's lock (`crate::interrupt`).
+    crate::interrupt::section(|| {
+        crate::output::flush();
+        let info = program::info();
+        let text = report(&error, loc.and_then(|id| info.location(id)), &info.file);
+        // Nothing better to do if stderr is gone too.
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        program::terminate(ERROR_EXIT_CODE)
+    })
 }
 
 /// `assert(c)` / `assert(c, msg)` failed; `message` is a PL string or null.

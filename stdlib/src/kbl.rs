@@ -91,25 +91,29 @@ pub fn install(spec: &ProfileSpec) {
 /// process ends) as the stream buffer of the function of counter table `table`.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_kbl_buffer(table: i64, buffer: *mut u64) {
-    if let Some(stream) = STATE
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get_mut(table as usize)
-    {
-        stream.buffer = buffer;
-    }
+    crate::interrupt::section(|| {
+        if let Some(stream) = STATE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_mut(table as usize)
+        {
+            stream.buffer = buffer;
+        }
+    })
 }
 
 /// The stream buffer of table `table` is full: processes it.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_kbl_flush(table: i64) {
-    if let Some(stream) = STATE
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get_mut(table as usize)
-    {
-        stream.flush();
-    }
+    crate::interrupt::section(|| {
+        if let Some(stream) = STATE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_mut(table as usize)
+        {
+            stream.flush();
+        }
+    })
 }
 
 /// Flushes every buffer and gives each function of `profile` (named as in `spec`) its k-IPF.

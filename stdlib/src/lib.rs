@@ -21,6 +21,7 @@ mod errors;
 mod format;
 mod heap;
 mod input;
+mod interrupt;
 pub mod kbl;
 mod math;
 mod output;
@@ -38,6 +39,11 @@ pub use program::{
     pcc_stack_limit, register_exit_hook, run_program,
 };
 pub use trace::install_block_trace;
+
+/// Every program's allocator, also `pcc`'s own (a profiled `pcc run` is a program): the system's,
+/// made safe to stop the program's thread in (`interrupt`).
+#[global_allocator]
+static ALLOCATOR: interrupt::Allocator = interrupt::Allocator;
 
 /// Every runtime symbol (functions and the data symbol `pcc_stack_limit`) by name, for
 /// `cranelift_jit::JITBuilder::symbol`.

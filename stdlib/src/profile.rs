@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
+use pcc_profiler::output_file::check_output;
 use pcc_profiler::profile::Mode;
 use pcc_profiler::spec::{Counters, ProfileSpec, build_profile};
 
@@ -25,21 +26,25 @@ static HASHED: Mutex<Option<HashMap<(u32, u64), u64>>> = Mutex::new(None);
 /// increments and which stay valid until the process ends.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_profile_table(table: i64, counters: *mut u64, len: i64) {
-    ARRAYS.lock().unwrap_or_else(PoisonError::into_inner).push((
-        table as usize,
-        counters as usize,
-        len as usize,
-    ));
+    crate::interrupt::section(|| {
+        ARRAYS.lock().unwrap_or_else(PoisonError::into_inner).push((
+            table as usize,
+            counters as usize,
+            len as usize,
+        ));
+    })
 }
 
 /// Counts one execution of `key` (a path id or counter index) in hashed table `table`.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_profile_count_hashed(table: i64, key: i64) {
-    let mut hashed = HASHED.lock().unwrap_or_else(PoisonError::into_inner);
-    *hashed
-        .get_or_insert_with(HashMap::new)
-        .entry((table as u32, key as u64))
-        .or_insert(0) += 1;
+    crate::interrupt::section(|| {
+        let mut hashed = HASHED.lock().unwrap_or_else(PoisonError::into_inner);
+        *hashed
+            .get_or_insert_with(HashMap::new)
+            .entry((table as u32, key as u64))
+            .or_insert(0) += 1;
+    })
 }
 
 /// The nonzero counters of every table, table `i` at index `i`.
@@ -73,8 +78,9 @@ fn snapshot(num_tables: usize) -> Vec<Counters> {
     tables
 }
 
-/// Writes the profile of the run so far, and says so in one line on stderr.
-pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
+/// Writes the profile of the run so far, and says so in one line on stderr; returns whether it
+/// was written.
+pub fn write_profile(spec: &ProfileSpec, args: &[String]) -> bool {
     let (mut profile, problems) = match spec.mode {
         Mode::Wpp => crate::wpp::finish(spec, args.to_vec()),
         _ => build_profile(spec, args.to_vec(), &snapshot(spec.num_counter_tables())),
@@ -100,7 +106,8 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
             w.get("symbols")?.as_array()?.len(),
         ))
     });
-    match profile.write_atomic(Path::new(&spec.output)) {
+    let written = profile.write_atomic(Path::new(&spec.output));
+    match &written {
         Ok(()) if spec.mode == Mode::Wpp => eprintln!(
             "pcc: wpp profile written to {}: a trace of {} paths ({} distinct) as a grammar; \
              {paths} distinct Ball-Larus paths, {runs} path executions",
@@ -120,11 +127,18 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
         ),
         Err(error) => eprintln!("pcc: error: cannot write the profile: {error}"),
     }
+    written.is_ok()
 }
 
-/// Arranges for the profile to be written at every kind of exit. The work runs on a thread of its
-/// own: a runtime error (a stack overflow, say) may have left little stack on the program's.
-pub fn install(spec: ProfileSpec, args: Vec<String>) {
+/// Arranges for the profile to be written at every kind of exit, also by SIGINT, SIGTERM or
+/// SIGHUP (`crate::interrupt`), after checking that it can be written where the spec says (the
+/// error says why not). The work runs on a thread of its own: a runtime error (a stack overflow,
+/// say) may have left little stack on the program's.
+pub fn install(spec: ProfileSpec, args: Vec<String>) -> Result<(), String> {
+    check_output(Path::new(&spec.output))
+        .map_err(|problem| format!("cannot write the profile: {problem}"))?;
+    crate::interrupt::catch()
+        .map_err(|error| format!("cannot catch the signals that end a run: {error}"))?;
     if spec.mode == Mode::Wpp {
         crate::wpp::start();
     }
@@ -137,8 +151,12 @@ pub fn install(spec: ProfileSpec, args: Vec<String>) {
             .stack_size(64 << 20)
             .spawn(move || write_profile(&spec, &args));
         match writer.map(|thread| thread.join()) {
-            Ok(Ok(())) => {}
-            _ => eprintln!("pcc: error: the profile could not be written"),
+            Ok(Ok(written)) => written,
+            _ => {
+                eprintln!("pcc: error: the profile could not be written");
+                false
+            }
         }
     }));
+    Ok(())
 }

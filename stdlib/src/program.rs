@@ -98,8 +98,15 @@ static PROGRAM: LazyLock<RwLock<Arc<ProgramInfo>>> = LazyLock::new(Default::defa
 /// Program arguments as PL strings (addresses, built once at start).
 static ARGS: RwLock<Vec<usize>> = RwLock::new(Vec::new());
 
-type ExitHook = Box<dyn FnOnce() + Send>;
+/// A hook run when the program ends; it returns whether it did its job (a failure is explained on stderr,
+/// and makes the exit status non-zero, see [`exit_status`]).
+type ExitHook = Box<dyn FnOnce() -> bool + Send>;
 static EXIT_HOOKS: Mutex<Vec<ExitHook>> = Mutex::new(Vec::new());
+/// Held while the exit hooks run, so that a signal arriving meanwhile waits for them to finish.
+static EXITING: Mutex<()> = Mutex::new(());
+
+/// Exit status when the program ended with 0 but an exit hook failed (the profile could not be written).
+pub const HOOK_FAILED_EXIT_CODE: i32 = 1;
 
 /// Time origin of `clock_ns()`.
 static EPOCH: OnceLock<Instant> = OnceLock::new();
@@ -121,11 +128,27 @@ pub fn register_exit_hook(hook: ExitHook) {
         .push(hook);
 }
 
-fn run_exit_hooks() {
+/// Runs the exit hooks not run yet; returns whether all of them did their job.
+pub(crate) fn run_exit_hooks() -> bool {
+    let _exiting = EXITING.lock().unwrap_or_else(PoisonError::into_inner);
     // Taken out of the lock first, so each hook runs once even if a hook itself ends the program.
     let hooks = std::mem::take(&mut *EXIT_HOOKS.lock().unwrap_or_else(PoisonError::into_inner));
-    for hook in hooks {
-        hook();
+    // Every hook runs, whatever the others did.
+    let failed = hooks
+        .into_iter()
+        .map(|hook| hook())
+        .filter(|ok| !ok)
+        .count();
+    failed == 0
+}
+
+/// The process's exit status for the program's `code`: a failed exit hook turns 0 into
+/// [`HOOK_FAILED_EXIT_CODE`]; any other code is the program's and is kept.
+fn exit_status(code: i32, hooks_ok: bool) -> i32 {
+    if code == 0 && !hooks_ok {
+        HOOK_FAILED_EXIT_CODE
+    } else {
+        code
     }
 }
 
@@ -134,11 +157,16 @@ fn run_exit_hooks() {
 /// runs the exit hooks. Returns the exit status: `entry`'s result truncated to `i32`.
 ///
 /// `exit()` and runtime errors do not return here: they end the process themselves (after flushing stdout and
-/// running the exit hooks), with the program's code or 101.
+/// running the exit hooks), with the program's code or 101. A profile that cannot be written is found out
+/// before the program runs, which then does not (status 1); one whose writing fails at the end turns a status of
+/// 0 into 1 ([`exit_status`]).
 pub fn run_program(info: ProgramInfo, args: Vec<String>, entry: extern "C" fn() -> i64) -> i32 {
     EPOCH.get_or_init(Instant::now);
-    if let Some(spec) = &info.profile {
-        crate::profile::install(spec.clone(), args.clone());
+    if let Some(spec) = &info.profile
+        && let Err(error) = crate::profile::install(spec.clone(), args.clone())
+    {
+        eprintln!("pcc: error: {error}; the program was not run");
+        return HOOK_FAILED_EXIT_CODE;
     }
     *PROGRAM.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(info);
     let args = args
@@ -153,7 +181,7 @@ pub fn run_program(info: ProgramInfo, args: Vec<String>, entry: extern "C" fn() 
         .stack_size(STACK_SIZE)
         .spawn(move || {
             pcc_stack_limit.store(stack_limit_here(), Ordering::Relaxed);
-            let result = entry();
+            let result = crate::interrupt::as_program_thread(|| entry());
             pcc_stack_limit.store(0, Ordering::Relaxed);
             result
         });
@@ -166,8 +194,7 @@ pub fn run_program(info: ProgramInfo, args: Vec<String>, entry: extern "C" fn() 
         }
     };
     output::flush();
-    run_exit_hooks();
-    code
+    exit_status(code, run_exit_hooks())
 }
 
 /// The stack limit for the calling thread, which must be a fresh thread with a [`STACK_SIZE`] stack: the
@@ -181,11 +208,13 @@ fn stack_limit_here() -> usize {
     here.saturating_sub(STACK_SIZE) + STACK_SAFETY_MARGIN
 }
 
-/// Ends the process with `code` after flushing stdout and running the exit hooks.
+/// Ends the process with `code` after flushing stdout and running the exit hooks (a failed hook turns 0 into
+/// [`HOOK_FAILED_EXIT_CODE`]). A signal arriving meanwhile does not stop it (`crate::interrupt`).
 pub fn terminate(code: i32) -> ! {
-    output::flush();
-    run_exit_hooks();
-    std::process::exit(code)
+    crate::interrupt::section(|| {
+        output::flush();
+        std::process::exit(exit_status(code, run_exit_hooks()))
+    })
 }
 
 /// `exit(code)`.
@@ -258,6 +287,14 @@ mod tests {
         assert_eq!(info.location(0).map(|l| l.line), Some(3));
         assert_eq!(info.location(1), None);
         assert_eq!(info.location(-1), None);
+    }
+
+    #[test]
+    fn a_failed_hook_makes_only_a_zero_status_non_zero() {
+        assert_eq!(exit_status(0, true), 0);
+        assert_eq!(exit_status(0, false), HOOK_FAILED_EXIT_CODE);
+        assert_eq!(exit_status(101, false), 101);
+        assert_eq!(exit_status(3, true), 3);
     }
 
     #[test]

@@ -29,15 +29,17 @@ static EVENTS: Mutex<Vec<i64>> = Mutex::new(Vec::new());
 /// Records one event: `kind` 0 = `function` starts, 1 = it enters `block`, 2 = it ends.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_trace_event(kind: i64, function: i64, block: i64) {
-    let event = match kind {
-        0 => enter(function),
-        1 => block,
-        _ => LEAVE,
-    };
-    EVENTS
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .push(event);
+    crate::interrupt::section(|| {
+        let event = match kind {
+            0 => enter(function),
+            1 => block,
+            _ => LEAVE,
+        };
+        EVENTS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(event);
+    })
 }
 
 /// Arranges for the trace to be written to `path` at every kind of exit; `functions` names the
@@ -50,10 +52,11 @@ pub fn install_block_trace(path: PathBuf, functions: Vec<String>) {
             .stack_size(16 << 20)
             .spawn(move || write_trace(&path, functions));
         match writer.map(|thread| thread.join()) {
-            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Ok(()))) => return true,
             Ok(Ok(Err(error))) => eprintln!("pcc: error: cannot write the block trace: {error}"),
             _ => eprintln!("pcc: error: the block trace could not be written"),
         }
+        false
     }));
 }
 

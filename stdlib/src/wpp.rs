@@ -118,18 +118,22 @@ fn build(chunks: Receiver<Vec<u64>>, raw: bool) -> Builder {
 /// functions), the signature is `pcc_kbl_buffer`'s.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_wpp_buffer(_table: i64, buffer: *mut u64) {
-    if let Some(r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-        r.buffer = buffer;
-    }
+    crate::interrupt::section(|| {
+        if let Some(r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+            r.buffer = buffer;
+        }
+    })
 }
 
 /// The stream buffer is full: hands its events to the grammar builder. `table` is unused, the
 /// signature is `pcc_kbl_flush`'s.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_wpp_flush(_table: i64) {
-    if let Some(r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-        r.flush();
-    }
+    crate::interrupt::section(|| {
+        if let Some(r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+            r.flush();
+        }
+    })
 }
 
 /// Ends the trace and builds the profile of the run, with the problems found on the way.

@@ -283,7 +283,7 @@ extern "C" fn recurses() -> i64 {
 
 /// The overflow scenario's exit hook: checks that the recursion used most of the stack, and that the error
 /// path, still on the overflowed stack, has most of the safety margin to work with.
-fn check_stack_use() {
+fn check_stack_use() -> bool {
     let used = STACK_TOP.load(Ordering::Relaxed) - LOWEST_FRAME.load(Ordering::Relaxed);
     let room = [1u8; 3 * STACK_SAFETY_MARGIN / 4];
     if used > STACK_SIZE - 2 * STACK_SAFETY_MARGIN && black_box(&room)[0] == 1 {
@@ -291,6 +291,7 @@ fn check_stack_use() {
     } else {
         eprintln!("stack use: {used} of {STACK_SIZE}");
     }
+    true
 }
 
 extern "C" fn allocates_too_much() -> i64 {
@@ -312,7 +313,10 @@ fn run_scenario(name: &str) -> ! {
     if name == "stack_overflow_is_caught_with_room_to_spare" {
         register_exit_hook(Box::new(check_stack_use));
     } else {
-        register_exit_hook(Box::new(|| eprintln!("hook")));
+        register_exit_hook(Box::new(|| {
+            eprintln!("hook");
+            true
+        }));
     }
     let args = scenario.args.iter().map(|s| s.to_string()).collect();
     std::process::exit(run_program(program_info(), args, scenario.entry))

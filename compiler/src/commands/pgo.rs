@@ -96,7 +96,16 @@ fn pgo(file: &Path, options: &PgoOptions, args: &[String]) -> std::io::Result<i3
     let level = format!("-O{}", options.opt_level);
     let profile = options.profile_out.display().to_string();
 
-    let _ = std::fs::remove_file(options.profile_out);
+    // Checked before any run; the old profile (through a symbolic link, its target) is removed
+    // so that a training run that writes none is noticed.
+    let target = match pcc_profiler::output_file::check_output(options.profile_out) {
+        Ok(target) => target,
+        Err(problem) => {
+            eprintln!("error: pcc pgo: cannot write the profile: {problem}");
+            return Ok(EXIT_COMPILE_ERROR);
+        }
+    };
+    let _ = std::fs::remove_file(target);
     let train = [
         "--profile=kbl".to_string(),
         "--k".into(),

@@ -77,6 +77,10 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
 
 /// `pcc profile merge`: sums the counts of profiles of the same code into `output`.
 pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
+    if let Err(problem) = pcc_profiler::output_file::check_output(output) {
+        eprintln!("error: -o: {problem}");
+        return 1;
+    }
     let Some(profiles) = paths.iter().map(|p| load(p)).collect::<Option<Vec<_>>>() else {
         return 1;
     };

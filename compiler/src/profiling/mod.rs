@@ -126,6 +126,7 @@ pub fn instrument(
             node_lines: node_lines(func, &lines),
             node_line: node_line(func, &lines),
             interesting: Vec::new(),
+            stops: Vec::new(),
             node_costs: match how.mode {
                 Mode::Wpp => wpp::node_costs(func),
                 _ => Vec::new(),
@@ -136,41 +137,35 @@ pub fn instrument(
         let counter_table = match how.mode {
             Mode::Block => block::instrument_function(func, table),
             Mode::Edge => {
-                let plan = EdgeProfilePlan::new(&fcfg.cfg, &weights);
-                // Two counters after the chords' count activations started and finished, so
-                // that a function still running when the program ends (flow not conserved)
-                // is recognized instead of getting wrong edge counts (pcc_profiler::spec).
-                let (started, finished) =
-                    (plan.num_counters() as u64, plan.num_counters() as u64 + 1);
-                let span = func.blocks[mir::ENTRY].term.span;
-                func.blocks[mir::ENTRY].stmts.insert(
-                    0,
-                    Statement {
-                        kind: count_const(table, started),
-                        span,
-                    },
-                );
+                // Activations may stop inside these blocks: the plan counts the ones that did
+                // by flow conservation (pcc_profiler::edge_profile).
+                let stops: Vec<bool> = func.blocks.iter().map(|b| may_stop(func, b)).collect();
+                let plan = EdgeProfilePlan::with_stops(&fcfg.cfg, &weights, &stops);
+                functions.last_mut().expect("pushed above").stops =
+                    (0..stops.len()).filter(|&b| stops[b]).collect();
+                if let Some(counter) = plan.entry_counter() {
+                    let span = func.blocks[mir::ENTRY].term.span;
+                    func.blocks[mir::ENTRY].stmts.insert(
+                        0,
+                        Statement {
+                            kind: count_const(table, counter as u64),
+                            span,
+                        },
+                    );
+                }
                 let mut inserter = Inserter::new(func, &fcfg, table);
                 for e in 0..fcfg.edges.len() {
                     if let Some(counter) = plan.edge_counter(EdgeId(e)) {
                         inserter.on_edge(e, vec![count_const(table, counter as u64)]);
                     }
-                    if fcfg.edges[e].1.is_none() {
-                        inserter.on_edge(e, vec![count_const(table, finished)]);
-                    }
                 }
                 for b in 0..fcfg.exit().0 {
-                    let mut code = Vec::new();
                     if let Some(counter) = plan.dead_end_counter(NodeId(b)) {
-                        code.push(count_const(table, counter as u64));
+                        inserter.at_dead_end(b, vec![count_const(table, counter as u64)]);
                     }
-                    if fcfg.cfg.succs(NodeId(b)).is_empty() {
-                        code.push(count_const(table, finished));
-                    }
-                    inserter.at_dead_end(b, code);
                 }
                 CounterTable {
-                    len: finished + 1,
+                    len: plan.num_counters() as u64,
                     hashed: false,
                     slots: None,
                 }

@@ -95,9 +95,8 @@ fn edge_counts(
     let (name, file) = (&spec.name, &source.name);
     let Some(record) = source.profile.function(name) else {
         eprintln!(
-            "pcc: warning: tpp: the edge profile `{file}` has no counts for function `{name}` \
-             (a run cut short by exit() or a runtime error inside it leaves it out); `{name}` \
-             is profiled like bl"
+            "pcc: warning: tpp: the edge profile `{file}` has no counts for function `{name}`; \
+             `{name}` is profiled like bl"
         );
         return None;
     };
@@ -107,6 +106,17 @@ fn edge_counts(
         .filter(|edges| edges.len() == fcfg.cfg.num_edges())
         .map(|edges| edges.iter().map(|e| e.count).collect());
     match counts {
+        // Obvious paths get their counts from the edges (003 §4.2.2): the edges an unfinished
+        // activation took would count a path that never ended.
+        Some(_) if record.unfinished > 0 => {
+            eprintln!(
+                "pcc: warning: tpp: the edge profile `{file}` has {} activation(s) of `{name}` \
+                 still running when its run ended (exit() or a runtime error inside it), whose \
+                 paths did not end; `{name}` is profiled like bl",
+                record.unfinished
+            );
+            None
+        }
         Some(counts) if record.cfg_hash == spec.cfg_hash => Some(counts),
         _ => {
             eprintln!(

@@ -1,11 +1,10 @@
 //! Reading and writing profile files. Reading checks, in order: well-formed JSON, the `format`
 //! tag, the `version`, the `mode`, then the structure; every failure is an error value.
-//! Writing is atomic: a temporary file in the same directory, then a rename.
+//! Writing is atomic: a temporary file in the same directory, then a rename (`output_file`).
 
 use std::collections::HashSet;
 use std::fmt;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{FORMAT, Mode, Profile, VERSION};
@@ -213,36 +212,13 @@ impl Profile {
     }
 
     /// Writes the profile so that `path` holds either the old file or the complete new one,
-    /// never a partial write: a temporary file in the same directory is renamed over it.
+    /// never a partial write, following symbolic links and refusing anything but a regular
+    /// file ([`crate::output_file::write_atomic`]).
     pub fn write_atomic(&self, path: &Path) -> Result<(), ProfileError> {
-        let io_error = |e| ProfileError::new(ProfileErrorKind::Io(e)).at(path);
-        let directory = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let file_name = path.file_name().ok_or_else(|| {
-            io_error(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "profile path has no file name",
-            ))
-        })?;
-        let temp = directory.join(format!(
-            ".{}.{}.tmp",
-            file_name.to_string_lossy(),
-            std::process::id()
-        ));
-        let written = (|| {
-            let mut file = fs::File::create(&temp)?;
-            file.write_all(self.to_json().as_bytes())?;
-            file.write_all(b"\n")?;
-            file.sync_all()?;
-            fs::rename(&temp, path)
-        })();
-        if written.is_err() {
-            // Best effort: the temporary file may not even exist.
-            let _ = fs::remove_file(&temp);
-        }
-        written.map_err(io_error)
+        let mut text = self.to_json();
+        text.push('\n');
+        crate::output_file::write_atomic(path, text.as_bytes())
+            .map_err(|e| ProfileError::new(ProfileErrorKind::Io(e)).at(path))
     }
 }
 

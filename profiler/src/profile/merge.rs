@@ -222,6 +222,7 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
     } else if into.blocks.is_none() {
         into.blocks.clone_from(&from.blocks);
     }
+    into.unfinished = into.unfinished.saturating_add(from.unfinished);
     Ok(())
 }
 
@@ -340,6 +341,16 @@ mod tests {
             })
         ));
         assert_eq!(merge(&[]).unwrap_err().error, MergeError::NoProfiles);
+    }
+
+    #[test]
+    fn unfinished_activations_add_up() {
+        let mut a = run(&[(1, 1)], &[]);
+        a.mode = Mode::Edge;
+        let mut b = a.clone();
+        a.functions[0].unfinished = 1;
+        b.functions[0].unfinished = 2;
+        assert_eq!(merge(&[a, b]).unwrap().functions[0].unfinished, 3);
     }
 
     #[test]

@@ -178,6 +178,10 @@ pub struct FunctionProfile {
     /// `block`: one entry per basic block, in id order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blocks: Option<Vec<BlockCount>>,
+    /// `edge`: activations still running when the profile was written (`exit()` or a runtime
+    /// error below them, a signal); `edges` has the edges they took.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unfinished: u64,
     /// `ppp`: Ball-Larus ids of the interesting paths.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interesting: Option<Vec<u64>>,
@@ -213,6 +217,10 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl FunctionProfile {
     /// A function with no executed paths and no mode-specific data.
     pub fn new(
@@ -231,6 +239,7 @@ impl FunctionProfile {
             num_blocks: None,
             edges: None,
             blocks: None,
+            unfinished: 0,
             interesting: None,
             range: None,
             rho: None,
