@@ -155,6 +155,18 @@ enum ProfileCommand {
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
+    /// One self-contained HTML page (no network needed): the summary, per function its
+    /// heat-coloured source, executed paths and CFG (choose a path to highlight it), the mode's
+    /// own section and, with --compare, the two runs' path spectra side by side.
+    Report {
+        profile: PathBuf,
+        /// Another profile of the same program: path spectra side by side (same mode), or the
+        /// AoDF (a tpp profile compared with a bl one).
+        #[arg(long, value_name = "Q")]
+        compare: Option<PathBuf>,
+        #[arg(short = 'o', long = "output", value_name = "HTML")]
+        output: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
@@ -324,6 +336,11 @@ fn main() {
             ProfileCommand::Aodf { tpp, bl, format } => {
                 commands::aodf::run(&tpp, &bl, json(format))
             }
+            ProfileCommand::Report {
+                profile,
+                compare,
+                output,
+            } => commands::report::run(&profile, compare.as_deref(), &output),
         },
         Command::Wpp(command) => match command {
             WppCommand::Hot {

@@ -5,4 +5,6 @@ pub mod aodf;
 pub mod paths;
 pub mod pgo;
 pub mod profile;
+pub mod profile_view;
+pub mod report;
 pub mod wpp;

@@ -399,21 +399,6 @@ impl<'f> FunctionPaths<'f> {
         })
     }
 
-    /// `T` / `F` for the edges out of a branch, the arm's patterns for those out of a switch.
-    fn branch_label(&self, e: EdgeId) -> Option<String> {
-        let (from, to) = self.fcfg.edges[e.0];
-        let to = to?;
-        match &self.func.blocks[from].term.kind {
-            TerminatorKind::Branch {
-                then_bb, else_bb, ..
-            } if then_bb != else_bb => Some(if to == *then_bb { "T" } else { "F" }.to_string()),
-            kind @ TerminatorKind::Switch { cases, default, .. } if kind.successors().len() > 1 => {
-                Some(switch_outcome(cases, *default, to))
-            }
-            _ => None,
-        }
-    }
-
     fn is_loop_header(&self, v: NodeId) -> bool {
         let cfg = &self.fcfg.cfg;
         self.numbering
@@ -436,6 +421,21 @@ impl<'f> FunctionPaths<'f> {
     }
 }
 
+/// `T` / `F` for the edges out of a branch, the arm's patterns for those out of a switch.
+pub(super) fn branch_label(func: &mir::Function, fcfg: &FunctionCfg, e: EdgeId) -> Option<String> {
+    let (from, to) = fcfg.edges[e.0];
+    let to = to?;
+    match &func.blocks[from].term.kind {
+        TerminatorKind::Branch {
+            then_bb, else_bb, ..
+        } if then_bb != else_bb => Some(if to == *then_bb { "T" } else { "F" }.to_string()),
+        kind @ TerminatorKind::Switch { cases, default, .. } if kind.successors().len() > 1 => {
+            Some(switch_outcome(cases, *default, to))
+        }
+        _ => None,
+    }
+}
+
 /// The arm of a `match` that goes to `target`: its patterns (`1 | 2`), or `_` for the default.
 fn switch_outcome(
     cases: &[(i64, mir::BlockId)],
@@ -455,7 +455,7 @@ fn switch_outcome(
 }
 
 /// `[5, 6, 7, 9, 5]` → `5-7, 9, 5`: runs of consecutive ascending lines become ranges.
-fn compact_lines(lines: &[u32]) -> String {
+pub(super) fn compact_lines(lines: &[u32]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -710,7 +710,7 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
             let increment = f.numbering.increment(d);
             let (from, to) = (node(edge.from), node(edge.to));
             let attributes = match edge.kind {
-                DagEdgeKind::Real(e) => match f.branch_label(e) {
+                DagEdgeKind::Real(e) => match branch_label(f.func, &f.fcfg, e) {
                     Some(outcome) => format!(
                         "label=\"{increment}\", taillabel=\"{}\", labelfontcolor=gray40",
                         dot_escape(&outcome)

@@ -1,0 +1,332 @@
+//! A function's CFG as inline SVG for the report: layout by the `layout-rs` crate (layered, as
+//! Graphviz's `dot` draws CFGs; pure Rust, so no Graphviz is needed), drawing here, through a
+//! layout-rs render backend that tags each block and edge with its id for the page's script.
+//!
+//! As [BL96] draws a path-profiled CFG: real edges solid, each labelled with its count and, for
+//! path modes, its Ball-Larus increment `Val(e)`; back edges dashed; the dummy edges that
+//! replace them in the DAG (ENTRY → loop header, loop latch → EXIT) dotted, with their `Val`.
+
+use std::fmt::Write as _;
+
+use layout::core::base::Orientation;
+use layout::core::color::Color;
+use layout::core::format::{ClipHandle, RenderBackend};
+use layout::core::geometry::Point;
+use layout::core::style::{LineStyleKind, StyleAttr};
+use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
+use layout::topo::layout::VisualGraph;
+use pcc_profiler::cfg::NodeId;
+use pcc_profiler::dag::DagEdgeKind;
+
+use super::html::escape;
+use crate::commands::profile_view::CfgView;
+
+/// At most this many source lines are shown in a block, each cut to `LINE_CHARS` characters.
+const BLOCK_LINES: usize = 3;
+const LINE_CHARS: usize = 34;
+/// Monospace metrics of the block text, in pixels.
+const FONT: f64 = 12.0;
+const CHAR_WIDTH: f64 = 7.3;
+const LINE_HEIGHT: f64 = 15.0;
+
+/// The SVG of `cfg`; `line(n)` is source line `n`, `path_mode` adds `Val(e)` and dummy edges.
+pub fn cfg_svg(cfg: &CfgView, line: &dyn Fn(u32) -> String, path_mode: bool) -> String {
+    let graph = &cfg.fcfg.cfg;
+    let exit = graph.exit();
+    let max_count = cfg.edge_counts.iter().copied().max().unwrap_or(0).max(1);
+    let blocks: Vec<Vec<String>> = (0..graph.num_nodes())
+        .map(|v| block_text(cfg, NodeId(v), line))
+        .collect();
+
+    let mut vg = VisualGraph::new(Orientation::TopToBottom);
+    let handles: Vec<_> = blocks
+        .iter()
+        .enumerate()
+        .map(|(v, text)| {
+            let width = text.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f64;
+            let size = Point::new(
+                width * CHAR_WIDTH + 14.0,
+                text.len() as f64 * LINE_HEIGHT + 10.0,
+            );
+            let look = StyleAttr::new(Color::fast("black"), 1, None, 4, FONT as usize);
+            vg.add_node(Element::create_with_properties(
+                ShapeKind::Box(String::new()),
+                look,
+                Orientation::TopToBottom,
+                size,
+                format!("n{v}"),
+            ))
+        })
+        .collect();
+    let dag = cfg.numbering.dag();
+    let back_edges = dag.back_edges();
+    for (e, edge) in graph.edges() {
+        let count = cfg.edge_counts[e.0];
+        let mut label = count.to_string();
+        if path_mode && let Some((d, _)) = dag.edges().find(|(_, d)| d.kind == DagEdgeKind::Real(e))
+        {
+            let _ = write!(label, " +{}", cfg.numbering.increment(d));
+        }
+        let style = if back_edges.contains(&e) {
+            LineStyleKind::Dashed
+        } else {
+            LineStyleKind::Normal
+        };
+        let class = if back_edges.contains(&e) {
+            "back"
+        } else {
+            "real"
+        };
+        let width = 1.0 + 5.0 * (count as f64 / max_count as f64).sqrt();
+        let properties = format!(
+            "class=\"edge {class}\" data-e=\"{}\" data-count=\"{count}\" stroke-width=\"{width:.1}\" stroke=\"{}\"",
+            e.0,
+            heat_colour(count, max_count)
+        );
+        vg.add_edge(
+            arrow(&label, style, properties),
+            handles[edge.from.0],
+            handles[edge.to.0],
+        );
+    }
+    if path_mode {
+        for (d, edge) in dag.edges() {
+            let what = match edge.kind {
+                DagEdgeKind::EntryDummy => "dummy: a path starts at the loop header",
+                DagEdgeKind::BackExit(_) => "dummy: a path ends at the back edge",
+                DagEdgeKind::CutExit(_) => "dummy: a path ends at the cut edge",
+                _ => continue,
+            };
+            let properties = format!(
+                "class=\"edge dummy\" data-d=\"{}\" data-what=\"{what}\" stroke-width=\"1\" stroke=\"#888\"",
+                d.0
+            );
+            vg.add_edge(
+                arrow(
+                    &format!("+{}", cfg.numbering.increment(d)),
+                    LineStyleKind::Dotted,
+                    properties,
+                ),
+                handles[edge.from.0],
+                handles[edge.to.0],
+            );
+        }
+    }
+    let mut canvas = Canvas {
+        blocks,
+        counts: &cfg.node_counts,
+        exit: exit.0,
+        max_count: cfg.node_counts.iter().copied().max().unwrap_or(0),
+        ..Canvas::default()
+    };
+    vg.do_it(false, false, false, &mut canvas);
+    canvas.finish()
+}
+
+fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
+    let look = StyleAttr::new(Color::fast("black"), 1, None, 0, 11);
+    Arrow::with_properties(
+        LineEndKind::None,
+        LineEndKind::Arrow,
+        style,
+        label,
+        &look,
+        properties,
+        &None,
+        &None,
+    )
+}
+
+/// The text of a block: `bb3 ×120`, then its first source lines.
+fn block_text(cfg: &CfgView, v: NodeId, line: &dyn Fn(u32) -> String) -> Vec<String> {
+    let count = cfg.node_counts[v.0];
+    if v == cfg.fcfg.exit() {
+        return vec![format!("EXIT ×{count}")];
+    }
+    let entry = if v == cfg.fcfg.cfg.entry() {
+        "ENTRY "
+    } else {
+        ""
+    };
+    let mut text = vec![format!("{entry}bb{} ×{count}", v.0)];
+    let lines = &cfg.node_lines[v.0];
+    for &n in lines.iter().take(BLOCK_LINES) {
+        let source = line(n);
+        let source = source.trim();
+        let mut shown: String = format!("{n}: {source}");
+        if shown.chars().count() > LINE_CHARS {
+            shown = shown.chars().take(LINE_CHARS - 1).collect::<String>() + "…";
+        }
+        text.push(shown);
+    }
+    if lines.len() > BLOCK_LINES {
+        text.push(format!("… {} more lines", lines.len() - BLOCK_LINES));
+    }
+    text
+}
+
+/// An edge's colour: grey for a count of 0, then from amber to dark red as the count nears `max`.
+pub fn heat_colour(count: u64, max: u64) -> String {
+    if count == 0 {
+        return "#c8c8c8".to_string();
+    }
+    let heat = (count as f64 / max.max(1) as f64).sqrt();
+    format!(
+        "hsl({:.0}, 85%, {:.0}%)",
+        40.0 * (1.0 - heat),
+        48.0 - 10.0 * heat
+    )
+}
+
+/// A background behind dark text: white for 0, then from pale yellow to salmon.
+pub fn heat_background(count: u64, max: u64) -> String {
+    if count == 0 {
+        return "#f4f4f4".to_string();
+    }
+    let heat = (count as f64 / max.max(1) as f64).sqrt().min(1.0);
+    format!(
+        "hsl({:.0}, 100%, {:.0}%)",
+        50.0 * (1.0 - heat),
+        92.0 - 20.0 * heat
+    )
+}
+
+/// The layout-rs render backend: collects the blocks' boxes and the edges' curves as SVG.
+#[derive(Default)]
+struct Canvas<'a> {
+    blocks: Vec<Vec<String>>,
+    counts: &'a [u64],
+    exit: usize,
+    max_count: u64,
+    body: String,
+    labels: String,
+    max: (f64, f64),
+}
+
+impl Canvas<'_> {
+    fn grow(&mut self, p: Point) {
+        self.max = (self.max.0.max(p.x), self.max.1.max(p.y));
+    }
+
+    fn finish(self) -> String {
+        let (w, h) = (self.max.0 + 8.0, self.max.1 + 8.0);
+        format!(
+            "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\">\
+             <defs><marker id=\"arrowhead\" markerWidth=\"8\" markerHeight=\"6\" refX=\"8\" refY=\"3\" orient=\"auto-start-reverse\" markerUnits=\"userSpaceOnUse\">\
+             <polygon points=\"0 0, 8 3, 0 6\" fill=\"#555\"/></marker></defs>{}{}</svg>",
+            self.body, self.labels
+        )
+    }
+}
+
+impl RenderBackend for Canvas<'_> {
+    fn draw_rect(
+        &mut self,
+        xy: Point,
+        size: Point,
+        _look: &StyleAttr,
+        properties: Option<String>,
+        _clip: Option<ClipHandle>,
+    ) {
+        let Some(v) = properties
+            .as_deref()
+            .and_then(|p| p.strip_prefix('n'))
+            .and_then(|v| v.parse::<usize>().ok())
+        else {
+            return;
+        };
+        self.grow(Point::new(xy.x + size.x, xy.y + size.y));
+        let count = self.counts[v];
+        let fill = heat_background(count, self.max_count);
+        let id = if v == self.exit {
+            "EXIT".to_string()
+        } else {
+            format!("bb{v}")
+        };
+        let _ = write!(
+            self.body,
+            "<g class=\"block\" data-b=\"{v}\"><title>{id}: {count} executions</title>\
+             <rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"4\" fill=\"{fill}\"/>",
+            xy.x, xy.y, size.x, size.y
+        );
+        for (i, text) in self.blocks[v].iter().enumerate() {
+            let class = if i == 0 { " class=\"bid\"" } else { "" };
+            let _ = write!(
+                self.body,
+                "<text x=\"{:.1}\" y=\"{:.1}\"{class}>{}</text>",
+                xy.x + 7.0,
+                xy.y + 5.0 + LINE_HEIGHT * (i as f64 + 0.8),
+                escape(text)
+            );
+        }
+        self.body.push_str("</g>");
+    }
+
+    fn draw_line(&mut self, _: Point, _: Point, _: &StyleAttr, _: Option<String>) {}
+
+    fn draw_circle(&mut self, _: Point, _: Point, _: &StyleAttr, _: Option<String>) {}
+
+    /// Edge labels (the text of layout-rs's label connectors).
+    fn draw_text(&mut self, xy: Point, text: &str, _look: &StyleAttr) {
+        if text.is_empty() {
+            return;
+        }
+        self.grow(Point::new(xy.x + 40.0, xy.y + 8.0));
+        let _ = write!(
+            self.labels,
+            "<text class=\"elabel\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            xy.x,
+            xy.y + 4.0,
+            escape(text)
+        );
+    }
+
+    fn draw_arrow(
+        &mut self,
+        path: &[(Point, Point)],
+        dashed: bool,
+        head: (bool, bool),
+        _look: &StyleAttr,
+        properties: Option<String>,
+        _text: &str,
+    ) {
+        let (Some(first), Some(second)) = (path.first(), path.get(1)) else {
+            return;
+        };
+        for p in path {
+            self.grow(p.0);
+            self.grow(p.1);
+        }
+        // The curve as layout-rs's own SVG backend writes it: `M C` then `S` per point.
+        let mut d = format!(
+            "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
+            first.0.x,
+            first.0.y,
+            first.1.x,
+            first.1.y,
+            second.0.x,
+            second.0.y,
+            second.1.x,
+            second.1.y
+        );
+        for p in &path[2..] {
+            let _ = write!(d, " S {:.1} {:.1}, {:.1} {:.1}", p.0.x, p.0.y, p.1.x, p.1.y);
+        }
+        let properties = properties.unwrap_or_default();
+        let dash = match (dashed, properties.contains("dummy")) {
+            (_, true) => " stroke-dasharray=\"2,3\"",
+            (true, false) => " stroke-dasharray=\"6,4\"",
+            (false, false) => "",
+        };
+        // A back edge is laid out reversed, with its head at the start.
+        let head = if head.0 { "marker-start" } else { "marker-end" };
+        let _ = write!(
+            self.body,
+            "<path d=\"{d}\" fill=\"none\" {head}=\"url(#arrowhead)\"{dash} {properties}/>"
+        );
+    }
+
+    fn create_clip(&mut self, _: Point, _: Point, _: usize) -> ClipHandle {
+        0
+    }
+}
