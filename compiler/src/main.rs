@@ -89,6 +89,10 @@ enum Command {
         function: Option<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: PathsFormat,
+        /// With --format dot: label blocks and edges with this profile's counts, edge widths by
+        /// count, and draw the hottest path in red.
+        #[arg(long, value_name = "P")]
+        profile: Option<PathBuf>,
     },
     /// Inspect and combine profiles.
     #[command(subcommand)]
@@ -167,6 +171,30 @@ enum ProfileCommand {
         #[arg(short = 'o', long = "output", value_name = "HTML")]
         output: PathBuf,
     },
+    /// The profiled source with each line's count and share, like gcov or `perf annotate`.
+    Annotate {
+        profile: PathBuf,
+        /// Only this function.
+        #[arg(long)]
+        function: Option<String>,
+    },
+    /// Write the profile for other viewers: `lcov` (a tracefile for genhtml and editors'
+    /// coverage views) or `folded` (one stack per executed path, for flame graphs and
+    /// speedscope).
+    Export {
+        profile: PathBuf,
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Where to write (default: stdout).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Lcov,
+    Folded,
 }
 
 #[derive(clap::Args)]
@@ -315,13 +343,14 @@ fn main() {
             file,
             function,
             format,
+            profile,
         } => {
             let format = match format {
                 PathsFormat::Text => commands::paths::Format::Text,
                 PathsFormat::Json => commands::paths::Format::Json,
                 PathsFormat::Dot => commands::paths::Format::Dot,
             };
-            commands::paths::run(&file, function.as_deref(), format)
+            commands::paths::run(&file, function.as_deref(), format, profile.as_deref())
         }
         Command::Profile(command) => match command {
             ProfileCommand::Show {
@@ -341,6 +370,20 @@ fn main() {
                 compare,
                 output,
             } => commands::report::run(&profile, compare.as_deref(), &output),
+            ProfileCommand::Annotate { profile, function } => {
+                commands::annotate::run(&profile, function.as_deref())
+            }
+            ProfileCommand::Export {
+                profile,
+                format,
+                output,
+            } => {
+                let format = match format {
+                    ExportFormat::Lcov => commands::export::Format::Lcov,
+                    ExportFormat::Folded => commands::export::Format::Folded,
+                };
+                commands::export::run(&profile, format, output.as_deref())
+            }
         },
         Command::Wpp(command) => match command {
             WppCommand::Hot {

@@ -12,10 +12,11 @@ use std::path::Path;
 use pcc_lang::{LineIndex, Span};
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
-use pcc_profiler::dag::DagEdgeKind;
+use pcc_profiler::dag::{DagEdgeId, DagEdgeKind};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use serde::Serialize;
 
+use super::profile_view::{CfgView, ProgramView};
 use crate::driver::{self, EXIT_COMPILE_ERROR};
 use crate::lower;
 use crate::mir::{self, Builtin, Callee, StatementKind, TerminatorKind};
@@ -31,7 +32,22 @@ pub enum Format {
 /// At most this many paths are listed per function; the rest are counted, not regenerated.
 pub const PATH_LIMIT: usize = 1000;
 
-pub fn run(file: &Path, function: Option<&str>, format: Format) -> i32 {
+/// `profile`: with `Format::Dot`, a profile of the program whose counts label the DAGs.
+pub fn run(file: &Path, function: Option<&str>, format: Format, profile: Option<&Path>) -> i32 {
+    let counts = match (profile, format) {
+        (None, _) => None,
+        (Some(path), Format::Dot) => match ProgramView::load(path) {
+            Some(view) => {
+                view.warn();
+                Some(view)
+            }
+            None => return EXIT_COMPILE_ERROR,
+        },
+        (Some(_), _) => {
+            eprintln!("error: --profile labels the graph of `--format dot` only");
+            return EXIT_COMPILE_ERROR;
+        }
+    };
     let checked = match driver::front_end(file) {
         Ok(checked) => checked,
         Err(status) => return status,
@@ -73,7 +89,7 @@ pub fn run(file: &Path, function: Option<&str>, format: Format) -> i32 {
     let output = match format {
         Format::Text => render_text(&functions, &source),
         Format::Json => render_json(&checked.file_name, &functions, &source),
-        Format::Dot => render_dot(&checked.file_name, &functions, &source),
+        Format::Dot => render_dot(&checked.file_name, &functions, &source, counts.as_ref()),
     };
     write_stdout(&output)
 }
@@ -640,7 +656,14 @@ fn dot_escape(text: &str) -> String {
 const DOT_NODE_LINES: usize = 4;
 const DOT_LINE_CHARS: usize = 40;
 
-fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> String {
+/// With a profile: each block's and DAG edge's count, edges as wide as their share, and the
+/// hottest path in red.
+fn render_dot(
+    program: &str,
+    functions: &[FunctionPaths],
+    source: &Source,
+    profile: Option<&ProgramView>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", dot_escape(program));
     let _ = writeln!(
@@ -654,6 +677,22 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
     for (i, f) in functions.iter().enumerate() {
         let dag = f.numbering.dag();
         let node = |v: NodeId| format!("f{i}_n{}", v.0);
+        // The profile's view of this function, when it is of this code.
+        let counted = profile.and_then(|view| {
+            let function = view.functions.iter().find(|g| g.name == f.func.name)?;
+            let cfg: &CfgView = function.cfg.as_ref()?;
+            (view.record(function).cfg_hash == f.cfg_hash).then_some((function, cfg))
+        });
+        let hottest: Vec<DagEdgeId> = counted
+            .and_then(|(function, cfg)| Some(function.hottest_route()?.dag_edges(cfg)))
+            .unwrap_or_default();
+        let max_count = counted.map_or(1, |(_, cfg)| {
+            dag.edges()
+                .map(|(d, _)| cfg.dag_edge_count(d))
+                .max()
+                .unwrap_or(1)
+                .max(1)
+        });
         let n = f.num_paths();
         let mut title = format!("fn {}: {n} {}", f.func.name, paths_word(n));
         if f.numbering.is_truncated() {
@@ -663,9 +702,12 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
         let _ = writeln!(out, "    label=\"{}\";", dot_escape(&title));
         for &v in dag.topological_order() {
             if v == dag.exit() {
+                let count = counted.map_or(String::new(), |(_, cfg)| {
+                    format!(" ×{}", cfg.node_counts[v.0])
+                });
                 let _ = writeln!(
                     out,
-                    "    {} [label=\"EXIT\", shape=ellipse, style=bold];",
+                    "    {} [label=\"EXIT{count}\", shape=ellipse, style=bold];",
                     node(v)
                 );
                 continue;
@@ -675,7 +717,11 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
             if v == dag.entry() {
                 label.push_str("ENTRY  ");
             }
-            let _ = write!(label, "bb{}\\l", v.0);
+            let _ = write!(label, "bb{}", v.0);
+            if let Some((_, cfg)) = counted {
+                let _ = write!(label, "  ×{}", cfg.node_counts[v.0]);
+            }
+            label.push_str("\\l");
             for &line in lines.iter().take(DOT_NODE_LINES) {
                 let text = source.line(line).trim();
                 let text: String = if text.chars().count() > DOT_LINE_CHARS {
@@ -737,6 +783,21 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
                     "label=\"{increment}\", style=dotted, tooltip=\"path ends in bb{}\"",
                     edge.from.0
                 ),
+            };
+            let attributes = match counted {
+                Some((_, cfg)) => {
+                    let count = cfg.dag_edge_count(d);
+                    let width = 1.0 + 4.0 * count as f64 / max_count as f64;
+                    let hot = if hottest.contains(&d) {
+                        ", color=red, fontcolor=red"
+                    } else {
+                        ""
+                    };
+                    // The count first in the label: `count · +Val(e)`.
+                    attributes.replacen("label=\"", &format!("label=\"×{count} · +"), 1)
+                        + &format!(", penwidth={width:.1}{hot}")
+                }
+                None => attributes,
             };
             let _ = writeln!(out, "    {from} -> {to} [{attributes}];");
         }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use pcc_lang::LineIndex;
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
+use pcc_profiler::dag::{DagEdgeId, DagEdgeKind};
 use pcc_profiler::profile::{FunctionProfile, Mode, PathCount, Profile};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use pcc_profiler::tpp::Tpp;
@@ -27,6 +28,8 @@ pub struct ProgramView {
     pub source_file: PathBuf,
     /// The source, line `n` at index `n - 1`.
     pub source: Vec<String>,
+    /// Byte offsets to line numbers of `source`.
+    pub index: LineIndex,
     /// The program lowered to MIR, as profiled (before instrumentation).
     pub program: mir::Program,
     /// One per function record, in the profile's order.
@@ -79,6 +82,27 @@ impl PathView {
     }
 }
 
+impl PathView {
+    /// The edges of the path in the Ball-Larus DAG: its CFG edges, and the dummy edges for a
+    /// start at a loop header and an end at a back or cut edge or in a dead end ([BL96] §3.1).
+    pub fn dag_edges(&self, cfg: &CfgView) -> Vec<DagEdgeId> {
+        let Some(route) = &self.route else {
+            return Vec::new();
+        };
+        let dag = cfg.numbering.dag();
+        dag.edges()
+            .filter(|(_, d)| match d.kind {
+                DagEdgeKind::Real(e) => route.edges.contains(&e),
+                DagEdgeKind::EntryDummy => d.to == route.start && route.start != dag.entry(),
+                DagEdgeKind::BackExit(e) => route.end == PathEnd::BackEdge(e),
+                DagEdgeKind::CutExit(e) => route.end == PathEnd::Truncated(e),
+                DagEdgeKind::DeadEnd => route.end == PathEnd::DeadEnd(d.from),
+            })
+            .map(|(d, _)| d)
+            .collect()
+    }
+}
+
 /// A function's MIR, CFG and counts.
 pub struct CfgView {
     pub func: mir::Function,
@@ -95,6 +119,27 @@ impl CfgView {
     /// The line a block's terminator decides on (its last line; its first for an empty block).
     pub fn branch_line(&self, v: NodeId, index: &LineIndex) -> u32 {
         index.line(self.func.blocks[v.0].term.span.lo)
+    }
+
+    /// How many times an edge of the Ball-Larus DAG was taken: a real edge as its CFG edge, a
+    /// dummy edge as the back or cut edge it stands for (from ENTRY: those into its target),
+    /// an edge out of a dead end as the block.
+    pub fn dag_edge_count(&self, d: DagEdgeId) -> u64 {
+        let dag = self.numbering.dag();
+        let edge = dag.edge(d);
+        match edge.kind {
+            DagEdgeKind::Real(e) | DagEdgeKind::BackExit(e) | DagEdgeKind::CutExit(e) => {
+                self.edge_counts[e.0]
+            }
+            DagEdgeKind::EntryDummy => dag
+                .back_edges()
+                .iter()
+                .chain(dag.cut_edges())
+                .filter(|&&e| self.fcfg.cfg.edge(e).to == edge.to)
+                .map(|e| self.edge_counts[e.0])
+                .sum(),
+            DagEdgeKind::DeadEnd => self.node_counts[edge.from.0],
+        }
     }
 
     /// How many times the function was entered.
@@ -115,7 +160,7 @@ pub struct FunctionView {
     pub line_counts: BTreeMap<u32, u64>,
     /// First and last source line of the function.
     pub span: (u32, u32),
-    /// All path executions (`edge`: activations, when known).
+    /// All path executions (`edge`: edge executions).
     pub total: u64,
 }
 
@@ -178,6 +223,7 @@ impl ProgramView {
         Some(ProgramView {
             source: checked.source.lines().map(str::to_string).collect(),
             profile,
+            index,
             program,
             profile_path: path.to_path_buf(),
             source_file,
@@ -296,7 +342,7 @@ impl FunctionView {
             _ => path_line_counts(&view.paths),
         };
         view.total = match profile.mode {
-            Mode::Edge => view.cfg.as_ref().map_or(0, CfgView::activations),
+            Mode::Edge => record.edges.iter().flatten().map(|e| e.count).sum(),
             _ => view.paths.iter().map(|p| p.count).sum(),
         };
         if view.span == (0, 0) {
@@ -355,15 +401,18 @@ impl CfgView {
     }
 
     /// An edge profile's line counts, by the rule of [`path_line_counts`]: each block enters
-    /// its lines, except a first line that the edge into it was already on.
+    /// its lines, except a first line that the edge into it was already on, unless that edge
+    /// ends a path (a back or cut edge: the next path enters the line anew).
     fn edge_line_counts(&self) -> BTreeMap<u32, u64> {
+        let dag = self.numbering.dag();
+        let ends_path = |e: &EdgeId| dag.back_edges().contains(e) || dag.cut_edges().contains(e);
         let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
         for (v, lines) in self.node_lines.iter().enumerate() {
             for &line in lines {
                 *counts.entry(line).or_default() += self.node_counts[v];
             }
         }
-        for (e, edge) in self.fcfg.cfg.edges() {
+        for (e, edge) in self.fcfg.cfg.edges().filter(|(e, _)| !ends_path(e)) {
             let last = self.node_lines[edge.from.0].last();
             let first = self.node_lines[edge.to.0].first();
             if let (Some(&last), Some(&first)) = (last, first)

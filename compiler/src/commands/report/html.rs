@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 
 use pcc_profiler::dag::DagEdgeKind;
 use pcc_profiler::profile::Mode;
-use pcc_profiler::regenerate::PathEnd;
 
 use super::svg::{cfg_svg, heat_background};
 use crate::commands::paths::compact_lines;
@@ -64,7 +63,7 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
         profile.args.join(" ")
     };
     let what = if profile.mode == Mode::Edge {
-        "function activations"
+        "edge executions"
     } else {
         "path executions"
     };
@@ -119,7 +118,7 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
         escape(&f.name),
         f.total,
         if mode == Mode::Edge {
-            "activations"
+            "edge executions"
         } else {
             "path executions"
         }
@@ -256,13 +255,11 @@ fn path_data(f: &FunctionView, path: &PathView) -> String {
     let blocks = join(&mut route.nodes(&cfg.fcfg.cfg).into_iter().map(|v| v.0));
     let edges = join(&mut path.edges().into_iter().map(|e| e.0));
     let dag = cfg.numbering.dag();
-    let dummies = dag.edges().filter(|(_, d)| match d.kind {
-        DagEdgeKind::EntryDummy => d.to == route.start && route.start != dag.entry(),
-        DagEdgeKind::BackExit(e) => route.end == PathEnd::BackEdge(e),
-        DagEdgeKind::CutExit(e) => route.end == PathEnd::Truncated(e),
-        _ => false,
-    });
-    let dummies = join(&mut dummies.map(|(d, _)| d.0));
+    let dummies = path
+        .dag_edges(cfg)
+        .into_iter()
+        .filter(|&d| !matches!(dag.edge(d).kind, DagEdgeKind::Real(_)));
+    let dummies = join(&mut dummies.map(|d| d.0));
     format!(
         "data-lines=\"{lines}\" data-blocks=\"{blocks}\" data-edges=\"{edges}\" data-dummies=\"{dummies}\""
     )

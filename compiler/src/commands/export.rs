@@ -1,0 +1,127 @@
+//! `pcc profile export P --format lcov|folded [-o OUT]`: a profile in the formats other viewers
+//! read. `lcov`: a tracefile for `genhtml` (and editors' coverage gutters): line counts, each
+//! function's activations, and the count of each branch out of a block that decides. `folded`:
+//! one line per executed path, `function;line a;line b;… count`, the folded stacks of flame
+//! graphs (`flamegraph.pl`, speedscope, inferno): each path is a stack of its lines.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use pcc_profiler::cfg::NodeId;
+use pcc_profiler::profile::Mode;
+
+use super::profile::print_text;
+use super::profile_view::ProgramView;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Format {
+    Lcov,
+    Folded,
+}
+
+pub fn run(profile: &Path, format: Format, output: Option<&Path>) -> i32 {
+    let Some(view) = ProgramView::load(profile) else {
+        return 1;
+    };
+    view.warn();
+    let text = match format {
+        Format::Lcov => lcov(&view),
+        Format::Folded if view.profile.mode == Mode::Edge => {
+            eprintln!(
+                "error: {}: an edge profile counts edges, not paths, so it has no stacks to                  fold; `--format lcov` exports it",
+                profile.display()
+            );
+            return 1;
+        }
+        Format::Folded => folded(&view),
+    };
+    match output {
+        None => print_text(&text),
+        Some(path) => match std::fs::write(path, text) {
+            Ok(()) => 0,
+            Err(error) => {
+                eprintln!("error: cannot write {}: {error}", path.display());
+                1
+            }
+        },
+    }
+}
+
+/// The lcov tracefile (geninfo(1) "TRACEFILE FORMAT"): one record for the program's source.
+fn lcov(view: &ProgramView) -> String {
+    let source = std::fs::canonicalize(&view.source_file).unwrap_or(view.source_file.clone());
+    let mut out = format!("TN:\nSF:{}\n", source.display());
+    let mut functions = 0;
+    let mut functions_hit = 0;
+    for f in &view.functions {
+        let Some(cfg) = &f.cfg else { continue };
+        let _ = writeln!(out, "FN:{},{}", f.span.0, f.name);
+        let _ = writeln!(out, "FNDA:{},{}", cfg.activations(), f.name);
+        functions += 1;
+        functions_hit += usize::from(cfg.activations() > 0);
+    }
+    let _ = write!(out, "FNF:{functions}\nFNH:{functions_hit}\n");
+
+    // A branch: an edge out of a block with several successors, on the line that decides.
+    let mut branches = Vec::new();
+    for f in &view.functions {
+        let Some(cfg) = &f.cfg else { continue };
+        let graph = &cfg.fcfg.cfg;
+        for v in 0..graph.num_nodes() {
+            let succs = graph.succs(NodeId(v));
+            if succs.len() < 2 {
+                continue;
+            }
+            let line = cfg.branch_line(NodeId(v), &view.index);
+            for (i, e) in succs.iter().enumerate() {
+                // lcov's `-`: the block never ran, so its branches were not taken or not.
+                let taken = if cfg.node_counts[v] == 0 {
+                    "-".to_string()
+                } else {
+                    cfg.edge_counts[e.0].to_string()
+                };
+                branches.push((line, v, i, taken));
+            }
+        }
+    }
+    branches.sort_by_key(|b| b.0);
+    for (line, block, i, taken) in &branches {
+        let _ = writeln!(out, "BRDA:{line},{block},{i},{taken}");
+    }
+    let hit = branches.iter().filter(|b| b.3 != "-" && b.3 != "0").count();
+    let _ = write!(out, "BRF:{}\nBRH:{hit}\n", branches.len());
+
+    // Every line of a block is instrumented (count 0 when it never ran).
+    let mut lines = std::collections::BTreeMap::new();
+    for f in &view.functions {
+        if let Some(cfg) = &f.cfg {
+            for &n in cfg.node_lines.iter().flatten() {
+                lines.entry(n).or_insert(0u64);
+            }
+        }
+        for (&n, &count) in &f.line_counts {
+            *lines.entry(n).or_insert(0) += count;
+        }
+    }
+    for (n, count) in &lines {
+        let _ = writeln!(out, "DA:{n},{count}");
+    }
+    let hit = lines.values().filter(|&&c| c > 0).count();
+    let _ = write!(out, "LF:{}\nLH:{hit}\nend_of_record\n", lines.len());
+    out
+}
+
+/// Folded stacks: `function;line 3;line 4 count`, one line per executed path.
+fn folded(view: &ProgramView) -> String {
+    let mut out = String::new();
+    for f in &view.functions {
+        for path in &f.paths {
+            let mut stack = f.name.clone();
+            for line in &path.lines {
+                let _ = write!(stack, ";line {line}");
+            }
+            let _ = writeln!(out, "{stack} {}", path.count);
+        }
+    }
+    out
+}
