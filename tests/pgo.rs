@@ -223,12 +223,12 @@ fn superblocks_formed() -> Result<(), Failed> {
 
 fn stale_profile() -> Result<(), Failed> {
     let scratch = Scratch::new("pgo-stale");
-    let source = root().join("tests/fixtures/pgo/alternating.pl");
-    let profile = kbl_profile(&scratch, &source, &[], "");
-    // The same program with the loop's bound changed: `main`'s code differs.
-    let text = std::fs::read_to_string(&source)?.replace("let n = 2000;", "let n = 2001;");
+    let original = std::fs::read_to_string(root().join("tests/fixtures/pgo/alternating.pl"))?;
     let changed = scratch.path("alternating.pl");
-    std::fs::write(&changed, text)?;
+    std::fs::write(&changed, &original)?;
+    let profile = kbl_profile(&scratch, &changed, &[], "");
+    // The same program with the loop's bound changed: `main`'s code differs.
+    std::fs::write(&changed, original.replace("let n = 2000;", "let n = 2001;"))?;
     let run = pcc_run(&scratch.0, &changed, &["--use-profile", &profile], &[], "");
     if run.status != 0
         || !run.stderr.contains("pcc: warning: the profile")

@@ -153,11 +153,13 @@ fn show_ranks_edges_of_edge_profiles() {
         run.stdout
             .contains("hottest edges; share = count / all 39 edge executions in the profile")
     );
-    assert!(run.stdout.contains("  1  25.64%     10  add_even  5 → 6\n"));
     assert!(
         run.stdout
-            .contains("add_even  11 → exit\n      11 | return sum;\n")
+            .contains("  1  25.64%     10  add_even  bb1 (line 5) → bb2 (line 6)\n")
     );
+    assert!(run.stdout.contains(
+        "add_even  bb3 (line 11) → exit (line 12)\n      11 |     return sum;\n      12 | }\n"
+    ));
     assert!(run.stdout.contains("  add_even               38\n"));
 }
 
@@ -191,10 +193,11 @@ fn show_without_the_source_lists_line_numbers_and_says_why_once() {
             .contains("  1  41.67%      5  add_even     0  5 6 7 9\n  2  ")
     );
     assert!(!run.stdout.contains(" | "));
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(run.stderr.starts_with(
-        "note: showing line numbers only: cannot read the program's source (tried ../../programs/add_even.pl"
-    ));
+    assert_eq!(
+        run.stderr,
+        "warning: add_even.bl.json: the profiled source file is gone (tried \
+         ../../programs/add_even.pl)\n"
+    );
 
     // A source that lacks the profile's lines is not the profiled one.
     let nested = scratch.path("a/b");
@@ -207,7 +210,9 @@ fn show_without_the_source_lists_line_numbers_and_says_why_once() {
     assert!(!run.stdout.contains(" | "));
     assert_eq!(
         run.stderr,
-        "note: showing line numbers only: the profile names line 16 but \
+        "warning: a/b/p.json: the source a/b/../../programs/add_even.pl changed since the \
+         profile was taken (its hash differs), so the profile's line numbers may have moved\n\
+         note: showing line numbers only: the profile names line 16 but \
          a/b/../../programs/add_even.pl has 2 lines, so it is not the profiled source\n"
     );
 }
@@ -262,7 +267,7 @@ fn merge_sums_counts() {
     );
     assert_eq!(
         function(&merged, "add_even")["cfg_hash"],
-        "b0d4c36cbb1ccd0c"
+        "9ba733467aee9297"
     );
     let leftovers = std::fs::read_dir(&scratch.0).unwrap().count();
     assert_eq!(
@@ -284,13 +289,15 @@ fn merge_refuses_profiles_of_different_code() {
         ),
         (
             "other_program.bl.json",
-            "program `../../programs/paths16.pl` here and `../../programs/add_even.pl` in the \
-             earlier profile; only profiles of the same program can be merged",
+            "a profile of program `../../programs/paths16.pl` here and of \
+             `../../programs/add_even.pl` in the earlier profile, different programs (another \
+             source path and other bytes, and no function with the same code); only profiles of \
+             the same program can be merged",
         ),
         (
             "add_even.stale.bl.json",
             "function `add_even` was profiled in different code (cfg_hash 0123456789abcdef here, \
-             b0d4c36cbb1ccd0c in the earlier profile), so one of them is stale",
+             9ba733467aee9297 in the earlier profile), so one of them is stale",
         ),
     ] {
         let other = fixture(other);
@@ -399,7 +406,7 @@ fn diff_refuses_stale_functions_and_compares_the_others() {
     let run = profile(&[OsStr::new("diff"), os(&a), os(&b)]);
     assert_eq!(run.status, 0, "{}", run.stderr);
     let refusal = "function `add_even`: not compared: the profiles come from different code of \
-                   this function (cfg_hash b0d4c36cbb1ccd0c in A, 0123456789abcdef in B), so one \
+                   this function (cfg_hash 9ba733467aee9297 in A, 0123456789abcdef in B), so one \
                    of them is stale";
     assert!(run.stdout.contains(refusal), "{}", run.stdout);
     assert_eq!(
@@ -424,8 +431,8 @@ fn diff_compares_edge_profiles_edge_by_edge() {
     let b = scratch.path("b.edge.json");
     let text = std::fs::read_to_string(fixture("add_even.10.edge.json")).unwrap();
     let text = text.replace(
-        r#"{ "from_line": 6, "to_line": 7, "count": 5 }"#,
-        r#"{ "from_line": 6, "to_line": 7, "count": 4 }"#,
+        r#""from_line": 6, "to_line": 7, "count": 5 }"#,
+        r#""from_line": 6, "to_line": 7, "count": 4 }"#,
     );
     std::fs::write(&b, text).unwrap();
     let run = profile(&[
@@ -440,7 +447,7 @@ fn diff_compares_edge_profiles_edge_by_edge() {
     );
     assert!(
         run.stdout
-            .contains("  changed  6 → 7           5           4\n")
+            .contains("  changed  bb2 (line 6) → bb4 (line 7)           5           4\n")
     );
 }
 
@@ -479,7 +486,12 @@ fn bad_files_are_refused_by_every_command() {
         ),
         (
             fixture("bad/wrong_version.json"),
-            "unsupported profile version 2 (this pcc reads version 1)",
+            "unsupported profile version 3 (this pcc reads version 2)",
+        ),
+        (
+            fixture("bad/version_1.json"),
+            "this profile was written by an older pcc (profile format version 1; this pcc reads \
+             version 2); re-run the program with --profile to make a new one",
         ),
         (
             fixture("bad/unknown_mode.json"),

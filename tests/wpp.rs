@@ -149,8 +149,8 @@ fn figure_5() -> Result<(), Failed> {
     let scratch = Scratch::new("figure5");
     let symbol = |p: u64| serde_json::json!({ "function": "f", "path": p, "cost": 1 });
     let profile = serde_json::json!({
-        "format": "pcc-profile", "version": 1, "mode": "wpp", "program": "fig5.pl", "args": [],
-        "functions": [],
+        "format": "pcc-profile", "version": 2, "mode": "wpp", "program": "fig5.pl", "args": [],
+        "source": { "path": "fig5.pl", "hash": "0000000000000000" }, "functions": [],
         "wpp": {
             "symbols": [symbol(0), symbol(1), symbol(2)],
             "trace_length": 12,

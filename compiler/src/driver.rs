@@ -5,7 +5,7 @@ use std::path::Path;
 
 use pcc_lang::{LineIndex, typed};
 
-use pcc_profiler::profile::{Mode, Profile};
+use pcc_profiler::profile::{Kinship, Mode, Profile, SourceFile, kinship};
 use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::tpp::TppConfig;
 
@@ -65,6 +65,8 @@ pub enum Emit {
 pub struct Checked {
     pub file_name: String,
     pub source: String,
+    /// The path and hash of the source file, as profiles record it.
+    pub source_file: SourceFile,
     pub program: typed::Program,
 }
 
@@ -78,6 +80,7 @@ pub fn front_end(path: &Path) -> Result<Checked, i32> {
     let source = String::from_utf8_lossy(&bytes).into_owned();
     match pcc_lang::check_bytes(&file_name, &bytes) {
         Ok(program) => Ok(Checked {
+            source_file: SourceFile::new(file_name.clone(), &bytes),
             file_name,
             source,
             program,
@@ -99,8 +102,9 @@ pub fn middle_end(
     args: &[String],
 ) -> Result<(mir::Program, Option<ProfileSpec>), i32> {
     let mut program = lower::lower_program(&checked.program);
+    let current = CurrentCode::new(checked, &program);
     if let Some(path) = &options.use_profile {
-        use_profile(&mut program, checked, path)?;
+        use_profile(&mut program, &current, checked, path)?;
     }
     let lowered_blocks: Vec<usize> = program.functions.iter().map(|f| f.blocks.len()).collect();
     let spec = match &options.profile {
@@ -108,11 +112,12 @@ pub fn middle_end(
             let how = Instrumentation {
                 mode: profile.mode,
                 program_path: &checked.file_name,
+                source_hash: checked.source_file.hash.clone(),
                 output: profile_output(&checked.file_name, profile),
                 hash_threshold: profile.hash_threshold,
-                interesting: interesting_source(&checked.file_name, profile)?,
+                interesting: interesting_source(&current, profile)?,
                 k: profile.k,
-                edge_profile: edge_profile_source(&checked.file_name, profile, args)?,
+                edge_profile: edge_profile_source(&current, profile, args)?,
             };
             let spec =
                 profiling::instrument(&mut program, &how, &checked.source).map_err(|err| {
@@ -134,17 +139,23 @@ pub fn middle_end(
 
 /// `--use-profile`: the profile-guided passes on the MIR as lowered, the code the profile was
 /// taken on; what they changed goes to stderr.
-fn use_profile(program: &mut mir::Program, checked: &Checked, path: &Path) -> Result<(), i32> {
+fn use_profile(
+    program: &mut mir::Program,
+    current: &CurrentCode,
+    checked: &Checked,
+    path: &Path,
+) -> Result<(), i32> {
     let name = path.display().to_string();
-    let profile = read_input_profile(
-        &name,
-        &pgo::MODES,
-        "--use-profile takes a bl or kbl profile (Ball-Larus path ids of the same code)",
-    )
-    .map_err(|error| {
-        eprintln!("error: --use-profile: {error}");
-        EXIT_COMPILE_ERROR
-    })?;
+    let profile = current
+        .read_input_profile(
+            &name,
+            &pgo::MODES,
+            "--use-profile takes a bl or kbl profile (Ball-Larus path ids of the same code)",
+        )
+        .map_err(|error| {
+            eprintln!("error: --use-profile: {error}");
+            EXIT_COMPILE_ERROR
+        })?;
     let lines = LineIndex::new(&checked.source);
     let line_of = |span: pcc_lang::Span| lines.line(span.lo);
     let report = pgo::optimize(program, &profile, &name, &line_of);
@@ -198,9 +209,10 @@ fn newest_path_profile(file_name: &str) -> Option<String> {
 /// `ppp`: where the interesting paths come from (DESIGN.md: `--interesting`, else the newest
 /// default-location path profile, else a static estimate), said in one line on stderr.
 fn interesting_source(
-    file_name: &str,
+    current: &CurrentCode,
     profile: &ProfileOptions,
 ) -> Result<Option<InterestingSource>, i32> {
+    let file_name = current.source.path.as_str();
     if profile.mode != Mode::Ppp {
         return Ok(None);
     }
@@ -224,7 +236,7 @@ fn interesting_source(
             }
         },
     };
-    let loaded = read_input_profile(
+    let loaded = current.read_input_profile(
         &path,
         &INTERESTING_MODES,
         "the interesting paths come from a path profile (bl, ppp, kbl or wpp)",
@@ -267,13 +279,62 @@ fn interesting_source(
     }
 }
 
-/// Reads a profile that guides instrumentation, which must be of one of `modes` (`why` says
-/// why, in the error).
-fn read_input_profile(path: &str, modes: &[Mode], why: &str) -> Result<Profile, String> {
-    match Profile::read(Path::new(path)) {
-        Ok(p) if modes.contains(&p.mode) => Ok(p),
-        Ok(p) => Err(format!("`{path}` is a {} profile; {why}", p.mode)),
-        Err(error) => Err(error.to_string()),
+/// The program being compiled, as a profile given as input must match it.
+struct CurrentCode {
+    source: SourceFile,
+    /// Each function's (name, `cfg_hash`) as lowered.
+    functions: Vec<(String, String)>,
+}
+
+impl CurrentCode {
+    fn new(checked: &Checked, program: &mir::Program) -> CurrentCode {
+        let functions = program
+            .functions
+            .iter()
+            .map(|f| (f.name.clone(), profiling::cfg_hash(program, f)))
+            .collect();
+        CurrentCode {
+            source: checked.source_file.clone(),
+            functions,
+        }
+    }
+
+    /// Reads a profile that guides compilation, which must be of one of `modes` (`why` says
+    /// why, in the error) and of this program (docs/PROFILE-FORMAT.md, "Source identity"): a
+    /// profile of another program is refused; one of the same program taken from other bytes
+    /// gets a warning (its lines may have moved; functions whose code changed are refused one
+    /// by one where the profile is used), and one of the same code at another path a note.
+    fn read_input_profile(&self, path: &str, modes: &[Mode], why: &str) -> Result<Profile, String> {
+        let profile = Profile::read(Path::new(path)).map_err(|error| error.to_string())?;
+        if !modes.contains(&profile.mode) {
+            return Err(format!("`{path}` is a {} profile; {why}", profile.mode));
+        }
+        let ours = self.functions.iter().map(|(n, h)| (n.as_str(), h.as_str()));
+        match kinship(
+            &profile.source,
+            profile.function_hashes(),
+            &self.source,
+            ours,
+        ) {
+            Kinship::Other => {
+                return Err(format!(
+                    "`{path}` is a profile of another program: `{}`, not `{}` (another source \
+                     path and other bytes, and no function with the same code)",
+                    profile.source.path, self.source.path
+                ));
+            }
+            Kinship::SameCodeElsewhere => eprintln!(
+                "pcc: note: `{path}` is a profile of `{}`, used for `{}` because they share code",
+                profile.source.path, self.source.path
+            ),
+            Kinship::Same if profile.source.hash != self.source.hash => eprintln!(
+                "pcc: warning: `{path}`: the source `{}` changed since the profile was taken (its \
+                 hash differs), so the profile's line numbers may have moved",
+                self.source.path
+            ),
+            Kinship::Same => {}
+        }
+        Ok(profile)
     }
 }
 
@@ -281,10 +342,11 @@ fn read_input_profile(path: &str, modes: &[Mode], why: &str) -> Result<Profile, 
 /// default-location one; without one, stop with the command that makes it), said in one line
 /// on stderr.
 fn edge_profile_source(
-    file_name: &str,
+    current: &CurrentCode,
     profile: &ProfileOptions,
     args: &[String],
 ) -> Result<Option<EdgeProfileSource>, i32> {
+    let file_name = current.source.path.as_str();
     if profile.mode != Mode::Tpp {
         return Ok(None);
     }
@@ -312,7 +374,7 @@ fn edge_profile_source(
         );
         return Err(EXIT_COMPILE_ERROR);
     }
-    let loaded = read_input_profile(&path, &[Mode::Edge], "tpp plans from an edge profile");
+    let loaded = current.read_input_profile(&path, &[Mode::Edge], "tpp plans from an edge profile");
     match loaded {
         Ok(loaded) => {
             let config = profile.tpp;

@@ -351,3 +351,14 @@ pub enum Builtin {
     Exit,
     ClockNs,
 }
+
+impl Builtin {
+    /// The name programs call it by (`float` for [`Builtin::ToFloat`]).
+    pub fn name(self) -> &'static str {
+        crate::check::builtins::BUILTINS
+            .iter()
+            .find(|&&(_, b)| b == self)
+            .map(|&(name, _)| name)
+            .expect("every builtin has a name")
+    }
+}

@@ -14,7 +14,7 @@ use crate::collect::{executed_paths, executed_paths_of, function_profile};
 use crate::edge_profile::EdgeProfilePlan;
 use crate::estimate::static_edge_weights;
 use crate::ppp::Ppp;
-use crate::profile::{EdgeCount, Mode, Profile, Storage};
+use crate::profile::{EdgeCount, Mode, Profile, SourceFile, Storage};
 use crate::tpp::{Tpp, TppConfig, TppCounters};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,6 +22,8 @@ pub struct ProfileSpec {
     pub mode: Mode,
     /// The program's source path, as the profile names it.
     pub program: String,
+    /// [`crate::profile::content_hash`] of the source file's bytes.
+    pub source_hash: String,
     /// Where the profile is written.
     pub output: String,
     /// Functions with more potential paths count them in a hash table (DESIGN.md, `bl`).
@@ -48,8 +50,12 @@ pub struct FunctionSpec {
     pub exit: usize,
     /// CFG edges in id order, as (from, to).
     pub edges: Vec<(usize, usize)>,
-    /// Source lines of each node, in execution order.
+    /// Source lines of each node's statements, in execution order (EXIT has none).
     pub node_lines: Vec<Vec<u32>>,
+    /// Each node's own line, never 0: its first statement's, or for a block with none (made by
+    /// lowering: a join, a latch) its terminator's, which lowering places on the construct the
+    /// block belongs to; EXIT's is the function's closing brace.
+    pub node_line: Vec<u32>,
     /// `ppp`: the Ball-Larus ids of the interesting paths, which the PPP numbering
     /// ([`crate::ppp::Ppp::from_bl_ids`]) is recomputed from.
     #[serde(default)]
@@ -70,6 +76,15 @@ pub struct FunctionSpec {
 }
 
 impl ProfileSpec {
+    /// An empty profile of the program's run with `args`.
+    pub fn new_profile(&self, args: Vec<String>) -> Profile {
+        let source = SourceFile {
+            path: self.program.clone(),
+            hash: self.source_hash.clone(),
+        };
+        Profile::new(self.mode, source, args)
+    }
+
     /// How many counter tables the program has: one per function, and for `ppp` a second one
     /// per function after those (table `n + i` for function `i` of `n`), the hashed residual
     /// paths keyed by Ball-Larus id.
@@ -86,13 +101,13 @@ impl FunctionSpec {
         Cfg::from_edges(self.num_nodes, self.entry, self.exit, &self.edges)
     }
 
-    /// First and last source line of a node (0 when it has none, like the exit).
-    fn line_span(&self, node: NodeId) -> (u32, u32) {
-        let lines = &self.node_lines[node.0];
-        (
-            lines.first().copied().unwrap_or(0),
-            lines.last().copied().unwrap_or(0),
-        )
+    /// A node's lines as a block record shows them: its statements' lines, or its own line
+    /// when it has no statement.
+    fn block_lines(&self, node: NodeId) -> Vec<u32> {
+        match &self.node_lines[node.0] {
+            lines if lines.is_empty() => vec![self.node_line[node.0]],
+            lines => lines.clone(),
+        }
     }
 }
 
@@ -109,7 +124,7 @@ pub fn build_profile(
     args: Vec<String>,
     counters: &[Counters],
 ) -> (Profile, Vec<String>) {
-    let mut profile = Profile::new(spec.mode, spec.program.clone(), args);
+    let mut profile = spec.new_profile(args);
     profile.tpp = spec.tpp;
     let mut problems = Vec::new();
     let n = spec.functions.len();
@@ -169,12 +184,15 @@ fn function_record(
             }
             let edge_counts = plan.reconstruct(&table).map_err(|e| e.to_string())?;
             record.storage = crate::profile::Storage::Array;
+            record.num_blocks = Some(function.exit);
             record.edges = Some(
                 cfg.edges()
                     .zip(edge_counts)
                     .map(|((_, edge), count)| EdgeCount {
-                        from_line: function.line_span(edge.from).1,
-                        to_line: function.line_span(edge.to).0,
+                        from_block: edge.from.0,
+                        to_block: edge.to.0,
+                        from_line: *function.block_lines(edge.from).last().expect("one line"),
+                        to_line: function.block_lines(edge.to)[0],
                         count,
                     })
                     .collect(),
@@ -272,6 +290,7 @@ mod tests {
         ProfileSpec {
             mode: Mode::Ppp,
             program: "y2k.pl".into(),
+            source_hash: "h".into(),
             output: "y2k.ppp.profile.json".into(),
             array_limit,
             functions: vec![FunctionSpec {
@@ -283,6 +302,7 @@ mod tests {
                 exit: cfg.exit().0,
                 edges: cfg.edges().map(|(_, e)| (e.from.0, e.to.0)).collect(),
                 node_lines: (0..cfg.num_nodes()).map(|v| vec![v as u32 + 1]).collect(),
+                node_line: (0..cfg.num_nodes()).map(|v| v as u32 + 1).collect(),
                 interesting,
                 call_cuts: Vec::new(),
                 node_costs: Vec::new(),

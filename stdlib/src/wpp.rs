@@ -136,10 +136,7 @@ pub extern "C" fn pcc_wpp_flush(_table: i64) {
 pub(crate) fn finish(spec: &ProfileSpec, args: Vec<String>) -> (Profile, Vec<String>) {
     let Some(mut r) = WPP.lock().unwrap_or_else(PoisonError::into_inner).take() else {
         let problem = "the wpp trace was not recorded".to_string();
-        return (
-            Profile::new(spec.mode, spec.program.clone(), args),
-            vec![problem],
-        );
+        return (spec.new_profile(args), vec![problem]);
     };
     r.flush();
     drop(r.to_builder);
@@ -147,10 +144,7 @@ pub(crate) fn finish(spec: &ProfileSpec, args: Vec<String>) -> (Profile, Vec<Str
         Ok(b) => b,
         Err(_) => {
             let problem = "the wpp grammar builder failed".to_string();
-            return (
-                Profile::new(spec.mode, spec.program.clone(), args),
-                vec![problem],
-            );
+            return (spec.new_profile(args), vec![problem]);
         }
     };
     let trace = b.symbols.trace(b.grammar.finish());

@@ -6,11 +6,11 @@
 
 use std::path::Path;
 
-use pcc_profiler::profile::{Mode, Profile};
+use pcc_profiler::profile::{Kinship, Mode, Profile};
 use pcc_profiler::tpp::{Aodf, profile_aodf};
 use serde::Serialize;
 
-use super::profile::{load, print_json, print_text, program_candidates};
+use super::profile::{load, print_json, print_text};
 use crate::profiling::{cfg_hash, function_cfg};
 use crate::{driver, lower};
 
@@ -54,7 +54,7 @@ pub fn run(tpp_path: &Path, bl_path: &Path, json: bool) -> i32 {
             return 1;
         }
     }
-    if tpp.program != bl.program {
+    if tpp.kinship(&bl) == Kinship::Other {
         eprintln!(
             "error: the tpp profile is of `{}` and the bl profile of `{}`: AoDF compares \
              profiles of the same program",
@@ -69,7 +69,9 @@ pub fn run(tpp_path: &Path, bl_path: &Path, json: bool) -> i32 {
             tpp.args, bl.args
         );
     }
-    let Some(program) = program_candidates(&tpp, tpp_path)
+    let Some(program) = tpp
+        .source
+        .candidates(tpp_path)
         .into_iter()
         .find(|p| p.is_file())
     else {
@@ -136,7 +138,7 @@ pub(super) fn function_aodf(
     let bl_record = bl
         .function(&record.name)
         .ok_or("not in the bl profile (its run was cut short inside it?)")?;
-    let hash = cfg_hash(func);
+    let hash = cfg_hash(mir, func);
     if record.cfg_hash != hash || bl_record.cfg_hash != hash {
         return Err(format!(
             "stale: cfg_hash {} in the tpp profile, {} in the bl profile, {hash} in the \

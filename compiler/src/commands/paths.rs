@@ -78,7 +78,7 @@ pub fn run(file: &Path, function: Option<&str>, format: Format, profile: Option<
     let source = Source::new(&checked.source);
     let mut functions = Vec::new();
     for func in selected {
-        match FunctionPaths::analyze(func, &source, PATH_LIMIT) {
+        match FunctionPaths::analyze(&program, func, &source, PATH_LIMIT) {
             Ok(paths) => functions.push(paths),
             Err(err) => {
                 eprintln!("error: cannot number the paths of `{}`: {err}", func.name);
@@ -239,6 +239,7 @@ struct FunctionPaths<'f> {
 
 impl<'f> FunctionPaths<'f> {
     fn analyze(
+        program: &mir::Program,
         func: &'f mir::Function,
         source: &Source,
         limit: usize,
@@ -247,7 +248,7 @@ impl<'f> FunctionPaths<'f> {
         let numbering = BallLarus::new(&fcfg.cfg).map_err(|e| e.to_string())?;
         let mut this = FunctionPaths {
             func,
-            cfg_hash: cfg_hash(func),
+            cfg_hash: cfg_hash(program, func),
             node_lines: node_lines(func, &source.index),
             fcfg,
             numbering,

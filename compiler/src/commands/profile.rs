@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use pcc_profiler::profile::{self, FunctionComparison, Profile, ShowReport, SpectraDiff};
+use pcc_profiler::profile::{self, FunctionComparison, Kinship, Profile, ShowReport, SpectraDiff};
 use serde::Serialize;
 
 /// `pcc profile show`: the hottest paths (and edges) first, with their source text.
@@ -79,6 +79,17 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
     let Some(profiles) = paths.iter().map(|p| load(p)).collect::<Option<Vec<_>>>() else {
         return 1;
     };
+    for (path, profile) in paths.iter().zip(&profiles).skip(1) {
+        if profile.kinship(&profiles[0]) == Kinship::SameCodeElsewhere {
+            eprintln!(
+                "note: {} is a profile of `{}` and {} of `{}`; they share code, so they are merged",
+                path.display(),
+                profile.program,
+                paths[0].display(),
+                profiles[0].program
+            );
+        }
+    }
     let merged = match profile::merge(&profiles) {
         Ok(merged) => merged,
         Err(refusal) => {
@@ -143,7 +154,7 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
             return 1;
         }
     };
-    if a.program != b.program {
+    if a.kinship(&b) == Kinship::SameCodeElsewhere {
         eprintln!(
             "note: A is a profile of `{}` and B of `{}`; functions are compared where their code \
              is the same",
@@ -213,11 +224,17 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
     }
 }
 
-/// Reads and validates a profile, or says why it cannot on stderr.
+/// Reads and validates a profile, or says why it cannot on stderr; warns when its source file
+/// changed since it was taken or is gone (docs/PROFILE-FORMAT.md, "Source identity").
 pub(super) fn load(path: &Path) -> Option<Profile> {
-    Profile::read(path)
+    let profile = Profile::read(path)
         .map_err(|error| eprintln!("error: {error}"))
-        .ok()
+        .ok()?;
+    let name = path.display().to_string();
+    if let Some(warning) = profile.source.state(path).warning(&name) {
+        eprintln!("warning: {warning}");
+    }
+    Some(profile)
 }
 
 /// Writes a report to stdout. A closed pipe (`pcc profile show P | head`) is not an error.
@@ -240,16 +257,6 @@ pub(super) fn print_json(value: &impl Serialize) -> i32 {
     print_text(&(text + "\n"))
 }
 
-/// Where the program a profile names may be: a profile names its program as it was given to
-/// `pcc run`, so relative to the current directory, then to the profile's folder.
-pub(super) fn program_candidates(profile: &Profile, profile_path: &Path) -> Vec<PathBuf> {
-    let program = Path::new(&profile.program);
-    let beside = profile_path.parent().map(|dir| dir.join(program));
-    std::iter::once(program.to_path_buf())
-        .chain(beside)
-        .collect()
-}
-
 /// The profiled program's source, to show the text of the lines a report names.
 struct Source {
     file: PathBuf,
@@ -269,7 +276,8 @@ impl Source {
     /// The source of the first of `profiles` whose program can be read. A profile names its
     /// program as it was given to `pcc run`, so the path is tried relative to the current
     /// directory, then to the profile's folder. Without a source that has every line in `shown`,
-    /// says why once on stderr and returns `None` (the report shows line numbers only).
+    /// returns `None` (the report shows line numbers only), after saying why on stderr unless
+    /// [`load`] did (the file is gone or unreadable).
     fn find(
         profiles: &[(&Profile, &Path)],
         shown: impl IntoIterator<Item = u32>,
@@ -279,9 +287,8 @@ impl Source {
             return None;
         }
         let mut tried = Vec::new();
-        let mut first_error = None;
         for (profile, profile_path) in profiles {
-            for candidate in program_candidates(profile, profile_path) {
+            for candidate in profile.source.candidates(profile_path) {
                 if tried.contains(&candidate) {
                     continue;
                 }
@@ -305,19 +312,10 @@ impl Source {
                             shown,
                         });
                     }
-                    Err(error) => {
-                        first_error.get_or_insert(error);
-                        tried.push(candidate);
-                    }
+                    Err(_) => tried.push(candidate),
                 }
             }
         }
-        let tried: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
-        eprintln!(
-            "note: showing line numbers only: cannot read the program's source (tried {}): {}",
-            tried.join(", "),
-            first_error.map_or_else(String::new, |e| e.to_string())
-        );
         None
     }
 

@@ -1,4 +1,7 @@
-//! Text form of MIR, printed by `--emit mir`.
+//! Text form of MIR, printed by `--emit mir`. Without its comments (source lines, local names,
+//! `cold`) it is the canonical text of a function that `cfg_hash` hashes
+//! (docs/PROFILE-FORMAT.md, "Canonical CFG text"): it names types, operations, callees, structs
+//! and globals as the source spells them, and nothing that depends on source positions.
 
 use std::fmt::{self, Display, Formatter};
 
@@ -28,7 +31,7 @@ impl Display for Const {
             Const::Int(v) => write!(f, "{v}"),
             Const::Float(v) => write!(f, "{v:?}"),
             Const::Bool(v) => write!(f, "{v}"),
-            Const::Str(bytes) => write!(f, "{:?}", String::from_utf8_lossy(bytes)),
+            Const::Str(bytes) => write!(f, "\"{}\"", escaped(bytes)),
             Const::Null => write!(f, "null"),
         }
     }
@@ -41,6 +44,24 @@ impl Display for Operand {
             Operand::Const(c) => write!(f, "{c}"),
         }
     }
+}
+
+/// A string constant's bytes between quotes: printable ASCII as is but for `"` and `\`, which
+/// are escaped, `\n`, `\t`, `\r`, and every other byte as `\xNN`.
+fn escaped(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for &byte in bytes {
+        match byte {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            b' '..=b'~' => out.push(char::from(byte)),
+            _ => out.push_str(&format!("\\x{byte:02x}")),
+        }
+    }
+    out
 }
 
 fn list(ops: &[Operand]) -> String {
@@ -59,7 +80,7 @@ impl Program {
     fn callee_name(&self, callee: Callee) -> String {
         match callee {
             Callee::Function(id) => self.functions[id].name.clone(),
-            Callee::Builtin(b) => format!("{b:?}").to_lowercase(),
+            Callee::Builtin(b) => b.name().to_string(),
         }
     }
 
@@ -168,7 +189,17 @@ impl Program {
 
     /// The MIR of one function as text; `line_of` maps a span to its source line for comments.
     pub fn function_text(&self, id: FnId, line_of: &dyn Fn(Span) -> u32) -> String {
-        let func = &self.functions[id];
+        self.write_function(&self.functions[id], Some(line_of))
+    }
+
+    /// The canonical text of `func` (a function of this program): its `--emit mir` text
+    /// without comments.
+    pub fn canonical_text(&self, func: &Function) -> String {
+        self.write_function(func, None)
+    }
+
+    /// The text of `func`, with comments when `line_of` is given.
+    fn write_function(&self, func: &Function, line_of: Option<&dyn Fn(Span) -> u32>) -> String {
         let mut out = String::new();
         let params: Vec<String> = func
             .params
@@ -181,28 +212,34 @@ impl Program {
             params.join(", "),
             TypeName(&func.ret, &self.structs)
         ));
+        let comment = |text: String| match line_of {
+            Some(_) => format!(" // {text}"),
+            None => String::new(),
+        };
         for (l, decl) in func.locals.iter().enumerate().skip(func.params.len()) {
             let name = decl.name.as_deref().unwrap_or("tmp");
             out.push_str(&format!(
-                "    let _{l}: {}; // {name}\n",
-                TypeName(&decl.ty, &self.structs)
+                "    let _{l}: {};{}\n",
+                TypeName(&decl.ty, &self.structs),
+                comment(name.to_string())
             ));
         }
+        // Code padded to the comment column, or bare.
+        let line = |code: String, span: Span| match line_of {
+            Some(line_of) => format!("    {code:<40} // line {}\n", line_of(span)),
+            None => format!("    {code}\n"),
+        };
         for (b, block) in func.blocks.iter().enumerate() {
-            let cold = if block.cold { " // cold" } else { "" };
+            let cold = if block.cold {
+                comment("cold".to_string())
+            } else {
+                String::new()
+            };
             out.push_str(&format!("  bb{b}:{cold}\n"));
             for stmt in &block.stmts {
-                out.push_str(&format!(
-                    "    {:<40} // line {}\n",
-                    self.statement(&stmt.kind),
-                    line_of(stmt.span)
-                ));
+                out.push_str(&line(self.statement(&stmt.kind), stmt.span));
             }
-            out.push_str(&format!(
-                "    {:<40} // line {}\n",
-                Self::terminator(&block.term.kind),
-                line_of(block.term.span)
-            ));
+            out.push_str(&line(Self::terminator(&block.term.kind), block.term.span));
         }
         out.push_str("}\n");
         out

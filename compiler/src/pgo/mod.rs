@@ -51,7 +51,7 @@ pub fn optimize(
             if id == init {
                 None
             } else {
-                fit(func, profile, name)
+                fit(program, func, profile, name)
             }
         })
         .collect();
@@ -127,9 +127,14 @@ pub fn optimize(
 
 /// The profile of `func`, if `profile` has one that fits its code; a warning if it has one
 /// that does not.
-fn fit<'a>(func: &mir::Function, profile: &'a Profile, name: &str) -> Option<Frequencies<'a>> {
+fn fit<'a>(
+    program: &mir::Program,
+    func: &mir::Function,
+    profile: &'a Profile,
+    name: &str,
+) -> Option<Frequencies<'a>> {
     let record = profile.function(&func.name)?;
-    if record.cfg_hash != cfg_hash(func) {
+    if record.cfg_hash != cfg_hash(program, func) {
         eprintln!(
             "pcc: warning: the profile `{name}` is stale for function `{}` (its CFG hash \
              differs from the current code's); `{}` is compiled without it",

@@ -5,7 +5,9 @@
 use pcc_lang::LineIndex;
 use pcc_profiler::cfg::{Cfg, NodeId};
 
-use crate::mir::{BlockId, ENTRY, Function, TerminatorKind};
+use pcc_profiler::profile::content_hash;
+
+use crate::mir::{BlockId, ENTRY, Function, Program, TerminatorKind};
 
 pub struct FunctionCfg {
     pub cfg: Cfg,
@@ -56,17 +58,26 @@ pub fn node_lines(func: &Function, lines: &LineIndex) -> Vec<Vec<u32>> {
     nodes
 }
 
-/// A stable hash of the function's code (types, statements, control flow), not of its source
-/// positions: moving a function or editing a comment keeps its profile valid. FNV-1a, 64 bits.
-pub fn cfg_hash(func: &Function) -> String {
-    let signature: Vec<_> = func.locals.iter().map(|l| &l.ty).collect();
-    let mut text = format!("{:?}|{:?}|{:?}", func.params, func.ret, signature);
-    for block in &func.blocks {
-        let stmts: Vec<_> = block.stmts.iter().map(|s| &s.kind).collect();
-        text.push_str(&format!("|{stmts:?}->{:?}", block.term.kind));
-    }
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, byte| {
-        (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+/// Each CFG node's own line (never 0; see `FunctionSpec::node_line`): a block's first
+/// statement's line, or its terminator's when it has none (lowering places a join's or latch's
+/// `goto` on the construct it belongs to, e.g. the closing brace of a loop body); EXIT's is the
+/// function's closing brace, where every activation ends.
+pub fn node_line(func: &Function, lines: &LineIndex) -> Vec<u32> {
+    let mut nodes: Vec<u32> = func
+        .blocks
+        .iter()
+        .map(|block| {
+            let first = block.stmts.first().map_or(block.term.span, |s| s.span);
+            lines.line(first.lo)
+        })
+        .collect();
+    nodes.push(lines.line(func.span.hi.saturating_sub(1)));
+    nodes
+}
+
+/// A stable hash of the function's code as lowered (types, statements, control flow), not of
+/// its source positions: moving a function or editing a comment keeps its profile valid. The
+/// FNV-1a hash (64 bits) of [`Program::canonical_text`] (docs/PROFILE-FORMAT.md).
+pub fn cfg_hash(program: &Program, func: &Function) -> String {
+    content_hash(program.canonical_text(func).as_bytes())
 }

@@ -12,7 +12,7 @@ mod tpp;
 mod trace;
 mod wpp;
 
-pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_lines};
+pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 pub use tpp::EdgeProfileSource;
 pub use trace::trace_blocks;
 
@@ -39,6 +39,8 @@ const MAX_ARRAY_COUNTERS: u64 = 1 << 24;
 pub struct Instrumentation<'a> {
     pub mode: Mode,
     pub program_path: &'a str,
+    /// `pcc_profiler::profile::content_hash` of the source file's bytes.
+    pub source_hash: String,
     pub output: String,
     pub hash_threshold: u64,
     /// `ppp`: where the interesting paths come from (`None`: no path is interesting).
@@ -82,17 +84,22 @@ pub fn instrument(
         program.stream = mir::PathStream::Wpp;
     }
     let init = program.init;
+    // The code as lowered identifies the function, whatever the instrumentation changes.
+    let hashes: Vec<String> = program
+        .functions
+        .iter()
+        .map(|func| cfg_hash(program, func))
+        .collect();
     // The global initializers run once, before `main`: they are not profiled.
-    for func in program
+    for (func, hash) in program
         .functions
         .iter_mut()
+        .zip(hashes)
         .enumerate()
         .filter(|&(id, _)| id != init)
-        .map(|(_, func)| func)
+        .map(|(_, pair)| pair)
     {
         let table = functions.len();
-        // The code as lowered identifies the function, whatever the instrumentation changes.
-        let hash = cfg_hash(func);
         let continuations = match how.mode {
             Mode::Wpp => wpp::split_before_calls(func),
             _ => Vec::new(),
@@ -116,6 +123,7 @@ pub fn instrument(
                 .map(|&(b, s)| (b, s.unwrap_or(fcfg.exit().0)))
                 .collect(),
             node_lines: node_lines(func, &lines),
+            node_line: node_line(func, &lines),
             interesting: Vec::new(),
             node_costs: match how.mode {
                 Mode::Wpp => wpp::node_costs(func),
@@ -228,6 +236,7 @@ pub fn instrument(
     Ok(ProfileSpec {
         mode: how.mode,
         program: how.program_path.to_string(),
+        source_hash: how.source_hash.clone(),
         output: how.output.clone(),
         array_limit,
         functions,

@@ -8,7 +8,7 @@
 //! caller accepts silently (it acts as an error type that unifies with anything), and a
 //! variable whose type could not be determined is "poisoned" the same way.
 
-mod builtins;
+pub(crate) mod builtins;
 mod expr;
 mod flow;
 mod stmt;

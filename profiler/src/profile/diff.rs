@@ -9,13 +9,21 @@ use std::fmt::{self, Write};
 
 use serde::Serialize;
 
-use super::text::{SourceLines, Table, line_list, line_name, write_source};
-use super::{FunctionProfile, Mode, PathCount, Profile};
+use super::text::{SourceLines, Table, edge_lines, edge_name, line_list, write_source};
+use super::{FunctionProfile, Kinship, Mode, PathCount, Profile};
 
 /// Why two profiles cannot be compared at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DiffError {
-    ModeMismatch { a: Mode, b: Mode },
+    ModeMismatch {
+        a: Mode,
+        b: Mode,
+    },
+    /// Profiles of two different programs ([`super::Kinship::Other`]).
+    ProgramMismatch {
+        a: String,
+        b: String,
+    },
 }
 
 impl fmt::Display for DiffError {
@@ -24,6 +32,12 @@ impl fmt::Display for DiffError {
             DiffError::ModeMismatch { a, b } => write!(
                 f,
                 "mode `{a}` in A and `{b}` in B; only profiles of the same mode can be compared"
+            ),
+            DiffError::ProgramMismatch { a, b } => write!(
+                f,
+                "A is a profile of program `{a}` and B of `{b}`, different programs (another \
+                 source path and other bytes, and no function with the same code); only \
+                 profiles of the same program can be compared"
             ),
         }
     }
@@ -43,6 +57,11 @@ pub struct CountChange {
 /// A CFG edge whose count differs (edge profiles).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EdgeChange {
+    pub from_block: usize,
+    pub to_block: usize,
+    /// `to_block` is EXIT.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub to_exit: bool,
     pub from_line: u32,
     pub to_line: u32,
     pub count_a: u64,
@@ -137,6 +156,12 @@ pub fn diff(a: &Profile, b: &Profile) -> Result<SpectraDiff, DiffError> {
             b: b.mode,
         });
     }
+    if a.kinship(b) == Kinship::Other {
+        return Err(DiffError::ProgramMismatch {
+            a: a.program.clone(),
+            b: b.program.clone(),
+        });
+    }
     let mut functions: Vec<FunctionDiff> = a
         .functions
         .iter()
@@ -221,6 +246,9 @@ fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
             .zip(eb)
             .filter(|(x, y)| x.count != y.count)
             .map(|(x, y)| EdgeChange {
+                from_block: x.from_block,
+                to_block: x.to_block,
+                to_exit: Some(x.to_block) == a.num_blocks,
                 from_line: x.from_line,
                 to_line: x.to_line,
                 count_a: x.count,
@@ -336,16 +364,12 @@ fn write_spectra(
         )
         .map(|(what, id, a, b, lines)| (what, id, a, b, line_list(lines), lines.clone()));
     let edges = spectra.changed_edges.iter().map(|e| {
-        let edge = format!(
-            "{} → {}",
-            line_name(e.from_line, "entry"),
-            line_name(e.to_line, "exit")
+        let edge = edge_name(
+            (e.from_block, e.from_line),
+            (e.to_block, e.to_line),
+            e.to_exit,
         );
-        let mut lines = vec![e.from_line];
-        if e.to_line != e.from_line {
-            lines.push(e.to_line);
-        }
-        lines.retain(|&l| l != 0);
+        let lines = edge_lines(e.from_line, e.to_line);
         ("changed", edge, e.count_a, e.count_b, String::new(), lines)
     });
     let rows: Vec<_> = paths.chain(edges).collect();
@@ -384,7 +408,7 @@ impl fmt::Display for SpectraDiff {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{EdgeCount, Storage};
+    use super::super::{EdgeCount, SourceFile, Storage};
     use super::*;
     use crate::ball_larus::BallLarus;
     use crate::cfg::Cfg;
@@ -412,7 +436,7 @@ mod tests {
     }
 
     fn spectrum(names: &[&str], ids: &BTreeMap<String, u64>) -> Profile {
-        let mut profile = Profile::new(Mode::Bl, "people.pl", vec![]);
+        let mut profile = Profile::new(Mode::Bl, SourceFile::new("people.pl", b""), vec![]);
         let mut f = FunctionProfile::new("main", "h", 8, Storage::Array);
         f.paths = names
             .iter()
@@ -486,17 +510,21 @@ mod tests {
 
     #[test]
     fn edge_profiles_compare_edge_counts() {
-        let mut a = Profile::new(Mode::Edge, "p.pl", vec![]);
+        let mut a = Profile::new(Mode::Edge, SourceFile::new("p.pl", b""), vec![]);
         let mut f = FunctionProfile::new("main", "h", 2, Storage::Array);
-        let edge = |from_line, to_line, count| EdgeCount {
-            from_line,
-            to_line,
+        // bb0 (line 1) → bb1 (line 2) → EXIT (line 3), and bb0 → bb2 (line 1), both lines 1.
+        let edge = |from_block, to_block, count| EdgeCount {
+            from_block,
+            to_block,
+            from_line: [1, 2, 1, 3][from_block],
+            to_line: [1, 2, 1, 3][to_block],
             count,
         };
-        f.edges = Some(vec![edge(1, 2, 5), edge(2, 0, 5), edge(1, 3, 0)]);
+        f.num_blocks = Some(3);
+        f.edges = Some(vec![edge(0, 1, 5), edge(1, 3, 5), edge(0, 2, 0)]);
         a.functions.push(f);
         let mut b = a.clone();
-        b.functions[0].edges = Some(vec![edge(1, 2, 5), edge(2, 0, 4), edge(1, 3, 1)]);
+        b.functions[0].edges = Some(vec![edge(0, 1, 5), edge(1, 3, 4), edge(0, 2, 1)]);
         let result = diff(&a, &b).unwrap();
         let FunctionComparison::Compared(spectra) = &result.functions[0].comparison else {
             panic!("same code must be compared")
@@ -505,14 +533,20 @@ mod tests {
             spectra.changed_edges,
             vec![
                 EdgeChange {
+                    from_block: 1,
+                    to_block: 3,
+                    to_exit: true,
                     from_line: 2,
-                    to_line: 0,
+                    to_line: 3,
                     count_a: 5,
                     count_b: 4
                 },
                 EdgeChange {
+                    from_block: 0,
+                    to_block: 2,
+                    to_exit: false,
                     from_line: 1,
-                    to_line: 3,
+                    to_line: 1,
                     count_a: 0,
                     count_b: 1
                 },
@@ -521,7 +555,7 @@ mod tests {
         let text = result.to_string();
         assert!(text.contains("function `main`: 2 edges with changed counts"));
         assert!(
-            text.contains("  changed  2 → exit           5           4"),
+            text.contains("  changed  bb1 (line 2) → exit (line 3)           5           4"),
             "{text}"
         );
     }

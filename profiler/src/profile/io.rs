@@ -58,6 +58,11 @@ impl fmt::Display for ProfileError {
                     "not a pcc profile (format is {found}, expected \"{FORMAT}\")"
                 )
             }
+            ProfileErrorKind::UnsupportedVersion(found) if found.as_str() == "1" => write!(
+                f,
+                "this profile was written by an older pcc (profile format version 1; this pcc \
+                 reads version {VERSION}); re-run the program with --profile to make a new one"
+            ),
             ProfileErrorKind::UnsupportedVersion(found) => write!(
                 f,
                 "unsupported profile version {found} (this pcc reads version {VERSION})"
@@ -140,13 +145,25 @@ impl Profile {
         Ok(profile)
     }
 
-    /// Invariants serde cannot check: unique function names, and per function path ids below
-    /// `num_paths`, each listed once (a PPP path is either interesting or residual).
+    /// Invariants serde cannot check: unique function names, per function path ids below
+    /// `num_paths`, each listed once (a PPP path is either interesting or residual), and block
+    /// ids below `num_blocks` (EXIT's, `num_blocks`, only as an edge's `to_block`).
     fn check_consistency(&self) -> Result<(), String> {
         let mut names = HashSet::new();
         for function in &self.functions {
             if !names.insert(function.name.as_str()) {
                 return Err(format!("function `{}` appears twice", function.name));
+            }
+            if let Some(edges) = &function.edges {
+                let n = function.num_blocks.ok_or_else(|| {
+                    format!("function `{}`: edges but no num_blocks", function.name)
+                })?;
+                if let Some(e) = edges.iter().find(|e| e.from_block >= n || e.to_block > n) {
+                    return Err(format!(
+                        "function `{}`: edge bb{} → bb{} names a block past num_blocks {n}",
+                        function.name, e.from_block, e.to_block
+                    ));
+                }
             }
             let mut ids = HashSet::new();
             for path in function
@@ -219,11 +236,11 @@ impl Profile {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{EdgeCount, FunctionProfile, PathCount, Storage};
+    use super::super::{EdgeCount, FunctionProfile, PathCount, SourceFile, Storage};
     use super::*;
 
     fn sample() -> Profile {
-        let mut profile = Profile::new(Mode::Bl, "add.pl", vec!["2".into()]);
+        let mut profile = Profile::new(Mode::Bl, SourceFile::new("add.pl", b"a"), vec!["2".into()]);
         let mut f = FunctionProfile::new("add_even", "9f2c", 6, Storage::Array);
         f.paths.push(PathCount {
             id: 3,
@@ -242,8 +259,8 @@ mod tests {
         assert_eq!(
             value,
             serde_json::json!({
-                "format": "pcc-profile", "version": 1, "mode": "bl", "program": "add.pl",
-                "args": ["2"],
+                "format": "pcc-profile", "version": 2, "mode": "bl", "program": "add.pl",
+                "args": ["2"], "source": { "path": "add.pl", "hash": "af63dc4c8601ec8c" },
                 "functions": [{ "name": "add_even", "cfg_hash": "9f2c", "num_paths": 6,
                     "storage": "array",
                     "paths": [{ "id": 3, "count": 1, "lines": [4, 5, 6, 8] }] }]
@@ -257,7 +274,10 @@ mod tests {
         let mut profile = sample();
         profile.mode = Mode::Edge;
         profile.functions[0].truncated = true;
+        profile.functions[0].num_blocks = Some(3);
         profile.functions[0].edges = Some(vec![EdgeCount {
+            from_block: 1,
+            to_block: 3,
             from_line: 4,
             to_line: 5,
             count: 7,
@@ -266,6 +286,10 @@ mod tests {
         let f = &value["functions"][0];
         assert_eq!(f["truncated"], true);
         assert_eq!(f["edges"][0]["from_line"], 4);
+        assert_eq!(
+            (f["edges"][0]["to_block"].as_u64(), f["num_blocks"].as_u64()),
+            (Some(3), Some(3))
+        );
         assert!(f.get("kipf").is_none());
         assert_eq!(Profile::from_json(&profile.to_json()).unwrap(), profile);
     }
@@ -282,8 +306,14 @@ mod tests {
         assert!(error_of(&good.replace("pcc-profile", "other")).contains("not a pcc profile"));
         assert!(error_of("[1, 2]").contains("not a pcc profile"));
         assert!(
-            error_of(&good.replace("\"version\": 1", "\"version\": 2"))
-                .contains("unsupported profile version 2")
+            error_of(&good.replace("\"version\": 2", "\"version\": 3"))
+                .contains("unsupported profile version 3 (this pcc reads version 2)")
+        );
+        assert!(
+            error_of(&good.replace("\"version\": 2", "\"version\": 1")).contains(
+                "this profile was written by an older pcc (profile format version 1; this pcc \
+                 reads version 2); re-run the program with --profile to make a new one"
+            )
         );
         assert!(
             error_of(&good.replace("\"mode\": \"bl\"", "\"mode\": \"xyz\""))

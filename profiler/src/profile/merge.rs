@@ -1,12 +1,13 @@
 //! `pcc profile merge`: sums the counts of several runs of the same code.
 //!
-//! Profiles are only comparable when they come from the same program, the same mode and the
-//! same code of every function (equal `cfg_hash`); anything else is refused, never guessed.
+//! Profiles are only comparable when they come from the same program ([`super::kinship`]), the
+//! same mode and the same code of every function (equal `cfg_hash`); anything else is refused,
+//! never guessed.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use super::{FunctionProfile, KipfNode, Mode, PathCount, Profile};
+use super::{FunctionProfile, Kinship, KipfNode, Mode, PathCount, Profile};
 
 /// Why a profile cannot be merged with an earlier one. The messages speak of "this" profile (the
 /// one refused) and "the earlier" one (that it conflicts with).
@@ -48,8 +49,9 @@ impl fmt::Display for MergeError {
             ),
             MergeError::ProgramMismatch { first, other } => write!(
                 f,
-                "program `{other}` here and `{first}` in the earlier profile; \
-                 only profiles of the same program can be merged"
+                "a profile of program `{other}` here and of `{first}` in the earlier profile, \
+                 different programs (another source path and other bytes, and no function with \
+                 the same code); only profiles of the same program can be merged"
             ),
             MergeError::StaleFunction {
                 name,
@@ -131,7 +133,7 @@ pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeRefusal> {
             };
             return Err(refuse(index, 0, error));
         }
-        if other.program != first.program {
+        if other.kinship(first) == Kinship::Other {
             let error = MergeError::ProgramMismatch {
                 first: first.program.clone(),
                 other: other.program.clone(),
@@ -180,7 +182,9 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
             "tpp paths numbered from different edge profiles",
         ));
     }
-    if (into.num_paths, into.truncated) != (from.num_paths, from.truncated) {
+    if (into.num_paths, into.truncated, into.num_blocks)
+        != (from.num_paths, from.truncated, from.num_blocks)
+    {
         return Err(incompatible("path numbering"));
     }
     if (&into.interesting, into.range) != (&from.interesting, from.range) {
@@ -197,7 +201,7 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
         let same_edges = a.len() == b.len()
             && a.iter()
                 .zip(b)
-                .all(|(x, y)| (x.from_line, x.to_line) == (y.from_line, y.to_line));
+                .all(|(x, y)| (x.from_block, x.to_block) == (y.from_block, y.to_block));
         if !same_edges {
             return Err(incompatible("edges"));
         }
@@ -247,13 +251,13 @@ fn sum_forests(a: &[KipfNode], b: &[KipfNode]) -> Vec<KipfNode> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Storage;
+    use super::super::{SourceFile, Storage};
     use super::*;
 
     fn run(counts: &[(u64, u64)], args: &[&str]) -> Profile {
         let mut profile = Profile::new(
             Mode::Bl,
-            "p.pl",
+            SourceFile::new("p.pl", b""),
             args.iter().map(|s| s.to_string()).collect(),
         );
         let mut f = FunctionProfile::new("main", "h1", 8, Storage::Array);
@@ -308,8 +312,14 @@ mod tests {
                 .to_string()
                 .contains("mode `edge` here and `bl` in the earlier profile")
         );
+        // Another path and other bytes, but the same code: the program was moved.
+        let mut moved = a.clone();
+        moved.source = SourceFile::new("elsewhere/p.pl", b"p");
+        assert!(merge(&[a.clone(), moved]).is_ok());
+        // Another path, other bytes, and no function with the same code.
         let mut other = a.clone();
-        other.program = "q.pl".into();
+        other.source = SourceFile::new("q.pl", b"q");
+        other.functions[0].cfg_hash = "h3".into();
         assert!(matches!(
             merge(&[a.clone(), other]),
             Err(MergeRefusal {

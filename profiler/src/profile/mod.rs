@@ -8,6 +8,7 @@ mod diff;
 mod io;
 mod merge;
 mod report;
+mod source;
 mod text;
 
 pub use diff::{
@@ -17,6 +18,7 @@ pub use diff::{
 pub use io::{ProfileError, ProfileErrorKind};
 pub use merge::{MergeError, MergeRefusal, merge};
 pub use report::{FunctionSummary, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show};
+pub use source::{Kinship, SourceFile, SourceState, content_hash, kinship};
 pub use text::SourceLines;
 
 use serde::{Deserialize, Serialize};
@@ -26,8 +28,9 @@ use crate::tpp::TppConfig;
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "pcc-profile";
-/// The only `version` this code reads and writes.
-pub const VERSION: u32 = 1;
+/// The only `version` this code reads and writes (docs/PROFILE-FORMAT.md). Version 1 had no
+/// `source`, no block ids on edges, and line 0 for blocks made by lowering.
+pub const VERSION: u32 = 2;
 
 /// The profiling mode (`--profile MODE`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -112,6 +115,8 @@ pub struct Profile {
     pub mode: Mode,
     pub program: String,
     pub args: Vec<String>,
+    /// The source file the profile was taken from.
+    pub source: SourceFile,
     pub functions: Vec<FunctionProfile>,
     /// `wpp`: the symbol table, grammar rules and trace length; its shape belongs to the WPP
     /// implementation.
@@ -125,13 +130,14 @@ pub struct Profile {
 
 impl Profile {
     /// An empty profile of the current format and version.
-    pub fn new(mode: Mode, program: impl Into<String>, args: Vec<String>) -> Profile {
+    pub fn new(mode: Mode, source: SourceFile, args: Vec<String>) -> Profile {
         Profile {
             format: FORMAT.to_string(),
             version: VERSION,
             mode,
-            program: program.into(),
+            program: source.path.clone(),
             args,
+            source,
             functions: Vec::new(),
             wpp: None,
             tpp: None,
@@ -157,6 +163,10 @@ pub struct FunctionProfile {
     pub truncated: bool,
     /// Executed paths only.
     pub paths: Vec<PathCount>,
+    /// `edge`: how many basic blocks the function has; block ids are `0..num_blocks`, and
+    /// `num_blocks` itself names EXIT, where every `return` goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub num_blocks: Option<usize>,
     /// `edge`: one entry per CFG edge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edges: Option<Vec<EdgeCount>>,
@@ -210,6 +220,7 @@ impl FunctionProfile {
             storage,
             truncated: false,
             paths: Vec::new(),
+            num_blocks: None,
             edges: None,
             interesting: None,
             range: None,
@@ -233,9 +244,13 @@ pub struct PathCount {
     pub lines: Vec<u32>,
 }
 
-/// An edge-profile entry.
+/// An edge-profile entry: the blocks it joins (`to_block` is the function's `num_blocks` for an
+/// edge into EXIT), the last line of `from_block` and the first of `to_block` (for EXIT, the
+/// function's closing brace), and how often it was taken.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeCount {
+    pub from_block: usize,
+    pub to_block: usize,
     pub from_line: u32,
     pub to_line: u32,
     pub count: u64,

@@ -5,7 +5,7 @@ use std::fmt::{self, Write};
 
 use serde::Serialize;
 
-use super::text::{SourceLines, Table, line_list, line_name, percent, write_source};
+use super::text::{SourceLines, Table, edge_lines, edge_name, line_list, percent, write_source};
 use super::{KipfNode, Mode, Profile, Storage};
 
 /// One executed path in the ranking.
@@ -57,6 +57,11 @@ pub struct PathRun {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HotEdge {
     pub function: String,
+    pub from_block: usize,
+    pub to_block: usize,
+    /// `to_block` is EXIT.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub to_exit: bool,
     pub from_line: u32,
     pub to_line: u32,
     pub count: u64,
@@ -167,6 +172,9 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         .flat_map(|f| {
             f.edges.iter().flatten().map(|e| HotEdge {
                 function: f.name.clone(),
+                from_block: e.from_block,
+                to_block: e.to_block,
+                to_exit: Some(e.to_block) == f.num_blocks,
                 from_line: e.from_line,
                 to_line: e.to_line,
                 count: e.count,
@@ -500,7 +508,7 @@ impl ShowReport {
             ("share", true),
             ("count", true),
             ("function", false),
-            ("edge (from line → to line)", false),
+            ("edge (from block → to block)", false),
         ]);
         for (rank, e) in self.edges.iter().enumerate() {
             table.push(vec![
@@ -508,10 +516,10 @@ impl ShowReport {
                 percent(e.share),
                 e.count.to_string(),
                 e.function.clone(),
-                format!(
-                    "{} → {}",
-                    line_name(e.from_line, "entry"),
-                    line_name(e.to_line, "exit")
+                edge_name(
+                    (e.from_block, e.from_line),
+                    (e.to_block, e.to_line),
+                    e.to_exit,
                 ),
             ]);
         }
@@ -520,12 +528,13 @@ impl ShowReport {
         writeln!(out, "{}", rows[0])?;
         for (row, e) in rows[1..].iter().zip(&self.edges) {
             writeln!(out, "{row}")?;
-            let mut lines = vec![e.from_line];
-            if e.to_line != e.from_line {
-                lines.push(e.to_line);
-            }
-            lines.retain(|&l| l != 0);
-            write_source(out, 6, width, &lines, source_line)?;
+            write_source(
+                out,
+                6,
+                width,
+                &edge_lines(e.from_line, e.to_line),
+                source_line,
+            )?;
         }
         Ok(())
     }
@@ -613,11 +622,11 @@ impl FunctionSummary {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{EdgeCount, FunctionProfile, PathCount};
+    use super::super::{EdgeCount, FunctionProfile, PathCount, SourceFile};
     use super::*;
 
     fn profile() -> Profile {
-        let mut profile = Profile::new(Mode::Bl, "add.pl", vec!["4".into()]);
+        let mut profile = Profile::new(Mode::Bl, SourceFile::new("add.pl", b""), vec!["4".into()]);
         let mut f = FunctionProfile::new("add_even", "h", 6, Storage::Array);
         let path = |id, count, lines: &[u32]| PathCount {
             id,
@@ -748,28 +757,33 @@ functions:
         for f in &mut p.functions {
             f.paths.clear();
         }
+        p.functions[0].num_blocks = Some(2);
         p.functions[0].edges = Some(vec![
             EdgeCount {
+                from_block: 0,
+                to_block: 1,
                 from_line: 4,
                 to_line: 5,
                 count: 3,
             },
             EdgeCount {
+                from_block: 1,
+                to_block: 2,
                 from_line: 8,
-                to_line: 0,
+                to_line: 9,
                 count: 9,
             },
         ]);
         p.functions[1].truncated = true;
         let report = show(&p, None);
         assert_eq!(report.total_edge_count, 12);
-        assert_eq!(report.edges[0].to_line, 0);
+        assert!(report.edges[0].to_exit);
         assert!((report.edges[0].share - 0.75).abs() < 1e-12);
         let text = report.render_text(&|_| None);
         assert!(
             text.starts_with("edge profile of add.pl (args: 4): 12 edge executions in 2 functions")
         );
-        assert!(text.contains("  1  75.00%      9  add_even  8 → exit\n"));
+        assert!(text.contains("  1  75.00%      9  add_even  bb1 (line 8) → exit (line 9)\n"));
         assert!(text.contains("\n  main                       truncated path numbering\n"));
         assert!(
             !text.contains("potential paths"),

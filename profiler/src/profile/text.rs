@@ -12,13 +12,28 @@ pub(super) fn line_list(lines: &[u32]) -> String {
     lines.join(" ")
 }
 
-/// `line` for display; line 0 marks a node without source (the exit, or the entry).
-pub(super) fn line_name(line: u32, none: &str) -> String {
-    if line == 0 {
-        none.to_string()
+/// An edge for display, `bb3 (line 5) → bb4 (line 5)`, or `bb6 (line 8) → exit (line 9)` for an
+/// edge into EXIT: block ids tell apart edges whose lines coincide.
+pub(super) fn edge_name(
+    (from_block, from_line): (usize, u32),
+    (to_block, to_line): (usize, u32),
+    to_exit: bool,
+) -> String {
+    let to = if to_exit {
+        "exit".to_string()
     } else {
-        line.to_string()
+        format!("bb{to_block}")
+    };
+    format!("bb{from_block} (line {from_line}) → {to} (line {to_line})")
+}
+
+/// The lines an edge's source excerpt shows: its two ends, once if they coincide.
+pub(super) fn edge_lines(from_line: u32, to_line: u32) -> Vec<u32> {
+    let mut lines = vec![from_line];
+    if to_line != from_line {
+        lines.push(to_line);
     }
+    lines
 }
 
 /// A percentage with two decimals, `12.50%`.

@@ -76,7 +76,7 @@ pub fn wpp_profile(
     args: Vec<String>,
     trace: &WppTrace,
 ) -> (Profile, Vec<String>) {
-    let mut profile = Profile::new(spec.mode, spec.program.clone(), args);
+    let mut profile = spec.new_profile(args);
     let mut problems = Vec::new();
     let functions: Vec<Option<Function>> = spec
         .functions
