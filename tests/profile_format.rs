@@ -50,7 +50,12 @@ fn edge_profile_of_a_loop_with_an_if_names_blocks_and_real_lines() {
     let dir = Scratch::new("edge-min");
     std::fs::write(dir.path("edge_min.pl"), EDGE_MIN).unwrap();
     let run = pcc(&dir.0, &["run", "edge_min.pl", "--profile", "edge"]);
-    assert_eq!((run.status, run.stdout.as_str()), (0, "18\n"), "{}", run.stderr);
+    assert_eq!(
+        (run.status, run.stdout.as_str()),
+        (0, "18\n"),
+        "{}",
+        run.stderr
+    );
     let profile = read_json(&dir.path("edge_min.edge.profile.json"));
     assert_eq!(profile["version"], 2);
     let main = function(&profile, "main");
@@ -59,8 +64,7 @@ fn edge_profile_of_a_loop_with_an_if_names_blocks_and_real_lines() {
     assert!(edges.iter().all(|e| e.2 != 0 && e.3 != 0), "{edges:?}");
     // Flow: main ran once; the loop's test ran 11 times, its body 10 times, `s += i` 4 times.
     let into = |block: u64| -> u64 { edges.iter().filter(|e| e.1 == block).map(|e| e.4).sum() };
-    let out_of =
-        |block: u64| -> u64 { edges.iter().filter(|e| e.0 == block).map(|e| e.4).sum() };
+    let out_of = |block: u64| -> u64 { edges.iter().filter(|e| e.0 == block).map(|e| e.4).sum() };
     assert_eq!(out_of(0), 1, "the entry runs once");
     assert_eq!(into(exit), 1, "main returns once");
     for block in 1..exit {
@@ -82,16 +86,32 @@ fn edge_profile_of_a_loop_with_an_if_names_blocks_and_real_lines() {
     let show = pcc(&dir.0, &["profile", "show", "edge_min.edge.profile.json"]);
     assert_eq!(show.status, 0, "{}", show.stderr);
     assert_eq!(show.stderr, "");
-    assert!(show.stdout.contains("bb0 (line 3) → bb1 (line 3)"), "{}", show.stdout);
-    assert!(show.stdout.contains(&format!("bb4 (line 9) → exit (line 9)")));
+    assert!(
+        show.stdout.contains("bb0 (line 3) → bb1 (line 3)"),
+        "{}",
+        show.stdout
+    );
+    assert!(
+        show.stdout
+            .contains(&format!("bb4 (line 9) → exit (line 9)"))
+    );
     assert!(!show.stdout.contains("line 0"));
     let json = pcc(
         &dir.0,
-        &["profile", "show", "edge_min.edge.profile.json", "--format", "json"],
+        &[
+            "profile",
+            "show",
+            "edge_min.edge.profile.json",
+            "--format",
+            "json",
+        ],
     );
     let report: Value = common::json(&json.stdout);
     let hot = &report["edges"][0];
-    assert!(hot["from_block"].is_u64() && hot["to_block"].is_u64(), "{hot}");
+    assert!(
+        hot["from_block"].is_u64() && hot["to_block"].is_u64(),
+        "{hot}"
+    );
     let exits: Vec<&Value> = report["edges"]
         .as_array()
         .unwrap()
@@ -134,8 +154,7 @@ fn readers_warn_when_the_source_changed_or_is_gone() {
         let run = pcc(&dir.0, &args);
         assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
         assert!(
-            run.stderr
-                .contains(&format!("warning: {bl}: {warning}")),
+            run.stderr.contains(&format!("warning: {bl}: {warning}")),
             "{args:?}: {}",
             run.stderr
         );
@@ -143,7 +162,15 @@ fn readers_warn_when_the_source_changed_or_is_gone() {
     // A profile given as input: the same program, edited.
     let run = pcc(
         &dir.0,
-        &["run", "add_even.pl", "--profile=tpp", "--edge-profile", &edge, "--", "10"],
+        &[
+            "run",
+            "add_even.pl",
+            "--profile=tpp",
+            "--edge-profile",
+            &edge,
+            "--",
+            "10",
+        ],
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(
@@ -189,12 +216,16 @@ fn a_profile_of_another_program_is_refused_naming_both() {
     let run = pcc(&dir.0, &["profile", "diff", &add_even, &y2k]);
     assert_eq!(run.status, 1, "{}", run.stderr);
     assert!(
-        run.stderr
-            .contains("A is a profile of program `add_even.pl` and B of `y2k.pl`, different programs"),
+        run.stderr.contains(
+            "A is a profile of program `add_even.pl` and B of `y2k.pl`, different programs"
+        ),
         "{}",
         run.stderr
     );
-    let run = pcc(&dir.0, &["profile", "merge", &add_even, &y2k, "-o", "m.json"]);
+    let run = pcc(
+        &dir.0,
+        &["profile", "merge", &add_even, &y2k, "-o", "m.json"],
+    );
     assert_eq!(run.status, 1, "{}", run.stderr);
     assert!(
         run.stderr
@@ -207,12 +238,22 @@ fn a_profile_of_another_program_is_refused_naming_both() {
     std::fs::create_dir(dir.path("moved")).unwrap();
     std::fs::write(
         dir.path("moved/add_even.pl"),
-        format!("// moved\n{}", std::fs::read_to_string(dir.path("add_even.pl")).unwrap()),
+        format!(
+            "// moved\n{}",
+            std::fs::read_to_string(dir.path("add_even.pl")).unwrap()
+        ),
     )
     .unwrap();
     let run = pcc(
         &dir.0,
-        &["run", "moved/add_even.pl", "--use-profile", &add_even, "--", "10"],
+        &[
+            "run",
+            "moved/add_even.pl",
+            "--use-profile",
+            &add_even,
+            "--",
+            "10",
+        ],
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(
@@ -236,7 +277,15 @@ fn version_1_profiles_are_refused_with_what_to_do() {
     for args in [
         vec!["profile", "show", old],
         vec!["run", "add_even.pl", "--use-profile", old, "--", "4"],
-        vec!["run", "add_even.pl", "--profile=ppp", "--interesting", old, "--", "4"],
+        vec![
+            "run",
+            "add_even.pl",
+            "--profile=ppp",
+            "--interesting",
+            old,
+            "--",
+            "4",
+        ],
     ] {
         let run = pcc(&dir.0, &args);
         assert_eq!(run.status, 1, "{args:?}");

@@ -16,7 +16,7 @@ use pcc_profiler::profile::{FunctionProfile, Mode, PathCount, Profile};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use pcc_profiler::tpp::Tpp;
 
-use super::profile::{load, program_candidates};
+use super::profile::load;
 use crate::mir;
 use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_lines};
 use crate::{driver, lower};
@@ -169,7 +169,9 @@ impl ProgramView {
     /// returns `None` when either cannot be done.
     pub fn load(path: &Path) -> Option<ProgramView> {
         let profile = load(path)?;
-        let Some(source_file) = program_candidates(&profile, path)
+        let Some(source_file) = profile
+            .source
+            .candidates(path)
             .into_iter()
             .find(|p| p.is_file())
         else {
@@ -196,7 +198,7 @@ impl ProgramView {
                     .find(|&(id, f)| id != program.init && f.name == record.name)
                     .map(|(_, f)| f);
                 let cfg = match func {
-                    Some(func) if cfg_hash(func) == record.cfg_hash => {
+                    Some(func) if cfg_hash(&program, func) == record.cfg_hash => {
                         Some((func.clone(), function_cfg(func)))
                     }
                     Some(_) => {
@@ -378,8 +380,17 @@ impl CfgView {
     fn count(&mut self, paths: &[PathView], record: &FunctionProfile) {
         let cfg = &self.fcfg.cfg;
         if let Some(edges) = &record.edges {
-            for (e, edge) in edges.iter().enumerate().take(self.edge_counts.len()) {
-                self.edge_counts[e] = edge.count;
+            // Edge records name their blocks (EXIT is the last node); two edges between the
+            // same blocks are matched in order.
+            let mut matched = vec![false; cfg.num_edges()];
+            for edge in edges {
+                let found = cfg.edges().find(|(e, to)| {
+                    !matched[e.0] && (to.from.0, to.to.0) == (edge.from_block, edge.to_block)
+                });
+                if let Some((e, _)) = found {
+                    matched[e.0] = true;
+                    self.edge_counts[e.0] = edge.count;
+                }
             }
             // A block runs as often as control enters it, or leaves it for a dead end or entry.
             for v in 0..cfg.num_nodes() {
