@@ -130,19 +130,30 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
         Some(cfg) if cfg.fcfg.cfg.num_nodes() <= MAX_CFG_NODES => {
             let path_mode = mode != Mode::Edge;
             let line = |n: u32| view.line(n).to_string();
+            let Some((svg, dummies)) = cfg_svg(cfg, &line, path_mode) else {
+                out.push_str(
+                    "<p class=\"note\">The layout library could not lay out this CFG \
+                     (`pcc paths --format dot --profile` draws it with Graphviz).</p></section>\n",
+                );
+                return;
+            };
             let _ = write!(
                 out,
                 "<details class=\"cfg\"{}><summary>control-flow graph ({} blocks; edge labels: \
-                 count{})</summary><div class=\"svgbox\">{}</div></details>",
+                 count{})</summary><div class=\"svgbox\">{svg}</div></details>",
                 if open { " open" } else { "" },
                 cfg.fcfg.cfg.num_nodes() - 1,
-                if path_mode {
-                    " +Val(e), the Ball-Larus increment; dashed: back edges; dotted: the dummy \
-                     edges that replace them in the DAG"
-                } else {
-                    "; dashed: back edges"
+                match (path_mode, dummies) {
+                    (true, true) => {
+                        " +Val(e), the Ball-Larus increment; dashed: back edges; dotted: the \
+                         dummy edges that replace them in the DAG"
+                    }
+                    (true, false) => {
+                        " +Val(e), the Ball-Larus increment; dashed: back edges (the dummy \
+                         edges are left out: the layout failed with them)"
+                    }
+                    _ => "; dashed: back edges",
                 },
-                cfg_svg(cfg, &line, path_mode)
             );
         }
         Some(cfg) => {
@@ -328,7 +339,7 @@ function choose(row) {
     section.querySelectorAll('.block[data-b="' + b + '"]').forEach(function (e) { e.classList.add("on"); });
   });
   ids(row, "edges").forEach(function (e) {
-    section.querySelectorAll('path.edge[data-e="' + e + '"]').forEach(function (p) { p.classList.add("on"); });
+    section.querySelectorAll('path.edge[data-e~="' + e + '"]').forEach(function (p) { p.classList.add("on"); });
   });
   ids(row, "dummies").forEach(function (d) {
     section.querySelectorAll('path.edge[data-d="' + d + '"]').forEach(function (p) { p.classList.add("on"); });

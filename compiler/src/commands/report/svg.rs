@@ -15,7 +15,7 @@ use layout::core::geometry::Point;
 use layout::core::style::{LineStyleKind, StyleAttr};
 use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
 use layout::topo::layout::VisualGraph;
-use pcc_profiler::cfg::NodeId;
+use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::dag::DagEdgeKind;
 
 use super::html::escape;
@@ -29,8 +29,27 @@ const FONT: f64 = 12.0;
 const CHAR_WIDTH: f64 = 7.3;
 const LINE_HEIGHT: f64 = 15.0;
 
-/// The SVG of `cfg`; `line(n)` is source line `n`, `path_mode` adds `Val(e)` and dummy edges.
-pub fn cfg_svg(cfg: &CfgView, line: &dyn Fn(u32) -> String, path_mode: bool) -> String {
+/// The SVG of `cfg`; `line(n)` is source line `n`, `path_mode` adds `Val(e)` and the dummy
+/// edges. layout-rs asserts on some graphs with many long dummy edges: those are drawn without
+/// their dummy edges (the second value is false), and `None` means it failed even so.
+pub fn cfg_svg(
+    cfg: &CfgView,
+    line: &dyn Fn(u32) -> String,
+    path_mode: bool,
+) -> Option<(String, bool)> {
+    match laid_out(cfg, line, path_mode, path_mode) {
+        Some(svg) => Some((svg, path_mode)),
+        None if path_mode => laid_out(cfg, line, path_mode, false).map(|svg| (svg, false)),
+        None => None,
+    }
+}
+
+fn laid_out(
+    cfg: &CfgView,
+    line: &dyn Fn(u32) -> String,
+    path_mode: bool,
+    dummies: bool,
+) -> Option<String> {
     let graph = &cfg.fcfg.cfg;
     let exit = graph.exit();
     let max_count = cfg.edge_counts.iter().copied().max().unwrap_or(0).max(1);
@@ -60,36 +79,49 @@ pub fn cfg_svg(cfg: &CfgView, line: &dyn Fn(u32) -> String, path_mode: bool) -> 
         .collect();
     let dag = cfg.numbering.dag();
     let back_edges = dag.back_edges();
+    // Parallel edges (a branch whose arms meet at once) are drawn as one arrow: layout-rs
+    // cannot route two curves between the same boxes.
+    let mut groups: Vec<((usize, usize), Vec<EdgeId>)> = Vec::new();
     for (e, edge) in graph.edges() {
-        let count = cfg.edge_counts[e.0];
-        let mut label = count.to_string();
-        if path_mode && let Some((d, _)) = dag.edges().find(|(_, d)| d.kind == DagEdgeKind::Real(e))
-        {
-            let _ = write!(label, " +{}", cfg.numbering.increment(d));
+        let ends = (edge.from.0, edge.to.0);
+        match groups.iter_mut().find(|(g, _)| *g == ends) {
+            Some((_, edges)) => edges.push(e),
+            None => groups.push((ends, vec![e])),
         }
-        let style = if back_edges.contains(&e) {
-            LineStyleKind::Dashed
+    }
+    for ((from, to), edges) in groups {
+        let count: u64 = edges.iter().map(|e| cfg.edge_counts[e.0]).sum();
+        let labels: Vec<String> = edges
+            .iter()
+            .map(|&e| {
+                let mut label = cfg.edge_counts[e.0].to_string();
+                let real = dag.edges().find(|(_, d)| d.kind == DagEdgeKind::Real(e));
+                if path_mode && let Some((d, _)) = real {
+                    let _ = write!(label, " +{}", cfg.numbering.increment(d));
+                }
+                label
+            })
+            .collect();
+        let back = back_edges.contains(&edges[0]);
+        let (style, class) = if back {
+            (LineStyleKind::Dashed, "back")
         } else {
-            LineStyleKind::Normal
+            (LineStyleKind::Normal, "real")
         };
-        let class = if back_edges.contains(&e) {
-            "back"
-        } else {
-            "real"
-        };
+        let ids: Vec<String> = edges.iter().map(|e| e.0.to_string()).collect();
         let width = 1.0 + 5.0 * (count as f64 / max_count as f64).sqrt();
         let properties = format!(
-            "class=\"edge {class}\" data-e=\"{}\" data-count=\"{count}\" stroke-width=\"{width:.1}\" stroke=\"{}\"",
-            e.0,
+            "class=\"edge {class}\" data-e=\"{}\" stroke-width=\"{width:.1}\" stroke=\"{}\"",
+            ids.join(" "),
             heat_colour(count, max_count)
         );
         vg.add_edge(
-            arrow(&label, style, properties),
-            handles[edge.from.0],
-            handles[edge.to.0],
+            arrow(&labels.join(" | "), style, properties),
+            handles[from],
+            handles[to],
         );
     }
-    if path_mode {
+    if dummies {
         for (d, edge) in dag.edges() {
             let what = match edge.kind {
                 DagEdgeKind::EntryDummy => "dummy: a path starts at the loop header",
@@ -119,8 +151,15 @@ pub fn cfg_svg(cfg: &CfgView, line: &dyn Fn(u32) -> String, path_mode: bool) -> 
         max_count: cfg.node_counts.iter().copied().max().unwrap_or(0),
         ..Canvas::default()
     };
-    vg.do_it(false, false, false, &mut canvas);
-    canvas.finish()
+    // A failed assertion in layout-rs must not end the report (and its default panic message
+    // is kept off stderr meanwhile).
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let laid_out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        vg.do_it(false, false, false, &mut canvas);
+    }));
+    std::panic::set_hook(hook);
+    laid_out.ok().map(|()| canvas.finish())
 }
 
 fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
