@@ -405,7 +405,7 @@ fn folded_stacks_sum_to_the_profiles_total() {
 }
 
 #[test]
-fn dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_red() {
+fn dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue() {
     let scratch = Scratch::new("dot");
     let profile = profiled(&scratch, "control_flow.pl", "bl");
     let run = pcc(
@@ -424,7 +424,7 @@ fn dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_red() {
     let red: Vec<&str> = run
         .stdout
         .lines()
-        .filter(|l| l.contains("color=red"))
+        .filter(|l| l.contains("color=blue"))
         .collect();
     // Path 5 (269 times): ENTRY ⇢ bb3 (dummy), bb3 → bb4 → bb7, bb7 ⇢ EXIT (dummy of the back edge).
     assert_eq!(red.len(), 4, "{}", run.stdout);

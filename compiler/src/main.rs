@@ -90,7 +90,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: PathsFormat,
         /// With --format dot: label blocks and edges with this profile's counts, edge widths by
-        /// count, and draw the hottest path in red.
+        /// count, and draw the hottest path in blue.
         #[arg(long, value_name = "P")]
         profile: Option<PathBuf>,
     },

@@ -658,7 +658,7 @@ const DOT_NODE_LINES: usize = 4;
 const DOT_LINE_CHARS: usize = 40;
 
 /// With a profile: each block's and DAG edge's count, edges as wide as their share, and the
-/// hottest path in red.
+/// hottest path in blue (red marks cut edges).
 fn render_dot(
     program: &str,
     functions: &[FunctionPaths],
@@ -790,7 +790,7 @@ fn render_dot(
                     let count = cfg.dag_edge_count(d);
                     let width = 1.0 + 4.0 * count as f64 / max_count as f64;
                     let hot = if hottest.contains(&d) {
-                        ", color=red, fontcolor=red"
+                        ", color=blue, fontcolor=blue"
                     } else {
                         ""
                     };

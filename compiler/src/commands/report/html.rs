@@ -17,8 +17,8 @@ pub const PATHS_PER_CLICK: usize = 50;
 pub const PATHS_IN_PAGE: usize = 500;
 /// Functions whose CFG is drawn open (the hottest); the others' are a click away.
 const OPEN_CFGS: usize = 3;
-/// Larger CFGs are not drawn (their layout would take long and be unreadable).
-const MAX_CFG_NODES: usize = 300;
+/// Larger CFGs are not drawn: layout-rs takes minutes on a hundred blocks.
+const MAX_CFG_NODES: usize = 80;
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -123,9 +123,11 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
             "path executions"
         }
     );
+    // Source and paths on the left, the CFG beside them (below on a narrow window).
+    out.push_str("<div class=\"left\">");
     source_table(out, view, f);
     paths_table(out, view, f);
-    out.push_str("</div>");
+    out.push_str("</div><div class=\"right\">");
     match &f.cfg {
         Some(cfg) if cfg.fcfg.cfg.num_nodes() <= MAX_CFG_NODES => {
             let path_mode = mode != Mode::Edge;
@@ -133,7 +135,8 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
             let Some((svg, dummies)) = cfg_svg(cfg, &line, path_mode) else {
                 out.push_str(
                     "<p class=\"note\">The layout library could not lay out this CFG \
-                     (`pcc paths --format dot --profile` draws it with Graphviz).</p></section>\n",
+                     (`pcc paths --format dot --profile` draws it with Graphviz).</p></div></div>\
+                     </section>\n",
                 );
                 return;
             };
@@ -149,8 +152,8 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
                          dummy edges that replace them in the DAG"
                     }
                     (true, false) => {
-                        " +Val(e), the Ball-Larus increment; dashed: back edges (the dummy \
-                         edges are left out: the layout failed with them)"
+                        " +Val(e), the Ball-Larus increment; dashed: back edges (dummy edges \
+                         left out: the graph is too large to lay out with them)"
                     }
                     _ => "; dashed: back edges",
                 },
@@ -160,7 +163,7 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
             let _ = write!(
                 out,
                 "<p class=\"note\">The CFG has {} blocks, more than the {MAX_CFG_NODES} the \
-                 report draws.</p>",
+                 report draws (`pcc paths --format dot --profile P` draws it with Graphviz).</p>",
                 cfg.fcfg.cfg.num_nodes()
             );
         }
@@ -168,7 +171,7 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
             "<p class=\"note\">No CFG: the function's code is not the profiled code.</p>",
         ),
     }
-    out.push_str("</section>\n");
+    out.push_str("</div></div></section>\n");
 }
 
 /// The function's source lines with their counts, coloured by heat.
@@ -290,6 +293,8 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .warning { color: #8a4b00; background: #fff4e0; padding: 4px 8px; }
 .note { color: #666; font-style: italic; }
 .cols { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
+.left { display: flex; flex-direction: column; gap: 1em; }
+.right { flex: 1; min-width: 24em; }
 .src { font-size: 12.5px; }
 .src pre { margin: 0; white-space: pre; }
 .src td.ln { color: #999; text-align: right; }
@@ -303,7 +308,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .pathlist tr.hidden { display: none; }
 .badge { font-size: 10px; background: #eee; border-radius: 3px; padding: 0 4px; color: #555; }
 button.more { margin-top: 4px; }
-details.cfg summary { cursor: pointer; color: #333; margin: .6em 0; }
+details.cfg summary { cursor: pointer; color: #333; margin: 0 0 .4em; font-size: 12.5px; }
 .svgbox { overflow: auto; max-height: 900px; border: 1px solid #eee; }
 svg.cfg text { font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; fill: #222; }
 svg.cfg text.bid { font-weight: bold; }
@@ -311,7 +316,7 @@ svg.cfg text.elabel { font-size: 11px; fill: #333; paint-order: stroke; stroke: 
 svg.cfg rect { stroke: #555; stroke-width: 1; }
 svg.cfg .block.on rect { stroke: #2563eb; stroke-width: 3; }
 svg.cfg path.edge.on { stroke: #2563eb !important; stroke-opacity: 1; }
-svg.cfg.dim path.edge:not(.on) { stroke-opacity: .25; }
+svg.cfg.dim path.edge:not(.on) { stroke-opacity: .5; }
 .spectra .bar { display: inline-block; height: 10px; background: #e8793a; vertical-align: middle; }
 .spectra .b .bar { background: #3a7de8; }
 .spectra tr.new td:first-child::after { content: " new"; color: #0a7d2c; font-weight: bold; }

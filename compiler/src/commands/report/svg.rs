@@ -28,19 +28,20 @@ const LINE_CHARS: usize = 34;
 const FONT: f64 = 12.0;
 const CHAR_WIDTH: f64 = 7.3;
 const LINE_HEIGHT: f64 = 15.0;
+/// How long one layout of a CFG may take.
+const LAYOUT_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The SVG of `cfg`; `line(n)` is source line `n`, `path_mode` adds `Val(e)` and the dummy
-/// edges. layout-rs asserts on some graphs with many long dummy edges: those are drawn without
-/// their dummy edges (the second value is false), and `None` means it failed even so.
+/// edges. When layout-rs fails on a graph or takes too long, the CFG is laid out again without
+/// dummy edges and crossing minimization (the second value is false); `None`: it failed even so.
 pub fn cfg_svg(
     cfg: &CfgView,
     line: &dyn Fn(u32) -> String,
     path_mode: bool,
 ) -> Option<(String, bool)> {
-    match laid_out(cfg, line, path_mode, path_mode) {
+    match laid_out(cfg, line, path_mode, path_mode, true) {
         Some(svg) => Some((svg, path_mode)),
-        None if path_mode => laid_out(cfg, line, path_mode, false).map(|svg| (svg, false)),
-        None => None,
+        None => laid_out(cfg, line, path_mode, false, false).map(|svg| (svg, false)),
     }
 }
 
@@ -49,6 +50,7 @@ fn laid_out(
     line: &dyn Fn(u32) -> String,
     path_mode: bool,
     dummies: bool,
+    optimize: bool,
 ) -> Option<String> {
     let graph = &cfg.fcfg.cfg;
     let exit = graph.exit();
@@ -146,20 +148,24 @@ fn laid_out(
     }
     let mut canvas = Canvas {
         blocks,
-        counts: &cfg.node_counts,
+        counts: cfg.node_counts.clone(),
         exit: exit.0,
         max_count: cfg.node_counts.iter().copied().max().unwrap_or(0),
         ..Canvas::default()
     };
-    // A failed assertion in layout-rs must not end the report (and its default panic message
-    // is kept off stderr meanwhile).
+    // layout-rs's crossing minimization can run for minutes on a CFG of a hundred blocks, and
+    // it asserts on some graphs: it runs on a thread of its own, given `LAYOUT_TIME` (then
+    // abandoned: it ends with the process), and its panic message is kept off stderr.
+    let (send, receive) = std::sync::mpsc::channel();
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let laid_out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        vg.do_it(false, false, false, &mut canvas);
-    }));
+    std::thread::spawn(move || {
+        vg.do_it(false, !optimize, false, &mut canvas);
+        let _ = send.send(canvas.finish());
+    });
+    let svg = receive.recv_timeout(LAYOUT_TIME).ok();
     std::panic::set_hook(hook);
-    laid_out.ok().map(|()| canvas.finish())
+    svg
 }
 
 fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
@@ -232,9 +238,9 @@ pub fn heat_background(count: u64, max: u64) -> String {
 
 /// The layout-rs render backend: collects the blocks' boxes and the edges' curves as SVG.
 #[derive(Default)]
-struct Canvas<'a> {
+struct Canvas {
     blocks: Vec<Vec<String>>,
-    counts: &'a [u64],
+    counts: Vec<u64>,
     exit: usize,
     max_count: u64,
     body: String,
@@ -242,7 +248,7 @@ struct Canvas<'a> {
     max: (f64, f64),
 }
 
-impl Canvas<'_> {
+impl Canvas {
     fn grow(&mut self, p: Point) {
         self.max = (self.max.0.max(p.x), self.max.1.max(p.y));
     }
@@ -258,7 +264,7 @@ impl Canvas<'_> {
     }
 }
 
-impl RenderBackend for Canvas<'_> {
+impl RenderBackend for Canvas {
     fn draw_rect(
         &mut self,
         xy: Point,
