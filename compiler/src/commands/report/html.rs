@@ -309,7 +309,8 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .badge { font-size: 10px; background: #eee; border-radius: 3px; padding: 0 4px; color: #555; }
 button.more { margin-top: 4px; }
 details.cfg summary { cursor: pointer; color: #333; margin: 0 0 .4em; font-size: 12.5px; }
-.svgbox { overflow: auto; max-height: 900px; border: 1px solid #eee; }
+.svgbox { overflow: auto; max-height: 1100px; border: 1px solid #eee; }
+.svgbox svg { max-width: 100%; height: auto; }
 svg.cfg text { font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; fill: #222; }
 svg.cfg text.bid { font-weight: bold; }
 svg.cfg text.elabel { font-size: 11px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px; }

@@ -111,32 +111,30 @@ fn kbl(view: &ProgramView) -> String {
                 .map_or(String::new(), |p| compact_lines(&p.lines))
         };
         let _ = write!(out, "<h3>fn {}</h3>", escape(&f.name));
-        let mut budget = KIPF_NODES;
-        kipf_nodes(&mut out, forest, &lines, &mut budget, true);
-        if budget == 0 {
-            let _ = write!(
-                out,
-                "<p class=\"note\">Only the hottest {KIPF_NODES} sequences are drawn.</p>"
-            );
-        }
+        let drawn = kipf_nodes(&mut out, forest, &lines, KIPF_NODES, true);
+        let _ = write!(
+            out,
+            "<p class=\"note\">{drawn} sequences drawn (at most the {KIPF_CHILDREN} hottest \
+             after each, {KIPF_NODES} in all).</p>"
+        );
     }
     out + "</section>\n"
 }
 
+/// Draws the hottest `KIPF_CHILDREN` of `nodes`, sharing `budget` nodes out evenly among them so
+/// that every root gets its share, not only the first one's descendants.
 fn kipf_nodes(
     out: &mut String,
     nodes: &[KipfNode],
     lines: &dyn Fn(u64) -> String,
-    budget: &mut usize,
+    budget: usize,
     open: bool,
-) {
+) -> usize {
     let mut nodes: Vec<&KipfNode> = nodes.iter().collect();
     nodes.sort_by_key(|n| std::cmp::Reverse(n.count));
-    for node in nodes.into_iter().take(KIPF_CHILDREN) {
-        if *budget == 0 {
-            return;
-        }
-        *budget -= 1;
+    let shown = nodes.len().min(KIPF_CHILDREN).min(budget);
+    let mut drawn = 0;
+    for node in nodes.into_iter().take(shown) {
         let _ = write!(
             out,
             "<details{}><summary>path {} ×{} <span class=\"note\">lines {}</span></summary>",
@@ -145,9 +143,11 @@ fn kipf_nodes(
             node.count,
             escape(&lines(node.id))
         );
-        kipf_nodes(out, &node.children, lines, budget, false);
+        let share = (budget - shown) / shown;
+        drawn += 1 + kipf_nodes(out, &node.children, lines, share, false);
         out.push_str("</details>");
     }
+    drawn
 }
 
 fn wpp(view: &ProgramView) -> String {
