@@ -27,7 +27,7 @@ const EVERY_MODE: &[(&str, &[&str])] = &[
 ];
 
 /// In this order: `ppp` takes its interesting paths from the `bl` profile.
-const MODES: &[&str] = &["bl", "edge", "ppp", "tpp", "kbl", "wpp"];
+const MODES: &[&str] = &["bl", "edge", "block", "ppp", "tpp", "kbl", "wpp"];
 
 fn main() {
     let args = Arguments::from_args();

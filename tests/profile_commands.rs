@@ -495,7 +495,7 @@ fn bad_files_are_refused_by_every_command() {
         ),
         (
             fixture("bad/unknown_mode.json"),
-            "unknown profiling mode \"fast\" (expected one of edge, bl, ppp, tpp, kbl, wpp)",
+            "unknown profiling mode \"fast\" (expected one of block, edge, bl, ppp, tpp, kbl, wpp)",
         ),
         (
             fixture("bad/inconsistent.json"),

@@ -91,10 +91,7 @@ fn edge_profile_of_a_loop_with_an_if_names_blocks_and_real_lines() {
         "{}",
         show.stdout
     );
-    assert!(
-        show.stdout
-            .contains(&format!("bb4 (line 9) → exit (line 9)"))
-    );
+    assert!(show.stdout.contains("bb4 (line 9) → exit (line 9)"));
     assert!(!show.stdout.contains("line 0"));
     let json = pcc(
         &dir.0,
@@ -291,4 +288,109 @@ fn version_1_profiles_are_refused_with_what_to_do() {
         assert_eq!(run.status, 1, "{args:?}");
         assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
     }
+}
+
+/// Block counts (`block`, count) of `main` in a block profile.
+fn block_counts(profile: &Value) -> Vec<(u64, u64)> {
+    function(profile, "main")["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["block"].as_u64().unwrap(), b["count"].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn block_profiles_count_every_block_and_show_merge_and_diff_them() {
+    let dir = Scratch::new("block");
+    std::fs::write(dir.path("edge_min.pl"), EDGE_MIN).unwrap();
+    let block = profile_of(&dir, "edge_min.pl", "block", &[]);
+    let profile = read_json(Path::new(&block));
+    assert_eq!(profile["mode"], "block");
+    let main = function(&profile, "main");
+    assert_eq!(main["num_blocks"], 7);
+    // bb1 is the loop test (11 times), bb5 `s += i` (4 times), bb6 the join after the `if`.
+    assert_eq!(
+        block_counts(&profile),
+        vec![(0, 1), (1, 11), (2, 10), (3, 10), (4, 1), (5, 4), (6, 10)]
+    );
+    let lines: Vec<Value> = main["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["lines"].clone())
+        .collect();
+    assert_eq!(
+        lines[6],
+        serde_json::json!([7]),
+        "the empty join has its own line"
+    );
+    assert_eq!(lines[4], serde_json::json!([8, 9]));
+
+    let show = pcc(&dir.0, &["profile", "show", &block, "--top", "2"]);
+    assert_eq!(show.status, 0, "{}", show.stderr);
+    assert!(
+        show.stdout
+            .starts_with("block profile of edge_min.pl: 47 block executions in 1 functions\n"),
+        "{}",
+        show.stdout
+    );
+    assert!(
+        show.stdout
+            .contains("  1  23.40%     11  main      bb1    3\n      3 | for i in 0..10 {\n"),
+        "{}",
+        show.stdout
+    );
+
+    let merged = dir.file("merged.json");
+    let run = pcc(&dir.0, &["profile", "merge", &block, &block, "-o", &merged]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with(": 94 block executions\n"),
+        "{}",
+        run.stderr
+    );
+    let doubled: Vec<(u64, u64)> = block_counts(&profile)
+        .into_iter()
+        .map(|(b, c)| (b, 2 * c))
+        .collect();
+    assert_eq!(block_counts(&read_json(Path::new(&merged))), doubled);
+
+    let diff = pcc(&dir.0, &["profile", "diff", &block, &merged]);
+    assert_eq!(diff.status, 0, "{}", diff.stderr);
+    assert!(
+        diff.stdout
+            .contains("function `main`: 7 blocks with changed counts")
+    );
+    assert!(
+        diff.stdout
+            .contains("  changed  bb5             4           8  5\n"),
+        "{}",
+        diff.stdout
+    );
+    let same = pcc(&dir.0, &["profile", "diff", &block, &block]);
+    assert!(same.stdout.contains("no differences"), "{}", same.stdout);
+}
+
+#[test]
+fn block_profiles_of_runs_cut_short_keep_the_counts_so_far() {
+    let dir = Scratch::new("block-exit");
+    let source = "fn main() {
+    for i in 0..10 {
+        if i == 3 {
+            exit(7);
+        }
+    }
+}
+";
+    std::fs::write(dir.path("cut.pl"), source).unwrap();
+    let run = pcc(&dir.0, &["run", "cut.pl", "--profile=block"]);
+    assert_eq!(run.status, 7, "{}", run.stderr);
+    let profile = read_json(&dir.path("cut.block.profile.json"));
+    // The loop test and the `if` ran 4 times, the `exit` block once, the loop's end (bb4) never,
+    // the join after the `if` and the latch 3 times.
+    assert_eq!(
+        block_counts(&profile),
+        vec![(0, 1), (1, 4), (2, 4), (3, 3), (4, 0), (5, 1), (6, 3)]
+    );
 }

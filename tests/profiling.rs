@@ -11,9 +11,11 @@
 //!
 //! Every program of `programs/`, `tests/runtime/` and `tests/fixtures/profiling/`, and 16
 //! generated ones (`generate`), goes through the oracle, and through the cross-checks: the same stdout, stderr (but for pcc's one summary
-//! line) and exit status with and without `--profile=bl|edge`, at -O0 and -O2; the same profile
+//! line) and exit status with and without `--profile=bl|edge|block`, at -O0 and -O2; the same profile
 //! at every level; and, for runs that end normally, an `edge` profile equal to the edge counts
-//! implied by the `bl` profile's paths (and by the trace). Then come the specific cases:
+//! implied by the `bl` profile's paths (and by the trace); a `block` profile equal to the block
+//! entries of the trace and, for runs that end normally, to the block counts the `edge` profile
+//! implies. Then come the specific cases:
 //! AddEvenNumbers, `(a || b) && (c || d)`, functions with 2^70 and 2^20 paths, recursion.
 
 mod common;
@@ -282,6 +284,8 @@ struct Observed {
     paths: Vec<BTreeMap<u64, (u64, Vec<u32>)>>,
     /// Per function: how often each CFG edge was taken.
     edges: Vec<Vec<u64>>,
+    /// Per function: how often control entered each block.
+    blocks: Vec<Vec<u64>>,
     /// Activations the end of the program cut short.
     unfinished: usize,
 }
@@ -342,6 +346,11 @@ fn observe(lowered: &Lowered, trace: &BlockTrace) -> Result<Observed, String> {
             .functions
             .iter()
             .map(|f| vec![0; f.cfg.num_edges()])
+            .collect(),
+        blocks: lowered
+            .functions
+            .iter()
+            .map(|f| vec![0; f.cfg.num_nodes() - 1])
             .collect(),
         unfinished: 0,
     };
@@ -432,6 +441,9 @@ fn activation(
     }
     for &e in &edges {
         observed.edges[f][e.0] += times;
+    }
+    for &b in blocks {
+        observed.blocks[f][b] += times;
     }
 
     let mut ids = func.bl.path_ids_of_execution(&func.cfg, &edges);
@@ -596,6 +608,56 @@ fn check_edges(traced: &Traced, edge: &Profile) -> Result<(), String> {
     Ok(())
 }
 
+/// The `block` profile against the trace, and, for a run that ended normally, against the block
+/// counts the `edge` profile implies: a block's count is the sum of its in-edges' counts, the
+/// entry block's the number of activations (the sum of its out-edges': lowering never makes the
+/// entry a loop header).
+fn check_blocks(traced: &Traced, block: &Profile, edge: Option<&Profile>) -> Result<(), String> {
+    if block.functions.len() != traced.profile.functions.len() {
+        return Err("the block and bl profiles have different functions".into());
+    }
+    for ((f, func), counted) in traced.lowered.profiled().zip(&block.functions) {
+        let blocks = counted
+            .blocks
+            .as_ref()
+            .ok_or_else(|| format!("`{}`: no blocks in the block profile", func.name))?;
+        let measured: Vec<u64> = blocks.iter().map(|b| b.count).collect();
+        let ids: Vec<usize> = blocks.iter().map(|b| b.block).collect();
+        if ids != (0..measured.len()).collect::<Vec<_>>()
+            || blocks.iter().any(|b| b.lines.is_empty())
+        {
+            return Err(format!("`{}`: block records {blocks:?}", func.name));
+        }
+        if measured != traced.observed.blocks[f] {
+            return Err(format!(
+                "`{}`: block counts\n  block profile {measured:?}\n  from the trace {:?}",
+                func.name, traced.observed.blocks[f]
+            ));
+        }
+        let Some(edge) = edge else { continue };
+        let edges = record(edge, &func.name)?
+            .edges
+            .as_ref()
+            .ok_or_else(|| format!("`{}`: no edges in the edge profile", func.name))?;
+        let mut implied = vec![0u64; measured.len()];
+        for e in edges {
+            if e.to_block != 0 && e.to_block < implied.len() {
+                implied[e.to_block] += e.count;
+            }
+            if e.from_block == 0 {
+                implied[0] += e.count;
+            }
+        }
+        if measured != implied {
+            return Err(format!(
+                "`{}`: block counts\n  block profile {measured:?}\n  from the edge profile {implied:?}",
+                func.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 struct Traced {
     output: Run,
     profile: Profile,
@@ -630,6 +692,15 @@ fn check_program(program: &Program, levels: &[u8]) -> Result<(), Failed> {
         same_behaviour(&format!("{opt} --profile=edge"), &plain, &output, allowed)?;
         if ended_normally {
             check_edges(&traced, &edge).map_err(|e| format!("{opt}: {e}"))?;
+        }
+        let file = scratch.file(&format!("O{level}.block.json"));
+        let (output, block) = program.profile(&[&opt], "block", &file)?;
+        same_behaviour(&format!("{opt} --profile=block"), &plain, &output, None)?;
+        // How deep a recursion gets before the stack overflows depends on the frame sizes,
+        // which instrumentation changes: such a run's blocks are not the traced run's.
+        if !plain.stderr.contains("runtime error: stack overflow") {
+            check_blocks(&traced, &block, ended_normally.then_some(&edge))
+                .map_err(|e| format!("{opt}: {e}"))?;
         }
     }
     Ok(())

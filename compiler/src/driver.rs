@@ -256,7 +256,7 @@ fn interesting_source(
                 loaded.mode
             );
             Ok(Some(InterestingSource::Profile {
-                profile: loaded,
+                profile: Box::new(loaded),
                 name: path,
                 share: profile.interesting_share,
             }))

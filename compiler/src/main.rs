@@ -211,7 +211,7 @@ struct CompileArgs {
 #[derive(clap::Args)]
 struct ProfileArgs {
     /// Instrument the program with this profiling scheme and write its profile at exit.
-    #[arg(long, value_parser = ["bl", "edge", "ppp", "tpp", "kbl", "wpp"])]
+    #[arg(long, value_parser = ["bl", "edge", "block", "ppp", "tpp", "kbl", "wpp"])]
     profile: Option<String>,
     /// Where to write the profile (default: `<stem>.<mode>.profile.json` here).
     #[arg(long)]

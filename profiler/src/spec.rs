@@ -14,7 +14,7 @@ use crate::collect::{executed_paths, executed_paths_of, function_profile};
 use crate::edge_profile::EdgeProfilePlan;
 use crate::estimate::static_edge_weights;
 use crate::ppp::Ppp;
-use crate::profile::{EdgeCount, Mode, Profile, SourceFile, Storage};
+use crate::profile::{BlockCount, EdgeCount, Mode, Profile, SourceFile, Storage};
 use crate::tpp::{Tpp, TppConfig, TppCounters};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -161,6 +161,30 @@ fn function_record(
         spec.array_limit,
     );
     match spec.mode {
+        Mode::Block => {
+            // One counter per block of the MIR as lowered, by block id: nodes `0..exit`.
+            let mut table = vec![0u64; function.exit];
+            for &(index, count) in counts {
+                let slot = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| table.get_mut(i))
+                    .ok_or_else(|| format!("block counter {index} out of range"))?;
+                *slot = count;
+            }
+            record.storage = Storage::Array;
+            record.num_blocks = Some(function.exit);
+            record.blocks = Some(
+                table
+                    .into_iter()
+                    .enumerate()
+                    .map(|(block, count)| BlockCount {
+                        block,
+                        lines: function.block_lines(NodeId(block)),
+                        count,
+                    })
+                    .collect(),
+            );
+        }
         Mode::Edge => {
             let plan = EdgeProfilePlan::new(&cfg, &static_edge_weights(&cfg, numbering.dag()));
             // The chords' counters, then how many activations started and finished.

@@ -108,8 +108,9 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
             wpp.map_or(0, |w| w.0),
             wpp.map_or(0, |w| w.1),
         ),
-        Ok(()) if spec.mode == Mode::Edge => eprintln!(
-            "pcc: edge profile of {} functions written to {}",
+        Ok(()) if matches!(spec.mode, Mode::Edge | Mode::Block) => eprintln!(
+            "pcc: {} profile of {} functions written to {}",
+            spec.mode,
             profile.functions.len(),
             spec.output
         ),

@@ -6,8 +6,6 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::Path;
 
-use pcc_profiler::profile::Mode;
-
 use super::profile::print_text;
 use super::profile_view::{FunctionView, ProgramView};
 
@@ -48,11 +46,7 @@ fn paint(text: &str, count: Option<u64>, max: u64) -> String {
 
 fn annotate(view: &ProgramView, functions: &[&FunctionView], colour: bool) -> String {
     let profile = &view.profile;
-    let unit = if profile.mode == Mode::Edge {
-        "edge executions"
-    } else {
-        "path executions"
-    };
+    let unit = super::report::unit(profile.mode);
     let total: u64 = view.functions.iter().map(|f| f.total).sum();
     let mut out = format!(
         "{}: {} profile of {}{}, {total} {unit}\n",

@@ -65,7 +65,10 @@ fn lcov(view: &ProgramView) -> String {
     // A branch: an edge out of a block with several successors, on the line that decides.
     let mut branches = Vec::new();
     for f in &view.functions {
-        let Some(cfg) = &f.cfg else { continue };
+        // A block profile has no edge counts, so no branches.
+        let Some(cfg) = f.cfg.as_ref().filter(|cfg| cfg.edges_known) else {
+            continue;
+        };
         let graph = &cfg.fcfg.cfg;
         for v in 0..graph.num_nodes() {
             let succs = graph.succs(NodeId(v));

@@ -786,7 +786,7 @@ fn render_dot(
                 ),
             };
             let attributes = match counted {
-                Some((_, cfg)) => {
+                Some((_, cfg)) if cfg.edges_known => {
                     let count = cfg.dag_edge_count(d);
                     let width = 1.0 + 4.0 * count as f64 / max_count as f64;
                     let hot = if hottest.contains(&d) {
@@ -798,7 +798,7 @@ fn render_dot(
                     attributes.replacen("label=\"", &format!("label=\"×{count} · +"), 1)
                         + &format!(", penwidth={width:.1}{hot}")
                 }
-                None => attributes,
+                _ => attributes,
             };
             let _ = writeln!(out, "    {from} -> {to} [{attributes}];");
         }

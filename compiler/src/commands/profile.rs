@@ -29,7 +29,8 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
         .paths
         .iter()
         .flat_map(|p| p.lines.iter().copied())
-        .chain(report.edges.iter().flat_map(|e| [e.from_line, e.to_line]));
+        .chain(report.edges.iter().flat_map(|e| [e.from_line, e.to_line]))
+        .chain(report.blocks.iter().flat_map(|b| b.lines.iter().copied()));
     let source = Source::find(&[(&profile, path)], shown);
     if json {
         #[derive(Serialize)]
@@ -118,6 +119,8 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
     let report = profile::show(&merged, Some(0));
     let counted = if merged.mode == profile::Mode::Edge {
         format!("{} edge executions", report.total_edge_count)
+    } else if let Some(total) = report.total_block_count {
+        format!("{total} block executions")
     } else {
         let executed: usize = report.functions.iter().map(|f| f.executed_paths).sum();
         format!(

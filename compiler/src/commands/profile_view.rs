@@ -113,6 +113,8 @@ pub struct CfgView {
     /// Executions of each CFG node and edge.
     pub node_counts: Vec<u64>,
     pub edge_counts: Vec<u64>,
+    /// False for a `block` profile, which counts blocks only.
+    pub edges_known: bool,
 }
 
 impl CfgView {
@@ -160,7 +162,7 @@ pub struct FunctionView {
     pub line_counts: BTreeMap<u32, u64>,
     /// First and last source line of the function.
     pub span: (u32, u32),
-    /// All path executions (`edge`: edge executions).
+    /// All path executions (`edge`: edge executions, `block`: block executions).
     pub total: u64,
 }
 
@@ -303,6 +305,7 @@ impl FunctionView {
             Some(CfgView {
                 node_counts: vec![0; fcfg.cfg.num_nodes()],
                 edge_counts: vec![0; fcfg.cfg.num_edges()],
+                edges_known: profile.mode != Mode::Block,
                 func,
                 fcfg,
                 numbering,
@@ -341,10 +344,12 @@ impl FunctionView {
         }
         view.line_counts = match (&view.cfg, profile.mode) {
             (Some(cfg), Mode::Edge) => cfg.edge_line_counts(),
+            (_, Mode::Block) => block_line_counts(record),
             _ => path_line_counts(&view.paths),
         };
         view.total = match profile.mode {
             Mode::Edge => record.edges.iter().flatten().map(|e| e.count).sum(),
+            Mode::Block => record.blocks.iter().flatten().map(|b| b.count).sum(),
             _ => view.paths.iter().map(|p| p.count).sum(),
         };
         if view.span == (0, 0) {
@@ -375,10 +380,37 @@ fn path_line_counts(paths: &[PathView]) -> BTreeMap<u32, u64> {
     counts
 }
 
+/// A block profile's line counts: each executed block adds its count to each of its lines.
+fn block_line_counts(record: &FunctionProfile) -> BTreeMap<u32, u64> {
+    let mut counts = BTreeMap::new();
+    for block in record.blocks.iter().flatten() {
+        for &line in &block.lines {
+            *counts.entry(line).or_default() += block.count;
+        }
+    }
+    counts
+}
+
 impl CfgView {
-    /// Node and edge counts: an edge profile's own, else summed over the regenerated paths.
+    /// Node and edge counts: a block or edge profile's own, else summed over the regenerated
+    /// paths.
     fn count(&mut self, paths: &[PathView], record: &FunctionProfile) {
         let cfg = &self.fcfg.cfg;
+        if let Some(blocks) = &record.blocks {
+            for block in blocks {
+                if let Some(count) = self.node_counts.get_mut(block.block) {
+                    *count = block.count;
+                }
+            }
+            // EXIT runs once per return: the returning blocks' executions.
+            let exit = cfg.exit();
+            self.node_counts[exit.0] = cfg
+                .preds(exit)
+                .iter()
+                .map(|e| self.node_counts[cfg.edge(*e).from.0])
+                .sum();
+            return;
+        }
         if let Some(edges) = &record.edges {
             // Edge records name their blocks (EXIT is the last node); two edges between the
             // same blocks are matched in order.

@@ -7,6 +7,7 @@
 //! an edge into a block with one predecessor, at its start; otherwise in a new block that splits
 //! the edge. The path register is an ordinary MIR local.
 
+mod block;
 mod cfg;
 mod tpp;
 mod trace;
@@ -57,7 +58,7 @@ pub enum InterestingSource {
     /// paths), per function the hottest ones that cover `share` (0–1] of its path executions.
     /// `name` says where the profile came from, for warnings.
     Profile {
-        profile: Profile,
+        profile: Box<Profile>,
         name: String,
         share: f64,
     },
@@ -133,6 +134,7 @@ pub fn instrument(
             edge_counts: None,
         });
         let counter_table = match how.mode {
+            Mode::Block => block::instrument_function(func, table),
             Mode::Edge => {
                 let plan = EdgeProfilePlan::new(&fcfg.cfg, &weights);
                 // Two counters after the chords' count activations started and finished, so

@@ -68,6 +68,15 @@ pub struct EdgeChange {
     pub count_b: u64,
 }
 
+/// A basic block whose count differs (block profiles).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BlockChange {
+    pub block: usize,
+    pub lines: Vec<u32>,
+    pub count_a: u64,
+    pub count_b: u64,
+}
+
 /// How the spectra of one function differ.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Spectra {
@@ -77,6 +86,9 @@ pub struct Spectra {
     /// Edge profiles: the edges whose counts differ, in CFG order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed_edges: Vec<EdgeChange>,
+    /// Block profiles: the blocks whose counts differ, in id order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed_blocks: Vec<BlockChange>,
 }
 
 impl Spectra {
@@ -85,6 +97,7 @@ impl Spectra {
             && self.only_in_b.is_empty()
             && self.changed.is_empty()
             && self.changed_edges.is_empty()
+            && self.changed_blocks.is_empty()
     }
 
     /// Every source line the differences name.
@@ -96,7 +109,11 @@ impl Spectra {
             .changed_edges
             .iter()
             .flat_map(|e| [e.from_line, e.to_line]);
-        paths.chain(changed).chain(edges)
+        let blocks = self
+            .changed_blocks
+            .iter()
+            .flat_map(|b| b.lines.iter().copied());
+        paths.chain(changed).chain(edges).chain(blocks)
     }
 }
 
@@ -257,11 +274,27 @@ fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
             .collect(),
         _ => Vec::new(),
     };
+    // And the same blocks.
+    let changed_blocks = match (&a.blocks, &b.blocks) {
+        (Some(ba), Some(bb)) => ba
+            .iter()
+            .zip(bb)
+            .filter(|(x, y)| x.count != y.count)
+            .map(|(x, y)| BlockChange {
+                block: x.block,
+                lines: x.lines.clone(),
+                count_a: x.count,
+                count_b: y.count,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     FunctionComparison::Compared(Spectra {
         only_in_a: only(&in_a, &in_b),
         only_in_b: only(&in_b, &in_a),
         changed,
         changed_edges,
+        changed_blocks,
     })
 }
 
@@ -323,6 +356,12 @@ impl SpectraDiff {
                     "\nfunction `{name}`: {} edges with changed counts",
                     spectra.changed_edges.len()
                 )?;
+            } else if self.mode == Mode::Block {
+                writeln!(
+                    out,
+                    "\nfunction `{name}`: {} blocks with changed counts",
+                    spectra.changed_blocks.len()
+                )?;
             } else {
                 writeln!(
                     out,
@@ -372,11 +411,29 @@ fn write_spectra(
         let lines = edge_lines(e.from_line, e.to_line);
         ("changed", edge, e.count_a, e.count_b, String::new(), lines)
     });
-    let rows: Vec<_> = paths.chain(edges).collect();
-    let edge_rows = !spectra.changed_edges.is_empty();
+    let blocks = spectra.changed_blocks.iter().map(|b| {
+        let block = format!("bb{}", b.block);
+        let listed = line_list(&b.lines);
+        (
+            "changed",
+            block,
+            b.count_a,
+            b.count_b,
+            listed,
+            b.lines.clone(),
+        )
+    });
+    let rows: Vec<_> = paths.chain(edges).chain(blocks).collect();
+    let item = if !spectra.changed_edges.is_empty() {
+        ("edge", false)
+    } else if !spectra.changed_blocks.is_empty() {
+        ("block", false)
+    } else {
+        ("path", true)
+    };
     let mut table = Table::new(&[
         ("", false),
-        (if edge_rows { "edge" } else { "path" }, !edge_rows),
+        item,
         ("count in A", true),
         ("count in B", true),
         ("lines", false),

@@ -146,8 +146,9 @@ impl Profile {
     }
 
     /// Invariants serde cannot check: unique function names, per function path ids below
-    /// `num_paths`, each listed once (a PPP path is either interesting or residual), and block
-    /// ids below `num_blocks` (EXIT's, `num_blocks`, only as an edge's `to_block`).
+    /// `num_paths`, each listed once (a PPP path is either interesting or residual), block ids
+    /// below `num_blocks` (EXIT's, `num_blocks`, only as an edge's `to_block`), and one block
+    /// record per block, in id order.
     fn check_consistency(&self) -> Result<(), String> {
         let mut names = HashSet::new();
         for function in &self.functions {
@@ -162,6 +163,17 @@ impl Profile {
                     return Err(format!(
                         "function `{}`: edge bb{} → bb{} names a block past num_blocks {n}",
                         function.name, e.from_block, e.to_block
+                    ));
+                }
+            }
+            if let Some(blocks) = &function.blocks {
+                let ids: Vec<usize> = blocks.iter().map(|b| b.block).collect();
+                if Some(ids.len()) != function.num_blocks
+                    || ids.iter().enumerate().any(|(i, &b)| i != b)
+                {
+                    return Err(format!(
+                        "function `{}`: block records must be bb0, bb1, … up to num_blocks",
+                        function.name
                     ));
                 }
             }
@@ -236,7 +248,7 @@ impl Profile {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{EdgeCount, FunctionProfile, PathCount, SourceFile, Storage};
+    use super::super::{BlockCount, EdgeCount, FunctionProfile, PathCount, SourceFile, Storage};
     use super::*;
 
     fn sample() -> Profile {
@@ -329,6 +341,34 @@ mod tests {
         let path = twice.functions[0].paths[0].clone();
         twice.functions[0].paths.push(path);
         assert!(error_of(&twice.to_json()).contains("path id 3 is listed twice"));
+    }
+
+    #[test]
+    fn block_and_edge_records_name_blocks_of_the_function() {
+        let mut profile = sample();
+        profile.mode = Mode::Block;
+        let f = &mut profile.functions[0];
+        f.num_blocks = Some(2);
+        let block = |block, count| BlockCount {
+            block,
+            lines: vec![4],
+            count,
+        };
+        f.blocks = Some(vec![block(0, 1), block(1, 5)]);
+        assert_eq!(Profile::from_json(&profile.to_json()).unwrap(), profile);
+        profile.functions[0].blocks = Some(vec![block(1, 5), block(0, 1)]);
+        assert!(error_of(&profile.to_json()).contains("block records must be bb0, bb1"));
+        profile.functions[0].blocks = None;
+        profile.functions[0].edges = Some(vec![EdgeCount {
+            from_block: 0,
+            to_block: 3,
+            from_line: 4,
+            to_line: 5,
+            count: 1,
+        }]);
+        assert!(
+            error_of(&profile.to_json()).contains("edge bb0 → bb3 names a block past num_blocks 2")
+        );
     }
 
     #[test]

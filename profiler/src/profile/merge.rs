@@ -211,6 +211,17 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
     } else if into.edges.is_none() {
         into.edges.clone_from(&from.edges);
     }
+    // The same code (cfg_hash) has the same blocks, listed in id order.
+    if let (Some(a), Some(b)) = (&mut into.blocks, &from.blocks) {
+        if a.len() != b.len() {
+            return Err(incompatible("blocks"));
+        }
+        for (x, y) in a.iter_mut().zip(b) {
+            x.count = x.count.saturating_add(y.count);
+        }
+    } else if into.blocks.is_none() {
+        into.blocks.clone_from(&from.blocks);
+    }
     Ok(())
 }
 

@@ -1,4 +1,4 @@
-//! The profile data model and its JSON file format (DESIGN "Profile file"), with reading,
+//! The profile data model and its JSON file format (docs/PROFILE-FORMAT.md), with reading,
 //! atomic writing, merging, path-spectra comparison and reports.
 //!
 //! Field names are the file format: do not rename them. Mode-specific fields are optional and
@@ -12,12 +12,14 @@ mod source;
 mod text;
 
 pub use diff::{
-    CountChange, DiffError, EdgeChange, FunctionComparison, FunctionDiff, Spectra, SpectraDiff,
-    diff,
+    BlockChange, CountChange, DiffError, EdgeChange, FunctionComparison, FunctionDiff, Spectra,
+    SpectraDiff, diff,
 };
 pub use io::{ProfileError, ProfileErrorKind};
 pub use merge::{MergeError, MergeRefusal, merge};
-pub use report::{FunctionSummary, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show};
+pub use report::{
+    FunctionSummary, HotBlock, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show,
+};
 pub use source::{Kinship, SourceFile, SourceState, content_hash, kinship};
 pub use text::SourceLines;
 
@@ -36,6 +38,7 @@ pub const VERSION: u32 = 2;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    Block,
     Edge,
     Bl,
     Ppp,
@@ -45,7 +48,8 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 6] = [
+    pub const ALL: [Mode; 7] = [
+        Mode::Block,
         Mode::Edge,
         Mode::Bl,
         Mode::Ppp,
@@ -57,6 +61,7 @@ impl Mode {
     /// The name used on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {
+            Mode::Block => "block",
             Mode::Edge => "edge",
             Mode::Bl => "bl",
             Mode::Ppp => "ppp",
@@ -163,13 +168,16 @@ pub struct FunctionProfile {
     pub truncated: bool,
     /// Executed paths only.
     pub paths: Vec<PathCount>,
-    /// `edge`: how many basic blocks the function has; block ids are `0..num_blocks`, and
-    /// `num_blocks` itself names EXIT, where every `return` goes.
+    /// `edge`, `block`: how many basic blocks the function has; block ids are
+    /// `0..num_blocks`, and `num_blocks` itself names EXIT, where every `return` goes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub num_blocks: Option<usize>,
     /// `edge`: one entry per CFG edge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edges: Option<Vec<EdgeCount>>,
+    /// `block`: one entry per basic block, in id order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<Vec<BlockCount>>,
     /// `ppp`: Ball-Larus ids of the interesting paths.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interesting: Option<Vec<u64>>,
@@ -222,6 +230,7 @@ impl FunctionProfile {
             paths: Vec::new(),
             num_blocks: None,
             edges: None,
+            blocks: None,
             interesting: None,
             range: None,
             rho: None,
@@ -253,6 +262,15 @@ pub struct EdgeCount {
     pub to_block: usize,
     pub from_line: u32,
     pub to_line: u32,
+    pub count: u64,
+}
+
+/// A block-profile entry: the block, its source lines (its statements' lines in execution
+/// order, or the block's own line when it has no statement) and how often control entered it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockCount {
+    pub block: usize,
+    pub lines: Vec<u32>,
     pub count: u64,
 }
 

@@ -69,6 +69,17 @@ pub struct HotEdge {
     pub share: f64,
 }
 
+/// One executed block in the ranking of a block profile.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HotBlock {
+    pub function: String,
+    pub block: usize,
+    pub lines: Vec<u32>,
+    pub count: u64,
+    /// `count` over all block executions of the profile.
+    pub share: f64,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FunctionSummary {
     pub name: String,
@@ -79,6 +90,9 @@ pub struct FunctionSummary {
     /// Edge executions in this function, when it has an edge profile.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edge_count: Option<u64>,
+    /// Block executions in this function, when it has a block profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_count: Option<u64>,
     pub storage: Storage,
     pub truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,6 +126,12 @@ pub struct ShowReport {
     pub paths: Vec<HotPath>,
     /// Edge profiles only: hottest edges first, at most the requested number.
     pub edges: Vec<HotEdge>,
+    /// Block profiles only: all block executions (the denominator of the block shares).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_block_count: Option<u64>,
+    /// Block profiles only: the hottest executed blocks first, at most the requested number.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<HotBlock>,
     /// `kbl` profiles only: the hottest multi-iteration paths first, at most the requested
     /// number.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -189,6 +209,27 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
     edges.sort_by_key(|e| std::cmp::Reverse(e.count));
     edges.truncate(top.unwrap_or(usize::MAX));
 
+    let mut blocks: Vec<HotBlock> = profile
+        .functions
+        .iter()
+        .flat_map(|f| {
+            let executed = f.blocks.iter().flatten().filter(|b| b.count > 0);
+            executed.map(|b| HotBlock {
+                function: f.name.clone(),
+                block: b.block,
+                lines: b.lines.clone(),
+                count: b.count,
+                share: 0.0,
+            })
+        })
+        .collect();
+    let total_block_count = sum(blocks.iter().map(|b| b.count));
+    for b in &mut blocks {
+        b.share = share(b.count, total_block_count);
+    }
+    blocks.sort_by_key(|b| std::cmp::Reverse(b.count));
+    blocks.truncate(top.unwrap_or(usize::MAX));
+
     let (sequences, num_sequences) = if profile.mode == Mode::Kbl {
         let mut sequences = hot_sequences(profile);
         let num_sequences = sequences.len();
@@ -209,6 +250,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
                 executed_paths: all.clone().filter(|p| p.count > 0).count(),
                 count: sum(all.map(|p| p.count)),
                 edge_count: f.edges.as_ref().map(|e| sum(e.iter().map(|e| e.count))),
+                block_count: f.blocks.as_ref().map(|b| sum(b.iter().map(|b| b.count))),
                 storage: f.storage,
                 truncated: f.truncated,
                 cold_count: f.cold_count,
@@ -229,6 +271,8 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         total_edge_count,
         paths,
         edges,
+        total_block_count: (profile.mode == Mode::Block).then_some(total_block_count),
+        blocks,
         sequences,
         num_sequences,
         functions,
@@ -318,6 +362,8 @@ impl ShowReport {
         };
         let executions = if self.mode == Mode::Edge {
             format!("{} edge executions", self.total_edge_count)
+        } else if let Some(total) = self.total_block_count {
+            format!("{total} block executions")
         } else {
             format!("{} path executions", self.total_count)
         };
@@ -331,6 +377,7 @@ impl ShowReport {
         self.write_paths(out, source_line)?;
         self.write_sequences(out, source_line)?;
         self.write_edges(out, source_line)?;
+        self.write_blocks(out, source_line)?;
         self.write_functions(out)
     }
 
@@ -338,10 +385,12 @@ impl ShowReport {
     fn line_width(&self) -> usize {
         let paths = self.paths.iter().flat_map(|p| p.lines.iter().copied());
         let edges = self.edges.iter().flat_map(|e| [e.from_line, e.to_line]);
+        let blocks = self.blocks.iter().flat_map(|b| b.lines.iter().copied());
         let runs = self.sequences.iter().flat_map(|s| &s.runs);
         let sequences = runs.flat_map(|r| r.lines.iter().copied());
         paths
             .chain(edges)
+            .chain(blocks)
             .chain(sequences)
             .max()
             .unwrap_or(0)
@@ -539,9 +588,47 @@ impl ShowReport {
         Ok(())
     }
 
+    fn write_blocks(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
+        let Some(total) = self.total_block_count.filter(|_| !self.blocks.is_empty()) else {
+            return Ok(());
+        };
+        writeln!(
+            out,
+            "\nhottest blocks (a counter on every basic block: the naive placement [BL94] \
+             improves on); share = count / all {total} block executions in the profile"
+        )?;
+        let mut table = Table::new(&[
+            ("#", true),
+            ("share", true),
+            ("count", true),
+            ("function", false),
+            ("block", false),
+            ("lines", false),
+        ]);
+        for (rank, b) in self.blocks.iter().enumerate() {
+            table.push(vec![
+                (rank + 1).to_string(),
+                percent(b.share),
+                b.count.to_string(),
+                b.function.clone(),
+                format!("bb{}", b.block),
+                line_list(&b.lines),
+            ]);
+        }
+        let width = self.line_width();
+        let rows = table.rows(2);
+        writeln!(out, "{}", rows[0])?;
+        for (row, b) in rows[1..].iter().zip(&self.blocks) {
+            writeln!(out, "{row}")?;
+            write_source(out, 6, width, &b.lines, source_line)?;
+        }
+        Ok(())
+    }
+
     fn write_functions(&self, out: &mut String) -> fmt::Result {
-        let paths = self.mode != Mode::Edge;
+        let paths = !matches!(self.mode, Mode::Edge | Mode::Block);
         let edges = self.functions.iter().any(|f| f.edge_count.is_some());
+        let blocks = self.functions.iter().any(|f| f.block_count.is_some());
         let mut columns = vec![("function", false)];
         if paths {
             columns.extend([
@@ -552,6 +639,9 @@ impl ShowReport {
         }
         if edges {
             columns.push(("edge executions", true));
+        }
+        if blocks {
+            columns.push(("block executions", true));
         }
         if paths {
             columns.push(("storage", false));
@@ -569,6 +659,9 @@ impl ShowReport {
             }
             if edges {
                 row.push(f.edge_count.map_or(String::new(), |c| c.to_string()));
+            }
+            if blocks {
+                row.push(f.block_count.map_or(String::new(), |c| c.to_string()));
             }
             if paths {
                 row.push(

@@ -36,6 +36,15 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// What a profile of `mode` counts in all.
+pub fn unit(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Edge => "edge executions",
+        Mode::Block => "block executions",
+        _ => "path executions",
+    }
+}
+
 /// `part` of `whole` as a percentage with one decimal.
 pub fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
@@ -62,11 +71,7 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
     } else {
         profile.args.join(" ")
     };
-    let what = if profile.mode == Mode::Edge {
-        "edge executions"
-    } else {
-        "path executions"
-    };
+    let what = unit(profile.mode);
     let _ = write!(
         out,
         "<header><h1>{}</h1><p>program <code>{}</code> · mode <b>{}</b> · run arguments \
@@ -81,22 +86,34 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
         let _ = writeln!(out, "<p class=\"warning\">warning: {}</p>", escape(warning));
     }
     out.push_str("<section id=\"summary\"><h2>Hottest functions</h2><table class=\"summary\">");
+    // Edge and block profiles count no paths: their path columns would say nothing.
+    let paths = !matches!(profile.mode, Mode::Edge | Mode::Block);
     let _ = write!(
         out,
-        "<tr><th>function</th><th>{what}</th><th>share</th><th>executed paths</th>\
-         <th>potential paths</th></tr>"
+        "<tr><th>function</th><th>{what}</th><th>share</th>{}</tr>",
+        if paths {
+            "<th>executed paths</th><th>potential paths</th>"
+        } else {
+            ""
+        }
     );
     for f in view.hottest_functions() {
-        let record = view.record(f);
+        let path_columns = if paths {
+            format!(
+                "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
+                f.paths.len(),
+                view.record(f).num_paths
+            )
+        } else {
+            String::new()
+        };
         let _ = write!(
             out,
             "<tr><td><a href=\"#fn-{0}\">{0}</a></td><td class=\"n\">{1}</td><td class=\"n\">{2}</td>\
-             <td class=\"n\">{3}</td><td class=\"n\">{4}</td></tr>",
+             {path_columns}</tr>",
             escape(&f.name),
             f.total,
             percent(f.total, total),
-            f.paths.len(),
-            record.num_paths
         );
     }
     out.push_str("</table></section>\n");
@@ -117,11 +134,7 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
          <div class=\"cols\">",
         escape(&f.name),
         f.total,
-        if mode == Mode::Edge {
-            "edge executions"
-        } else {
-            "path executions"
-        }
+        unit(mode)
     );
     // Source and paths on the left, the CFG beside them (below on a narrow window).
     out.push_str("<div class=\"left\">");
@@ -130,7 +143,7 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
     out.push_str("</div><div class=\"right\">");
     match &f.cfg {
         Some(cfg) if cfg.fcfg.cfg.num_nodes() <= MAX_CFG_NODES => {
-            let path_mode = mode != Mode::Edge;
+            let path_mode = !matches!(mode, Mode::Edge | Mode::Block);
             let line = |n: u32| view.line(n).to_string();
             let Some((svg, dummies)) = cfg_svg(cfg, &line, path_mode) else {
                 out.push_str(
@@ -154,6 +167,9 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
                     (true, false) => {
                         " +Val(e), the Ball-Larus increment; dashed: back edges (dummy edges \
                          left out: the graph is too large to lay out with them)"
+                    }
+                    _ if mode == Mode::Block => {
+                        " (none: a block profile counts blocks only); dashed: back edges"
                     }
                     _ => "; dashed: back edges",
                 },
@@ -205,8 +221,9 @@ fn paths_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
     let total = f.paths.iter().map(|p| p.count).sum::<u64>();
     out.push_str("<div class=\"paths\">");
     if f.paths.is_empty() {
-        let text = if view.profile.mode == Mode::Edge {
-            "An edge profile counts edges, not paths: the source and the CFG show its counts."
+        let text = if matches!(view.profile.mode, Mode::Edge | Mode::Block) {
+            "This profile counts edges or blocks, not paths: the source and the CFG show its \
+             counts."
         } else {
             "No path of this function ran."
         };

@@ -9,6 +9,8 @@ mod svg;
 
 use std::path::Path;
 
+pub use html::unit;
+
 use super::profile::load;
 use super::profile_view::ProgramView;
 

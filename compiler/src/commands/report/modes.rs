@@ -28,6 +28,7 @@ pub fn mode_section(view: &ProgramView) -> String {
         Mode::Kbl => kbl(view),
         Mode::Wpp => wpp(view),
         Mode::Edge => edge(view),
+        Mode::Block => block(view),
         Mode::Bl => String::new(),
     }
 }
@@ -212,6 +213,29 @@ fn edge(view: &ProgramView) -> String {
             e.to_line,
             e.count,
             e.share * 100.0
+        );
+    }
+    out + "</table></section>\n"
+}
+
+fn block(view: &ProgramView) -> String {
+    let report = pcc_profiler::profile::show(&view.profile, Some(20));
+    let mut out = String::from(
+        "<section id=\"mode\"><h2>Hottest blocks</h2><p>A counter on every block: the naive \
+         placement that edge profiling's spanning-tree placement improves on ([BL94]).</p>\
+         <table class=\"modes\"><tr><th>function</th><th>block</th><th>lines</th><th>count</th>\
+         <th>share</th></tr>",
+    );
+    for b in &report.blocks {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>bb{}</td><td>{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{:.1}%</td></tr>",
+            escape(&b.function),
+            b.block,
+            compact_lines(&b.lines),
+            b.count,
+            b.share * 100.0
         );
     }
     out + "</table></section>\n"

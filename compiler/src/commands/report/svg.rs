@@ -96,7 +96,11 @@ fn laid_out(
         let labels: Vec<String> = edges
             .iter()
             .map(|&e| {
-                let mut label = cfg.edge_counts[e.0].to_string();
+                let mut label = if cfg.edges_known {
+                    cfg.edge_counts[e.0].to_string()
+                } else {
+                    String::new()
+                };
                 let real = dag.edges().find(|(_, d)| d.kind == DagEdgeKind::Real(e));
                 if path_mode && let Some((d, _)) = real {
                     let _ = write!(label, " +{}", cfg.numbering.increment(d));
@@ -111,14 +115,18 @@ fn laid_out(
             (LineStyleKind::Normal, "real")
         };
         let ids: Vec<String> = edges.iter().map(|e| e.0.to_string()).collect();
-        let width = 1.0 + 5.0 * (count as f64 / max_count as f64).sqrt();
+        let (width, colour) = if cfg.edges_known {
+            let width = 1.0 + 5.0 * (count as f64 / max_count as f64).sqrt();
+            (width, heat_colour(count, max_count))
+        } else {
+            (1.2, "#666".to_string())
+        };
         let properties = format!(
-            "class=\"edge {class}\" data-e=\"{}\" stroke-width=\"{width:.1}\" stroke=\"{}\"",
+            "class=\"edge {class}\" data-e=\"{}\" stroke-width=\"{width:.1}\" stroke=\"{colour}\"",
             ids.join(" "),
-            heat_colour(count, max_count)
         );
         vg.add_edge(
-            arrow(&labels.join(" | "), style, properties),
+            arrow(labels.join(" | ").trim(), style, properties),
             handles[from],
             handles[to],
         );
