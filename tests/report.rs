@@ -81,7 +81,7 @@ fn section<'a>(html: &'a str, function: &str) -> &'a str {
 #[test]
 fn report_is_self_contained_and_shows_the_profiles_counts() {
     let scratch = Scratch::new("report");
-    for mode in ["bl", "edge", "ppp", "kbl", "wpp", "tpp"] {
+    for mode in ["bl", "edge", "ppp", "kbl", "wpp", "tpp", "block"] {
         let profile = profiled(&scratch, "control_flow.pl", mode);
         let html = report(&scratch, &profile, &[]);
         // Nothing is loaded from elsewhere (the SVG namespace is a name, not a fetch).
@@ -94,7 +94,19 @@ fn report_is_self_contained_and_shows_the_profiles_counts() {
         let json = read_json(&profile);
         let find_pair = section(&html, "find_pair");
         assert!(find_pair.contains("<svg class=\"cfg\""), "{mode}: no CFG");
-        if mode != "edge" {
+        if mode == "block" {
+            // Each line's count: the sum of the counts of the blocks it is in.
+            let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
+            for block in common::function(&json, "find_pair")["blocks"].as_array().unwrap() {
+                for line in block["lines"].as_array().unwrap() {
+                    *counts.entry(line.as_u64().unwrap() as u32).or_default() +=
+                        block["count"].as_u64().unwrap();
+                }
+            }
+            for (line, count) in counts.into_iter().filter(|&(_, c)| c > 0) {
+                assert_eq!(html_line_count(find_pair, line), Some(count), "block: line {line}");
+            }
+        } else if mode != "edge" {
             for (line, count) in line_counts(&json, "find_pair") {
                 assert_eq!(
                     html_line_count(find_pair, line),
@@ -135,7 +147,7 @@ fn report_is_self_contained_and_shows_the_profiles_counts() {
 }
 
 #[test]
-fn edge_report_counts_blocks_like_the_bl_report() {
+fn edge_and_block_reports_count_blocks_like_the_bl_report() {
     let scratch = Scratch::new("report-edge");
     let bl = report(&scratch, &profiled(&scratch, "control_flow.pl", "bl"), &[]);
     let edge = report(
@@ -156,6 +168,8 @@ fn edge_report_counts_blocks_like_the_bl_report() {
     };
     assert!(blocks(&bl).len() > 20);
     assert_eq!(sorted(blocks(&bl)), sorted(blocks(&edge)));
+    let block = report(&scratch, &profiled(&scratch, "control_flow.pl", "block"), &[]);
+    assert_eq!(sorted(blocks(&bl)), sorted(blocks(&block)));
 }
 
 #[test]
@@ -454,7 +468,7 @@ fn reports_render_in_chromium_without_errors() {
     let scratch = Scratch::new("chromium");
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
-    for mode in ["edge", "bl", "ppp", "kbl", "wpp"] {
+    for mode in ["edge", "bl", "ppp", "kbl", "wpp", "tpp", "block"] {
         let profile = profiled(&scratch, "control_flow.pl", mode);
         report(&scratch, &profile, &[]);
         let url = format!("file://{}", profile.with_extension("html").display());
