@@ -97,14 +97,21 @@ fn report_is_self_contained_and_shows_the_profiles_counts() {
         if mode == "block" {
             // Each line's count: the sum of the counts of the blocks it is in.
             let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
-            for block in common::function(&json, "find_pair")["blocks"].as_array().unwrap() {
+            for block in common::function(&json, "find_pair")["blocks"]
+                .as_array()
+                .unwrap()
+            {
                 for line in block["lines"].as_array().unwrap() {
                     *counts.entry(line.as_u64().unwrap() as u32).or_default() +=
                         block["count"].as_u64().unwrap();
                 }
             }
             for (line, count) in counts.into_iter().filter(|&(_, c)| c > 0) {
-                assert_eq!(html_line_count(find_pair, line), Some(count), "block: line {line}");
+                assert_eq!(
+                    html_line_count(find_pair, line),
+                    Some(count),
+                    "block: line {line}"
+                );
             }
         } else if mode != "edge" {
             for (line, count) in line_counts(&json, "find_pair") {
@@ -168,7 +175,11 @@ fn edge_and_block_reports_count_blocks_like_the_bl_report() {
     };
     assert!(blocks(&bl).len() > 20);
     assert_eq!(sorted(blocks(&bl)), sorted(blocks(&edge)));
-    let block = report(&scratch, &profiled(&scratch, "control_flow.pl", "block"), &[]);
+    let block = report(
+        &scratch,
+        &profiled(&scratch, "control_flow.pl", "block"),
+        &[],
+    );
     assert_eq!(sorted(blocks(&bl)), sorted(blocks(&block)));
 }
 

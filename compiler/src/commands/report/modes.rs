@@ -159,6 +159,17 @@ fn wpp(view: &ProgramView) -> String {
     let trace_cost: u64 = section.rules.iter().map(cost).sum();
     let params = HotParams::new((trace_cost / HOT_MIN_SHARE).max(1), HOT_MAX_LEN);
     let mut hot = hot_subpaths(&section.rules, cost, &params);
+    // The walk reports a subpath once per rule it is found in (`pcc wpp hot` lists each): the
+    // report sums them into one row.
+    hot.sort_by(|a, b| a.path.cmp(&b.path));
+    hot.dedup_by(|later, first| {
+        let same = later.path == first.path;
+        if same {
+            first.cost += later.cost;
+            first.frequency += later.frequency;
+        }
+        same
+    });
     hot.sort_by_key(|h| std::cmp::Reverse(h.cost));
     let mut out = format!(
         "<section id=\"mode\"><h2>Whole program path</h2><p>The run as a trace of {} acyclic \
