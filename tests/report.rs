@@ -291,8 +291,11 @@ fn annotate_prints_each_lines_count_without_colour_in_a_pipe() {
     assert!(bad.stderr.contains("no function `nope`"), "{}", bad.stderr);
 }
 
-/// `(line → count)` of the `DA` records and `(line, block, branch) → taken` of the `BRDA` ones.
-fn lcov_records(text: &str) -> (BTreeMap<u32, u64>, BTreeMap<(u32, u32, u32), String>) {
+/// `(line, block, branch) → taken` of `BRDA` records.
+type Branches = BTreeMap<(u32, u32, u32), String>;
+
+/// `(line → count)` of the `DA` records and the `BRDA` ones.
+fn lcov_records(text: &str) -> (BTreeMap<u32, u64>, Branches) {
     let mut lines = BTreeMap::new();
     let mut branches = BTreeMap::new();
     for record in text.lines() {

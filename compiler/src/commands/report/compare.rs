@@ -68,10 +68,10 @@ fn aodf(view: &ProgramView, bl: &Profile, bl_path: &Path) -> String {
             }
         }
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<tr><th>total</th><th class=\"n\">{}</th><th class=\"n\">{}</th><th class=\"n\">{}</th>\
-         <th class=\"n\">{:.2}%</th></tr></table></section>\n",
+         <th class=\"n\">{:.2}%</th></tr></table></section>",
         total.total,
         total.overcount,
         total.undercount,

@@ -72,10 +72,10 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
         profile.args.join(" ")
     };
     let what = unit(profile.mode);
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<header><h1>{}</h1><p>program <code>{}</code> · mode <b>{}</b> · run arguments \
-         <code>{}</code> · {total} {what} · profile <code>{}</code></p></header>\n",
+         <code>{}</code> · {total} {what} · profile <code>{}</code></p></header>",
         escape(&title),
         escape(&view.source_file.display().to_string()),
         profile.mode,
@@ -122,7 +122,7 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
         function_section(&mut out, view, f, rank < OPEN_CFGS);
     }
     let script = SCRIPT.replace("__PER_CLICK__", &PATHS_PER_CLICK.to_string());
-    let _ = write!(out, "<script>{script}</script></body></html>\n");
+    let _ = writeln!(out, "<script>{script}</script></body></html>");
     out
 }
 
