@@ -396,14 +396,19 @@ fn folded_stacks_sum_to_the_profiles_total() {
             ],
         );
         let json = read_json(&profile);
-        let total: u64 = json["functions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|f| ["paths", "residual"].map(|k| f[k].clone()))
-            .flat_map(|paths| paths.as_array().cloned().unwrap_or_default())
-            .map(|p| p["count"].as_u64().unwrap())
-            .sum();
+        // wpp: every acyclic path of the trace (pieces cut at calls) under its call stack.
+        let total: u64 = if mode == "wpp" {
+            json["wpp"]["trace_length"].as_u64().unwrap()
+        } else {
+            json["functions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|f| ["paths", "residual"].map(|k| f[k].clone()))
+                .flat_map(|paths| paths.as_array().cloned().unwrap_or_default())
+                .map(|p| p["count"].as_u64().unwrap())
+                .sum()
+        };
         let mut sum = 0;
         for line in run.stdout.lines() {
             let (stack, count) = line.rsplit_once(' ').unwrap();
@@ -411,6 +416,15 @@ fn folded_stacks_sum_to_the_profiles_total() {
             sum += count.parse::<u64>().unwrap();
         }
         assert_eq!(sum, total, "{mode}");
+        if mode == "wpp" {
+            // find_pair's loop path, called from main.
+            assert!(
+                run.stdout
+                    .contains("main;find_pair;line 38;line 39;line 42 269\n"),
+                "{}",
+                run.stdout
+            );
+        }
     }
     assert!(std::fs::read_to_string(scratch.path("bl.json")).is_ok());
     let run = pcc(

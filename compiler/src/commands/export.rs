@@ -2,7 +2,8 @@
 //! read. `lcov`: a tracefile for `genhtml` (and editors' coverage gutters): line counts, each
 //! function's activations, and the count of each branch out of a block that decides. `folded`:
 //! one line per executed path, `function;line a;line b;… count`, the folded stacks of flame
-//! graphs (`flamegraph.pl`, speedscope, inferno): each path is a stack of its lines.
+//! graphs (`flamegraph.pl`, speedscope, inferno): each path is a stack of its lines; for `wpp`,
+//! each acyclic path of the trace under the call stack it ran in.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -10,8 +11,11 @@ use std::path::Path;
 use pcc_profiler::cfg::NodeId;
 use pcc_profiler::profile::Mode;
 
+use std::collections::BTreeMap;
+
 use super::profile::print_text;
 use super::profile_view::ProgramView;
+use crate::profiling::call_split;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Format {
@@ -33,6 +37,10 @@ pub fn run(profile: &Path, format: Format, output: Option<&Path>) -> i32 {
             );
             return 1;
         }
+        Format::Folded if view.profile.mode == Mode::Wpp => match wpp_folded(&view) {
+            Some(text) => text,
+            None => return 1,
+        },
         Format::Folded => folded(&view),
     };
     match output {
@@ -95,7 +103,7 @@ fn lcov(view: &ProgramView) -> String {
     let _ = write!(out, "BRF:{}\nBRH:{hit}\n", branches.len());
 
     // Every line of a block is instrumented (count 0 when it never ran).
-    let mut lines = std::collections::BTreeMap::new();
+    let mut lines = BTreeMap::new();
     for f in &view.functions {
         if let Some(cfg) = &f.cfg {
             for &n in cfg.node_lines.iter().flatten() {
@@ -112,6 +120,55 @@ fn lcov(view: &ProgramView) -> String {
     let hit = lines.values().filter(|&&c| c > 0).count();
     let _ = write!(out, "LF:{}\nLH:{hit}\nend_of_record\n", lines.len());
     out
+}
+
+/// A whole program path's folded stacks: each acyclic path of the trace (a Ball-Larus path cut
+/// at calls, [WPP] §2) under the functions whose activations it runs in, `main;f;line 3 count`.
+/// The counts sum to the trace's length. Says why on stderr when the trace cannot be decoded.
+fn wpp_folded(view: &ProgramView) -> Option<String> {
+    let section = super::wpp::section(&view.profile, &view.profile_path)?;
+    // Per terminal: its function, whether it starts and ends an activation, and its frame text.
+    let mut splits = std::collections::HashMap::new();
+    let mut symbols = Vec::new();
+    for symbol in &section.symbols {
+        let name = symbol.function.as_str();
+        if !splits.contains_key(name) {
+            let func = view
+                .functions
+                .iter()
+                .find(|f| f.name == name)
+                .and_then(|f| f.cfg.as_ref());
+            splits.insert(name, func.and_then(|cfg| call_split(&cfg.func).ok()));
+        }
+        let Some(effect) = splits[name].as_ref().and_then(|s| s.effect(symbol.path)) else {
+            eprintln!(
+                "error: {}: path {} of `{name}` is not a piece of its code (the profile is stale)",
+                view.profile_path.display(),
+                symbol.path
+            );
+            return None;
+        };
+        let lines: String = symbol.lines.iter().map(|l| format!(";line {l}")).collect();
+        symbols.push((name, effect.starts, effect.ends, lines));
+    }
+    let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
+    let mut stack: Vec<&str> = Vec::new();
+    for t in section.rules.iter() {
+        let (name, starts, ends, lines) = &symbols[t as usize];
+        if *starts {
+            stack.push(name);
+        }
+        *stacks.entry(stack.join(";") + lines).or_default() += 1;
+        if *ends {
+            stack.pop();
+        }
+    }
+    Some(
+        stacks
+            .iter()
+            .map(|(stack, count)| format!("{stack} {count}\n"))
+            .collect(),
+    )
 }
 
 /// Folded stacks: `function;line 3;line 4 count`, one line per executed path.
