@@ -327,7 +327,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 button.more { margin-top: 4px; }
 details.cfg summary { cursor: pointer; color: #333; margin: 0 0 .4em; font-size: 12.5px; }
 .svgbox { overflow: auto; max-height: 1100px; border: 1px solid #eee; }
-.svgbox svg { max-width: 100%; height: auto; }
+
 svg.cfg text { font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; fill: #222; }
 svg.cfg text.bid { font-weight: bold; }
 svg.cfg text.elabel { font-size: 11px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
@@ -381,6 +381,29 @@ document.querySelectorAll("button.more").forEach(function (button) {
     var left = hidden.length - Math.min(hidden.length, __PER_CLICK__);
     if (left === 0) { button.remove(); } else { button.textContent = "show __PER_CLICK__ more (" + left + " hidden)"; }
   });
+});
+// A CFG wider than its column is shrunk to fit, but to no less than half its size (its text
+// stays readable), and scrolled to show its entry block.
+function fit(box) {
+  var svg = box.querySelector("svg");
+  if (!svg || box.clientWidth === 0 || svg.hasAttribute("data-fitted")) { return; }
+  svg.setAttribute("data-fitted", "");
+  var w = svg.width.baseVal.value, h = svg.height.baseVal.value;
+  var scale = Math.max(Math.min(1, box.clientWidth / w), 0.5);
+  svg.setAttribute("width", w * scale);
+  svg.setAttribute("height", h * scale);
+  var entry = svg.querySelector('.block[data-b="0"] rect');
+  if (entry) {
+    var vb = svg.viewBox.baseVal;
+    box.scrollLeft = (entry.x.baseVal.value - vb.x) * scale - box.clientWidth / 3;
+  }
+}
+document.querySelectorAll("details.cfg").forEach(function (details) {
+  var box = details.querySelector(".svgbox");
+  if (box) {
+    fit(box);
+    details.addEventListener("toggle", function () { fit(box); });
+  }
 });
 // Choose each function's hottest path, and check that choosing highlights what it should.
 (function selfCheck() {

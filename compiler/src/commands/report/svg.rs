@@ -159,6 +159,7 @@ fn laid_out(
         counts: cfg.node_counts.clone(),
         exit: exit.0,
         max_count: cfg.node_counts.iter().copied().max().unwrap_or(0),
+        min: (f64::INFINITY, f64::INFINITY),
         ..Canvas::default()
     };
     // layout-rs's crossing minimization can run for minutes on a CFG of a hundred blocks, and
@@ -254,17 +255,21 @@ struct Canvas {
     body: String,
     labels: String,
     max: (f64, f64),
+    min: (f64, f64),
 }
 
 impl Canvas {
     fn grow(&mut self, p: Point) {
         self.max = (self.max.0.max(p.x), self.max.1.max(p.y));
+        self.min = (self.min.0.min(p.x), self.min.1.min(p.y));
     }
 
+    /// The SVG, its view box the drawing's bounds (layout-rs may leave space on any side).
     fn finish(self) -> String {
-        let (w, h) = (self.max.0 + 8.0, self.max.1 + 8.0);
+        let (x, y) = (self.min.0 - 8.0, self.min.1 - 8.0);
+        let (w, h) = (self.max.0 + 8.0 - x, self.max.1 + 8.0 - y);
         format!(
-            "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\">\
+            "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"{x:.0} {y:.0} {w:.0} {h:.0}\">\
              <defs><marker id=\"arrowhead\" markerWidth=\"8\" markerHeight=\"6\" refX=\"8\" refY=\"3\" orient=\"auto-start-reverse\" markerUnits=\"userSpaceOnUse\">\
              <polygon points=\"0 0, 8 3, 0 6\" fill=\"#555\"/></marker></defs>{}{}</svg>",
             self.body, self.labels
@@ -288,6 +293,7 @@ impl RenderBackend for Canvas {
         else {
             return;
         };
+        self.grow(xy);
         self.grow(Point::new(xy.x + size.x, xy.y + size.y));
         let count = self.counts[v];
         let fill = heat_background(count, self.max_count);
@@ -324,6 +330,7 @@ impl RenderBackend for Canvas {
         if text.is_empty() {
             return;
         }
+        self.grow(Point::new(xy.x - 40.0, xy.y - 8.0));
         self.grow(Point::new(xy.x + 40.0, xy.y + 8.0));
         let _ = write!(
             self.labels,
