@@ -327,7 +327,6 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 button.more { margin-top: 4px; }
 details.cfg summary { cursor: pointer; color: #333; margin: 0 0 .4em; font-size: 12.5px; }
 .svgbox { overflow: auto; max-height: 1100px; border: 1px solid #eee; }
-
 svg.cfg text { font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; fill: #222; }
 svg.cfg text.bid { font-weight: bold; }
 svg.cfg text.elabel { font-size: 11px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
