@@ -89,6 +89,10 @@ enum Command {
         function: Option<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: PathsFormat,
+        /// With --format dot: label blocks and edges with this profile's counts, edge widths by
+        /// count, and draw the hottest path in blue.
+        #[arg(long, value_name = "P")]
+        profile: Option<PathBuf>,
     },
     /// Inspect and combine profiles.
     #[command(subcommand)]
@@ -155,6 +159,42 @@ enum ProfileCommand {
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
+    /// One self-contained HTML page (no network needed): the summary, per function its
+    /// heat-coloured source, executed paths and CFG (choose a path to highlight it), the mode's
+    /// own section and, with --compare, the two runs' path spectra side by side.
+    Report {
+        profile: PathBuf,
+        /// Another profile of the same program: path spectra side by side (same mode), or the
+        /// AoDF (a tpp profile compared with a bl one).
+        #[arg(long, value_name = "Q")]
+        compare: Option<PathBuf>,
+        #[arg(short = 'o', long = "output", value_name = "HTML")]
+        output: PathBuf,
+    },
+    /// The profiled source with each line's count and share, like gcov or `perf annotate`.
+    Annotate {
+        profile: PathBuf,
+        /// Only this function.
+        #[arg(long)]
+        function: Option<String>,
+    },
+    /// Write the profile for other viewers: `lcov` (a tracefile for genhtml and editors'
+    /// coverage views) or `folded` (one stack per executed path, for flame graphs and
+    /// speedscope).
+    Export {
+        profile: PathBuf,
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Where to write (default: stdout).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Lcov,
+    Folded,
 }
 
 #[derive(clap::Args)]
@@ -303,13 +343,14 @@ fn main() {
             file,
             function,
             format,
+            profile,
         } => {
             let format = match format {
                 PathsFormat::Text => commands::paths::Format::Text,
                 PathsFormat::Json => commands::paths::Format::Json,
                 PathsFormat::Dot => commands::paths::Format::Dot,
             };
-            commands::paths::run(&file, function.as_deref(), format)
+            commands::paths::run(&file, function.as_deref(), format, profile.as_deref())
         }
         Command::Profile(command) => match command {
             ProfileCommand::Show {
@@ -323,6 +364,25 @@ fn main() {
             ProfileCommand::Diff { a, b, format } => commands::profile::diff(&a, &b, json(format)),
             ProfileCommand::Aodf { tpp, bl, format } => {
                 commands::aodf::run(&tpp, &bl, json(format))
+            }
+            ProfileCommand::Report {
+                profile,
+                compare,
+                output,
+            } => commands::report::run(&profile, compare.as_deref(), &output),
+            ProfileCommand::Annotate { profile, function } => {
+                commands::annotate::run(&profile, function.as_deref())
+            }
+            ProfileCommand::Export {
+                profile,
+                format,
+                output,
+            } => {
+                let format = match format {
+                    ExportFormat::Lcov => commands::export::Format::Lcov,
+                    ExportFormat::Folded => commands::export::Format::Folded,
+                };
+                commands::export::run(&profile, format, output.as_deref())
             }
         },
         Command::Wpp(command) => match command {

@@ -16,6 +16,7 @@ mod wpp;
 pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 pub use tpp::EdgeProfileSource;
 pub use trace::trace_blocks;
+pub use wpp::call_split;
 
 use pcc_lang::{LineIndex, Span};
 use pcc_profiler::ball_larus::BallLarus;
