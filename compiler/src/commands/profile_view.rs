@@ -18,7 +18,7 @@ use pcc_profiler::tpp::Tpp;
 
 use super::profile::load;
 use crate::mir;
-use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_lines};
+use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 use crate::{driver, lower};
 
 /// A profile with its program's source and, per function, what its CFG adds.
@@ -110,6 +110,9 @@ pub struct CfgView {
     pub numbering: BallLarus,
     /// Source lines of each CFG node (EXIT has none).
     pub node_lines: Vec<Vec<u32>>,
+    /// The line of each CFG node, also of one without statements (its construct's line; EXIT:
+    /// the function's closing brace).
+    pub node_line: Vec<u32>,
     /// Executions of each CFG node and edge.
     pub node_counts: Vec<u64>,
     pub edge_counts: Vec<u64>,
@@ -302,6 +305,7 @@ impl FunctionView {
                 .map_err(|e| warnings.push(format!("function `{}`: {e}", record.name)))
                 .ok()?;
             let lines = node_lines(&func, index);
+            let line = node_line(&func, index);
             Some(CfgView {
                 node_counts: vec![0; fcfg.cfg.num_nodes()],
                 edge_counts: vec![0; fcfg.cfg.num_edges()],
@@ -310,6 +314,7 @@ impl FunctionView {
                 fcfg,
                 numbering,
                 node_lines: lines,
+                node_line: line,
             })
         });
         let mut view = FunctionView {

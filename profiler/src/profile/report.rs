@@ -69,6 +69,17 @@ pub struct HotEdge {
     pub share: f64,
 }
 
+impl HotEdge {
+    /// `bb3 (line 5) → bb4 (line 5)`: the block ids tell apart edges whose lines coincide.
+    pub fn name(&self) -> String {
+        edge_name(
+            (self.from_block, self.from_line),
+            (self.to_block, self.to_line),
+            self.to_exit,
+        )
+    }
+}
+
 /// One executed block in the ranking of a block profile.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HotBlock {
@@ -565,11 +576,7 @@ impl ShowReport {
                 percent(e.share),
                 e.count.to_string(),
                 e.function.clone(),
-                edge_name(
-                    (e.from_block, e.from_line),
-                    (e.to_block, e.to_line),
-                    e.to_exit,
-                ),
+                e.name(),
             ]);
         }
         let width = self.line_width();

@@ -213,15 +213,14 @@ fn edge(view: &ProgramView) -> String {
     let report = pcc_profiler::profile::show(&view.profile, Some(20));
     let mut out = String::from(
         "<section id=\"mode\"><h2>Hottest edges</h2><table class=\"modes\"><tr><th>function</th>\
-         <th>edge (lines)</th><th>count</th><th>share</th></tr>",
+         <th>edge</th><th>count</th><th>share</th></tr>",
     );
     for e in &report.edges {
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}%</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}%</td></tr>",
             escape(&e.function),
-            e.from_line,
-            e.to_line,
+            escape(&e.name()),
             e.count,
             e.share * 100.0
         );

@@ -195,7 +195,10 @@ fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
 fn block_text(cfg: &CfgView, v: NodeId, line: &dyn Fn(u32) -> String) -> Vec<String> {
     let count = cfg.node_counts[v.0];
     if v == cfg.fcfg.exit() {
-        return vec![format!("EXIT ×{count}")];
+        return vec![
+            format!("EXIT ×{count}"),
+            format!("line {}", cfg.node_line[v.0]),
+        ];
     }
     let entry = if v == cfg.fcfg.cfg.entry() {
         "ENTRY "
@@ -203,7 +206,12 @@ fn block_text(cfg: &CfgView, v: NodeId, line: &dyn Fn(u32) -> String) -> Vec<Str
         ""
     };
     let mut text = vec![format!("{entry}bb{} ×{count}", v.0)];
-    let lines = &cfg.node_lines[v.0];
+    // A block without statements (a loop header, a join) shows its construct's line.
+    let own = [cfg.node_line[v.0]];
+    let lines = match cfg.node_lines[v.0].as_slice() {
+        [] => &own[..],
+        lines => lines,
+    };
     for &n in lines.iter().take(BLOCK_LINES) {
         let source = line(n);
         let source = source.trim();
