@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, CfgError, NodeId};
 use crate::collect::{executed_paths, executed_paths_of, function_profile};
+use crate::dag::Dag;
 use crate::edge_profile::EdgeProfilePlan;
 use crate::estimate::static_edge_weights;
 use crate::ppp::Ppp;
@@ -131,6 +132,9 @@ fn function_record(
     residual: &Counters,
 ) -> Result<crate::profile::FunctionProfile, String> {
     let cfg = function.cfg().map_err(|e| e.to_string())?;
+    if spec.mode == Mode::Edge {
+        return edge_record(function, &cfg, counts);
+    }
     let numbering = BallLarus::new(&cfg).map_err(|e| e.to_string())?;
     if numbering.num_paths() != function.num_paths {
         return Err(format!(
@@ -146,40 +150,6 @@ fn function_record(
         spec.array_limit,
     );
     match spec.mode {
-        Mode::Edge => {
-            let plan = EdgeProfilePlan::new(&cfg, &static_edge_weights(&cfg, numbering.dag()));
-            // The chords' counters, then how many activations started and finished.
-            let mut table = vec![0u64; plan.num_counters() + 2];
-            for &(index, count) in counts {
-                let slot = usize::try_from(index)
-                    .ok()
-                    .and_then(|i| table.get_mut(i))
-                    .ok_or_else(|| format!("edge counter {index} out of range"))?;
-                *slot = count;
-            }
-            let finished = table.pop().unwrap_or(0);
-            let started = table.pop().unwrap_or(0);
-            if started != finished {
-                return Err(format!(
-                    "{} of its {started} activations were still running when the program ended \
-                     (`exit()` or a runtime error), so its edge counts cannot be rebuilt by flow \
-                     conservation; they are left out",
-                    started - finished
-                ));
-            }
-            let edge_counts = plan.reconstruct(&table).map_err(|e| e.to_string())?;
-            record.storage = crate::profile::Storage::Array;
-            record.edges = Some(
-                cfg.edges()
-                    .zip(edge_counts)
-                    .map(|((_, edge), count)| EdgeCount {
-                        from_line: function.line_span(edge.from).1,
-                        to_line: function.line_span(edge.to).0,
-                        count,
-                    })
-                    .collect(),
-            );
-        }
         Mode::Ppp => {
             let ppp = Ppp::from_bl_ids(&numbering, function.interesting.iter().copied())
                 .map_err(|e| e.to_string())?;
@@ -248,6 +218,49 @@ fn function_record(
         },
         _ => record.paths = bl_paths(&numbering, &cfg, function, counts)?,
     }
+    Ok(record)
+}
+
+/// An edge profile's record: edge counts rebuilt from the chords' counters. Paths are not
+/// numbered (`num_paths` is 0), so a function of any size has one.
+fn edge_record(
+    function: &FunctionSpec,
+    cfg: &Cfg,
+    counts: &Counters,
+) -> Result<crate::profile::FunctionProfile, String> {
+    let mut record =
+        crate::profile::FunctionProfile::new(&function.name, &function.cfg_hash, 0, Storage::Array);
+    let plan = EdgeProfilePlan::new(cfg, &static_edge_weights(cfg, &Dag::new(cfg)));
+    // The chords' counters, then how many activations started and finished.
+    let mut table = vec![0u64; plan.num_counters() + 2];
+    for &(index, count) in counts {
+        let slot = usize::try_from(index)
+            .ok()
+            .and_then(|i| table.get_mut(i))
+            .ok_or_else(|| format!("edge counter {index} out of range"))?;
+        *slot = count;
+    }
+    let finished = table.pop().unwrap_or(0);
+    let started = table.pop().unwrap_or(0);
+    if started != finished {
+        return Err(format!(
+            "{} of its {started} activations were still running when the program ended \
+             (`exit()` or a runtime error), so its edge counts cannot be rebuilt by flow \
+             conservation; they are left out",
+            started - finished
+        ));
+    }
+    let edge_counts = plan.reconstruct(&table).map_err(|e| e.to_string())?;
+    record.edges = Some(
+        cfg.edges()
+            .zip(edge_counts)
+            .map(|((_, edge), count)| EdgeCount {
+                from_line: function.line_span(edge.from).1,
+                to_line: function.line_span(edge.to).0,
+                count,
+            })
+            .collect(),
+    );
     Ok(record)
 }
 
