@@ -1,6 +1,7 @@
 //! One MIR function → one Cranelift function. Each MIR local is a cranelift-frontend `Variable`
-//! (the frontend builds SSA), each MIR block a Cranelift block; statements become instructions,
-//! with the runtime checks of `checks.rs` and the builtins of `builtins.rs`.
+//! (the frontend builds SSA), except the temporaries that live within one block, which are plain
+//! SSA values; each MIR block is a Cranelift block; statements become instructions, with the
+//! runtime checks of `checks.rs` and the builtins of `builtins.rs`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -38,10 +39,16 @@ pub fn translate(
 ) -> Result<()> {
     let mir = &cx.program.functions[id];
     let mut builder = FunctionBuilder::new(func, builder_cx);
+    let block_local = block_local_temps(mir);
     let vars = mir
         .locals
         .iter()
-        .map(|local| clif_type(&local.ty).map(|ty| builder.declare_var(ty)))
+        .zip(&block_local)
+        .map(|(local, &block_local)| match clif_type(&local.ty) {
+            Some(_) if block_local => Some(Local::Value(None)),
+            Some(ty) => Some(Local::Var(builder.declare_var(ty))),
+            None => None,
+        })
         .collect();
     let blocks: Vec<Block> = mir.blocks.iter().map(|_| builder.create_block()).collect();
     // A block is sealed once every edge into it is emitted; MIR's entry also has the prologue's.
@@ -109,7 +116,7 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     pub builder: FunctionBuilder<'a>,
     pub mir: &'m mir::Function,
     /// `None` for `Void` locals, which hold no value.
-    vars: Vec<Option<Variable>>,
+    vars: Vec<Option<Local>>,
     blocks: Vec<Block>,
     /// Per MIR block, the edges into it not yet emitted.
     unemitted_edges: Vec<usize>,
@@ -141,8 +148,7 @@ impl FunctionTranslator<'_, '_> {
         self.builder.seal_block(entry);
         let params = self.builder.block_params(entry).to_vec();
         for (&local, value) in self.mir.params.iter().zip(params) {
-            let var = self.var(local)?;
-            self.builder.def_var(var, value);
+            self.assign(local, value)?;
         }
         if self.mir.calls_functions() {
             self.stack_check()?;
@@ -696,10 +702,12 @@ impl FunctionTranslator<'_, '_> {
 
     pub fn operand(&mut self, op: &Operand) -> Result<Value> {
         Ok(match op {
-            Operand::Local(local) => {
-                let var = self.var(*local)?;
-                self.builder.use_var(var)
-            }
+            Operand::Local(local) => match self.local(*local)? {
+                Local::Var(var) => self.builder.use_var(var),
+                Local::Value(value) => value.ok_or_else(|| {
+                    CodegenError::internal(format!("local _{local} read before it is set"))
+                })?,
+            },
             Operand::Const(Const::Int(v)) => self.iconst(*v),
             Operand::Const(Const::Float(v)) => self.builder.ins().f64const(*v),
             Operand::Const(Const::Bool(v)) => self.builder.ins().iconst(types::I8, i64::from(*v)),
@@ -798,7 +806,7 @@ impl FunctionTranslator<'_, '_> {
             .or_insert_with(|| self.cx.module.declare_func_in_func(id, self.builder.func))
     }
 
-    fn var(&self, local: LocalId) -> Result<Variable> {
+    fn local(&self, local: LocalId) -> Result<Local> {
         self.vars
             .get(local)
             .copied()
@@ -807,14 +815,67 @@ impl FunctionTranslator<'_, '_> {
     }
 
     fn assign(&mut self, local: LocalId, value: Value) -> Result<()> {
-        let var = self.var(local)?;
-        self.builder.def_var(var, value);
+        match self.local(local)? {
+            Local::Var(var) => self.builder.def_var(var, value),
+            Local::Value(_) => self.vars[local] = Some(Local::Value(Some(value))),
+        }
         Ok(())
     }
 
     pub fn machine_type(&self, ty: &Type) -> Result<types::Type> {
         clif_type(ty).ok_or_else(|| CodegenError::internal("a value of type void"))
     }
+}
+
+/// How a MIR local is translated.
+#[derive(Clone, Copy)]
+enum Local {
+    /// A cranelift-frontend variable, which may be read in other blocks than it is set in.
+    Var(Variable),
+    /// A temporary set and read in one block only: its current SSA value. Making it a variable
+    /// would cost the frontend a map over all the blocks up to this one per variable, which
+    /// grows with the square of a function's size (one temporary per statement).
+    Value(Option<Value>),
+}
+
+/// Which locals are temporaries of one block: not parameters, and every read and write in a
+/// single block, the first of them a write (so no value comes from another block or iteration).
+fn block_local_temps(mir: &mir::Function) -> Vec<bool> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Seen {
+        Never,
+        SetFirstIn(BlockId),
+        Shared,
+    }
+    let mut seen = vec![Seen::Never; mir.locals.len()];
+    for &param in &mir.params {
+        seen[param] = Seen::Shared;
+    }
+    let mut note = |local: LocalId, block: BlockId, write: bool| {
+        seen[local] = match seen[local] {
+            Seen::Never if write => Seen::SetFirstIn(block),
+            Seen::SetFirstIn(b) if b == block => Seen::SetFirstIn(b),
+            _ => Seen::Shared,
+        };
+    };
+    for (b, block) in mir.blocks.iter().enumerate() {
+        for stmt in &block.stmts {
+            for op in stmt.kind.operands() {
+                if let Operand::Local(local) = op {
+                    note(*local, b, false);
+                }
+            }
+            if let Some(dest) = stmt.kind.dest() {
+                note(dest, b, true);
+            }
+        }
+        if let Some(Operand::Local(local)) = block.term.kind.operand() {
+            note(*local, b, false);
+        }
+    }
+    seen.into_iter()
+        .map(|s| matches!(s, Seen::SetFirstIn(_)))
+        .collect()
 }
 
 fn const_int(op: &Operand) -> Option<i64> {
