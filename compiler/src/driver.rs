@@ -5,6 +5,7 @@ use std::path::Path;
 
 use pcc_lang::{LineIndex, typed};
 
+use pcc_profiler::english::with_article;
 use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::tpp::TppConfig;
@@ -272,7 +273,10 @@ fn interesting_source(
 fn read_input_profile(path: &str, modes: &[Mode], why: &str) -> Result<Profile, String> {
     match Profile::read(Path::new(path)) {
         Ok(p) if modes.contains(&p.mode) => Ok(p),
-        Ok(p) => Err(format!("`{path}` is a {} profile; {why}", p.mode)),
+        Ok(p) => Err(format!(
+            "`{path}` is {} profile; {why}",
+            with_article(&p.mode.to_string())
+        )),
         Err(error) => Err(error.to_string()),
     }
 }

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
+use pcc_profiler::english::plural;
 use pcc_profiler::profile::Mode;
 use pcc_profiler::spec::{Counters, ProfileSpec, build_profile};
 
@@ -109,13 +110,16 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
             wpp.map_or(0, |w| w.1),
         ),
         Ok(()) if spec.mode == Mode::Edge => eprintln!(
-            "pcc: edge profile of {} functions written to {}",
-            profile.functions.len(),
+            "pcc: edge profile of {} written to {}",
+            plural(profile.functions.len() as u64, "function"),
             spec.output
         ),
         Ok(()) => eprintln!(
-            "pcc: {} profile written to {}: {paths} distinct paths, {runs} path executions",
-            spec.mode, spec.output
+            "pcc: {} profile written to {}: {}, {}",
+            spec.mode,
+            spec.output,
+            plural(paths as u64, "distinct path"),
+            plural(runs, "path execution")
         ),
         Err(error) => eprintln!("pcc: error: cannot write the profile: {error}"),
     }

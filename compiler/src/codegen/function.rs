@@ -646,7 +646,10 @@ impl FunctionTranslator<'_, '_> {
     fn str_binary(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand) -> Result<Value> {
         let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
         match op {
-            BinOp::Add => self.call_runtime(&runtime::STR_CONCAT, &[x, y]),
+            BinOp::Add => {
+                let loc = self.location();
+                self.call_runtime(&runtime::STR_CONCAT, &[x, y, loc])
+            }
             BinOp::Eq => self.call_runtime(&runtime::STR_EQ, &[x, y]),
             BinOp::Ne => {
                 let eq = self.call_runtime(&runtime::STR_EQ, &[x, y])?;

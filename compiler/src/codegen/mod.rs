@@ -152,8 +152,19 @@ fn host_isa(options: &Options, flags: &[(&str, &str)]) -> Result<OwnedTargetIsa>
     } else {
         "false"
     };
+    // -O0 allocates registers in one pass, in time linear in the function's size: the default
+    // allocator's is quadratic in a function with many blocks (see `function.rs`).
+    let regalloc = if options.opt_level == 0 {
+        "single_pass"
+    } else {
+        "backtracking"
+    };
     let mut builder = settings::builder();
-    let all = [("opt_level", opt_level), ("enable_verifier", verify)];
+    let all = [
+        ("opt_level", opt_level),
+        ("enable_verifier", verify),
+        ("regalloc_algorithm", regalloc),
+    ];
     for (name, value) in all.iter().chain(flags) {
         builder
             .set(name, value)
