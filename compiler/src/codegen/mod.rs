@@ -136,7 +136,26 @@ fn emit(
     }
 }
 
-/// The host's instruction set with the settings `options` ask for, plus `flags`.
+/// The host's instruction sets for a module: with the settings `options` ask for plus `flags`,
+/// and, when that one allocates registers with the backtracking allocator, the same with the
+/// single-pass allocator, for functions with very many blocks ([`program::compile`]).
+fn host_isas(
+    options: &Options,
+    flags: &[(&str, &str)],
+) -> Result<(OwnedTargetIsa, Option<OwnedTargetIsa>)> {
+    let isa = host_isa(options, flags)?;
+    let large = match options.opt_level {
+        0 => None,
+        _ => {
+            let mut flags = flags.to_vec();
+            flags.push(("regalloc_algorithm", "single_pass"));
+            Some(host_isa(options, &flags)?)
+        }
+    };
+    Ok((isa, large))
+}
+
+/// The host's instruction set with the settings `options` ask for, plus `flags` (which win).
 fn host_isa(options: &Options, flags: &[(&str, &str)]) -> Result<OwnedTargetIsa> {
     let opt_level = match options.opt_level {
         0 => "none",
@@ -153,7 +172,7 @@ fn host_isa(options: &Options, flags: &[(&str, &str)]) -> Result<OwnedTargetIsa>
         "false"
     };
     // -O0 allocates registers in one pass, in time linear in the function's size: the default
-    // allocator's is quadratic in a function with many blocks (see `function.rs`).
+    // allocator's is quadratic in a function with many blocks (see `program.rs`).
     let regalloc = if options.opt_level == 0 {
         "single_pass"
     } else {
