@@ -87,6 +87,25 @@ fn a_stack_of_10000_ifs() {
     profile_in_every_mode("ifs10000", &stacked_ifs(10_000), true);
 }
 
+/// A function of more than 4096 blocks is compiled with the single-pass register allocator
+/// (codegen's `LARGE_FUNCTION_BLOCKS`), in the JIT and in an executable alike.
+#[test]
+fn a_large_function_compiles_alike_at_every_level() {
+    let scratch = Scratch::new("levels");
+    let file = scratch.file("ifs.pl");
+    std::fs::write(&file, stacked_ifs(3000)).unwrap();
+    let expected = format!("{}\n", (1..=3000).filter(|k| (7 + k) % 3 == 0).sum::<u64>());
+    for level in ["-O0", "-O1", "-O2"] {
+        let run = pcc_in(&scratch.0, &["run", &file, level], "");
+        assert_eq!(run.stdout, expected, "{level}: {}", run.stderr);
+    }
+    let exe = scratch.file("ifs");
+    let build = pcc_in(&scratch.0, &["build", &file, "-o", &exe], "");
+    assert_eq!(build.status, 0, "{}", build.stderr);
+    let output = std::process::Command::new(&exe).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+}
+
 #[test]
 fn nested_loops_of_stacked_ifs() {
     // 70 `if`s per loop body: 2^70 paths through each.

@@ -122,9 +122,9 @@ fn define_compiled_by(
     isa: &dyn TargetIsa,
     id: FuncId,
     ctx: &mut Context,
-) -> cranelift_module::ModuleResult<()> {
+) -> Result<(), Box<ModuleError>> {
     ctx.compile(isa, &mut ControlPlane::default())
-        .map_err(|e| ModuleError::Compilation(e.inner))?;
+        .map_err(|e| Box::new(ModuleError::Compilation(e.inner)))?;
     let code = ctx.compiled_code().expect("just compiled");
     let alignment = u64::from(code.buffer.alignment)
         .max(u64::from(isa.function_alignment().minimum))
@@ -135,7 +135,9 @@ fn define_compiled_by(
         .iter()
         .map(|reloc| ModuleReloc::from_mach_reloc(reloc, &ctx.func, id))
         .collect();
-    module.define_function_bytes(id, alignment, code.code_buffer(), &relocs)
+    module
+        .define_function_bytes(id, alignment, code.code_buffer(), &relocs)
+        .map_err(Box::new)
 }
 
 fn entry_signature(module: &dyn Module) -> Signature {
@@ -286,7 +288,7 @@ impl<'m> ProgramContext<'m> {
         ctx.set_disasm(listing == Listing::Asm);
         let defined = match isa {
             None => self.module.define_function(id, ctx),
-            Some(isa) => define_compiled_by(self.module, isa, id, ctx),
+            Some(isa) => define_compiled_by(self.module, isa, id, ctx).map_err(|e| *e),
         };
         if let Err(error) = defined {
             let name = self
