@@ -841,44 +841,37 @@ enum Local {
     Value(Option<Value>),
 }
 
-/// Which locals are temporaries of one block: not parameters, and every read and write in a
-/// single block, the first of them a write (so no value comes from another block or iteration).
+/// Which locals are temporaries of their blocks: not parameters, and never read in a block
+/// before being set in it, so that no value flows into a block from another one or from an
+/// earlier iteration. Copies of a block (tail duplication at -O2) each set their own.
 fn block_local_temps(mir: &mir::Function) -> Vec<bool> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Seen {
-        Never,
-        SetFirstIn(BlockId),
-        Shared,
-    }
-    let mut seen = vec![Seen::Never; mir.locals.len()];
+    let mut temp = vec![true; mir.locals.len()];
     for &param in &mir.params {
-        seen[param] = Seen::Shared;
+        temp[param] = false;
     }
-    let mut note = |local: LocalId, block: BlockId, write: bool| {
-        seen[local] = match seen[local] {
-            Seen::Never if write => Seen::SetFirstIn(block),
-            Seen::SetFirstIn(b) if b == block => Seen::SetFirstIn(b),
-            _ => Seen::Shared,
-        };
-    };
+    // The block each local was last set in.
+    let mut set_in = vec![usize::MAX; mir.locals.len()];
     for (b, block) in mir.blocks.iter().enumerate() {
+        let mut read = |op: &Operand, set_in: &[usize]| {
+            if let Operand::Local(local) = *op
+                && set_in[local] != b
+            {
+                temp[local] = false;
+            }
+        };
         for stmt in &block.stmts {
             for op in stmt.kind.operands() {
-                if let Operand::Local(local) = op {
-                    note(*local, b, false);
-                }
+                read(op, &set_in);
             }
             if let Some(dest) = stmt.kind.dest() {
-                note(dest, b, true);
+                set_in[dest] = b;
             }
         }
-        if let Some(Operand::Local(local)) = block.term.kind.operand() {
-            note(*local, b, false);
+        if let Some(op) = block.term.kind.operand() {
+            read(op, &set_in);
         }
     }
-    seen.into_iter()
-        .map(|s| matches!(s, Seen::SetFirstIn(_)))
-        .collect()
+    temp
 }
 
 fn const_int(op: &Operand) -> Option<i64> {
