@@ -137,8 +137,12 @@ fn emit(
 }
 
 /// The host's instruction sets for a module: with the settings `options` ask for plus `flags`,
-/// and, when that one allocates registers with the backtracking allocator, the same with the
-/// single-pass allocator, for functions with very many blocks ([`program::compile`]).
+/// and, above -O0, the -O0 one (no mid-end optimizer, the single-pass register allocator) for
+/// functions with very many blocks ([`program::compile`]). Both of Cranelift's passes skipped
+/// there take time quadratic in such a function: the optimizer's global value numbering finds
+/// the scope of every value available in the entry block (each constant) by a linear search of
+/// the dominator-tree path, as long as the function when each `if` dominates the next; and the
+/// backtracking allocator's move insertion rescans the block-parameter list per value.
 fn host_isas(
     options: &Options,
     flags: &[(&str, &str)],
@@ -146,11 +150,7 @@ fn host_isas(
     let isa = host_isa(options, flags)?;
     let large = match options.opt_level {
         0 => None,
-        _ => {
-            let mut flags = flags.to_vec();
-            flags.push(("regalloc_algorithm", "single_pass"));
-            Some(host_isa(options, &flags)?)
-        }
+        _ => Some(host_isa(&Options { opt_level: 0 }, flags)?),
     };
     Ok((isa, large))
 }

@@ -60,11 +60,8 @@ pub struct Compiled {
 }
 
 /// Functions with more Cranelift blocks than this are compiled by `large_isa` when given: the
-/// module's instruction set with the single-pass register allocator. The backtracking allocator's
-/// move insertion (regalloc2 0.15) rescans the sorted list of block-parameter inputs for every
-/// virtual register whose live range is one piece, so its time grows with the product of the
-/// function's values and block parameters — seconds for a function of 20,000 `if`s that each
-/// update a variable (a block parameter at each join).
+/// module's instruction set as at -O0, whose time is linear in the function's size (see
+/// `codegen::host_isas` for the quadratic passes it skips).
 const LARGE_FUNCTION_BLOCKS: usize = 4096;
 
 /// Defines every function of `program`, and the entry, in `module`; functions with many blocks
