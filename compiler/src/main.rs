@@ -219,8 +219,9 @@ struct ProfileArgs {
     /// Functions with more potential paths than this count them in a hash table, not an array.
     #[arg(long, default_value_t = driver::DEFAULT_HASH_THRESHOLD)]
     hash_threshold: u64,
-    /// With --profile=ppp: a bl profile whose executed paths are the interesting ones (default:
-    /// `<stem>.bl.profile.json` here if it exists, else a static estimate).
+    /// With --profile=ppp: a bl, ppp, kbl or wpp profile whose executed paths are the interesting
+    /// ones (default: the newest of those at `<stem>.<mode>.profile.json` here, else a static
+    /// estimate).
     #[arg(long)]
     interesting: Option<PathBuf>,
     /// With --profile=ppp: per function, only the hottest paths covering this share (0 < F ≤ 1)
@@ -228,10 +229,9 @@ struct ProfileArgs {
     #[arg(long, default_value_t = 1.0, value_parser = parse_share)]
     interesting_share: f64,
     /// With --profile=kbl: count sequences of up to K consecutive path ids of an activation
-    /// (k-iteration paths).
-    #[arg(long = "k", value_name = "K", default_value_t = driver::DEFAULT_K as u8,
-          value_parser = clap::value_parser!(u8).range(1..=64))]
-    k: u8,
+    /// (k-iteration paths) [default: 4].
+    #[arg(long = "k", value_name = "K", value_parser = clap::value_parser!(u8).range(1..=64))]
+    k: Option<u8>,
     /// With --profile=tpp: the edge profile of an earlier run to plan from (default:
     /// `<stem>.edge.profile.json` here).
     #[arg(long)]
@@ -283,7 +283,14 @@ enum ReportFormat {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|error| {
+        let _ = error.print();
+        if let Some(hint) = program_arguments_hint(&error) {
+            eprintln!("{hint}");
+        }
+        // Usage errors exit 2 (README), like clap's own.
+        std::process::exit(error.exit_code())
+    });
     let status = match cli.command {
         Command::Check { file } => driver::check(&file),
         Command::Run {
@@ -407,12 +414,78 @@ fn main() {
     std::process::exit(status)
 }
 
+/// For `pcc run|pgo FILE 5 6`: the program's arguments go after `--`.
+fn program_arguments_hint(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(unexpected)) = error.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !matches!(args.first().map(String::as_str), Some("run" | "pgo"))
+        || args.contains(&"--".into())
+    {
+        return None;
+    }
+    let at = args.iter().skip(2).position(|a| a == unexpected)? + 2;
+    let mut fixed = args.clone();
+    fixed.insert(at, "--".into());
+    Some(format!(
+        "hint: the program's arguments go after `--`: pcc {}",
+        fixed.join(" ")
+    ))
+}
+
+/// Warnings for profiling options that the chosen mode (or no mode) ignores.
+fn ignored_options(profile: &ProfileArgs) -> Vec<String> {
+    let mode = profile.profile.as_deref();
+    let mut ignored = Vec::new();
+    let mut check = |given: bool, option: &str, wanted: &str, applies: bool| {
+        if given && !applies {
+            let now = mode.map_or("no --profile".to_string(), |m| format!("--profile={m}"));
+            ignored.push(format!(
+                "pcc: warning: {option} is ignored with {now} (it applies to {wanted})"
+            ));
+        }
+    };
+    check(
+        profile.profile_out.is_some(),
+        "--profile-out",
+        "--profile",
+        mode.is_some(),
+    );
+    check(
+        profile.k.is_some(),
+        "--k",
+        "--profile=kbl",
+        mode == Some("kbl"),
+    );
+    check(
+        profile.interesting.is_some(),
+        "--interesting",
+        "--profile=ppp",
+        mode == Some("ppp"),
+    );
+    check(
+        profile.edge_profile.is_some(),
+        "--edge-profile",
+        "--profile=tpp",
+        mode == Some("tpp"),
+    );
+    ignored
+}
+
 /// The pipeline's options from those of `run` and `build`.
 fn driver_options(
     compile: CompileArgs,
     profile: ProfileArgs,
     trace_blocks: Option<PathBuf>,
 ) -> driver::Options {
+    for warning in ignored_options(&profile) {
+        eprintln!("{warning}");
+    }
     driver::Options {
         opt_level: compile.opt_level,
         use_profile: compile.use_profile,
@@ -423,7 +496,7 @@ fn driver_options(
             hash_threshold: profile.hash_threshold,
             interesting: profile.interesting,
             interesting_share: profile.interesting_share,
-            k: usize::from(profile.k),
+            k: profile.k.map_or(driver::DEFAULT_K, usize::from),
             edge_profile: profile.edge_profile,
             tpp: TppConfig {
                 cold_threshold: profile.cold_threshold,
