@@ -4,23 +4,32 @@
 //! Field names are the file format: do not rename them. Mode-specific fields are optional and
 //! left out of the file when absent.
 
-mod diff;
 mod io;
-mod merge;
-mod report;
 mod source;
+// What the commands do with profiles, not needed by a running program (feature `analysis`).
+#[cfg(feature = "analysis")]
+mod diff;
+#[cfg(feature = "analysis")]
+mod merge;
+#[cfg(feature = "analysis")]
+mod report;
+#[cfg(feature = "analysis")]
 mod text;
 
+#[cfg(feature = "analysis")]
 pub use diff::{
     BlockChange, CountChange, DiffError, EdgeChange, FunctionComparison, FunctionDiff, Spectra,
     SpectraDiff, diff,
 };
 pub use io::{ProfileError, ProfileErrorKind};
+#[cfg(feature = "analysis")]
 pub use merge::{MergeError, MergeRefusal, merge};
+#[cfg(feature = "analysis")]
 pub use report::{
     FunctionSummary, HotBlock, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show,
 };
 pub use source::{Kinship, SourceFile, SourceState, content_hash, kinship};
+#[cfg(feature = "analysis")]
 pub use text::SourceLines;
 
 use serde::{Deserialize, Serialize};

@@ -9,6 +9,7 @@
 
 mod digrams;
 pub mod grammar;
+#[cfg(feature = "analysis")]
 pub mod hot;
 pub mod pieces;
 mod record;
@@ -17,6 +18,7 @@ pub mod sequitur;
 pub mod trace;
 
 pub use grammar::{Expansion, Grammar, GrammarError, Occurrences, Symbol};
+#[cfg(feature = "analysis")]
 pub use hot::{HotParams, HotSubpath, hot_subpaths};
 pub use pieces::{CallSplit, JoinedCounts, PieceEffect, Rejoin, RejoinError, SplitError};
 pub use record::wpp_profile;
