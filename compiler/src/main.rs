@@ -90,6 +90,24 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: PathsFormat,
     },
+    /// Golden tests: run every X.pl (of the folders, or the files, given; default: here) with
+    /// X.args and X.stdin, and compare stdout, stderr and exit status with X.stdout, X.stderr
+    /// and X.exit.
+    Test {
+        targets: Vec<PathBuf>,
+        /// Write the actual results as the expected files.
+        #[arg(long, conflicts_with = "profile")]
+        update: bool,
+        /// Kill a run after this many seconds (a failure); 0: no limit.
+        #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = parse_seconds)]
+        timeout: f64,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
+        /// Profile every run and merge the profiles of each program into
+        /// `<stem>.<mode>.profile.json` here.
+        #[arg(long, value_parser = ["bl", "edge", "block", "ppp", "tpp", "kbl"])]
+        profile: Option<String>,
+    },
     /// Inspect and combine profiles.
     #[command(subcommand)]
     Profile(ProfileCommand),
@@ -217,6 +235,15 @@ fn parse_share(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A number of seconds, finite and not negative.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(seconds),
+        Ok(_) => Err("the seconds must be a finite number, 0 or more".into()),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum EmitArg {
     Mir,
@@ -310,6 +337,22 @@ fn main() {
                 PathsFormat::Dot => commands::paths::Format::Dot,
             };
             commands::paths::run(&file, function.as_deref(), format)
+        }
+        Command::Test {
+            targets,
+            update,
+            timeout,
+            format,
+            profile,
+        } => {
+            let options = commands::test::Options {
+                update,
+                timeout: (timeout > 0.0).then(|| std::time::Duration::from_secs_f64(timeout)),
+                json: json(format),
+                profile: profile.map(|mode| mode.parse::<Mode>().expect("clap checked the mode")),
+                json_errors: false,
+            };
+            commands::test::run(&targets, &options)
         }
         Command::Profile(command) => match command {
             ProfileCommand::Show {

@@ -1,8 +1,9 @@
 //! Commands that work on programs' paths and on profiles rather than running programs, and
-//! `pgo`, which chains runs of `pcc run`.
+//! `pgo` and `test`, which chain runs of `pcc run`.
 
 pub mod aodf;
 pub mod paths;
 pub mod pgo;
 pub mod profile;
+pub mod test;
 pub mod wpp;
