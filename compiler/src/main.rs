@@ -80,7 +80,11 @@ enum Command {
         args: Vec<String>,
     },
     /// Report every error in a program without running it.
-    Check { file: PathBuf },
+    Check {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        error_format: ErrorFormatArg,
+    },
     /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
     Paths {
         file: PathBuf,
@@ -107,6 +111,9 @@ enum Command {
         /// `<stem>.<mode>.profile.json` here.
         #[arg(long, value_parser = ["bl", "edge", "block", "ppp", "tpp", "kbl"])]
         profile: Option<String>,
+        /// Passed on to every `pcc run`.
+        #[arg(long, value_enum, default_value = "human")]
+        error_format: ErrorFormatArg,
     },
     /// Inspect and combine profiles.
     #[command(subcommand)]
@@ -184,6 +191,9 @@ struct CompileArgs {
     /// line and, from kbl, selective unrolling of loops whose iterations repeat one path.
     #[arg(long, value_name = "P", conflicts_with = "profile")]
     use_profile: Option<PathBuf>,
+    /// How compile errors are printed: as text, or one JSON object per error and line.
+    #[arg(long, value_enum, default_value = "human")]
+    error_format: ErrorFormatArg,
 }
 
 #[derive(clap::Args)]
@@ -245,6 +255,21 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum ErrorFormatArg {
+    Human,
+    Json,
+}
+
+impl From<ErrorFormatArg> for driver::ErrorFormat {
+    fn from(format: ErrorFormatArg) -> driver::ErrorFormat {
+        match format {
+            ErrorFormatArg::Human => driver::ErrorFormat::Human,
+            ErrorFormatArg::Json => driver::ErrorFormat::Json,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum EmitArg {
     Mir,
     Clif,
@@ -272,7 +297,7 @@ enum ReportFormat {
 fn main() {
     let cli = Cli::parse();
     let status = match cli.command {
-        Command::Check { file } => driver::check(&file),
+        Command::Check { file, error_format } => driver::check(&file, error_format.into()),
         Command::Run {
             file,
             compile,
@@ -344,13 +369,14 @@ fn main() {
             timeout,
             format,
             profile,
+            error_format,
         } => {
             let options = commands::test::Options {
                 update,
                 timeout: (timeout > 0.0).then(|| std::time::Duration::from_secs_f64(timeout)),
                 json: json(format),
                 profile: profile.map(|mode| mode.parse::<Mode>().expect("clap checked the mode")),
-                json_errors: false,
+                json_errors: matches!(error_format, ErrorFormatArg::Json),
             };
             commands::test::run(&targets, &options)
         }
@@ -400,6 +426,7 @@ fn driver_options(
         opt_level: compile.opt_level,
         use_profile: compile.use_profile,
         trace_blocks,
+        error_format: compile.error_format.into(),
         profile: profile.profile.map(|mode| driver::ProfileOptions {
             mode: mode.parse::<Mode>().expect("clap checked the mode"),
             out: profile.profile_out,
