@@ -162,6 +162,21 @@ pub fn middle_end(
     Ok((program, spec))
 }
 
+/// The profiles that guide a `ppp` or `tpp` numbering (`--interesting`, `--edge-profile`, or
+/// their defaults), read and checked against `program` as `pcc run` does; for `pcc paths
+/// --explain`.
+pub fn guiding_profiles(
+    checked: &Checked,
+    program: &mir::Program,
+    profile: &ProfileOptions,
+) -> Result<(Option<InterestingSource>, Option<EdgeProfileSource>), i32> {
+    let current = CurrentCode::new(checked, program);
+    Ok((
+        interesting_source(&current, profile)?,
+        edge_profile_source(&current, profile, &[])?,
+    ))
+}
+
 /// `--use-profile`: the profile-guided passes on the MIR as lowered, the code the profile was
 /// taken on; what they changed goes to stderr.
 fn use_profile(

@@ -93,6 +93,25 @@ enum Command {
         function: Option<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: PathsFormat,
+        /// Teach the numbering step by step: the DAG, NumPaths, Val, the spanning tree and
+        /// chords, and one path regenerated (with --interesting P: PPP's numbering; with
+        /// --edge-profile P: TPP's).
+        #[arg(long, conflicts_with = "format")]
+        explain: bool,
+        /// With --explain: the path id to regenerate (default: the last).
+        #[arg(long, value_name = "ID", requires = "explain")]
+        path: Option<u64>,
+        /// With --explain: the path profile whose executed paths PPP finds interesting.
+        #[arg(
+            long,
+            value_name = "P",
+            requires = "explain",
+            conflicts_with = "edge_profile"
+        )]
+        interesting: Option<PathBuf>,
+        /// With --explain: the edge profile TPP plans from.
+        #[arg(long, value_name = "P", requires = "explain")]
+        edge_profile: Option<PathBuf>,
     },
     /// Golden tests: run every X.pl (of the folders, or the files, given; default: here) with
     /// X.args and X.stdin, and compare stdout, stderr and exit status with X.stdout, X.stderr
@@ -354,7 +373,24 @@ fn main() {
         Command::Paths {
             file,
             function,
+            explain: true,
+            path,
+            interesting,
+            edge_profile,
+            ..
+        } => {
+            let guide = match (interesting, edge_profile) {
+                (Some(p), _) => commands::explain::Guide::Interesting(p),
+                (None, Some(p)) => commands::explain::Guide::EdgeProfile(p),
+                (None, None) => commands::explain::Guide::None,
+            };
+            commands::explain::run(&file, function.as_deref(), path, &guide)
+        }
+        Command::Paths {
+            file,
+            function,
             format,
+            ..
         } => {
             let format = match format {
                 PathsFormat::Text => commands::paths::Format::Text,

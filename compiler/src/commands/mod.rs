@@ -2,6 +2,7 @@
 //! `pgo` and `test`, which chain runs of `pcc run`.
 
 pub mod aodf;
+pub mod explain;
 pub mod paths;
 pub mod pgo;
 pub mod profile;
