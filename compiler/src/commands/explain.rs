@@ -490,13 +490,14 @@ impl<'a> Graph<'a> {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "\nPreferential path profiling ([PPP] §3). The interesting paths are the ones the \
-             guiding profile saw run ({}); they get compact PPP ids 0..range counted in an \
-             array, every other path is residual, counted by its Ball-Larus id in a hash table.",
+            "\nPreferential path profiling ([PPP] §3). The interesting paths are {}; they get \
+             compact PPP ids 0..range counted in an array, every other path is residual, counted \
+             by its Ball-Larus id in a hash table.",
             if counts.is_some() {
-                "with --interesting-share below 1, only the hottest"
+                "the ones the guiding profile saw run (`pcc run --interesting-share F` keeps only \
+                 the hottest)"
             } else {
-                "here, without a profile, the paths a static estimate finds hot"
+                "the ones a static estimate finds hot"
             }
         );
         let interesting = |id: u64| ppp.ppp_id_of(id).is_some();
@@ -511,7 +512,8 @@ impl<'a> Graph<'a> {
                     } else {
                         "not interesting: outside the hottest share"
                     };
-                    let _ = writeln!(out, "     BL path {id:<4} ran {count} times: {verdict}");
+                    let times = if count == 1 { "time" } else { "times" };
+                    let _ = writeln!(out, "     BL path {id:<4} ran {count} {times}: {verdict}");
                 }
                 let never = bl.num_paths() - ran.len() as u64;
                 let _ = writeln!(
