@@ -5,6 +5,7 @@ use std::path::Path;
 
 use pcc_lang::{LineIndex, typed};
 
+use pcc_profiler::english::with_article;
 use pcc_profiler::profile::{Kinship, Mode, Profile, SourceFile, kinship};
 use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::tpp::TppConfig;
@@ -347,7 +348,10 @@ impl CurrentCode {
     fn read_input_profile(&self, path: &str, modes: &[Mode], why: &str) -> Result<Profile, String> {
         let profile = Profile::read(Path::new(path)).map_err(|error| error.to_string())?;
         if !modes.contains(&profile.mode) {
-            return Err(format!("`{path}` is a {} profile; {why}", profile.mode));
+            return Err(format!(
+                "`{path}` is {} profile; {why}",
+                with_article(&profile.mode.to_string())
+            ));
         }
         let ours = self.functions.iter().map(|(n, h)| (n.as_str(), h.as_str()));
         match kinship(

@@ -93,10 +93,14 @@ enum Command {
         function: Option<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: PathsFormat,
+        /// With --format dot: label blocks and edges with this profile's counts, edge widths by
+        /// count, and draw the hottest path in blue.
+        #[arg(long, value_name = "P")]
+        profile: Option<PathBuf>,
         /// Teach the numbering step by step: the DAG, NumPaths, Val, the spanning tree and
         /// chords, and one path regenerated (with --interesting P: PPP's numbering; with
         /// --edge-profile P: TPP's).
-        #[arg(long, conflicts_with = "format")]
+        #[arg(long, conflicts_with_all = ["format", "profile"])]
         explain: bool,
         /// With --explain: the path id to regenerate (default: the last).
         #[arg(long, value_name = "ID", requires = "explain")]
@@ -199,6 +203,42 @@ enum ProfileCommand {
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
+    /// One self-contained HTML page (no network needed): the summary, per function its
+    /// heat-coloured source, executed paths and CFG (choose a path to highlight it), the mode's
+    /// own section and, with --compare, the two runs' path spectra side by side.
+    Report {
+        profile: PathBuf,
+        /// Another profile of the same program: path spectra side by side (same mode), or the
+        /// AoDF (a tpp profile compared with a bl one).
+        #[arg(long, value_name = "Q")]
+        compare: Option<PathBuf>,
+        #[arg(short = 'o', long = "output", value_name = "HTML")]
+        output: PathBuf,
+    },
+    /// The profiled source with each line's count and share, like gcov or `perf annotate`.
+    Annotate {
+        profile: PathBuf,
+        /// Only this function.
+        #[arg(long)]
+        function: Option<String>,
+    },
+    /// Write the profile for other viewers: `lcov` (a tracefile for genhtml and editors'
+    /// coverage views) or `folded` (one stack per executed path, for flame graphs and
+    /// speedscope).
+    Export {
+        profile: PathBuf,
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Where to write (default: stdout).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Lcov,
+    Folded,
 }
 
 #[derive(clap::Args)]
@@ -226,8 +266,9 @@ struct ProfileArgs {
     /// Functions with more potential paths than this count them in a hash table, not an array.
     #[arg(long, default_value_t = driver::DEFAULT_HASH_THRESHOLD)]
     hash_threshold: u64,
-    /// With --profile=ppp: a bl profile whose executed paths are the interesting ones (default:
-    /// `<stem>.bl.profile.json` here if it exists, else a static estimate).
+    /// With --profile=ppp: a bl, ppp, kbl or wpp profile whose executed paths are the interesting
+    /// ones (default: the newest of those at `<stem>.<mode>.profile.json` here, else a static
+    /// estimate).
     #[arg(long)]
     interesting: Option<PathBuf>,
     /// With --profile=ppp: per function, only the hottest paths covering this share (0 < F ≤ 1)
@@ -235,10 +276,9 @@ struct ProfileArgs {
     #[arg(long, default_value_t = 1.0, value_parser = parse_share)]
     interesting_share: f64,
     /// With --profile=kbl: count sequences of up to K consecutive path ids of an activation
-    /// (k-iteration paths).
-    #[arg(long = "k", value_name = "K", default_value_t = driver::DEFAULT_K as u8,
-          value_parser = clap::value_parser!(u8).range(1..=64))]
-    k: u8,
+    /// (k-iteration paths) [default: 4].
+    #[arg(long = "k", value_name = "K", value_parser = clap::value_parser!(u8).range(1..=64))]
+    k: Option<u8>,
     /// With --profile=tpp: the edge profile of an earlier run to plan from (default:
     /// `<stem>.edge.profile.json` here).
     #[arg(long)]
@@ -314,7 +354,14 @@ enum ReportFormat {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|error| {
+        let _ = error.print();
+        if let Some(hint) = program_arguments_hint(&error) {
+            eprintln!("{hint}");
+        }
+        // Usage errors exit 2 (README), like clap's own.
+        std::process::exit(error.exit_code())
+    });
     let status = match cli.command {
         Command::Check { file, error_format } => driver::check(&file, error_format.into()),
         Command::Run {
@@ -390,6 +437,7 @@ fn main() {
             file,
             function,
             format,
+            profile,
             ..
         } => {
             let format = match format {
@@ -397,7 +445,7 @@ fn main() {
                 PathsFormat::Json => commands::paths::Format::Json,
                 PathsFormat::Dot => commands::paths::Format::Dot,
             };
-            commands::paths::run(&file, function.as_deref(), format)
+            commands::paths::run(&file, function.as_deref(), format, profile.as_deref())
         }
         Command::Test {
             targets,
@@ -429,6 +477,25 @@ fn main() {
             ProfileCommand::Aodf { tpp, bl, format } => {
                 commands::aodf::run(&tpp, &bl, json(format))
             }
+            ProfileCommand::Report {
+                profile,
+                compare,
+                output,
+            } => commands::report::run(&profile, compare.as_deref(), &output),
+            ProfileCommand::Annotate { profile, function } => {
+                commands::annotate::run(&profile, function.as_deref())
+            }
+            ProfileCommand::Export {
+                profile,
+                format,
+                output,
+            } => {
+                let format = match format {
+                    ExportFormat::Lcov => commands::export::Format::Lcov,
+                    ExportFormat::Folded => commands::export::Format::Folded,
+                };
+                commands::export::run(&profile, format, output.as_deref())
+            }
         },
         Command::Wpp(command) => match command {
             WppCommand::Hot {
@@ -452,12 +519,78 @@ fn main() {
     std::process::exit(status)
 }
 
+/// For `pcc run|pgo FILE 5 6`: the program's arguments go after `--`.
+fn program_arguments_hint(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(unexpected)) = error.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !matches!(args.first().map(String::as_str), Some("run" | "pgo"))
+        || args.contains(&"--".into())
+    {
+        return None;
+    }
+    let at = args.iter().skip(2).position(|a| a == unexpected)? + 2;
+    let mut fixed = args.clone();
+    fixed.insert(at, "--".into());
+    Some(format!(
+        "hint: the program's arguments go after `--`: pcc {}",
+        fixed.join(" ")
+    ))
+}
+
+/// Warnings for profiling options that the chosen mode (or no mode) ignores.
+fn ignored_options(profile: &ProfileArgs) -> Vec<String> {
+    let mode = profile.profile.as_deref();
+    let mut ignored = Vec::new();
+    let mut check = |given: bool, option: &str, wanted: &str, applies: bool| {
+        if given && !applies {
+            let now = mode.map_or("no --profile".to_string(), |m| format!("--profile={m}"));
+            ignored.push(format!(
+                "pcc: warning: {option} is ignored with {now} (it applies to {wanted})"
+            ));
+        }
+    };
+    check(
+        profile.profile_out.is_some(),
+        "--profile-out",
+        "--profile",
+        mode.is_some(),
+    );
+    check(
+        profile.k.is_some(),
+        "--k",
+        "--profile=kbl",
+        mode == Some("kbl"),
+    );
+    check(
+        profile.interesting.is_some(),
+        "--interesting",
+        "--profile=ppp",
+        mode == Some("ppp"),
+    );
+    check(
+        profile.edge_profile.is_some(),
+        "--edge-profile",
+        "--profile=tpp",
+        mode == Some("tpp"),
+    );
+    ignored
+}
+
 /// The pipeline's options from those of `run` and `build`.
 fn driver_options(
     compile: CompileArgs,
     profile: ProfileArgs,
     trace_blocks: Option<PathBuf>,
 ) -> driver::Options {
+    for warning in ignored_options(&profile) {
+        eprintln!("{warning}");
+    }
     driver::Options {
         opt_level: compile.opt_level,
         use_profile: compile.use_profile,
@@ -469,7 +602,7 @@ fn driver_options(
             hash_threshold: profile.hash_threshold,
             interesting: profile.interesting,
             interesting_share: profile.interesting_share,
-            k: usize::from(profile.k),
+            k: profile.k.map_or(driver::DEFAULT_K, usize::from),
             edge_profile: profile.edge_profile,
             tpp: TppConfig {
                 cold_threshold: profile.cold_threshold,

@@ -9,7 +9,7 @@ pub use crate::typed::{BinOp, UnOp};
 
 /// The deepest nesting of expressions, statements and types accepted in one function body or
 /// initializer.
-pub const MAX_DEPTH: u32 = 256;
+pub const MAX_DEPTH: u32 = 512;
 
 #[derive(Clone, Debug)]
 pub struct Program {

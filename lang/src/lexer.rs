@@ -272,6 +272,33 @@ pub fn lex(source: &str) -> (Vec<Spanned<'_>>, Vec<Diagnostic>) {
         let range = lexer.span();
         let span = Span::new(range.start, range.end);
         match result {
+            Err(LexError::UnexpectedChar) if lexer.slice() == "'" => {
+                // `'a'`: other languages' character literal, reported once as a whole.
+                let rest = lexer.remainder();
+                match rest
+                    .find(['\'', '\n'])
+                    .filter(|&end| rest[end..].starts_with('\''))
+                {
+                    Some(end) if end <= 8 => {
+                        let inside = &rest[..end];
+                        lexer.bump(end + 1);
+                        errors.push(
+                            Diagnostic::new(
+                                "PL has no character literals",
+                                Span::new(span.lo as usize, lexer.span().end),
+                            )
+                            .with_note(format!(
+                                "strings use double quotes: `\"{inside}\"` (`chr(n)` makes the \
+                                 one-byte string of code `n`)"
+                            )),
+                        );
+                    }
+                    _ => errors.push(
+                        unexpected_chars(source, span)
+                            .with_note("strings use double quotes: `\"...\"`"),
+                    ),
+                }
+            }
             Err(LexError::UnexpectedChar) => {
                 unexpected = Some(match unexpected {
                     Some(run) if run.hi == span.lo => run.to(span),

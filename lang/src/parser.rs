@@ -42,6 +42,36 @@ impl ParseState {
         }
     }
 
+    /// `l || r` (`or`) or `l && r`. A chain of them is kept balanced, so that a long flat chain
+    /// stays shallow: `r` joins the chain on its right, inside the left operand's right side
+    /// while that is shallower than its left side. Both operators are associative, short-circuit
+    /// included, so the operands are evaluated in the same order with the same result.
+    pub fn logical(&mut self, or: bool, l: Expr, r: Expr) -> Expr {
+        let Expr { kind, span, depth } = l;
+        match kind {
+            ExprKind::Or(a, b) if or && a.depth > b.depth => {
+                let right = self.logical(or, *b, r);
+                self.join(or, *a, right)
+            }
+            ExprKind::And(a, b) if !or && a.depth > b.depth => {
+                let right = self.logical(or, *b, r);
+                self.join(or, *a, right)
+            }
+            kind => self.join(or, Expr { kind, span, depth }, r),
+        }
+    }
+
+    fn join(&mut self, or: bool, l: Expr, r: Expr) -> Expr {
+        let (lo, hi) = (l.span.lo as usize, r.span.hi as usize);
+        let (l, r) = (Box::new(l), Box::new(r));
+        let kind = if or {
+            ExprKind::Or(l, r)
+        } else {
+            ExprKind::And(l, r)
+        };
+        self.expr(kind, lo, hi)
+    }
+
     pub fn stmt(&mut self, kind: StmtKind, lo: usize, hi: usize) -> Stmt {
         let depth = kind.child_depth() + 1;
         if depth > MAX_DEPTH {
@@ -60,10 +90,13 @@ impl ParseState {
     }
 
     pub fn block(&mut self, stmts: Vec<Stmt>, lo: usize, hi: usize) -> Block {
-        let mut depth = stmts.iter().map(|s| s.depth).max().unwrap_or(0) + 1;
+        let deepest = stmts.iter().max_by_key(|s| s.depth);
+        let mut depth = deepest.map_or(0, |s| s.depth) + 1;
+        // Reported at the statement that is too deep, not at the block's `{`.
+        let at = deepest.map_or(lo, |s| s.span.lo as usize);
         let mut stmts = stmts;
         if depth > MAX_DEPTH {
-            self.too_deep(lo, "block");
+            self.too_deep(at, "block");
             stmts.clear();
             depth = 1;
         }
@@ -233,6 +266,9 @@ fn syntax_error(
             None => Diagnostic::new(format!("unexpected {found_text}"), at),
         },
     };
+    if let Some(note) = other_language_syntax(source, tokens, index, found.as_ref()) {
+        return Some(diagnostic.with_note(note));
+    }
     match (&found, previous) {
         (Some(Tok::Assign), _) if after_expression => {
             diagnostic = diagnostic.with_note("to compare values, use `==`");
@@ -254,6 +290,82 @@ fn syntax_error(
         ));
     }
     Some(diagnostic)
+}
+
+/// What PL writes instead of a construct of other languages that the parser tripped on at token
+/// `index` (`found`): `x++`, `a..=b`, `let x: int;`, `for x in a`.
+fn other_language_syntax(
+    source: &str,
+    tokens: &[Spanned<'_>],
+    index: usize,
+    found: Option<&Tok<'_>>,
+) -> Option<String> {
+    let before = &tokens[..index];
+    let text = |lo: usize, hi: usize| source[lo..hi].trim();
+    // Two adjacent `+` (or `-`) at the error or just before it: `x++`, `x--`.
+    let around = [index.checked_sub(1), index.checked_sub(2)];
+    for first in around.into_iter().flatten() {
+        let (Some(a), Some(b)) = (tokens.get(first), tokens.get(first + 1)) else {
+            continue;
+        };
+        let (op, assign) = match (&a.1, &b.1) {
+            (Tok::Plus, Tok::Plus) => ("++", "+="),
+            (Tok::Minus, Tok::Minus) => ("--", "-="),
+            _ => continue,
+        };
+        if a.2 != b.0 {
+            continue;
+        }
+        let target = match first.checked_sub(1).map(|i| &tokens[i]) {
+            Some((lo, Tok::Ident(_), hi)) => text(*lo, *hi),
+            _ => "x",
+        };
+        return Some(format!("PL has no `{op}`: write `{target} {assign} 1`"));
+    }
+    match (before, found) {
+        ([.., (_, Tok::DotDot, hi)], Some(Tok::Assign)) if tokens[index].0 == *hi => {
+            let end = match tokens.get(index + 1) {
+                Some((_, Tok::Int(n), _)) => n.saturating_add(1).to_string(),
+                _ => "b + 1".to_string(),
+            };
+            return Some(format!(
+                "PL has no `..=`: a range `a..b` stops before `b`, so write `..{end}`"
+            ));
+        }
+        _ => {}
+    }
+    // The statement the error is in: from after the last `;`, `{` or `}`.
+    let start = before
+        .iter()
+        .rposition(|(_, t, _)| matches!(t, Tok::Semi | Tok::LBrace | Tok::RBrace))
+        .map_or(0, |i| i + 1);
+    let statement = &before[start..];
+    match (statement, found) {
+        ([(lo, Tok::Let, _), rest @ ..], Some(Tok::Semi))
+            if !rest.iter().any(|(_, t, _)| *t == Tok::Assign) =>
+        {
+            Some(format!(
+                "a variable gets its value where it is declared: `{} = ...;`",
+                text(*lo, tokens[index].0)
+            ))
+        }
+        (
+            [
+                (_, Tok::For, _),
+                (_, Tok::Ident(var), _),
+                (_, Tok::In, _),
+                rest @ ..,
+            ],
+            Some(Tok::LBrace),
+        ) if !rest.is_empty() && !rest.iter().any(|(_, t, _)| *t == Tok::DotDot) => {
+            let over = text(rest[0].0, rest[rest.len() - 1].2);
+            Some(format!(
+                "`for` runs over a range of integers: `for i in 0..len({over}) {{ let {var} = \
+                 {over}[i]; ... }}`"
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// Whether a token can be the last one of an expression.
@@ -567,7 +679,7 @@ mod tests {
         );
         assert_eq!(
             messages(&deep),
-            ["expression nested too deeply (the limit is 256 levels)"]
+            ["expression nested too deeply (the limit is 512 levels)"]
         );
         let unclosed = format!("fn main() {{ x = {}", "(".repeat(100_000));
         assert_eq!(messages(&unclosed).len(), 1);
@@ -576,7 +688,7 @@ mod tests {
         let blocks = format!("fn main() {}{}", "{".repeat(100_000), "}".repeat(100_000));
         assert_eq!(
             messages(&blocks),
-            ["block nested too deeply (the limit is 256 levels)"]
+            ["block nested too deeply (the limit is 512 levels)"]
         );
         let elses = format!(
             "fn main() {{ if a {{}}{} }}",
@@ -584,7 +696,7 @@ mod tests {
         );
         assert_eq!(
             messages(&elses),
-            ["statement nested too deeply (the limit is 256 levels)"]
+            ["statement nested too deeply (the limit is 512 levels)"]
         );
         let types = format!(
             "let x: {}int{} = 1;",
@@ -593,7 +705,7 @@ mod tests {
         );
         assert_eq!(
             messages(&types),
-            ["type nested too deeply (the limit is 256 levels)"]
+            ["type nested too deeply (the limit is 512 levels)"]
         );
         let unary = format!("fn main() {{ x = {}1; }}", "-".repeat(100_000));
         assert_eq!(messages(&unary).len(), 1);

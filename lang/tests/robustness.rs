@@ -183,7 +183,7 @@ fn nesting_up_to_the_limit_checks() {
         );
         assert_eq!(
             messages(&deep(open, inner, close, 100_000)),
-            ["expression nested too deeply (the limit is 256 levels)"],
+            ["expression nested too deeply (the limit is 512 levels)"],
             "{open}"
         );
     }
@@ -197,7 +197,7 @@ fn nesting_up_to_the_limit_checks() {
     assert_eq!(messages(&blocks(120)), Vec::<String>::new());
     assert_eq!(
         messages(&blocks(100_000)),
-        ["block nested too deeply (the limit is 256 levels)"]
+        ["block nested too deeply (the limit is 512 levels)"]
     );
     let unclosed = format!("fn main() {{ {}", "{ (".repeat(100_000));
     assert_eq!(messages(&unclosed).len(), 1);

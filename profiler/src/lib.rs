@@ -18,6 +18,7 @@ pub mod cfg;
 pub mod collect;
 pub mod dag;
 pub mod edge_profile;
+pub mod english;
 pub mod estimate;
 pub mod examples;
 pub mod instrument;

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, CfgError, NodeId};
 use crate::collect::{executed_paths, executed_paths_of, function_profile};
+use crate::dag::Dag;
 use crate::edge_profile::EdgeProfilePlan;
 use crate::estimate::static_edge_weights;
 use crate::ppp::Ppp;
@@ -151,6 +152,12 @@ fn function_record(
     residual: &Counters,
 ) -> Result<crate::profile::FunctionProfile, String> {
     let cfg = function.cfg().map_err(|e| e.to_string())?;
+    // Edge and block counts need no path numbering (a function of any size has them).
+    match spec.mode {
+        Mode::Edge => return edge_record(function, &cfg, counts),
+        Mode::Block => return block_record(function, counts),
+        _ => {}
+    }
     let numbering = BallLarus::new(&cfg).map_err(|e| e.to_string())?;
     if numbering.num_paths() != function.num_paths {
         return Err(format!(
@@ -166,70 +173,6 @@ fn function_record(
         spec.array_limit,
     );
     match spec.mode {
-        Mode::Block => {
-            // One counter per block of the MIR as lowered, by block id: nodes `0..exit`.
-            let mut table = vec![0u64; function.exit];
-            for &(index, count) in counts {
-                let slot = usize::try_from(index)
-                    .ok()
-                    .and_then(|i| table.get_mut(i))
-                    .ok_or_else(|| format!("block counter {index} out of range"))?;
-                *slot = count;
-            }
-            record.storage = Storage::Array;
-            record.num_blocks = Some(function.exit);
-            record.blocks = Some(
-                table
-                    .into_iter()
-                    .enumerate()
-                    .map(|(block, count)| BlockCount {
-                        block,
-                        lines: function.block_lines(NodeId(block)),
-                        count,
-                    })
-                    .collect(),
-            );
-        }
-        Mode::Edge => {
-            let mut may_stop = vec![false; cfg.num_nodes()];
-            for &v in &function.stops {
-                *may_stop
-                    .get_mut(v)
-                    .ok_or_else(|| format!("stop node {v} out of range"))? = true;
-            }
-            let weights = static_edge_weights(&cfg, numbering.dag());
-            let plan = EdgeProfilePlan::with_stops(&cfg, &weights, &may_stop);
-            let mut table = vec![0u64; plan.num_counters()];
-            for &(index, count) in counts {
-                let slot = usize::try_from(index)
-                    .ok()
-                    .and_then(|i| table.get_mut(i))
-                    .ok_or_else(|| format!("edge counter {index} out of range"))?;
-                *slot = count;
-            }
-            let (edge_counts, unfinished) = plan.reconstruct_with_stops(&table).map_err(|e| {
-                format!(
-                    "{e}: an activation was still running where the run could not stop it at a \
-                     call or a check (a signal in a loop without calls); its edge counts are \
-                     left out"
-                )
-            })?;
-            record.storage = crate::profile::Storage::Array;
-            record.num_blocks = Some(function.exit);
-            record.unfinished = unfinished;
-            record.edges = Some(
-                cfg.edges()
-                    .zip(edge_counts)
-                    .map(|((_, edge), count)| EdgeCount {
-                        from_block: edge.from.0,
-                        to_block: edge.to.0,
-                        from_line: *function.block_lines(edge.from).last().expect("one line"),
-                        to_line: function.block_lines(edge.to)[0],
-                        count,
-                    })
-                    .collect(),
-            );
-        }
         Mode::Ppp => {
             let ppp = Ppp::from_bl_ids(&numbering, function.interesting.iter().copied())
                 .map_err(|e| e.to_string())?;
@@ -299,6 +242,89 @@ fn function_record(
         _ => record.paths = bl_paths(&numbering, &cfg, function, counts)?,
     }
     Ok(record)
+}
+
+/// An edge profile's record: edge counts rebuilt from the chords' counters. Paths are not
+/// numbered (`num_paths` is 0), so a function of any size has one.
+fn edge_record(
+    function: &FunctionSpec,
+    cfg: &Cfg,
+    counts: &Counters,
+) -> Result<crate::profile::FunctionProfile, String> {
+    let mut may_stop = vec![false; cfg.num_nodes()];
+    for &v in &function.stops {
+        *may_stop
+            .get_mut(v)
+            .ok_or_else(|| format!("stop node {v} out of range"))? = true;
+    }
+    let weights = static_edge_weights(cfg, &Dag::new(cfg));
+    let plan = EdgeProfilePlan::with_stops(cfg, &weights, &may_stop);
+    let table = counter_table(plan.num_counters(), counts, "edge")?;
+    let (edge_counts, unfinished) = plan.reconstruct_with_stops(&table).map_err(|e| {
+        format!(
+            "{e}: an activation was still running where the run could not stop it at a \
+             call or a check (a signal in a loop without calls); its edge counts are \
+             left out"
+        )
+    })?;
+    let mut record = unnumbered_record(function);
+    record.unfinished = unfinished;
+    record.edges = Some(
+        cfg.edges()
+            .zip(edge_counts)
+            .map(|((_, edge), count)| EdgeCount {
+                from_block: edge.from.0,
+                to_block: edge.to.0,
+                from_line: *function.block_lines(edge.from).last().expect("one line"),
+                to_line: function.block_lines(edge.to)[0],
+                count,
+            })
+            .collect(),
+    );
+    Ok(record)
+}
+
+/// `block`: one counter per block of the MIR as lowered, by block id (nodes `0..exit`).
+fn block_record(
+    function: &FunctionSpec,
+    counts: &Counters,
+) -> Result<crate::profile::FunctionProfile, String> {
+    let table = counter_table(function.exit, counts, "block")?;
+    let mut record = unnumbered_record(function);
+    record.blocks = Some(
+        table
+            .into_iter()
+            .enumerate()
+            .map(|(block, count)| BlockCount {
+                block,
+                lines: function.block_lines(NodeId(block)),
+                count,
+            })
+            .collect(),
+    );
+    Ok(record)
+}
+
+/// The record of a function whose paths were not numbered (`edge`, `block`): array counters,
+/// its blocks named by id (EXIT is `num_blocks`).
+fn unnumbered_record(function: &FunctionSpec) -> crate::profile::FunctionProfile {
+    let mut record =
+        crate::profile::FunctionProfile::new(&function.name, &function.cfg_hash, 0, Storage::Array);
+    record.num_blocks = Some(function.exit);
+    record
+}
+
+/// A dense table of `len` counters from the (index, count) pairs a run left.
+fn counter_table(len: usize, counts: &Counters, what: &str) -> Result<Vec<u64>, String> {
+    let mut table = vec![0u64; len];
+    for &(index, count) in counts {
+        let slot = usize::try_from(index)
+            .ok()
+            .and_then(|i| table.get_mut(i))
+            .ok_or_else(|| format!("{what} counter {index} out of range"))?;
+        *slot = count;
+    }
+    Ok(table)
 }
 
 /// The executed paths of counters indexed by Ball-Larus id.

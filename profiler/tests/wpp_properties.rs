@@ -129,20 +129,25 @@ mod wpp {
             let g = s.finish();
             let cost = |t: u32| costs[t as usize];
             let params = HotParams { min_cost, max_len, min_len };
-            let freq = g.frequencies();
-            for h in hot_subpaths(&g, cost, &params) {
+            let hot = hot_subpaths(&g, cost, &params);
+            let distinct: std::collections::BTreeSet<&Vec<u32>> = hot.iter().map(|h| &h.path).collect();
+            prop_assert_eq!(distinct.len(), hot.len(), "a subpath is listed twice");
+            for h in &hot {
                 let n = h.path.len();
                 prop_assert!(n >= min_len && n <= max_len);
-                prop_assert_eq!(h.frequency, freq[h.rule as usize]);
+                // Real: its frequency is its number of occurrences in the trace, in all rules.
+                prop_assert_eq!(h.frequency, count_naive(&text, &h.path));
                 let path_cost: u64 = h.path.iter().map(|&t| cost(t)).sum();
                 prop_assert_eq!(h.path_cost, path_cost);
                 prop_assert_eq!(h.cost, path_cost * h.frequency);
                 prop_assert!(h.cost >= min_cost);
-                // Minimal: the subpath without its last path is not hot (or too short).
+                // Minimal: the subpath without its last path is not hot (or too short), unless
+                // the window slid (it was full), so that the shorter one was never a window.
                 let shorter: u64 = h.path[..n - 1].iter().map(|&t| cost(t)).sum();
-                prop_assert!(n - 1 < min_len || shorter * h.frequency < min_cost);
-                // Real: it occurs in the trace at least as often as claimed.
-                prop_assert!(count_naive(&text, &h.path) >= h.frequency);
+                let shorter_frequency = count_naive(&text, &h.path[..n - 1]);
+                prop_assert!(
+                    n - 1 < min_len || n == max_len || shorter * shorter_frequency < min_cost
+                );
             }
         }
 
@@ -214,8 +219,17 @@ mod wpp {
                 assert_eq!(g.expand().len() as u64, g.trace_length());
                 assert_eq!(g.frequencies()[DEPTH as usize], 1);
                 assert_eq!(g.occurrences(&[9, 9]), 1);
+                // Each of the paths 0..7 occurs at least 3 times, so each is hot alone; the
+                // rest (around the two 9s) occurs less. Every entry is real and listed once.
                 let hot = hot_subpaths(&g, |_| 1, &HotParams::new(3, 3));
-                assert_eq!(hot.len() as u64, g.trace_length() / 3);
+                for t in 0..7 {
+                    assert_eq!(hot.iter().filter(|h| h.path == [t]).count(), 1);
+                }
+                assert!(hot.len() <= 9);
+                for h in &hot {
+                    assert_eq!(h.frequency, g.occurrences(&h.path));
+                    assert!(h.cost >= 3);
+                }
                 assert_eq!(g.canonical(), g);
             }
             // A cycle deep down is reported, not followed.

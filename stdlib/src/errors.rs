@@ -101,7 +101,7 @@ pub fn text_of(bytes: &[u8]) -> String {
 }
 
 /// The full report for `error` at `location` in `file`; no location line when the location is unknown
-/// (errors raised where the ABI passes none, like out of memory in a string concatenation).
+/// (errors raised where the ABI passes none, like out of memory reading a line of input).
 pub fn report(error: &RuntimeError, location: Option<&Location>, file: &str) -> String {
     let mut text = format!("runtime error: {error}\n");
     if let Some(Location {

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
+use pcc_profiler::english::plural;
 use pcc_profiler::output_file::check_output;
 use pcc_profiler::profile::Mode;
 use pcc_profiler::spec::{Counters, ProfileSpec, build_profile};
@@ -116,14 +117,17 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) -> bool {
             wpp.map_or(0, |w| w.1),
         ),
         Ok(()) if matches!(spec.mode, Mode::Edge | Mode::Block) => eprintln!(
-            "pcc: {} profile of {} functions written to {}",
+            "pcc: {} profile of {} written to {}",
             spec.mode,
-            profile.functions.len(),
+            plural(profile.functions.len() as u64, "function"),
             spec.output
         ),
         Ok(()) => eprintln!(
-            "pcc: {} profile written to {}: {paths} distinct paths, {runs} path executions",
-            spec.mode, spec.output
+            "pcc: {} profile written to {}: {}, {}",
+            spec.mode,
+            spec.output,
+            plural(paths as u64, "distinct path"),
+            plural(runs, "path execution")
         ),
         Err(error) => eprintln!("pcc: error: cannot write the profile: {error}"),
     }

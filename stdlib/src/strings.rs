@@ -80,7 +80,7 @@ static CHR_STRINGS: [[u64; 2]; 256] = {
 /// # Safety
 /// `a` and `b` must point to PL strings.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pcc_str_concat(a: *const u8, b: *const u8) -> *const u8 {
+pub unsafe extern "C" fn pcc_str_concat(a: *const u8, b: *const u8, loc: i64) -> *const u8 {
     // SAFETY: `a` and `b` are PL strings (caller's contract).
     let (x, y) = unsafe { (str_bytes(a), str_bytes(b)) };
     // Strings are immutable and compared by content, so an empty side can share the other.
@@ -90,7 +90,7 @@ pub unsafe extern "C" fn pcc_str_concat(a: *const u8, b: *const u8) -> *const u8
     if x.is_empty() {
         return b;
     }
-    value::new_str_concat(x, y).unwrap_or_else(|| raise(RuntimeError::OutOfMemory, None))
+    value::new_str_concat(x, y).unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
 }
 
 /// Bytewise lexicographic comparison: -1, 0 or 1.
@@ -330,10 +330,10 @@ mod tests {
         let (ab, abc, empty) = (str_value("ab"), str_value("abc"), str_value(""));
         // SAFETY: all arguments are PL strings.
         unsafe {
-            assert_eq!(bytes(pcc_str_concat(ab, abc)), b"ababc");
-            assert_eq!(bytes(pcc_str_concat(empty, ab)), b"ab");
-            assert_eq!(bytes(pcc_str_concat(ab, empty)), b"ab");
-            assert_eq!(bytes(pcc_str_concat(empty, empty)), b"");
+            assert_eq!(bytes(pcc_str_concat(ab, abc, 0)), b"ababc");
+            assert_eq!(bytes(pcc_str_concat(empty, ab, 0)), b"ab");
+            assert_eq!(bytes(pcc_str_concat(ab, empty, 0)), b"ab");
+            assert_eq!(bytes(pcc_str_concat(empty, empty, 0)), b"");
             assert_eq!(pcc_str_cmp(ab, abc), -1);
             assert_eq!(pcc_str_cmp(abc, ab), 1);
             assert_eq!(pcc_str_cmp(ab, str_value("ab")), 0);

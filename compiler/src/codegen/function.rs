@@ -1,6 +1,7 @@
 //! One MIR function → one Cranelift function. Each MIR local is a cranelift-frontend `Variable`
-//! (the frontend builds SSA), each MIR block a Cranelift block; statements become instructions,
-//! with the runtime checks of `checks.rs` and the builtins of `builtins.rs`.
+//! (the frontend builds SSA), except the temporaries that live within one block, which are plain
+//! SSA values; each MIR block is a Cranelift block; statements become instructions, with the
+//! runtime checks of `checks.rs` and the builtins of `builtins.rs`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -38,10 +39,16 @@ pub fn translate(
 ) -> Result<()> {
     let mir = &cx.program.functions[id];
     let mut builder = FunctionBuilder::new(func, builder_cx);
+    let block_local = block_local_temps(mir);
     let vars = mir
         .locals
         .iter()
-        .map(|local| clif_type(&local.ty).map(|ty| builder.declare_var(ty)))
+        .zip(&block_local)
+        .map(|(local, &block_local)| match clif_type(&local.ty) {
+            Some(_) if block_local => Some(Local::Value(None)),
+            Some(ty) => Some(Local::Var(builder.declare_var(ty))),
+            None => None,
+        })
         .collect();
     let blocks: Vec<Block> = mir.blocks.iter().map(|_| builder.create_block()).collect();
     // A block is sealed once every edge into it is emitted; MIR's entry also has the prologue's.
@@ -109,7 +116,7 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     pub builder: FunctionBuilder<'a>,
     pub mir: &'m mir::Function,
     /// `None` for `Void` locals, which hold no value.
-    vars: Vec<Option<Variable>>,
+    vars: Vec<Option<Local>>,
     blocks: Vec<Block>,
     /// Per MIR block, the edges into it not yet emitted.
     unemitted_edges: Vec<usize>,
@@ -141,8 +148,7 @@ impl FunctionTranslator<'_, '_> {
         self.builder.seal_block(entry);
         let params = self.builder.block_params(entry).to_vec();
         for (&local, value) in self.mir.params.iter().zip(params) {
-            let var = self.var(local)?;
-            self.builder.def_var(var, value);
+            self.assign(local, value)?;
         }
         if self.mir.calls_functions() {
             self.stack_check()?;
@@ -640,7 +646,10 @@ impl FunctionTranslator<'_, '_> {
     fn str_binary(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand) -> Result<Value> {
         let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
         match op {
-            BinOp::Add => self.call_runtime(&runtime::STR_CONCAT, &[x, y]),
+            BinOp::Add => {
+                let loc = self.location();
+                self.call_runtime(&runtime::STR_CONCAT, &[x, y, loc])
+            }
             BinOp::Eq => self.call_runtime(&runtime::STR_EQ, &[x, y]),
             BinOp::Ne => {
                 let eq = self.call_runtime(&runtime::STR_EQ, &[x, y])?;
@@ -696,10 +705,12 @@ impl FunctionTranslator<'_, '_> {
 
     pub fn operand(&mut self, op: &Operand) -> Result<Value> {
         Ok(match op {
-            Operand::Local(local) => {
-                let var = self.var(*local)?;
-                self.builder.use_var(var)
-            }
+            Operand::Local(local) => match self.local(*local)? {
+                Local::Var(var) => self.builder.use_var(var),
+                Local::Value(value) => value.ok_or_else(|| {
+                    CodegenError::internal(format!("local _{local} read before it is set"))
+                })?,
+            },
             Operand::Const(Const::Int(v)) => self.iconst(*v),
             Operand::Const(Const::Float(v)) => self.builder.ins().f64const(*v),
             Operand::Const(Const::Bool(v)) => self.builder.ins().iconst(types::I8, i64::from(*v)),
@@ -798,7 +809,7 @@ impl FunctionTranslator<'_, '_> {
             .or_insert_with(|| self.cx.module.declare_func_in_func(id, self.builder.func))
     }
 
-    fn var(&self, local: LocalId) -> Result<Variable> {
+    fn local(&self, local: LocalId) -> Result<Local> {
         self.vars
             .get(local)
             .copied()
@@ -807,14 +818,60 @@ impl FunctionTranslator<'_, '_> {
     }
 
     fn assign(&mut self, local: LocalId, value: Value) -> Result<()> {
-        let var = self.var(local)?;
-        self.builder.def_var(var, value);
+        match self.local(local)? {
+            Local::Var(var) => self.builder.def_var(var, value),
+            Local::Value(_) => self.vars[local] = Some(Local::Value(Some(value))),
+        }
         Ok(())
     }
 
     pub fn machine_type(&self, ty: &Type) -> Result<types::Type> {
         clif_type(ty).ok_or_else(|| CodegenError::internal("a value of type void"))
     }
+}
+
+/// How a MIR local is translated.
+#[derive(Clone, Copy)]
+enum Local {
+    /// A cranelift-frontend variable, which may be read in other blocks than it is set in.
+    Var(Variable),
+    /// A temporary set and read in one block only: its current SSA value. Making it a variable
+    /// would cost the frontend a map over all the blocks up to this one per variable, which
+    /// grows with the square of a function's size (one temporary per statement).
+    Value(Option<Value>),
+}
+
+/// Which locals are temporaries of their blocks: not parameters, and never read in a block
+/// before being set in it, so that no value flows into a block from another one or from an
+/// earlier iteration. Copies of a block (tail duplication at -O2) each set their own.
+fn block_local_temps(mir: &mir::Function) -> Vec<bool> {
+    let mut temp = vec![true; mir.locals.len()];
+    for &param in &mir.params {
+        temp[param] = false;
+    }
+    // The block each local was last set in.
+    let mut set_in = vec![usize::MAX; mir.locals.len()];
+    for (b, block) in mir.blocks.iter().enumerate() {
+        let mut read = |op: &Operand, set_in: &[usize]| {
+            if let Operand::Local(local) = *op
+                && set_in[local] != b
+            {
+                temp[local] = false;
+            }
+        };
+        for stmt in &block.stmts {
+            for op in stmt.kind.operands() {
+                read(op, &set_in);
+            }
+            if let Some(dest) = stmt.kind.dest() {
+                set_in[dest] = b;
+            }
+        }
+        if let Some(op) = block.term.kind.operand() {
+            read(op, &set_in);
+        }
+    }
+    temp
 }
 
 fn const_int(op: &Operand) -> Option<i64> {

@@ -1,10 +1,11 @@
 //! Compiling into this process's memory with cranelift-jit, linked against `pcc-stdlib`.
 
+use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_jit::{ArenaMemoryProvider, JITBuilder, JITModule};
 use pcc_stdlib::ProgramInfo;
 
 use super::program::{self, Listing};
-use super::{CodegenError, Options, Result, host_isa};
+use super::{CodegenError, Options, Result, host_isas};
 use crate::mir::Program;
 
 /// Address space reserved for code and data. One region keeps every function and data object
@@ -30,8 +31,14 @@ impl JitProgram {
 }
 
 pub fn compile(program: &Program, source: &str, options: &Options) -> Result<JitProgram> {
-    let mut module = new_module(options)?;
-    let compiled = program::compile(&mut module, program, source, Listing::None)?;
+    let (mut module, large_isa) = new_module(options)?;
+    let compiled = program::compile(
+        &mut module,
+        large_isa.as_deref(),
+        program,
+        source,
+        Listing::None,
+    )?;
     module
         .finalize_definitions()
         .map_err(|e| CodegenError::Cranelift(e.to_string()))?;
@@ -54,13 +61,14 @@ pub fn listings(
     options: &Options,
     listing: Listing,
 ) -> Result<Vec<(String, String)>> {
-    let mut module = new_module(options)?;
-    Ok(program::compile(&mut module, program, source, listing)?.listings)
+    let (mut module, large_isa) = new_module(options)?;
+    Ok(program::compile(&mut module, large_isa.as_deref(), program, source, listing)?.listings)
 }
 
-fn new_module(options: &Options) -> Result<JITModule> {
+/// The module, and the instruction set for functions with very many blocks if it differs.
+fn new_module(options: &Options) -> Result<(JITModule, Option<OwnedTargetIsa>)> {
     // cranelift-jit requires non-PIC code and libcalls that are not colocated.
-    let isa = host_isa(
+    let (isa, large_isa) = host_isas(
         options,
         &[("is_pic", "false"), ("use_colocated_libcalls", "false")],
     )?;
@@ -70,5 +78,5 @@ fn new_module(options: &Options) -> Result<JITModule> {
     builder
         .symbols(pcc_stdlib::symbols())
         .memory_provider(Box::new(memory));
-    Ok(JITModule::new(builder))
+    Ok((JITModule::new(builder), large_isa))
 }

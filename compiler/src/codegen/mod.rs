@@ -134,7 +134,26 @@ fn emit(
     }
 }
 
-/// The host's instruction set with the settings `options` ask for, plus `flags`.
+/// The host's instruction sets for a module: with the settings `options` ask for plus `flags`,
+/// and, above -O0, the -O0 one (no mid-end optimizer, the single-pass register allocator) for
+/// functions with very many blocks ([`program::compile`]). Both of Cranelift's passes skipped
+/// there take time quadratic in such a function: the optimizer's global value numbering finds
+/// the scope of every value available in the entry block (each constant) by a linear search of
+/// the dominator-tree path, as long as the function when each `if` dominates the next; and the
+/// backtracking allocator's move insertion rescans the block-parameter list per value.
+fn host_isas(
+    options: &Options,
+    flags: &[(&str, &str)],
+) -> Result<(OwnedTargetIsa, Option<OwnedTargetIsa>)> {
+    let isa = host_isa(options, flags)?;
+    let large = match options.opt_level {
+        0 => None,
+        _ => Some(host_isa(&Options { opt_level: 0 }, flags)?),
+    };
+    Ok((isa, large))
+}
+
+/// The host's instruction set with the settings `options` ask for, plus `flags` (which win).
 fn host_isa(options: &Options, flags: &[(&str, &str)]) -> Result<OwnedTargetIsa> {
     let opt_level = match options.opt_level {
         0 => "none",
@@ -150,8 +169,19 @@ fn host_isa(options: &Options, flags: &[(&str, &str)]) -> Result<OwnedTargetIsa>
     } else {
         "false"
     };
+    // -O0 allocates registers in one pass, in time linear in the function's size: the default
+    // allocator's is quadratic in a function with many blocks (see `program.rs`).
+    let regalloc = if options.opt_level == 0 {
+        "single_pass"
+    } else {
+        "backtracking"
+    };
     let mut builder = settings::builder();
-    let all = [("opt_level", opt_level), ("enable_verifier", verify)];
+    let all = [
+        ("opt_level", opt_level),
+        ("enable_verifier", verify),
+        ("regalloc_algorithm", regalloc),
+    ];
     for (name, value) in all.iter().chain(flags) {
         builder
             .set(name, value)

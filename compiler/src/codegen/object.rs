@@ -14,7 +14,7 @@ use pcc_stdlib::ProgramInfo;
 use super::layout::PTR;
 use super::program::{self, Listing, module_error};
 use super::runtime;
-use super::{CodegenError, Options, Result, host_isa};
+use super::{CodegenError, Options, Result, host_isas};
 use crate::mir::Program;
 
 /// The object file of `program`, whose `main` runs it with `profile` as its profile spec.
@@ -26,11 +26,17 @@ pub fn compile(
 ) -> Result<Vec<u8>> {
     // Position-independent code, so that the object links into a position-independent
     // executable, the default of today's C compilers, as the runtime library's objects do.
-    let isa = host_isa(options, &[("is_pic", "true")])?;
+    let (isa, large_isa) = host_isas(options, &[("is_pic", "true")])?;
     let builder = ObjectBuilder::new(isa, program.file_name.as_bytes(), default_libcall_names())
         .map_err(module_error)?;
     let mut module = ObjectModule::new(builder);
-    let compiled = program::compile(&mut module, program, source, Listing::None)?;
+    let compiled = program::compile(
+        &mut module,
+        large_isa.as_deref(),
+        program,
+        source,
+        Listing::None,
+    )?;
     let info = ProgramInfo {
         profile,
         ..compiled.info

@@ -4,11 +4,15 @@
 use std::collections::HashMap;
 
 use cranelift_codegen::Context;
+use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, Signature, UserFuncName, types};
 use cranelift_codegen::isa::CallConv;
+use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::print_errors::pretty_error;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_module::{DataDescription, DataId, FuncId, Linkage, Module, ModuleError};
+use cranelift_module::{
+    DataDescription, DataId, FuncId, Linkage, Module, ModuleError, ModuleReloc,
+};
 use pcc_stdlib::{ProgramInfo, stream};
 
 use super::function;
@@ -55,9 +59,16 @@ pub struct Compiled {
     pub listings: Vec<(String, String)>,
 }
 
-/// Defines every function of `program`, and the entry, in `module`.
+/// Functions with more Cranelift blocks than this are compiled by `large_isa` when given: the
+/// module's instruction set as at -O0, whose time is linear in the function's size (see
+/// `codegen::host_isas` for the quadratic passes it skips).
+const LARGE_FUNCTION_BLOCKS: usize = 4096;
+
+/// Defines every function of `program`, and the entry, in `module`; functions with many blocks
+/// are compiled by `large_isa` if given (see [`LARGE_FUNCTION_BLOCKS`]).
 pub fn compile(
     module: &mut dyn Module,
+    large_isa: Option<&dyn TargetIsa>,
     program: &Program,
     source: &str,
     listing: Listing,
@@ -76,7 +87,8 @@ pub fn compile(
         let func_id = cx.functions[id];
         ctx.func = cx.new_function(func_id);
         function::translate(&mut cx, id, &mut ctx.func, &mut builder_cx)?;
-        if let Some(text) = cx.define(func_id, &mut ctx, listing)? {
+        let isa = large_isa.filter(|_| ctx.func.dfg.num_blocks() > LARGE_FUNCTION_BLOCKS);
+        if let Some(text) = cx.define_with(func_id, &mut ctx, listing, isa)? {
             listings.push((func.name.clone(), text));
         }
     }
@@ -98,6 +110,31 @@ pub fn compile(
         info: cx.info.finish(program),
         listings,
     })
+}
+
+/// Compiles `ctx`'s function with `isa` and defines the code as function `id` of `module`, as
+/// `Module::define_function` does with the module's own instruction set.
+fn define_compiled_by(
+    module: &mut dyn Module,
+    isa: &dyn TargetIsa,
+    id: FuncId,
+    ctx: &mut Context,
+) -> Result<(), Box<ModuleError>> {
+    ctx.compile(isa, &mut ControlPlane::default())
+        .map_err(|e| Box::new(ModuleError::Compilation(e.inner)))?;
+    let code = ctx.compiled_code().expect("just compiled");
+    let alignment = u64::from(code.buffer.alignment)
+        .max(u64::from(isa.function_alignment().minimum))
+        .max(isa.symbol_alignment());
+    let relocs: Vec<ModuleReloc> = code
+        .buffer
+        .relocs()
+        .iter()
+        .map(|reloc| ModuleReloc::from_mach_reloc(reloc, &ctx.func, id))
+        .collect();
+    module
+        .define_function_bytes(id, alignment, code.code_buffer(), &relocs)
+        .map_err(Box::new)
 }
 
 fn entry_signature(module: &dyn Module) -> Signature {
@@ -234,8 +271,23 @@ impl<'m> ProgramContext<'m> {
         ctx: &mut Context,
         listing: Listing,
     ) -> Result<Option<String>> {
+        self.define_with(id, ctx, listing, None)
+    }
+
+    /// [`ProgramContext::define`], compiled by `isa` instead of the module's when given.
+    fn define_with(
+        &mut self,
+        id: FuncId,
+        ctx: &mut Context,
+        listing: Listing,
+        isa: Option<&dyn TargetIsa>,
+    ) -> Result<Option<String>> {
         ctx.set_disasm(listing == Listing::Asm);
-        if let Err(error) = self.module.define_function(id, ctx) {
+        let defined = match isa {
+            None => self.module.define_function(id, ctx),
+            Some(isa) => define_compiled_by(self.module, isa, id, ctx).map_err(|e| *e),
+        };
+        if let Err(error) = defined {
             let name = self
                 .module
                 .declarations()

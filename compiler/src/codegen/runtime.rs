@@ -114,7 +114,7 @@ runtime_functions! {
     PRINT_VALUE = "pcc_print_value"(P, I);
     PRINT_SPACE = "pcc_print_space"();
     PRINT_NEWLINE = "pcc_print_newline"();
-    STR_CONCAT = "pcc_str_concat"(P, P) -> P;
+    STR_CONCAT = "pcc_str_concat"(P, P, I) -> P;
     STR_CMP = "pcc_str_cmp"(P, P) -> I;
     STR_EQ = "pcc_str_eq"(P, P) -> B;
     INT_TO_STR = "pcc_int_to_str"(I) -> P;

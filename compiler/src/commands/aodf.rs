@@ -124,7 +124,7 @@ pub fn run(tpp_path: &Path, bl_path: &Path, json: bool) -> i32 {
     }
 }
 
-fn function_aodf(
+pub(super) fn function_aodf(
     mir: &crate::mir::Program,
     record: &pcc_profiler::profile::FunctionProfile,
     bl: &Profile,

@@ -12,10 +12,11 @@ use std::path::Path;
 use pcc_lang::{LineIndex, Span};
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
-use pcc_profiler::dag::DagEdgeKind;
+use pcc_profiler::dag::{DagEdgeId, DagEdgeKind};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use serde::Serialize;
 
+use super::profile_view::{CfgView, ProgramView};
 use crate::driver::{self, EXIT_COMPILE_ERROR};
 use crate::lower;
 use crate::mir::{self, Builtin, Callee, StatementKind, TerminatorKind};
@@ -31,7 +32,22 @@ pub enum Format {
 /// At most this many paths are listed per function; the rest are counted, not regenerated.
 pub const PATH_LIMIT: usize = 1000;
 
-pub fn run(file: &Path, function: Option<&str>, format: Format) -> i32 {
+/// `profile`: with `Format::Dot`, a profile of the program whose counts label the DAGs.
+pub fn run(file: &Path, function: Option<&str>, format: Format, profile: Option<&Path>) -> i32 {
+    let counts = match (profile, format) {
+        (None, _) => None,
+        (Some(path), Format::Dot) => match ProgramView::load(path) {
+            Some(view) => {
+                view.warn();
+                Some(view)
+            }
+            None => return EXIT_COMPILE_ERROR,
+        },
+        (Some(_), _) => {
+            eprintln!("error: --profile labels the graph of `--format dot` only");
+            return EXIT_COMPILE_ERROR;
+        }
+    };
     let checked = match driver::front_end(file) {
         Ok(checked) => checked,
         Err(status) => return status,
@@ -55,7 +71,7 @@ pub fn run(file: &Path, function: Option<&str>, format: Format) -> i32 {
     let output = match format {
         Format::Text => render_text(&functions, &source),
         Format::Json => render_json(&checked.file_name, &functions, &source),
-        Format::Dot => render_dot(&checked.file_name, &functions, &source),
+        Format::Dot => render_dot(&checked.file_name, &functions, &source, counts.as_ref()),
     };
     write_stdout(&output)
 }
@@ -412,21 +428,6 @@ impl<'f> FunctionPaths<'f> {
         })
     }
 
-    /// `T` / `F` for the edges out of a branch, the arm's patterns for those out of a switch.
-    fn branch_label(&self, e: EdgeId) -> Option<String> {
-        let (from, to) = self.fcfg.edges[e.0];
-        let to = to?;
-        match &self.func.blocks[from].term.kind {
-            TerminatorKind::Branch {
-                then_bb, else_bb, ..
-            } if then_bb != else_bb => Some(if to == *then_bb { "T" } else { "F" }.to_string()),
-            kind @ TerminatorKind::Switch { cases, default, .. } if kind.successors().len() > 1 => {
-                Some(switch_outcome(cases, *default, to))
-            }
-            _ => None,
-        }
-    }
-
     fn is_loop_header(&self, v: NodeId) -> bool {
         let cfg = &self.fcfg.cfg;
         self.numbering
@@ -449,6 +450,21 @@ impl<'f> FunctionPaths<'f> {
     }
 }
 
+/// `T` / `F` for the edges out of a branch, the arm's patterns for those out of a switch.
+pub(super) fn branch_label(func: &mir::Function, fcfg: &FunctionCfg, e: EdgeId) -> Option<String> {
+    let (from, to) = fcfg.edges[e.0];
+    let to = to?;
+    match &func.blocks[from].term.kind {
+        TerminatorKind::Branch {
+            then_bb, else_bb, ..
+        } if then_bb != else_bb => Some(if to == *then_bb { "T" } else { "F" }.to_string()),
+        kind @ TerminatorKind::Switch { cases, default, .. } if kind.successors().len() > 1 => {
+            Some(switch_outcome(cases, *default, to))
+        }
+        _ => None,
+    }
+}
+
 /// The arm of a `match` that goes to `target`: its patterns (`1 | 2`), or `_` for the default.
 fn switch_outcome(
     cases: &[(i64, mir::BlockId)],
@@ -468,7 +484,7 @@ fn switch_outcome(
 }
 
 /// `[5, 6, 7, 9, 5]` → `5-7, 9, 5`: runs of consecutive ascending lines become ranges.
-fn compact_lines(lines: &[u32]) -> String {
+pub(super) fn compact_lines(lines: &[u32]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -653,7 +669,14 @@ fn dot_escape(text: &str) -> String {
 const DOT_NODE_LINES: usize = 4;
 const DOT_LINE_CHARS: usize = 40;
 
-fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> String {
+/// With a profile: each block's and DAG edge's count, edges as wide as their share, and the
+/// hottest path in blue (red marks cut edges).
+fn render_dot(
+    program: &str,
+    functions: &[FunctionPaths],
+    source: &Source,
+    profile: Option<&ProgramView>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", dot_escape(program));
     let _ = writeln!(
@@ -667,6 +690,22 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
     for (i, f) in functions.iter().enumerate() {
         let dag = f.numbering.dag();
         let node = |v: NodeId| format!("f{i}_n{}", v.0);
+        // The profile's view of this function, when it is of this code.
+        let counted = profile.and_then(|view| {
+            let function = view.functions.iter().find(|g| g.name == f.func.name)?;
+            let cfg: &CfgView = function.cfg.as_ref()?;
+            (view.record(function).cfg_hash == f.cfg_hash).then_some((function, cfg))
+        });
+        let hottest: Vec<DagEdgeId> = counted
+            .and_then(|(function, cfg)| Some(function.hottest_route()?.dag_edges(cfg)))
+            .unwrap_or_default();
+        let max_count = counted.map_or(1, |(_, cfg)| {
+            dag.edges()
+                .map(|(d, _)| cfg.dag_edge_count(d))
+                .max()
+                .unwrap_or(1)
+                .max(1)
+        });
         let n = f.num_paths();
         let mut title = format!("fn {}: {n} {}", f.func.name, paths_word(n));
         if f.numbering.is_truncated() {
@@ -676,9 +715,12 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
         let _ = writeln!(out, "    label=\"{}\";", dot_escape(&title));
         for &v in dag.topological_order() {
             if v == dag.exit() {
+                let count = counted.map_or(String::new(), |(_, cfg)| {
+                    format!(" ×{}", cfg.node_counts[v.0])
+                });
                 let _ = writeln!(
                     out,
-                    "    {} [label=\"EXIT\", shape=ellipse, style=bold];",
+                    "    {} [label=\"EXIT{count}\", shape=ellipse, style=bold];",
                     node(v)
                 );
                 continue;
@@ -688,7 +730,11 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
             if v == dag.entry() {
                 label.push_str("ENTRY  ");
             }
-            let _ = write!(label, "bb{}\\l", v.0);
+            let _ = write!(label, "bb{}", v.0);
+            if let Some((_, cfg)) = counted {
+                let _ = write!(label, "  ×{}", cfg.node_counts[v.0]);
+            }
+            label.push_str("\\l");
             for &line in lines.iter().take(DOT_NODE_LINES) {
                 let text = source.line(line).trim();
                 let text: String = if text.chars().count() > DOT_LINE_CHARS {
@@ -723,7 +769,7 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
             let increment = f.numbering.increment(d);
             let (from, to) = (node(edge.from), node(edge.to));
             let attributes = match edge.kind {
-                DagEdgeKind::Real(e) => match f.branch_label(e) {
+                DagEdgeKind::Real(e) => match branch_label(f.func, &f.fcfg, e) {
                     Some(outcome) => format!(
                         "label=\"{increment}\", taillabel=\"{}\", labelfontcolor=gray40",
                         dot_escape(&outcome)
@@ -750,6 +796,21 @@ fn render_dot(program: &str, functions: &[FunctionPaths], source: &Source) -> St
                     "label=\"{increment}\", style=dotted, tooltip=\"path ends in bb{}\"",
                     edge.from.0
                 ),
+            };
+            let attributes = match counted {
+                Some((_, cfg)) if cfg.edges_known => {
+                    let count = cfg.dag_edge_count(d);
+                    let width = 1.0 + 4.0 * count as f64 / max_count as f64;
+                    let hot = if hottest.contains(&d) {
+                        ", color=blue, fontcolor=blue"
+                    } else {
+                        ""
+                    };
+                    // The count first in the label: `count · +Val(e)`.
+                    attributes.replacen("label=\"", &format!("label=\"×{count} · +"), 1)
+                        + &format!(", penwidth={width:.1}{hot}")
+                }
+                _ => attributes,
             };
             let _ = writeln!(out, "    {from} -> {to} [{attributes}];");
         }

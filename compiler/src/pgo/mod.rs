@@ -19,6 +19,7 @@ use superblock::form_superblocks;
 use unroll::{Unrolled, unroll_hot_loops};
 
 use pcc_lang::Span;
+use pcc_profiler::english::plural;
 use pcc_profiler::profile::{Mode, Profile};
 
 use crate::profiling::cfg_hash;
@@ -80,13 +81,14 @@ pub fn optimize(
         let mut changes = Vec::new();
         let cold = cold::mark_cold_blocks(func, freq);
         if cold > 0 {
-            changes.push(format!("{cold} cold blocks out of line"));
+            changes.push(format!("{} out of line", plural(cold as u64, "cold block")));
         }
         let hot = cold::mark_hot_call_sites(func, freq, &|f| short[f]);
         if hot > 0 {
             changes.push(format!(
-                "{hot} blocks with hot call sites (at -O2, leaf callees of up to {} statements \
+                "{} with hot call sites (at -O2, leaf callees of up to {} statements \
                  inlined there)",
+                plural(hot as u64, "block"),
                 opt::MAX_HOT_CALLEE_SIZE
             ));
         }
@@ -110,12 +112,11 @@ pub fn optimize(
                 .map(|(id, share)| format!("path {id}, {:.0}%", share * 100.0))
                 .collect();
             changes.push(format!(
-                "superblocks: {} hot path{} ({}), {} blocks / {} statements duplicated",
-                s.paths.len(),
-                if s.paths.len() == 1 { "" } else { "s" },
+                "superblocks: {} ({}), {} / {} duplicated",
+                plural(s.paths.len() as u64, "hot path"),
                 paths.join("; "),
-                s.blocks,
-                s.statements
+                plural(s.blocks as u64, "block"),
+                plural(s.statements as u64, "statement")
             ));
         }
         if !changes.is_empty() {
@@ -163,9 +164,11 @@ fn describe(u: &Unrolled) -> String {
         .map(|c| {
             // A chain is only built when its guard pays, so there are checks to report.
             let guard = format!(
-                ", its {} bounds checks and {} branches replaced by one guard of {} index \
-                 ranges and {} comparisons",
-                c.checks_removed, c.branches_removed, c.guard_ranges, c.guard_comparisons
+                ", its {} and {} replaced by one guard of {} and {}",
+                plural(c.checks_removed as u64, "bounds check"),
+                plural(c.branches_removed as u64, "branch"),
+                plural(c.guard_ranges as u64, "index range"),
+                plural(c.guard_comparisons as u64, "comparison")
             );
             format!(
                 "path {} (runs of {}{} in the profile, {:.0}% of the iterations) {}×{guard}",

@@ -17,10 +17,12 @@ pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 pub use tpp::EdgeProfileSource;
 pub(crate) use tpp::edge_counts;
 pub use trace::trace_blocks;
+pub use wpp::call_split;
 
 use pcc_lang::{LineIndex, Span};
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
+use pcc_profiler::dag::Dag;
 use pcc_profiler::edge_profile::EdgeProfilePlan;
 use pcc_profiler::estimate::{estimated_hot_paths, static_edge_weights};
 use pcc_profiler::instrument::{PathOp, PathPlan};
@@ -109,13 +111,19 @@ pub fn instrument(
         let fcfg = function_cfg(func);
         let call_cuts = wpp::call_cuts(&fcfg, &continuations);
         let cuts: Vec<EdgeId> = call_cuts.iter().map(|&e| EdgeId(e)).collect();
-        let numbering = BallLarus::with_cuts(&fcfg.cfg, &cuts, u64::MAX)
+        // Edge and block profiles count edges or blocks: their paths are never numbered.
+        let numbering = (!matches!(how.mode, Mode::Edge | Mode::Block))
+            .then(|| BallLarus::with_cuts(&fcfg.cfg, &cuts, u64::MAX))
+            .transpose()
             .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))?;
-        let weights = static_edge_weights(&fcfg.cfg, numbering.dag());
+        let weights = match &numbering {
+            Some(numbering) => static_edge_weights(&fcfg.cfg, numbering.dag()),
+            None => static_edge_weights(&fcfg.cfg, &Dag::new(&fcfg.cfg)),
+        };
         functions.push(FunctionSpec {
             name: func.name.clone(),
             cfg_hash: hash,
-            num_paths: numbering.num_paths(),
+            num_paths: numbering.as_ref().map_or(0, BallLarus::num_paths),
             num_nodes: fcfg.cfg.num_nodes(),
             entry: fcfg.cfg.entry().0,
             exit: fcfg.exit().0,
@@ -135,6 +143,7 @@ pub fn instrument(
             call_cuts,
             edge_counts: None,
         });
+        let numbered = || numbering.as_ref().expect("numbered unless edge or block");
         let counter_table = match how.mode {
             Mode::Block => block::instrument_function(func, table),
             Mode::Edge => {
@@ -176,10 +185,10 @@ pub fn instrument(
                 let ids = interesting_ids(
                     how.interesting.as_ref(),
                     (&spec.name, &spec.cfg_hash),
-                    &numbering,
+                    numbered(),
                     &fcfg,
                 );
-                let ppp = Ppp::from_bl_ids(&numbering, ids)
+                let ppp = Ppp::from_bl_ids(numbered(), ids)
                     .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))?;
                 spec.interesting = ppp.paths().iter().map(|p| p.bl_id).collect();
                 let mut may_stop: Vec<bool> =
@@ -225,14 +234,14 @@ pub fn instrument(
                         func,
                         &fcfg,
                         table,
-                        &numbering,
+                        numbered(),
                         &weights,
                         array_limit,
                         Mode::Bl,
                     ),
                 }
             }
-            mode => ball_larus(func, &fcfg, table, &numbering, &weights, array_limit, mode),
+            mode => ball_larus(func, &fcfg, table, numbered(), &weights, array_limit, mode),
         };
         program.counter_tables.push(counter_table);
     }

@@ -9,9 +9,21 @@
 //! (`pcc_profiler::wpp::CallSplit`). The path code is `bl`'s, with each count replaced by a
 //! `NewPath` event, and `EnterRoutine` / `LeaveRoutine` events around each activation.
 
+use pcc_profiler::wpp::{CallSplit, SplitError};
+
 use crate::mir::{self, BasicBlock, BlockId, Terminator, TerminatorKind};
 
-use super::FunctionCfg;
+use super::{FunctionCfg, function_cfg};
+
+/// The split `--profile=wpp` numbers `func`'s pieces on (`func` as lowered), to decode the
+/// symbols of its trace: which pieces start and end an activation.
+pub fn call_split(func: &mir::Function) -> Result<CallSplit, SplitError> {
+    let mut split = func.clone();
+    let continuations = split_before_calls(&mut split);
+    let fcfg = function_cfg(&split);
+    let cuts = call_cuts(&fcfg, &continuations);
+    CallSplit::new(fcfg.cfg, &cuts)
+}
 
 /// Splits every block before each call of a PL function; returns the blocks that start with one
 /// (each reached only by the `goto` from the block it was split from).

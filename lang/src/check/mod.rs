@@ -451,7 +451,10 @@ impl<'a> Checker<'a> {
                             .iter()
                             .copied()
                             .chain(self.struct_ids.keys().copied());
-                        let hint = suggest::did_you_mean(name, candidates);
+                        let hint = match suggest::type_in_other_languages(name) {
+                            Some(pl) => format!(" — PL writes `{pl}`"),
+                            None => suggest::did_you_mean(name, candidates),
+                        };
                         self.error(Diagnostic::new(
                             format!("cannot find type `{name}`{hint}"),
                             ty.span,

@@ -34,6 +34,18 @@ pub fn did_you_mean<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str
     }
 }
 
+/// PL's name for a type as other languages spell it (`integer`, `string`, `double`, ...), for
+/// names too far from PL's for [`closest`] to suggest.
+pub fn type_in_other_languages(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "integer" | "Integer" | "long" | "i64" | "i32" | "isize" | "usize" | "u64" => "int",
+        "string" | "String" | "char" | "text" => "str",
+        "double" | "f64" | "f32" | "number" | "real" => "float",
+        "boolean" | "Boolean" => "bool",
+        _ => return None,
+    })
+}
+
 /// Edit distance counting insertions, deletions, substitutions and swaps of two adjacent
 /// characters (the "optimal string alignment" distance): `cuont` is one edit from `count`.
 fn distance(a: &str, b: &str) -> usize {

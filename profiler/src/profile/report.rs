@@ -5,6 +5,8 @@ use std::fmt::{self, Write};
 
 use serde::Serialize;
 
+use crate::english::plural;
+
 use super::text::{SourceLines, Table, edge_lines, edge_name, line_list, percent, write_source};
 use super::{KipfNode, Mode, Profile, Storage};
 
@@ -67,6 +69,17 @@ pub struct HotEdge {
     pub count: u64,
     /// `count` over all edge executions of the profile.
     pub share: f64,
+}
+
+impl HotEdge {
+    /// `bb3 (line 5) → bb4 (line 5)`: the block ids tell apart edges whose lines coincide.
+    pub fn name(&self) -> String {
+        edge_name(
+            (self.from_block, self.from_line),
+            (self.to_block, self.to_line),
+            self.to_exit,
+        )
+    }
 }
 
 /// One executed block in the ranking of a block profile.
@@ -361,18 +374,18 @@ impl ShowReport {
             format!(" (args: {})", self.args.join(" "))
         };
         let executions = if self.mode == Mode::Edge {
-            format!("{} edge executions", self.total_edge_count)
+            plural(self.total_edge_count, "edge execution")
         } else if let Some(total) = self.total_block_count {
-            format!("{total} block executions")
+            plural(total, "block execution")
         } else {
-            format!("{} path executions", self.total_count)
+            plural(self.total_count, "path execution")
         };
         writeln!(
             out,
-            "{} profile of {}{args}: {executions} in {} functions",
+            "{} profile of {}{args}: {executions} in {}",
             self.mode,
             self.program,
-            self.functions.len()
+            plural(self.functions.len() as u64, "function")
         )?;
         self.write_paths(out, source_line)?;
         self.write_sequences(out, source_line)?;
@@ -565,11 +578,7 @@ impl ShowReport {
                 percent(e.share),
                 e.count.to_string(),
                 e.function.clone(),
-                edge_name(
-                    (e.from_block, e.from_line),
-                    (e.to_block, e.to_line),
-                    e.to_exit,
-                ),
+                e.name(),
             ]);
         }
         let width = self.line_width();
@@ -692,10 +701,10 @@ impl FunctionSummary {
             notes.push("truncated path numbering".to_string());
         }
         if let Some(cold) = self.cold_count {
-            notes.push(format!("{cold} cold path executions"));
+            notes.push(plural(cold, "cold path execution"));
         }
         if let Some(n) = self.obvious.filter(|&n| n > 0) {
-            notes.push(format!("{n} obvious paths"));
+            notes.push(plural(n as u64, "obvious path"));
         }
         if self.bl_fallback {
             notes.push("no usable edge profile: profiled like bl".to_string());

@@ -14,6 +14,7 @@
 
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::HashMap;
 use std::fmt;
 
 /// One symbol of a right-hand side: a terminal (an acyclic-path symbol) or a reference to a rule.
@@ -281,51 +282,7 @@ impl Grammar {
     /// This generalizes §3.3's observation that a sequence with a least common ancestor occurs as
     /// often as that node. Time and space O(|G|·k). An empty pattern occurs 0 times.
     pub fn occurrences(&self, pattern: &[u32]) -> u64 {
-        let k = pattern.len();
-        if k == 0 {
-            return 0;
-        }
-        let order = self.topological_order();
-        let freq = self.frequencies();
-        if k == 1 {
-            let mut total = 0u64;
-            for (r, rhs) in self.rules.iter().enumerate() {
-                let here = rhs
-                    .iter()
-                    .filter(|s| **s == Symbol::Terminal(pattern[0]))
-                    .count() as u64;
-                total = total.saturating_add(here.saturating_mul(freq[r]));
-            }
-            return total;
-        }
-        let lens = self.rule_lengths();
-        let (prefixes, suffixes) = self.limited_ends(&order, k - 1);
-        let failure = kmp_failure(pattern);
-        let mut total = 0u64;
-        // Reused buffer: (terminal, which right-hand-side position it came from); `None` cuts.
-        let mut text: Vec<Option<(u32, usize)>> = Vec::new();
-        for (r, rhs) in self.rules.iter().enumerate() {
-            if freq[r] == 0 {
-                continue;
-            }
-            text.clear();
-            for (i, s) in rhs.iter().enumerate() {
-                match *s {
-                    Symbol::Terminal(t) => text.push(Some((t, i))),
-                    Symbol::Rule(c) => {
-                        let c = c as usize;
-                        text.extend(prefixes[c].iter().map(|&t| Some((t, i))));
-                        if lens[c] > (k - 1) as u64 {
-                            text.push(None);
-                            text.extend(suffixes[c].iter().map(|&t| Some((t, i))));
-                        }
-                    }
-                }
-            }
-            let here = count_spanning(&text, pattern, &failure);
-            total = total.saturating_add(here.saturating_mul(freq[r]));
-        }
-        total
+        Occurrences::new(self, pattern.len()).count(pattern)
     }
 
     /// The first and last `limit` terminals of every rule's expansion (the whole expansion when
@@ -558,6 +515,107 @@ fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarErro
         len[r as usize] = total;
     }
     Ok(len)
+}
+
+/// [`Grammar::occurrences`] for many patterns of at most `max_len` terminals: what does not
+/// depend on the pattern (frequencies, lengths, the rules' `max_len - 1`-limited ends) is computed
+/// once, and each pattern's count is remembered.
+pub struct Occurrences<'g> {
+    grammar: &'g Grammar,
+    freq: Vec<u64>,
+    lens: Vec<u64>,
+    prefixes: Vec<Vec<u32>>,
+    suffixes: Vec<Vec<u32>>,
+    /// Occurrences of each single terminal, by terminal.
+    terminals: HashMap<u32, u64>,
+    known: HashMap<Vec<u32>, u64>,
+}
+
+impl<'g> Occurrences<'g> {
+    pub fn new(grammar: &'g Grammar, max_len: usize) -> Occurrences<'g> {
+        let order = grammar.topological_order();
+        let freq = grammar.frequencies();
+        let (prefixes, suffixes) = grammar.limited_ends(&order, max_len.saturating_sub(1));
+        let mut terminals: HashMap<u32, u64> = HashMap::new();
+        for (r, rhs) in grammar.rules.iter().enumerate() {
+            for s in rhs {
+                if let Symbol::Terminal(t) = *s {
+                    let count = terminals.entry(t).or_default();
+                    *count = count.saturating_add(freq[r]);
+                }
+            }
+        }
+        Occurrences {
+            grammar,
+            freq,
+            lens: grammar.rule_lengths(),
+            prefixes,
+            suffixes,
+            terminals,
+            known: HashMap::new(),
+        }
+    }
+
+    /// How many times terminal `t` occurs in the trace.
+    pub fn of_terminal(&self, t: u32) -> u64 {
+        self.terminals.get(&t).copied().unwrap_or(0)
+    }
+
+    /// How many times `pattern` (at most `max_len` terminals) occurs in the trace, overlaps
+    /// included; see [`Grammar::occurrences`].
+    pub fn count(&mut self, pattern: &[u32]) -> u64 {
+        match pattern {
+            [] => 0,
+            [t] => self.of_terminal(*t),
+            _ => {
+                if let Some(&n) = self.known.get(pattern) {
+                    return n;
+                }
+                let n = self.count_spanning_all(pattern);
+                self.known.insert(pattern.to_vec(), n);
+                n
+            }
+        }
+    }
+
+    fn count_spanning_all(&self, pattern: &[u32]) -> u64 {
+        let k = pattern.len();
+        let failure = kmp_failure(pattern);
+        let mut total = 0u64;
+        // Reused buffer: (terminal, which right-hand-side position it came from); `None` cuts.
+        let mut text: Vec<Option<(u32, usize)>> = Vec::new();
+        for (r, rhs) in self.grammar.rules.iter().enumerate() {
+            if self.freq[r] == 0 {
+                continue;
+            }
+            text.clear();
+            for (i, s) in rhs.iter().enumerate() {
+                match *s {
+                    Symbol::Terminal(t) => text.push(Some((t, i))),
+                    Symbol::Rule(c) => {
+                        let c = c as usize;
+                        let prefix = &self.prefixes[c];
+                        text.extend(
+                            prefix[..prefix.len().min(k - 1)]
+                                .iter()
+                                .map(|&t| Some((t, i))),
+                        );
+                        if self.lens[c] > (k - 1) as u64 {
+                            text.push(None);
+                            let suffix = &self.suffixes[c];
+                            let take = suffix.len().min(k - 1);
+                            text.extend(
+                                suffix[suffix.len() - take..].iter().map(|&t| Some((t, i))),
+                            );
+                        }
+                    }
+                }
+            }
+            let here = count_spanning(&text, pattern, &failure);
+            total = total.saturating_add(here.saturating_mul(self.freq[r]));
+        }
+        total
+    }
 }
 
 fn kmp_failure(pattern: &[u32]) -> Vec<usize> {

@@ -12,10 +12,19 @@
 //! window restarts from the child's `L`-limited suffix when the prefix did not cover the whole
 //! child. So at each node only the subpaths crossing the boundaries between its children are
 //! examined (`S1‖P2`, `S2‖P3`, `S1‖P2‖P3` of Fig. 6); those inside one child were found when the
-//! child was visited. A window is priced with the frequency of the rule being scanned (the number of
-//! DAG paths from the start rule to it). When it becomes hot it is reported and emptied, so the
-//! rule's suffix holds only what follows the last hot subpath, and the rule's prefix is cut back
-//! to end before the first hot subpath and frozen. Work O(E·L) for E DAG edges.
+//! child was visited. When a window becomes hot it is reported and emptied, so the rule's suffix
+//! holds only what follows the last hot subpath, and the rule's prefix is cut back to end before
+//! the first hot subpath and frozen. Work O(E·L) for E DAG edges, plus the pricing below.
+//!
+//! Frequencies are combined across rules. Fig. 7 prices a window with the frequency of the rule
+//! being scanned (the number of DAG paths from the start rule to it), which counts only the
+//! occurrences whose lowest enclosing rule is that one: a loop body path found under three rules
+//! would be three subpaths of a third of the cost each, and none might reach `C`. Here a window
+//! is priced with its total frequency in the trace, [`Grammar::occurrences`] (002 §3.3: the sum,
+//! over the rules, of its occurrences lowest in that rule times the rule's frequency), so the
+//! walk decides hotness on the subpath's real cost. Each distinct subpath is reported once, at
+//! the first rule where the walk found it hot. A window is counted exactly only when it could be
+//! hot: its least frequent path bounds its frequency, and counts are remembered.
 //!
 //! Choices where Fig. 7 is loose, documented here because they affect results:
 //! - a frozen prefix (cut before a hot subpath) does not cover its rule, so a parent switches to
@@ -24,13 +33,10 @@
 //!   symbols);
 //! - the window is a sliding one: when full, its oldest terminal drops as a new one arrives, so a
 //!   reported subpath is the shortest hot prefix of the subpath starting where the window starts.
-//!
-//! A reported frequency is that of the rule where the subpath was found; the same string may also
-//! occur elsewhere in the trace, so its true frequency ([`Grammar::occurrences`]) can be higher.
 
-use super::grammar::{Grammar, Symbol};
+use super::grammar::{Grammar, Occurrences, Symbol};
 use serde::Serialize;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 /// The thresholds of the search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -59,9 +65,9 @@ impl HotParams {
 pub struct HotSubpath {
     /// The acyclic paths (terminal symbols), in execution order.
     pub path: Vec<u32>,
-    /// The rule (DAG node) at which it was found.
+    /// The rule (DAG node) at which it was first found.
     pub rule: u32,
-    /// Execution frequency of that rule.
+    /// How many times it occurs in the trace (in all rules).
     pub frequency: u64,
     /// Sum of the costs of `path`'s acyclic paths (saturating).
     pub path_cost: u64,
@@ -104,11 +110,41 @@ struct Summary {
     suffix: Window,
 }
 
+/// What prices the windows and collects the hot subpaths.
+struct Search<'g, F> {
+    params: HotParams,
+    cost: F,
+    occurrences: Occurrences<'g>,
+    reported: HashSet<Vec<u32>>,
+    out: Vec<HotSubpath>,
+}
+
+impl<F: Fn(u32) -> u64> Search<'_, F> {
+    /// The window's total frequency if it is hot.
+    fn hot_frequency(&mut self, window: &Window) -> Option<u64> {
+        if window.syms.len() < self.params.min_len {
+            return None;
+        }
+        let min_cost = u128::from(self.params.min_cost);
+        let bound = window
+            .syms
+            .iter()
+            .map(|&(t, _)| self.occurrences.of_terminal(t))
+            .min()
+            .unwrap_or(0);
+        if window.cost.saturating_mul(u128::from(bound)) < min_cost {
+            return None;
+        }
+        let path: Vec<u32> = window.syms.iter().map(|&(t, _)| t).collect();
+        let frequency = self.occurrences.count(&path);
+        (window.cost.saturating_mul(u128::from(frequency)) >= min_cost).then_some(frequency)
+    }
+}
+
 /// A rule being scanned.
 struct Frame {
     rule: u32,
     pos: usize,
-    freq: u64,
     prefix: Vec<u32>,
     covers: bool,
     frozen: bool,
@@ -118,11 +154,10 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(rule: u32, freq: u64) -> Frame {
+    fn new(rule: u32) -> Frame {
         Frame {
             rule,
             pos: 0,
-            freq,
             prefix: Vec::new(),
             covers: true,
             frozen: false,
@@ -132,37 +167,42 @@ impl Frame {
     }
 
     /// Fig. 7's `appendTerminal`: extend the rule's prefix and the subpath, report when hot.
-    fn append(&mut self, t: u32, c: u64, p: &HotParams, out: &mut Vec<HotSubpath>) {
+    fn append<F: Fn(u32) -> u64>(&mut self, t: u32, search: &mut Search<'_, F>) {
+        let max_len = search.params.max_len;
         if !self.frozen {
             self.seen += 1;
-            if self.prefix.len() < p.max_len {
+            if self.prefix.len() < max_len {
                 self.prefix.push(t);
             } else {
                 self.covers = false;
             }
         }
-        self.window.push(t, c, p.max_len);
-        let len = self.window.syms.len();
-        let expense = self.window.cost.saturating_mul(u128::from(self.freq));
-        if len >= p.min_len && expense >= u128::from(p.min_cost) {
-            out.push(HotSubpath {
-                path: self.window.syms.iter().map(|&(t, _)| t).collect(),
+        self.window.push(t, (search.cost)(t), max_len);
+        let Some(frequency) = search.hot_frequency(&self.window) else {
+            return;
+        };
+        let path: Vec<u32> = self.window.syms.iter().map(|&(t, _)| t).collect();
+        if search.reported.insert(path.clone()) {
+            let cost = self.window.cost.saturating_mul(u128::from(frequency));
+            search.out.push(HotSubpath {
+                path,
                 rule: self.rule,
-                frequency: self.freq,
+                frequency,
                 path_cost: saturate(self.window.cost),
-                cost: saturate(expense),
+                cost: saturate(cost),
             });
-            if !self.frozen {
-                // Stop the prefix before the hot subpath.
-                let before = self.seen.saturating_sub(len as u64);
-                let keep =
-                    usize::try_from(before).map_or(self.prefix.len(), |b| b.min(self.prefix.len()));
-                self.prefix.truncate(keep);
-                self.frozen = true;
-                self.covers = false;
-            }
-            self.window.clear();
         }
+        let len = self.window.syms.len();
+        if !self.frozen {
+            // Stop the prefix before the hot subpath.
+            let before = self.seen.saturating_sub(len as u64);
+            let keep =
+                usize::try_from(before).map_or(self.prefix.len(), |b| b.min(self.prefix.len()));
+            self.prefix.truncate(keep);
+            self.frozen = true;
+            self.covers = false;
+        }
+        self.window.clear();
     }
 }
 
@@ -170,25 +210,30 @@ fn saturate(x: u128) -> u64 {
     u64::try_from(x).unwrap_or(u64::MAX)
 }
 
-/// Finds the minimal hot subpaths of `grammar` (Fig. 7), in the order the walk reports them.
-/// `cost(t)` is the cost of acyclic path `t`, e.g. its instruction count (§5.2). Iterative, so
-/// deep grammars are fine.
+/// Finds the minimal hot subpaths of `grammar` (Fig. 7), each once, in the order the walk first
+/// reports them. `cost(t)` is the cost of acyclic path `t`, e.g. its instruction count (§5.2).
+/// Iterative, so deep grammars are fine.
 pub fn hot_subpaths<F: Fn(u32) -> u64>(
     grammar: &Grammar,
     cost: F,
     params: &HotParams,
 ) -> Vec<HotSubpath> {
-    let mut out = Vec::new();
     if params.max_len == 0 || params.min_len > params.max_len {
-        return out;
+        return Vec::new();
     }
+    let mut search = Search {
+        params: *params,
+        cost,
+        occurrences: Occurrences::new(grammar, params.max_len),
+        reported: HashSet::new(),
+        out: Vec::new(),
+    };
     let rules = grammar.rules();
-    let freq = grammar.frequencies();
     // Edges still to be followed into each rule; a summary is dropped after its last use.
     let mut pending_uses = grammar.use_counts();
     let mut visited = vec![false; rules.len()];
     let mut done: Vec<Option<Summary>> = vec![None; rules.len()];
-    let mut stack = vec![Frame::new(0, freq[0])];
+    let mut stack = vec![Frame::new(0)];
     visited[0] = true;
     while let Some(top) = stack.last_mut() {
         let rhs = &rules[top.rule as usize];
@@ -203,7 +248,7 @@ pub fn hot_subpaths<F: Fn(u32) -> u64>(
         };
         match sym {
             Symbol::Terminal(t) => {
-                top.append(t, cost(t), params, &mut out);
+                top.append(t, &mut search);
                 top.pos += 1;
             }
             Symbol::Rule(c) => {
@@ -211,12 +256,12 @@ pub fn hot_subpaths<F: Fn(u32) -> u64>(
                 if !visited[c] {
                     // Post-order: summarize the child first, then come back to this symbol.
                     visited[c] = true;
-                    stack.push(Frame::new(c as u32, freq[c]));
+                    stack.push(Frame::new(c as u32));
                     continue;
                 }
                 let child = done[c].as_ref().unwrap_or_else(|| unreachable!("acyclic"));
                 for &t in &child.prefix {
-                    top.append(t, cost(t), params, &mut out);
+                    top.append(t, &mut search);
                 }
                 if !child.covers {
                     // The child is wider than its prefix: what follows it continues its suffix.
@@ -232,7 +277,7 @@ pub fn hot_subpaths<F: Fn(u32) -> u64>(
             }
         }
     }
-    out
+    search.out
 }
 
 #[cfg(test)]
@@ -299,14 +344,16 @@ mod tests {
         let g = Grammar::new(vec![vec![r(1), t('x'), r(1), t('x')], vec![t('a'), t('b')]]).unwrap();
         let cost = |c: u32| if c == 'x' as u32 { 10 } else { 1 };
         let hot = hot_subpaths(&g, cost, &HotParams::new(10, 4));
-        // The window that starts at each a first becomes hot at the following x (cost 12); the
-        // reported subpath is that shortest hot prefix, found twice at S (frequency 1).
-        let found: Vec<String> = hot.iter().map(|h| s(&h.path)).collect();
-        assert_eq!(found, ["abx", "abx"]);
-        assert!(hot.iter().all(|h| h.rule == 0 && h.cost == 12));
-        // With a higher threshold nothing is hot: the most expensive window, "xabx", costs 22.
-        assert!(hot_subpaths(&g, cost, &HotParams::new(23, 4)).is_empty());
-        assert_eq!(hot_subpaths(&g, cost, &HotParams::new(22, 4)).len(), 1);
+        // The window that starts at each a first becomes hot at the following x: "abx", which
+        // occurs twice (cost 2 × 12), found at S both times and reported once.
+        let found: Vec<(String, u32, u64, u64)> = hot
+            .iter()
+            .map(|h| (s(&h.path), h.rule, h.frequency, h.cost))
+            .collect();
+        assert_eq!(found, [("abx".to_string(), 0, 2, 24)]);
+        assert_eq!(hot_subpaths(&g, cost, &HotParams::new(24, 4)).len(), 1);
+        // Above that nothing is hot: the costliest window that occurs once, "xabx", costs 22.
+        assert!(hot_subpaths(&g, cost, &HotParams::new(25, 4)).is_empty());
         // Degenerate parameters.
         assert!(hot_subpaths(&g, cost, &HotParams::new(1, 0)).is_empty());
         let p = HotParams {
@@ -315,5 +362,27 @@ mod tests {
             min_len: 3,
         };
         assert!(hot_subpaths(&g, cost, &p).is_empty());
+    }
+
+    /// A path found under several rules is one subpath with its total frequency: "a" seven
+    /// times as S -> A A a, A -> B a, B -> a a (frequencies 1, 2, 2): 2·2 in B, 2 in A, 1 in S.
+    #[test]
+    fn frequencies_are_combined_across_rules() {
+        let g = Grammar::new(vec![
+            vec![r(1), r(1), t('a')],
+            vec![r(2), t('a')],
+            vec![t('a'), t('a')],
+        ])
+        .unwrap();
+        assert_eq!(g.frequencies(), [1, 2, 2]);
+        let hot = hot_subpaths(&g, |_| 6, &HotParams::new(1, 1));
+        let found: Vec<(String, u64, u64)> = hot
+            .iter()
+            .map(|h| (s(&h.path), h.frequency, h.cost))
+            .collect();
+        assert_eq!(found, [("a".to_string(), 7, 42)]);
+        // No one rule's share (at most 4 × 6) reaches 30; the total does.
+        assert_eq!(hot_subpaths(&g, |_| 6, &HotParams::new(30, 1)), hot);
+        assert!(hot_subpaths(&g, |_| 6, &HotParams::new(43, 1)).is_empty());
     }
 }

@@ -16,7 +16,7 @@ pub mod section;
 pub mod sequitur;
 pub mod trace;
 
-pub use grammar::{Expansion, Grammar, GrammarError, Symbol};
+pub use grammar::{Expansion, Grammar, GrammarError, Occurrences, Symbol};
 pub use hot::{HotParams, HotSubpath, hot_subpaths};
 pub use pieces::{CallSplit, JoinedCounts, PieceEffect, Rejoin, RejoinError, SplitError};
 pub use record::wpp_profile;

@@ -1,0 +1,423 @@
+//! The report page: one self-contained HTML file (inline style, script and SVG; nothing loaded
+//! from anywhere) with the summary, then per function its heat-coloured source, its executed
+//! paths and its CFG. Choosing a path highlights its lines and its blocks and edges.
+
+use std::fmt::Write as _;
+
+use pcc_profiler::dag::DagEdgeKind;
+use pcc_profiler::profile::Mode;
+
+use super::svg::{cfg_svg, heat_background};
+use crate::commands::paths::compact_lines;
+use crate::commands::profile_view::{FunctionView, PathView, ProgramView};
+
+/// Paths shown at first per function, shown more per click, and written into the page at most.
+pub const PATHS_SHOWN: usize = 15;
+pub const PATHS_PER_CLICK: usize = 50;
+pub const PATHS_IN_PAGE: usize = 500;
+/// Functions whose CFG is drawn open (the hottest); the others' are a click away.
+const OPEN_CFGS: usize = 3;
+/// Larger CFGs are not drawn: layout-rs takes minutes on a hundred blocks.
+const MAX_CFG_NODES: usize = 80;
+
+/// Escapes text for HTML element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// What a profile of `mode` counts in all.
+pub fn unit(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Edge => "edge executions",
+        Mode::Block => "block executions",
+        _ => "path executions",
+    }
+}
+
+/// `part` of `whole` as a percentage with one decimal.
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "0.0%".into()
+    } else {
+        format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+    }
+}
+
+/// The whole page; `sections` are the per-mode and comparison sections, already HTML.
+pub fn page(view: &ProgramView, sections: &str) -> String {
+    let profile = &view.profile;
+    let total: u64 = view.functions.iter().map(|f| f.total).sum();
+    let mut out = String::with_capacity(1 << 16);
+    let title = format!("{} profile of {}", profile.mode, profile.program);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>{}</title><style>{STYLE}</style></head><body>\n",
+        escape(&title)
+    );
+    let args = if profile.args.is_empty() {
+        "none".to_string()
+    } else {
+        profile.args.join(" ")
+    };
+    let what = unit(profile.mode);
+    let _ = writeln!(
+        out,
+        "<header><h1>{}</h1><p>program <code>{}</code> · mode <b>{}</b> · run arguments \
+         <code>{}</code> · {total} {what} · profile <code>{}</code></p></header>",
+        escape(&title),
+        escape(&view.source_file.display().to_string()),
+        profile.mode,
+        escape(&args),
+        escape(&view.profile_path.display().to_string())
+    );
+    for warning in &view.warnings {
+        let _ = writeln!(out, "<p class=\"warning\">warning: {}</p>", escape(warning));
+    }
+    out.push_str("<section id=\"summary\"><h2>Hottest functions</h2><table class=\"summary\">");
+    // Edge and block profiles count no paths: their path columns would say nothing.
+    let paths = !matches!(profile.mode, Mode::Edge | Mode::Block);
+    let _ = write!(
+        out,
+        "<tr><th>function</th><th>{what}</th><th>share</th>{}</tr>",
+        if paths {
+            "<th>executed paths</th><th>potential paths</th>"
+        } else {
+            ""
+        }
+    );
+    for f in view.hottest_functions() {
+        let path_columns = if paths {
+            format!(
+                "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
+                f.paths.len(),
+                view.record(f).num_paths
+            )
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            out,
+            "<tr><td><a href=\"#fn-{0}\">{0}</a></td><td class=\"n\">{1}</td><td class=\"n\">{2}</td>\
+             {path_columns}</tr>",
+            escape(&f.name),
+            f.total,
+            percent(f.total, total),
+        );
+    }
+    out.push_str("</table></section>\n");
+    out.push_str(sections);
+    for (rank, f) in view.hottest_functions().into_iter().enumerate() {
+        function_section(&mut out, view, f, rank < OPEN_CFGS);
+    }
+    let script = SCRIPT.replace("__PER_CLICK__", &PATHS_PER_CLICK.to_string());
+    let _ = writeln!(out, "<script>{script}</script></body></html>");
+    out
+}
+
+fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open: bool) {
+    let mode = view.profile.mode;
+    let _ = write!(
+        out,
+        "<section class=\"function\" id=\"fn-{0}\"><h2>fn {0} <small>{1} {2}</small></h2>\
+         <div class=\"cols\">",
+        escape(&f.name),
+        f.total,
+        unit(mode)
+    );
+    // Source and paths on the left, the CFG beside them (below on a narrow window).
+    out.push_str("<div class=\"left\">");
+    source_table(out, view, f);
+    paths_table(out, view, f);
+    out.push_str("</div><div class=\"right\">");
+    match &f.cfg {
+        Some(cfg) if cfg.fcfg.cfg.num_nodes() <= MAX_CFG_NODES => {
+            let path_mode = !matches!(mode, Mode::Edge | Mode::Block);
+            let line = |n: u32| view.line(n).to_string();
+            let Some((svg, dummies)) = cfg_svg(cfg, &line, path_mode) else {
+                out.push_str(
+                    "<p class=\"note\">The layout library could not lay out this CFG \
+                     (`pcc paths --format dot --profile` draws it with Graphviz).</p></div></div>\
+                     </section>\n",
+                );
+                return;
+            };
+            let _ = write!(
+                out,
+                "<details class=\"cfg\"{}><summary>control-flow graph ({} blocks; edge labels: \
+                 count{})</summary><div class=\"svgbox\">{svg}</div></details>",
+                if open { " open" } else { "" },
+                cfg.fcfg.cfg.num_nodes() - 1,
+                match (path_mode, dummies) {
+                    (true, true) => {
+                        " +Val(e), the Ball-Larus increment; dashed: back edges; dotted: the \
+                         dummy edges that replace them in the DAG"
+                    }
+                    (true, false) => {
+                        " +Val(e), the Ball-Larus increment; dashed: back edges (dummy edges \
+                         left out: the graph is too large to lay out with them)"
+                    }
+                    _ if mode == Mode::Block => {
+                        " (none: a block profile counts blocks only); dashed: back edges"
+                    }
+                    _ => "; dashed: back edges",
+                },
+            );
+        }
+        Some(cfg) => {
+            let _ = write!(
+                out,
+                "<p class=\"note\">The CFG has {} blocks, more than the {MAX_CFG_NODES} the \
+                 report draws (`pcc paths --format dot --profile P` draws it with Graphviz).</p>",
+                cfg.fcfg.cfg.num_nodes()
+            );
+        }
+        None => out.push_str(
+            "<p class=\"note\">No CFG: the function's code is not the profiled code.</p>",
+        ),
+    }
+    out.push_str("</div></div></section>\n");
+}
+
+/// The function's source lines with their counts, coloured by heat.
+fn source_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
+    let max = f.line_counts.values().copied().max().unwrap_or(0);
+    out.push_str("<table class=\"src\"><tr><th>line</th><th>count</th><th>source</th></tr>");
+    for n in f.span.0..=f.span.1 {
+        if n == 0 {
+            continue;
+        }
+        let count = f.line_counts.get(&n).copied();
+        let (cell, style) = match count {
+            Some(c) => (
+                c.to_string(),
+                format!(" style=\"background:{}\"", heat_background(c, max)),
+            ),
+            None => (String::new(), String::new()),
+        };
+        let _ = write!(
+            out,
+            "<tr data-line=\"{n}\"><td class=\"ln\">{n}</td><td class=\"n\"{style}>{cell}</td>\
+             <td><pre>{}</pre></td></tr>",
+            escape(view.line(n))
+        );
+    }
+    out.push_str("</table>");
+}
+
+/// The executed paths, hottest first; the first [`PATHS_SHOWN`] visible.
+fn paths_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
+    let total = f.paths.iter().map(|p| p.count).sum::<u64>();
+    out.push_str("<div class=\"paths\">");
+    if f.paths.is_empty() {
+        let text = if matches!(view.profile.mode, Mode::Edge | Mode::Block) {
+            "This profile counts edges or blocks, not paths: the source and the CFG show its \
+             counts."
+        } else {
+            "No path of this function ran."
+        };
+        let _ = write!(out, "<p class=\"note\">{text}</p></div>");
+        return;
+    }
+    let _ = write!(
+        out,
+        "<table class=\"pathlist\"><tr><th>path id</th><th>count</th><th>share</th><th>lines</th></tr>"
+    );
+    for (i, path) in f.paths.iter().take(PATHS_IN_PAGE).enumerate() {
+        let hidden = if i >= PATHS_SHOWN { " hidden" } else { "" };
+        let kind = path.kind.name();
+        let badge = if kind.is_empty() {
+            String::new()
+        } else {
+            format!(" <span class=\"badge\">{kind}</span>")
+        };
+        let _ = write!(
+            out,
+            "<tr class=\"path{hidden}\" tabindex=\"0\" {}><td>{}{badge}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td>{}</td></tr>",
+            path_data(f, path),
+            path.id,
+            path.count,
+            percent(path.count, total),
+            escape(&compact_lines(&path.lines))
+        );
+    }
+    out.push_str("</table>");
+    let in_page = f.paths.len().min(PATHS_IN_PAGE);
+    if in_page > PATHS_SHOWN {
+        let _ = write!(
+            out,
+            "<button class=\"more\">show {PATHS_PER_CLICK} more ({} hidden)</button>",
+            in_page - PATHS_SHOWN
+        );
+    }
+    if f.paths.len() > PATHS_IN_PAGE {
+        let _ = write!(
+            out,
+            "<p class=\"note\">{} more paths are not in this report (`pcc profile show` lists \
+             them all).</p>",
+            f.paths.len() - PATHS_IN_PAGE
+        );
+    }
+    out.push_str("</div>");
+}
+
+/// The `data-` attributes the script highlights a path by: lines, blocks, CFG edges and the DAG's
+/// dummy edges it starts or ends with.
+fn path_data(f: &FunctionView, path: &PathView) -> String {
+    let join = |items: &mut dyn Iterator<Item = usize>| {
+        items.map(|i| i.to_string()).collect::<Vec<_>>().join(" ")
+    };
+    let lines = join(&mut path.lines.iter().map(|&l| l as usize));
+    let (Some(cfg), Some(route)) = (&f.cfg, &path.route) else {
+        return format!("data-lines=\"{lines}\"");
+    };
+    let blocks = join(&mut route.nodes(&cfg.fcfg.cfg).into_iter().map(|v| v.0));
+    let edges = join(&mut path.edges().into_iter().map(|e| e.0));
+    let dag = cfg.numbering.dag();
+    let dummies = path
+        .dag_edges(cfg)
+        .into_iter()
+        .filter(|&d| !matches!(dag.edge(d).kind, DagEdgeKind::Real(_)));
+    let dummies = join(&mut dummies.map(|d| d.0));
+    format!(
+        "data-lines=\"{lines}\" data-blocks=\"{blocks}\" data-edges=\"{edges}\" data-dummies=\"{dummies}\""
+    )
+}
+
+const STYLE: &str = r#"
+body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 1.5em 3em; color: #222; }
+header h1 { font-size: 1.5em; margin: .6em 0 .2em; }
+h2 { font-size: 1.2em; margin: 1.2em 0 .4em; border-bottom: 1px solid #ddd; }
+h2 small { font-weight: normal; color: #666; }
+code, pre, .src, .pathlist td:last-child { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+table { border-collapse: collapse; }
+th, td { padding: 1px 6px; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; font-weight: 600; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.summary td, .summary th, .modes td, .modes th { border-bottom: 1px solid #eee; }
+.warning { color: #8a4b00; background: #fff4e0; padding: 4px 8px; }
+.note { color: #666; font-style: italic; }
+.cols { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
+.left { display: flex; flex-direction: column; gap: 1em; }
+.right { flex: 1; min-width: 24em; }
+.src { font-size: 12.5px; }
+.src pre { margin: 0; white-space: pre; }
+.src td.ln { color: #999; text-align: right; }
+.src tr.on td { outline: 2px solid #2563eb; outline-offset: -2px; }
+.src tr.on td.ln { color: #2563eb; font-weight: bold; }
+.paths { max-width: 46em; }
+.pathlist { font-size: 12.5px; }
+.pathlist tr.path { cursor: pointer; }
+.pathlist tr.path:hover { background: #eef3ff; }
+.pathlist tr.path.on { background: #dbe6ff; }
+.pathlist tr.hidden { display: none; }
+.badge { font-size: 10px; background: #eee; border-radius: 3px; padding: 0 4px; color: #555; }
+button.more { margin-top: 4px; }
+details.cfg summary { cursor: pointer; color: #333; margin: 0 0 .4em; font-size: 12.5px; }
+.svgbox { overflow: auto; max-height: 1100px; border: 1px solid #eee; }
+svg.cfg text { font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; fill: #222; }
+svg.cfg text.bid { font-weight: bold; }
+svg.cfg text.elabel { font-size: 11px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+svg.cfg rect { stroke: #555; stroke-width: 1; }
+svg.cfg .block.on rect { stroke: #2563eb; stroke-width: 3; }
+svg.cfg path.edge.on { stroke: #2563eb !important; stroke-opacity: 1; }
+svg.cfg.dim path.edge:not(.on) { stroke-opacity: .5; }
+.spectra .bar { display: inline-block; height: 10px; background: #e8793a; vertical-align: middle; }
+.spectra .b .bar { background: #3a7de8; }
+.spectra tr.new td:first-child::after { content: " new"; color: #0a7d2c; font-weight: bold; }
+.spectra tr.vanished td:first-child::after { content: " vanished"; color: #b3261e; font-weight: bold; }
+.spectra tr.changed td:first-child::after { content: " changed"; color: #8a4b00; }
+.kipf details { margin-left: 1.2em; }
+.kipf summary { cursor: pointer; font-family: ui-monospace, monospace; font-size: 12.5px; }
+"#;
+
+/// Path highlighting, "show more", and a self-check that the browser test reads from the DOM.
+const SCRIPT: &str = r#"
+"use strict";
+function ids(row, name) {
+  var v = row.getAttribute("data-" + name);
+  return v ? v.split(" ").filter(function (s) { return s !== ""; }) : [];
+}
+function choose(row) {
+  var section = row.closest("section.function");
+  section.querySelectorAll(".on").forEach(function (e) { e.classList.remove("on"); });
+  row.classList.add("on");
+  ids(row, "lines").forEach(function (n) {
+    section.querySelectorAll('.src tr[data-line="' + n + '"]').forEach(function (e) { e.classList.add("on"); });
+  });
+  ids(row, "blocks").forEach(function (b) {
+    section.querySelectorAll('.block[data-b="' + b + '"]').forEach(function (e) { e.classList.add("on"); });
+  });
+  ids(row, "edges").forEach(function (e) {
+    section.querySelectorAll('path.edge[data-e~="' + e + '"]').forEach(function (p) { p.classList.add("on"); });
+  });
+  ids(row, "dummies").forEach(function (d) {
+    section.querySelectorAll('path.edge[data-d="' + d + '"]').forEach(function (p) { p.classList.add("on"); });
+  });
+  var svg = section.querySelector("svg.cfg");
+  if (svg) { svg.classList.add("dim"); }
+}
+document.querySelectorAll("tr.path").forEach(function (row) {
+  row.addEventListener("click", function () { choose(row); });
+  row.addEventListener("keydown", function (ev) { if (ev.key === "Enter") { choose(row); } });
+});
+document.querySelectorAll("button.more").forEach(function (button) {
+  button.addEventListener("click", function () {
+    var hidden = button.parentElement.querySelectorAll("tr.hidden");
+    for (var i = 0; i < Math.min(hidden.length, __PER_CLICK__); i++) { hidden[i].classList.remove("hidden"); }
+    var left = hidden.length - Math.min(hidden.length, __PER_CLICK__);
+    if (left === 0) { button.remove(); } else { button.textContent = "show __PER_CLICK__ more (" + left + " hidden)"; }
+  });
+});
+// A CFG wider than its column is shrunk to fit, but to no less than half its size (its text
+// stays readable), and scrolled to show its entry block.
+function fit(box) {
+  var svg = box.querySelector("svg");
+  if (!svg || box.clientWidth === 0 || svg.hasAttribute("data-fitted")) { return; }
+  svg.setAttribute("data-fitted", "");
+  var w = svg.width.baseVal.value, h = svg.height.baseVal.value;
+  var scale = Math.max(Math.min(1, box.clientWidth / w), 0.5);
+  svg.setAttribute("width", w * scale);
+  svg.setAttribute("height", h * scale);
+  var entry = svg.querySelector('.block[data-b="0"] rect');
+  if (entry) {
+    var vb = svg.viewBox.baseVal;
+    box.scrollLeft = (entry.x.baseVal.value - vb.x) * scale - box.clientWidth / 3;
+  }
+}
+document.querySelectorAll("details.cfg").forEach(function (details) {
+  var box = details.querySelector(".svgbox");
+  if (box) {
+    fit(box);
+    details.addEventListener("toggle", function () { fit(box); });
+  }
+});
+// Choose each function's hottest path, and check that choosing highlights what it should.
+(function selfCheck() {
+  var problems = [];
+  document.querySelectorAll("section.function").forEach(function (section) {
+    var row = section.querySelector("tr.path");
+    if (!row) { return; }
+    choose(row);
+    var want = ids(row, "lines").length > 0 ? 1 : 0;
+    if (section.querySelectorAll(".src tr.on").length < want) { problems.push(section.id + ": no line highlighted"); }
+    var edges = ids(row, "edges").length;
+    if (section.querySelector("svg.cfg") && edges > 0 && section.querySelectorAll("path.edge.on").length < 1) {
+      problems.push(section.id + ": no edge highlighted");
+    }
+  });
+  document.body.setAttribute("data-selfcheck", problems.length === 0 ? "ok" : problems.join("; "));
+})();
+"#;

@@ -1,0 +1,35 @@
+//! `pcc profile report P [--compare Q] -o report.html`: a profile as one self-contained HTML
+//! page (the page in `html`, the CFG drawings in `svg`, the per-mode sections in `modes`, the
+//! comparison of two runs in `compare`).
+
+mod compare;
+mod html;
+mod modes;
+mod svg;
+
+use std::path::Path;
+
+pub use html::unit;
+
+use super::profile::load;
+use super::profile_view::ProgramView;
+
+pub fn run(profile: &Path, compare: Option<&Path>, output: &Path) -> i32 {
+    let Some(view) = ProgramView::load(profile) else {
+        return 1;
+    };
+    view.warn();
+    let mut sections = modes::mode_section(&view);
+    if let Some(other_path) = compare {
+        let Some(other) = load(other_path) else {
+            return 1;
+        };
+        sections.push_str(&compare::compare_section(&view, &other, other_path));
+    }
+    let page = html::page(&view, &sections);
+    if let Err(error) = std::fs::write(output, page) {
+        eprintln!("error: cannot write {}: {error}", output.display());
+        return 1;
+    }
+    0
+}

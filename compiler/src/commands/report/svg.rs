@@ -1,0 +1,400 @@
+//! A function's CFG as inline SVG for the report: layout by the `layout-rs` crate (layered, as
+//! Graphviz's `dot` draws CFGs; pure Rust, so no Graphviz is needed), drawing here, through a
+//! layout-rs render backend that tags each block and edge with its id for the page's script.
+//!
+//! As [BL96] draws a path-profiled CFG: real edges solid, each labelled with its count and, for
+//! path modes, its Ball-Larus increment `Val(e)`; back edges dashed; the dummy edges that
+//! replace them in the DAG (ENTRY → loop header, loop latch → EXIT) dotted, with their `Val`.
+
+use std::fmt::Write as _;
+
+use layout::core::base::Orientation;
+use layout::core::color::Color;
+use layout::core::format::{ClipHandle, RenderBackend};
+use layout::core::geometry::Point;
+use layout::core::style::{LineStyleKind, StyleAttr};
+use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
+use layout::topo::layout::VisualGraph;
+use pcc_profiler::cfg::{EdgeId, NodeId};
+use pcc_profiler::dag::DagEdgeKind;
+
+use super::html::escape;
+use crate::commands::profile_view::CfgView;
+
+/// At most this many source lines are shown in a block, each cut to `LINE_CHARS` characters.
+const BLOCK_LINES: usize = 3;
+const LINE_CHARS: usize = 34;
+/// Monospace metrics of the block text, in pixels.
+const FONT: f64 = 12.0;
+const CHAR_WIDTH: f64 = 7.3;
+const LINE_HEIGHT: f64 = 15.0;
+/// How long one layout of a CFG may take.
+const LAYOUT_TIME: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The SVG of `cfg`; `line(n)` is source line `n`, `path_mode` adds `Val(e)` and the dummy
+/// edges. When layout-rs fails on a graph or takes too long, the CFG is laid out again without
+/// dummy edges and crossing minimization (the second value is false); `None`: it failed even so.
+pub fn cfg_svg(
+    cfg: &CfgView,
+    line: &dyn Fn(u32) -> String,
+    path_mode: bool,
+) -> Option<(String, bool)> {
+    match laid_out(cfg, line, path_mode, path_mode, true) {
+        Some(svg) => Some((svg, path_mode)),
+        None => laid_out(cfg, line, path_mode, false, false).map(|svg| (svg, false)),
+    }
+}
+
+fn laid_out(
+    cfg: &CfgView,
+    line: &dyn Fn(u32) -> String,
+    path_mode: bool,
+    dummies: bool,
+    optimize: bool,
+) -> Option<String> {
+    let graph = &cfg.fcfg.cfg;
+    let exit = graph.exit();
+    let max_count = cfg.edge_counts.iter().copied().max().unwrap_or(0).max(1);
+    let blocks: Vec<Vec<String>> = (0..graph.num_nodes())
+        .map(|v| block_text(cfg, NodeId(v), line))
+        .collect();
+
+    let mut vg = VisualGraph::new(Orientation::TopToBottom);
+    let handles: Vec<_> = blocks
+        .iter()
+        .enumerate()
+        .map(|(v, text)| {
+            let width = text.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f64;
+            let size = Point::new(
+                width * CHAR_WIDTH + 14.0,
+                text.len() as f64 * LINE_HEIGHT + 10.0,
+            );
+            let look = StyleAttr::new(Color::fast("black"), 1, None, 4, FONT as usize);
+            vg.add_node(Element::create_with_properties(
+                ShapeKind::Box(String::new()),
+                look,
+                Orientation::TopToBottom,
+                size,
+                format!("n{v}"),
+            ))
+        })
+        .collect();
+    let dag = cfg.numbering.dag();
+    let back_edges = dag.back_edges();
+    // Parallel edges (a branch whose arms meet at once) are drawn as one arrow: layout-rs
+    // cannot route two curves between the same boxes.
+    let mut groups: Vec<((usize, usize), Vec<EdgeId>)> = Vec::new();
+    for (e, edge) in graph.edges() {
+        let ends = (edge.from.0, edge.to.0);
+        match groups.iter_mut().find(|(g, _)| *g == ends) {
+            Some((_, edges)) => edges.push(e),
+            None => groups.push((ends, vec![e])),
+        }
+    }
+    for ((from, to), edges) in groups {
+        let count: u64 = edges.iter().map(|e| cfg.edge_counts[e.0]).sum();
+        let labels: Vec<String> = edges
+            .iter()
+            .map(|&e| {
+                let mut label = if cfg.edges_known {
+                    cfg.edge_counts[e.0].to_string()
+                } else {
+                    String::new()
+                };
+                let real = dag.edges().find(|(_, d)| d.kind == DagEdgeKind::Real(e));
+                if path_mode && let Some((d, _)) = real {
+                    let _ = write!(label, " +{}", cfg.numbering.increment(d));
+                }
+                label
+            })
+            .collect();
+        let back = back_edges.contains(&edges[0]);
+        let (style, class) = if back {
+            (LineStyleKind::Dashed, "back")
+        } else {
+            (LineStyleKind::Normal, "real")
+        };
+        let ids: Vec<String> = edges.iter().map(|e| e.0.to_string()).collect();
+        let (width, colour) = if cfg.edges_known {
+            let width = 1.0 + 5.0 * (count as f64 / max_count as f64).sqrt();
+            (width, heat_colour(count, max_count))
+        } else {
+            (1.2, "#666".to_string())
+        };
+        let properties = format!(
+            "class=\"edge {class}\" data-e=\"{}\" stroke-width=\"{width:.1}\" stroke=\"{colour}\"",
+            ids.join(" "),
+        );
+        vg.add_edge(
+            arrow(labels.join(" | ").trim(), style, properties),
+            handles[from],
+            handles[to],
+        );
+    }
+    if dummies {
+        for (d, edge) in dag.edges() {
+            let what = match edge.kind {
+                DagEdgeKind::EntryDummy => "dummy: a path starts at the loop header",
+                DagEdgeKind::BackExit(_) => "dummy: a path ends at the back edge",
+                DagEdgeKind::CutExit(_) => "dummy: a path ends at the cut edge",
+                _ => continue,
+            };
+            let properties = format!(
+                "class=\"edge dummy\" data-d=\"{}\" data-what=\"{what}\" stroke-width=\"1\" stroke=\"#888\"",
+                d.0
+            );
+            vg.add_edge(
+                arrow(
+                    &format!("+{}", cfg.numbering.increment(d)),
+                    LineStyleKind::Dotted,
+                    properties,
+                ),
+                handles[edge.from.0],
+                handles[edge.to.0],
+            );
+        }
+    }
+    let mut canvas = Canvas {
+        blocks,
+        counts: cfg.node_counts.clone(),
+        exit: exit.0,
+        max_count: cfg.node_counts.iter().copied().max().unwrap_or(0),
+        min: (f64::INFINITY, f64::INFINITY),
+        ..Canvas::default()
+    };
+    // layout-rs's crossing minimization can run for minutes on a CFG of a hundred blocks, and
+    // it asserts on some graphs: it runs on a thread of its own, given `LAYOUT_TIME` (then
+    // abandoned: it ends with the process), and its panic message is kept off stderr.
+    let (send, receive) = std::sync::mpsc::channel();
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    std::thread::spawn(move || {
+        vg.do_it(false, !optimize, false, &mut canvas);
+        let _ = send.send(canvas.finish());
+    });
+    let svg = receive.recv_timeout(LAYOUT_TIME).ok();
+    std::panic::set_hook(hook);
+    svg
+}
+
+fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
+    let look = StyleAttr::new(Color::fast("black"), 1, None, 0, 11);
+    Arrow::with_properties(
+        LineEndKind::None,
+        LineEndKind::Arrow,
+        style,
+        label,
+        &look,
+        properties,
+        &None,
+        &None,
+    )
+}
+
+/// The text of a block: `bb3 ×120`, then its first source lines.
+fn block_text(cfg: &CfgView, v: NodeId, line: &dyn Fn(u32) -> String) -> Vec<String> {
+    let count = cfg.node_counts[v.0];
+    if v == cfg.fcfg.exit() {
+        return vec![
+            format!("EXIT ×{count}"),
+            format!("line {}", cfg.node_line[v.0]),
+        ];
+    }
+    let entry = if v == cfg.fcfg.cfg.entry() {
+        "ENTRY "
+    } else {
+        ""
+    };
+    let mut text = vec![format!("{entry}bb{} ×{count}", v.0)];
+    // A block without statements (a loop header, a join) shows its construct's line.
+    let own = [cfg.node_line[v.0]];
+    let lines = match cfg.node_lines[v.0].as_slice() {
+        [] => &own[..],
+        lines => lines,
+    };
+    for &n in lines.iter().take(BLOCK_LINES) {
+        let source = line(n);
+        let source = source.trim();
+        let mut shown: String = format!("{n}: {source}");
+        if shown.chars().count() > LINE_CHARS {
+            shown = shown.chars().take(LINE_CHARS - 1).collect::<String>() + "…";
+        }
+        text.push(shown);
+    }
+    if lines.len() > BLOCK_LINES {
+        text.push(format!("… {} more lines", lines.len() - BLOCK_LINES));
+    }
+    text
+}
+
+/// An edge's colour: grey for a count of 0, then from amber to dark red as the count nears `max`.
+pub fn heat_colour(count: u64, max: u64) -> String {
+    if count == 0 {
+        return "#c8c8c8".to_string();
+    }
+    let heat = (count as f64 / max.max(1) as f64).sqrt();
+    format!(
+        "hsl({:.0}, 85%, {:.0}%)",
+        40.0 * (1.0 - heat),
+        48.0 - 10.0 * heat
+    )
+}
+
+/// A background behind dark text: white for 0, then from pale yellow to salmon.
+pub fn heat_background(count: u64, max: u64) -> String {
+    if count == 0 {
+        return "#f4f4f4".to_string();
+    }
+    let heat = (count as f64 / max.max(1) as f64).sqrt().min(1.0);
+    format!(
+        "hsl({:.0}, 100%, {:.0}%)",
+        50.0 * (1.0 - heat),
+        92.0 - 20.0 * heat
+    )
+}
+
+/// The layout-rs render backend: collects the blocks' boxes and the edges' curves as SVG.
+#[derive(Default)]
+struct Canvas {
+    blocks: Vec<Vec<String>>,
+    counts: Vec<u64>,
+    exit: usize,
+    max_count: u64,
+    body: String,
+    labels: String,
+    max: (f64, f64),
+    min: (f64, f64),
+}
+
+impl Canvas {
+    fn grow(&mut self, p: Point) {
+        self.max = (self.max.0.max(p.x), self.max.1.max(p.y));
+        self.min = (self.min.0.min(p.x), self.min.1.min(p.y));
+    }
+
+    /// The SVG, its view box the drawing's bounds (layout-rs may leave space on any side).
+    fn finish(self) -> String {
+        let (x, y) = (self.min.0 - 8.0, self.min.1 - 8.0);
+        let (w, h) = (self.max.0 + 8.0 - x, self.max.1 + 8.0 - y);
+        format!(
+            "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"{x:.0} {y:.0} {w:.0} {h:.0}\">\
+             <defs><marker id=\"arrowhead\" markerWidth=\"8\" markerHeight=\"6\" refX=\"8\" refY=\"3\" orient=\"auto-start-reverse\" markerUnits=\"userSpaceOnUse\">\
+             <polygon points=\"0 0, 8 3, 0 6\" fill=\"#555\"/></marker></defs>{}{}</svg>",
+            self.body, self.labels
+        )
+    }
+}
+
+impl RenderBackend for Canvas {
+    fn draw_rect(
+        &mut self,
+        xy: Point,
+        size: Point,
+        _look: &StyleAttr,
+        properties: Option<String>,
+        _clip: Option<ClipHandle>,
+    ) {
+        let Some(v) = properties
+            .as_deref()
+            .and_then(|p| p.strip_prefix('n'))
+            .and_then(|v| v.parse::<usize>().ok())
+        else {
+            return;
+        };
+        self.grow(xy);
+        self.grow(Point::new(xy.x + size.x, xy.y + size.y));
+        let count = self.counts[v];
+        let fill = heat_background(count, self.max_count);
+        let id = if v == self.exit {
+            "EXIT".to_string()
+        } else {
+            format!("bb{v}")
+        };
+        let _ = write!(
+            self.body,
+            "<g class=\"block\" data-b=\"{v}\"><title>{id}: {count} executions</title>\
+             <rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"4\" fill=\"{fill}\"/>",
+            xy.x, xy.y, size.x, size.y
+        );
+        for (i, text) in self.blocks[v].iter().enumerate() {
+            let class = if i == 0 { " class=\"bid\"" } else { "" };
+            let _ = write!(
+                self.body,
+                "<text x=\"{:.1}\" y=\"{:.1}\"{class}>{}</text>",
+                xy.x + 7.0,
+                xy.y + 5.0 + LINE_HEIGHT * (i as f64 + 0.8),
+                escape(text)
+            );
+        }
+        self.body.push_str("</g>");
+    }
+
+    fn draw_line(&mut self, _: Point, _: Point, _: &StyleAttr, _: Option<String>) {}
+
+    fn draw_circle(&mut self, _: Point, _: Point, _: &StyleAttr, _: Option<String>) {}
+
+    /// Edge labels (the text of layout-rs's label connectors).
+    fn draw_text(&mut self, xy: Point, text: &str, _look: &StyleAttr) {
+        if text.is_empty() {
+            return;
+        }
+        self.grow(Point::new(xy.x - 40.0, xy.y - 8.0));
+        self.grow(Point::new(xy.x + 40.0, xy.y + 8.0));
+        let _ = write!(
+            self.labels,
+            "<text class=\"elabel\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            xy.x,
+            xy.y + 4.0,
+            escape(text)
+        );
+    }
+
+    fn draw_arrow(
+        &mut self,
+        path: &[(Point, Point)],
+        dashed: bool,
+        head: (bool, bool),
+        _look: &StyleAttr,
+        properties: Option<String>,
+        _text: &str,
+    ) {
+        let (Some(first), Some(second)) = (path.first(), path.get(1)) else {
+            return;
+        };
+        for p in path {
+            self.grow(p.0);
+            self.grow(p.1);
+        }
+        // The curve as layout-rs's own SVG backend writes it: `M C` then `S` per point.
+        let mut d = format!(
+            "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
+            first.0.x,
+            first.0.y,
+            first.1.x,
+            first.1.y,
+            second.0.x,
+            second.0.y,
+            second.1.x,
+            second.1.y
+        );
+        for p in &path[2..] {
+            let _ = write!(d, " S {:.1} {:.1}, {:.1} {:.1}", p.0.x, p.0.y, p.1.x, p.1.y);
+        }
+        let properties = properties.unwrap_or_default();
+        let dash = match (dashed, properties.contains("dummy")) {
+            (_, true) => " stroke-dasharray=\"2,3\"",
+            (true, false) => " stroke-dasharray=\"6,4\"",
+            (false, false) => "",
+        };
+        // A back edge is laid out reversed, with its head at the start.
+        let head = if head.0 { "marker-start" } else { "marker-end" };
+        let _ = write!(
+            self.body,
+            "<path d=\"{d}\" fill=\"none\" {head}=\"url(#arrowhead)\"{dash} {properties}/>"
+        );
+    }
+
+    fn create_clip(&mut self, _: Point, _: Point, _: usize) -> ClipHandle {
+        0
+    }
+}

@@ -1,0 +1,6 @@
+// PL has no `--`.
+fn main() {
+    let count = 1;
+    count--;
+    println(count);
+}

@@ -1,0 +1,6 @@
+// PL has no `++`.
+fn main() {
+    let x = 1;
+    x++;
+    println(x);
+}

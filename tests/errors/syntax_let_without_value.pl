@@ -1,0 +1,5 @@
+// PL has no declaration without a value.
+fn main() {
+    let x: int;
+    println(x);
+}

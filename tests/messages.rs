@@ -1,0 +1,139 @@
+//! End-to-end tests of messages that used to mislead (issue 14): warnings for options the chosen
+//! mode ignores, the hint for program arguments given without `--`, `--help` on `--interesting`,
+//! usage errors' exit status 2, `pcc pgo` on a program too short to time, and the location of
+//! running out of memory in a string concatenation.
+
+mod common;
+
+use std::process::Command;
+
+use common::{Scratch, pcc_in, run_command};
+
+fn program(scratch: &Scratch, source: &str) -> String {
+    let file = scratch.file("p.pl");
+    std::fs::write(&file, source).unwrap();
+    file
+}
+
+const HELLO: &str = "fn main() { println(\"hello\"); }\n";
+
+#[test]
+fn ignored_options_are_warned_about() {
+    let scratch = Scratch::new("ignored");
+    let file = program(&scratch, HELLO);
+    let out = scratch.file("x.json");
+    let edge = scratch.file("e.json");
+    for (flags, warning) in [
+        (
+            vec!["--profile-out", out.as_str()],
+            "pcc: warning: --profile-out is ignored with no --profile (it applies to --profile)",
+        ),
+        (
+            vec!["--profile", "bl", "--k", "3"],
+            "pcc: warning: --k is ignored with --profile=bl (it applies to --profile=kbl)",
+        ),
+        (
+            vec!["--profile", "edge", "--interesting", out.as_str()],
+            "pcc: warning: --interesting is ignored with --profile=edge (it applies to \
+             --profile=ppp)",
+        ),
+        (
+            vec!["--profile", "kbl", "--edge-profile", edge.as_str()],
+            "pcc: warning: --edge-profile is ignored with --profile=kbl (it applies to \
+             --profile=tpp)",
+        ),
+    ] {
+        let mut args = vec!["run", file.as_str()];
+        args.extend(&flags);
+        let run = pcc_in(&scratch.0, &args, "");
+        assert_eq!(run.status, 0, "{flags:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "hello\n");
+        assert!(run.stderr.contains(warning), "{flags:?}: {}", run.stderr);
+    }
+    // Options that apply are not warned about.
+    let run = pcc_in(
+        &scratch.0,
+        &["run", &file, "--profile", "kbl", "--k", "3"],
+        "",
+    );
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+}
+
+#[test]
+fn program_arguments_without_dashes_get_a_hint() {
+    let scratch = Scratch::new("dashes");
+    let file = program(&scratch, HELLO);
+    let run = pcc_in(&scratch.0, &["run", &file, "5", "6"], "");
+    assert_eq!(run.status, 2);
+    assert!(
+        run.stderr.contains(&format!(
+            "hint: the program's arguments go after `--`: pcc run {file} -- 5 6"
+        )),
+        "{}",
+        run.stderr
+    );
+    // Any usage error exits 2, as the README says.
+    assert_eq!(pcc_in(&scratch.0, &["run", "--no-such-flag"], "").status, 2);
+}
+
+#[test]
+fn interesting_help_names_the_newest_path_profile() {
+    let scratch = Scratch::new("help");
+    let help = pcc_in(&scratch.0, &["run", "--help"], "");
+    assert!(
+        help.stdout
+            .contains("ones (default: the newest of those at"),
+        "{}",
+        help.stdout
+    );
+}
+
+#[test]
+fn pgo_does_not_time_a_program_too_short() {
+    let scratch = Scratch::new("pgo_short");
+    let file = program(&scratch, HELLO);
+    let pgo = pcc_in(&scratch.0, &["pgo", &file], "");
+    assert_eq!(pgo.status, 0, "{}", pgo.stderr);
+    assert_eq!(pgo.stdout, "hello\n");
+    assert!(
+        pgo.stderr.contains("runs each") && pgo.stderr.contains("too short to time"),
+        "{}",
+        pgo.stderr
+    );
+    assert!(!pgo.stderr.contains("as fast"), "{}", pgo.stderr);
+}
+
+/// Out of memory in `s + s` is reported at the concatenation, like an array allocation.
+#[test]
+fn string_concatenation_out_of_memory_has_a_location() {
+    let scratch = Scratch::new("oom");
+    let file = program(
+        &scratch,
+        "fn main() {\n    let s = \"x\";\n    for i in 0..64 {\n        s = s + s;\n    }\n    \
+         println(len(s));\n}\n",
+    );
+    // A small address space, so that memory runs out early: the smallest (in KiB) in which
+    // pcc starts the program's thread (a 256 MiB stack) at all.
+    let run = [800_000, 1_000_000, 1_500_000]
+        .into_iter()
+        .map(|limit| {
+            let mut command = Command::new("sh");
+            command.args([
+                "-c",
+                &format!("ulimit -v {limit} && exec \"$0\" run \"$1\""),
+                env!("CARGO_BIN_EXE_pcc"),
+                &file,
+            ]);
+            run_command(command, "").unwrap()
+        })
+        .find(|run| !run.stderr.contains("cannot start"))
+        .expect("pcc runs in 1.5 GB");
+    assert_eq!(run.status, 101, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("runtime error: out of memory\n  --> ")
+            && run.stderr.contains("p.pl:4:"),
+        "{}",
+        run.stderr
+    );
+}

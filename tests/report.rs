@@ -1,0 +1,539 @@
+//! End-to-end tests of the views of a profile: `pcc profile report` (HTML, also rendered in
+//! headless Chromium when it is installed), `pcc profile annotate`, `pcc profile export
+//! --format lcov|folded` (checked by `genhtml` when installed) and `pcc paths --format dot
+//! --profile`. Counts are checked against the profiles' own JSON.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{Run, Scratch, pcc_in, read_json, root};
+use serde_json::Value;
+
+/// `program` copied into a scratch directory and profiled there in `mode`, into `MODE.json`
+/// (`tpp` from `edge.json`, which must exist); returns the profile's path.
+fn profiled(scratch: &Scratch, program: &str, mode: &str) -> PathBuf {
+    let source = scratch.path(program);
+    if !source.exists() {
+        std::fs::copy(root().join("programs").join(program), &source).unwrap();
+    }
+    let out = scratch.path(&format!("{mode}.json"));
+    let mut args = vec!["run", program, "--profile", mode, "--profile-out"];
+    let out_name = out.to_str().unwrap().to_string();
+    args.push(&out_name);
+    if mode == "tpp" {
+        args.extend(["--edge-profile", "edge.json"]);
+    }
+    let run = pcc_in(&scratch.0, &args, "");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    out
+}
+
+fn pcc(scratch: &Scratch, args: &[&str]) -> Run {
+    let run = pcc_in(&scratch.0, args, "");
+    assert_eq!(run.status, 0, "pcc {args:?}: {}", run.stderr);
+    run
+}
+
+fn report(scratch: &Scratch, profile: &Path, extra: &[&str]) -> String {
+    let out = profile.with_extension("html");
+    let mut args = vec!["profile", "report", profile.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    args.extend(["-o", out.to_str().unwrap()]);
+    pcc(scratch, &args);
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// Each line's count by the rule the views state: a path enters each of its listed lines once.
+fn line_counts(profile: &Value, function: &str) -> BTreeMap<u32, u64> {
+    let f = common::function(profile, function);
+    let mut counts = BTreeMap::new();
+    for field in ["paths", "residual"] {
+        for path in f[field].as_array().into_iter().flatten() {
+            for line in path["lines"].as_array().unwrap() {
+                *counts.entry(line.as_u64().unwrap() as u32).or_default() +=
+                    path["count"].as_u64().unwrap();
+            }
+        }
+    }
+    counts
+}
+
+/// The count cell of source line `n` in a function section of the report.
+fn html_line_count(section: &str, n: u32) -> Option<u64> {
+    let row = section.split(&format!("<tr data-line=\"{n}\">")).nth(1)?;
+    let cell = row.split("<td class=\"n\"").nth(1)?;
+    cell.split('>').nth(1)?.split('<').next()?.parse().ok()
+}
+
+fn section<'a>(html: &'a str, function: &str) -> &'a str {
+    let start = html
+        .find(&format!(
+            "<section class=\"function\" id=\"fn-{function}\">"
+        ))
+        .unwrap_or_else(|| panic!("no section for {function}"));
+    let rest = &html[start..];
+    &rest[..rest.find("</section>").unwrap()]
+}
+
+#[test]
+fn report_is_self_contained_and_shows_the_profiles_counts() {
+    let scratch = Scratch::new("report");
+    for mode in ["bl", "edge", "ppp", "kbl", "wpp", "tpp", "block"] {
+        let profile = profiled(&scratch, "control_flow.pl", mode);
+        let html = report(&scratch, &profile, &[]);
+        // Nothing is loaded from elsewhere (the SVG namespace is a name, not a fetch).
+        for outside in ["<link", "src=", "@import", "url(http", "https://"] {
+            assert!(
+                !html.contains(outside),
+                "{mode}: the report refers to `{outside}`"
+            );
+        }
+        let json = read_json(&profile);
+        let find_pair = section(&html, "find_pair");
+        assert!(find_pair.contains("<svg class=\"cfg\""), "{mode}: no CFG");
+        if mode == "block" {
+            // Each line's count: the sum of the counts of the blocks it is in.
+            let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
+            for block in common::function(&json, "find_pair")["blocks"]
+                .as_array()
+                .unwrap()
+            {
+                for line in block["lines"].as_array().unwrap() {
+                    *counts.entry(line.as_u64().unwrap() as u32).or_default() +=
+                        block["count"].as_u64().unwrap();
+                }
+            }
+            for (line, count) in counts.into_iter().filter(|&(_, c)| c > 0) {
+                assert_eq!(
+                    html_line_count(find_pair, line),
+                    Some(count),
+                    "block: line {line}"
+                );
+            }
+        } else if mode != "edge" {
+            for (line, count) in line_counts(&json, "find_pair") {
+                assert_eq!(
+                    html_line_count(find_pair, line),
+                    Some(count),
+                    "{mode}: line {line}"
+                );
+            }
+            // The hottest path is listed first, with the lines the script highlights.
+            let hottest = common::function(&json, "find_pair")["paths"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .max_by_key(|p| p["count"].as_u64())
+                .unwrap();
+            let lines: Vec<String> = hottest["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.to_string())
+                .collect();
+            let first_row = find_pair.split("<tr class=\"path").nth(1).unwrap();
+            assert!(
+                first_row.contains(&format!("data-lines=\"{}\"", lines.join(" "))),
+                "{mode}: {first_row}"
+            );
+        }
+    }
+    // The per-mode sections.
+    let html = std::fs::read_to_string(scratch.path("ppp.html")).unwrap();
+    assert!(html.contains("Preferential path profiling") && html.contains("ρ"));
+    let html = std::fs::read_to_string(scratch.path("kbl.html")).unwrap();
+    assert!(
+        html.contains("k-iteration path forests")
+            && html.contains("<details open><summary>path 5 ×269")
+    );
+    let html = std::fs::read_to_string(scratch.path("wpp.html")).unwrap();
+    assert!(html.contains("Hot subpaths") && html.contains("compression"));
+}
+
+#[test]
+fn edge_and_block_reports_count_blocks_like_the_bl_report() {
+    let scratch = Scratch::new("report-edge");
+    let bl = report(&scratch, &profiled(&scratch, "control_flow.pl", "bl"), &[]);
+    let edge = report(
+        &scratch,
+        &profiled(&scratch, "control_flow.pl", "edge"),
+        &[],
+    );
+    // The same run: the blocks' counts (the `×N` in each CFG box) agree.
+    let blocks = |html: &str| -> Vec<String> {
+        html.split("<text x=")
+            .filter_map(|t| t.split("class=\"bid\">").nth(1))
+            .map(|t| t.split('<').next().unwrap().to_string())
+            .collect()
+    };
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    assert!(blocks(&bl).len() > 20);
+    assert_eq!(sorted(blocks(&bl)), sorted(blocks(&edge)));
+    let block = report(
+        &scratch,
+        &profiled(&scratch, "control_flow.pl", "block"),
+        &[],
+    );
+    assert_eq!(sorted(blocks(&bl)), sorted(blocks(&block)));
+}
+
+#[test]
+fn compare_marks_new_vanished_and_changed_paths_as_diff_does() {
+    let scratch = Scratch::new("report-compare");
+    std::fs::copy(root().join("programs/y2k.pl"), scratch.path("y2k.pl")).unwrap();
+    // [PFP] §5.3: before 2000, and across it.
+    let y2k = |out: &str, last: &str| {
+        let out = scratch.path(out);
+        let out_arg = out.to_str().unwrap();
+        pcc(
+            &scratch,
+            &[
+                "run",
+                "y2k.pl",
+                "--profile",
+                "bl",
+                "--profile-out",
+                out_arg,
+                "--",
+                "1994",
+                last,
+            ],
+        );
+        out
+    };
+    let (a, b) = (y2k("a.json", "1999"), y2k("b.json", "2004"));
+    let html = report(&scratch, &a, &["--compare", b.to_str().unwrap()]);
+    let diff = pcc(
+        &scratch,
+        &[
+            "profile",
+            "diff",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    let diff: Value = common::json(&diff.stdout);
+    for f in diff["functions"].as_array().unwrap() {
+        if f["status"] != "compared" {
+            continue;
+        }
+        let n = |field: &str| f[field].as_array().unwrap().len();
+        let heading = format!(
+            "<h3>fn {}: {} new, {} vanished, {} changed",
+            f["name"].as_str().unwrap(),
+            n("only_in_b"),
+            n("only_in_a"),
+            n("changed")
+        );
+        assert!(html.contains(&heading), "no `{heading}`");
+    }
+    // A tpp profile compared with a bl one: the attribution of definite flow.
+    profiled(&scratch, "control_flow.pl", "edge");
+    let tpp = profiled(&scratch, "control_flow.pl", "tpp");
+    let bl = profiled(&scratch, "control_flow.pl", "bl");
+    let html = report(&scratch, &tpp, &["--compare", bl.to_str().unwrap()]);
+    assert!(html.contains("Attribution of definite flow"));
+    assert!(
+        html.contains("<th class=\"n\">100.00%</th>"),
+        "a deterministic run is fully attributed"
+    );
+}
+
+#[test]
+fn annotate_prints_each_lines_count_without_colour_in_a_pipe() {
+    let scratch = Scratch::new("annotate");
+    let profile = profiled(&scratch, "control_flow.pl", "bl");
+    let run = pcc(
+        &scratch,
+        &[
+            "profile",
+            "annotate",
+            profile.to_str().unwrap(),
+            "--function",
+            "find_pair",
+        ],
+    );
+    assert!(!run.stdout.contains('\x1b'), "colour in a pipe");
+    let json = read_json(&profile);
+    for (line, count) in line_counts(&json, "find_pair") {
+        let row = run
+            .stdout
+            .lines()
+            .find(|l| l.contains(&format!(" {line} | ")))
+            .unwrap_or_else(|| panic!("no line {line}: {}", run.stdout));
+        assert_eq!(
+            row.split_whitespace().next(),
+            Some(count.to_string().as_str()),
+            "{row}"
+        );
+    }
+    assert!(!run.stdout.contains("fn main"), "only find_pair");
+    let bad = pcc_in(
+        &scratch.0,
+        &[
+            "profile",
+            "annotate",
+            profile.to_str().unwrap(),
+            "--function",
+            "nope",
+        ],
+        "",
+    );
+    assert_eq!(bad.status, 1);
+    assert!(bad.stderr.contains("no function `nope`"), "{}", bad.stderr);
+}
+
+/// `(line, block, branch) → taken` of `BRDA` records.
+type Branches = BTreeMap<(u32, u32, u32), String>;
+
+/// `(line → count)` of the `DA` records and the `BRDA` ones.
+fn lcov_records(text: &str) -> (BTreeMap<u32, u64>, Branches) {
+    let mut lines = BTreeMap::new();
+    let mut branches = BTreeMap::new();
+    for record in text.lines() {
+        if let Some(da) = record.strip_prefix("DA:") {
+            let (line, count) = da.split_once(',').unwrap();
+            lines.insert(line.parse().unwrap(), count.parse().unwrap());
+        } else if let Some(brda) = record.strip_prefix("BRDA:") {
+            let parts: Vec<&str> = brda.split(',').collect();
+            let key = (
+                parts[0].parse().unwrap(),
+                parts[1].parse().unwrap(),
+                parts[2].parse().unwrap(),
+            );
+            branches.insert(key, parts[3].to_string());
+        }
+    }
+    (lines, branches)
+}
+
+#[test]
+fn lcov_counts_are_the_profiles_and_genhtml_renders_them() {
+    let scratch = Scratch::new("lcov");
+    let bl = profiled(&scratch, "control_flow.pl", "bl");
+    let edge = profiled(&scratch, "control_flow.pl", "edge");
+    let export = |profile: &Path| {
+        pcc(
+            &scratch,
+            &[
+                "profile",
+                "export",
+                profile.to_str().unwrap(),
+                "--format",
+                "lcov",
+            ],
+        )
+        .stdout
+    };
+    let (bl_text, edge_text) = (export(&bl), export(&edge));
+    let (lines, branches) = lcov_records(&bl_text);
+    let json = read_json(&bl);
+    for function in ["find_pair", "classify", "main"] {
+        for (line, count) in line_counts(&json, function) {
+            assert_eq!(lines.get(&line), Some(&count), "DA of line {line}");
+        }
+    }
+    // Branch counts from the paths equal the edge profile's own edge counts (same run).
+    assert!(!branches.is_empty());
+    assert_eq!(lcov_records(&edge_text), (lines.clone(), branches.clone()));
+    // `if i * j == target` in find_pair: taken once, not taken 295 times.
+    let at_39: Vec<&String> = branches
+        .iter()
+        .filter(|(k, _)| k.0 == 39)
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(at_39, ["1", "295"]);
+    assert!(bl_text.contains("FNDA:2,find_pair") && bl_text.ends_with("end_of_record\n"));
+    let hit = lines.values().filter(|&&c| c > 0).count();
+    assert!(bl_text.contains(&format!("LF:{}\nLH:{hit}\n", lines.len())));
+
+    if Command::new("genhtml").arg("--version").output().is_err() {
+        println!("genhtml not found (Debian package `lcov`): the tracefile is not rendered");
+        return;
+    }
+    let info = scratch.path("bl.info");
+    std::fs::write(&info, &bl_text).unwrap();
+    let output = Command::new("genhtml")
+        .args(["--branch-coverage", "-o"])
+        .arg(scratch.path("genhtml"))
+        .arg(&info)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "genhtml failed: {stderr}");
+    assert!(
+        !stderr.to_lowercase().contains("warning") && !stdout.to_lowercase().contains("warning"),
+        "{stderr}{stdout}"
+    );
+    assert!(
+        stdout.contains("branches...: 89.4% (59 of 66 branches)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn folded_stacks_sum_to_the_profiles_total() {
+    let scratch = Scratch::new("folded");
+    for mode in ["bl", "ppp", "kbl", "wpp"] {
+        let profile = profiled(&scratch, "control_flow.pl", mode);
+        let run = pcc(
+            &scratch,
+            &[
+                "profile",
+                "export",
+                profile.to_str().unwrap(),
+                "--format",
+                "folded",
+            ],
+        );
+        let json = read_json(&profile);
+        // wpp: every acyclic path of the trace (pieces cut at calls) under its call stack.
+        let total: u64 = if mode == "wpp" {
+            json["wpp"]["trace_length"].as_u64().unwrap()
+        } else {
+            json["functions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|f| ["paths", "residual"].map(|k| f[k].clone()))
+                .flat_map(|paths| paths.as_array().cloned().unwrap_or_default())
+                .map(|p| p["count"].as_u64().unwrap())
+                .sum()
+        };
+        let mut sum = 0;
+        for line in run.stdout.lines() {
+            let (stack, count) = line.rsplit_once(' ').unwrap();
+            assert!(stack.split(';').count() >= 2, "{line}");
+            sum += count.parse::<u64>().unwrap();
+        }
+        assert_eq!(sum, total, "{mode}");
+        if mode == "wpp" {
+            // find_pair's loop path, called from main.
+            assert!(
+                run.stdout
+                    .contains("main;find_pair;line 38;line 39;line 42 269\n"),
+                "{}",
+                run.stdout
+            );
+        }
+    }
+    assert!(std::fs::read_to_string(scratch.path("bl.json")).is_ok());
+    let run = pcc(
+        &scratch,
+        &[
+            "profile",
+            "export",
+            scratch.file("bl.json").as_str(),
+            "--format",
+            "folded",
+        ],
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l == "find_pair;line 38;line 39;line 42 269"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue() {
+    let scratch = Scratch::new("dot");
+    let profile = profiled(&scratch, "control_flow.pl", "bl");
+    let run = pcc(
+        &scratch,
+        &[
+            "paths",
+            "control_flow.pl",
+            "--function",
+            "find_pair",
+            "--format",
+            "dot",
+            "--profile",
+            profile.to_str().unwrap(),
+        ],
+    );
+    let red: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("color=blue"))
+        .collect();
+    // Path 5 (269 times): ENTRY ⇢ bb3 (dummy), bb3 → bb4 → bb7, bb7 ⇢ EXIT (dummy of the back edge).
+    assert_eq!(red.len(), 4, "{}", run.stdout);
+    assert!(
+        red.iter()
+            .any(|l| l.contains("f0_n3 -> f0_n4") && l.contains("×296"))
+    );
+    assert!(run.stdout.contains("bb3  ×322"));
+}
+
+/// Renders reports in headless Chromium: no console error, the page's self-check passed (each
+/// function's hottest path highlighted), and a screenshot of each in the target directory.
+#[test]
+fn reports_render_in_chromium_without_errors() {
+    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+    else {
+        println!("skipped: no chromium binary found (apt-get install chromium)");
+        return;
+    };
+    let scratch = Scratch::new("chromium");
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    for mode in ["edge", "bl", "ppp", "kbl", "wpp", "tpp", "block"] {
+        let profile = profiled(&scratch, "control_flow.pl", mode);
+        report(&scratch, &profile, &[]);
+        let url = format!("file://{}", profile.with_extension("html").display());
+        let headless = [
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--window-size=1400,1800",
+        ];
+        let dom = Command::new(chromium)
+            .args(headless)
+            .args(["--enable-logging=stderr", "--v=0", "--dump-dom", &url])
+            .output()
+            .unwrap();
+        let dom_text = String::from_utf8_lossy(&dom.stdout);
+        let log = String::from_utf8_lossy(&dom.stderr);
+        assert!(
+            dom_text.contains("data-selfcheck=\"ok\""),
+            "{mode}: the page's self-check: {}",
+            &dom_text[dom_text.find("<body").unwrap_or(0)..][..200.min(dom_text.len())]
+        );
+        let console: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught"))
+            .collect();
+        assert!(console.is_empty(), "{mode}: console messages: {console:?}");
+        let shot = shots.join(format!("{mode}.png"));
+        let screenshot = Command::new(chromium)
+            .args(headless)
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(&url)
+            .output()
+            .unwrap();
+        assert!(
+            screenshot.status.success() && shot.exists(),
+            "{mode}: no screenshot"
+        );
+        println!("{mode}: screenshot {}", shot.display());
+    }
+}
