@@ -331,7 +331,7 @@ fn block_profiles_count_every_block_and_show_merge_and_diff_them() {
     assert_eq!(show.status, 0, "{}", show.stderr);
     assert!(
         show.stdout
-            .starts_with("block profile of edge_min.pl: 47 block executions in 1 functions\n"),
+            .starts_with("block profile of edge_min.pl: 47 block executions in 1 function\n"),
         "{}",
         show.stdout
     );
