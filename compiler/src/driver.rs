@@ -29,6 +29,17 @@ pub struct Options {
     pub use_profile: Option<std::path::PathBuf>,
     /// Testing: write the run's block trace here (docs/TESTING.md).
     pub trace_blocks: Option<std::path::PathBuf>,
+    pub error_format: ErrorFormat,
+}
+
+/// How compile errors are printed (`--error-format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ErrorFormat {
+    /// Message, `file:line:col`, the line and a caret.
+    #[default]
+    Human,
+    /// One JSON object per error and line, for graders and editors.
+    Json,
 }
 
 pub struct ProfileOptions {
@@ -74,6 +85,11 @@ pub struct Checked {
 
 /// Reads and checks a program, printing every diagnostic on failure.
 pub fn front_end(path: &Path) -> Result<Checked, i32> {
+    front_end_as(path, ErrorFormat::Human)
+}
+
+/// [`front_end`], printing the diagnostics in `format`.
+pub fn front_end_as(path: &Path, format: ErrorFormat) -> Result<Checked, i32> {
     let file_name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|err| {
         eprintln!("error: cannot read `{file_name}`: {err}");
@@ -88,7 +104,11 @@ pub fn front_end(path: &Path) -> Result<Checked, i32> {
             program,
         }),
         Err(diagnostics) => {
-            eprint!("{}", diagnostics.render(&file_name, &source));
+            let text = match format {
+                ErrorFormat::Human => diagnostics.render(&file_name, &source),
+                ErrorFormat::Json => diagnostics.render_json(&file_name, &source),
+            };
+            eprint!("{text}");
             Err(EXIT_COMPILE_ERROR)
         }
     }
@@ -141,6 +161,21 @@ pub fn middle_end(
         opt::optimize(&mut program);
     }
     Ok((program, spec))
+}
+
+/// The profiles that guide a `ppp` or `tpp` numbering (`--interesting`, `--edge-profile`, or
+/// their defaults), read and checked against `program` as `pcc run` does; for `pcc paths
+/// --explain`.
+pub fn guiding_profiles(
+    checked: &Checked,
+    program: &mir::Program,
+    profile: &ProfileOptions,
+) -> Result<(Option<InterestingSource>, Option<EdgeProfileSource>), i32> {
+    let current = CurrentCode::new(checked, program);
+    Ok((
+        interesting_source(&current, profile)?,
+        edge_profile_source(&current, profile, &[])?,
+    ))
 }
 
 /// `--use-profile`: the profile-guided passes on the MIR as lowered, the code the profile was
@@ -414,8 +449,8 @@ fn codegen_options(options: &Options) -> codegen::Options {
     }
 }
 
-pub fn check(path: &Path) -> i32 {
-    match front_end(path) {
+pub fn check(path: &Path, format: ErrorFormat) -> i32 {
+    match front_end_as(path, format) {
         Ok(_) => 0,
         Err(status) => status,
     }
@@ -428,7 +463,7 @@ fn to_mir(
     options: &Options,
     args: &[String],
 ) -> Result<(Checked, mir::Program, Option<ProfileSpec>), i32> {
-    let checked = front_end(path)?;
+    let checked = front_end_as(path, options.error_format)?;
     let (program, spec) = middle_end(&checked, options, args)?;
     Ok((checked, program, spec))
 }
@@ -504,7 +539,7 @@ pub fn build(path: &Path, options: &Options, output: &Path, what: BuildOutput) -
 
 /// Prints every function (or just `only`) at the given stage on stdout.
 pub fn emit(path: &Path, options: &Options, stage: Emit, only: Option<&str>) -> i32 {
-    let checked = match front_end(path) {
+    let checked = match front_end_as(path, options.error_format) {
         Ok(checked) => checked,
         Err(status) => return status,
     };

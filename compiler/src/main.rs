@@ -80,7 +80,11 @@ enum Command {
         args: Vec<String>,
     },
     /// Report every error in a program without running it.
-    Check { file: PathBuf },
+    Check {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        error_format: ErrorFormatArg,
+    },
     /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
     Paths {
         file: PathBuf,
@@ -93,6 +97,46 @@ enum Command {
         /// count, and draw the hottest path in blue.
         #[arg(long, value_name = "P")]
         profile: Option<PathBuf>,
+        /// Teach the numbering step by step: the DAG, NumPaths, Val, the spanning tree and
+        /// chords, and one path regenerated (with --interesting P: PPP's numbering; with
+        /// --edge-profile P: TPP's).
+        #[arg(long, conflicts_with_all = ["format", "profile"])]
+        explain: bool,
+        /// With --explain: the path id to regenerate (default: the last).
+        #[arg(long, value_name = "ID", requires = "explain")]
+        path: Option<u64>,
+        /// With --explain: the path profile whose executed paths PPP finds interesting.
+        #[arg(
+            long,
+            value_name = "P",
+            requires = "explain",
+            conflicts_with = "edge_profile"
+        )]
+        interesting: Option<PathBuf>,
+        /// With --explain: the edge profile TPP plans from.
+        #[arg(long, value_name = "P", requires = "explain")]
+        edge_profile: Option<PathBuf>,
+    },
+    /// Golden tests: run every X.pl (of the folders, or the files, given; default: here) with
+    /// X.args and X.stdin, and compare stdout, stderr and exit status with X.stdout, X.stderr
+    /// and X.exit.
+    Test {
+        targets: Vec<PathBuf>,
+        /// Write the actual results as the expected files.
+        #[arg(long, conflicts_with = "profile")]
+        update: bool,
+        /// Kill a run after this many seconds (a failure); 0: no limit.
+        #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = parse_seconds)]
+        timeout: f64,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
+        /// Profile every run and merge the profiles of each program into
+        /// `<stem>.<mode>.profile.json` here.
+        #[arg(long, value_parser = ["bl", "edge", "block", "ppp", "tpp", "kbl"])]
+        profile: Option<String>,
+        /// Passed on to every `pcc run`.
+        #[arg(long, value_enum, default_value = "human")]
+        error_format: ErrorFormatArg,
     },
     /// Inspect and combine profiles.
     #[command(subcommand)]
@@ -206,6 +250,9 @@ struct CompileArgs {
     /// line and, from kbl, selective unrolling of loops whose iterations repeat one path.
     #[arg(long, value_name = "P", conflicts_with = "profile")]
     use_profile: Option<PathBuf>,
+    /// How compile errors are printed: as text, or one JSON object per error and line.
+    #[arg(long, value_enum, default_value = "human")]
+    error_format: ErrorFormatArg,
 }
 
 #[derive(clap::Args)]
@@ -257,6 +304,30 @@ fn parse_share(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A number of seconds, finite and not negative.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(seconds),
+        Ok(_) => Err("the seconds must be a finite number, 0 or more".into()),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ErrorFormatArg {
+    Human,
+    Json,
+}
+
+impl From<ErrorFormatArg> for driver::ErrorFormat {
+    fn from(format: ErrorFormatArg) -> driver::ErrorFormat {
+        match format {
+            ErrorFormatArg::Human => driver::ErrorFormat::Human,
+            ErrorFormatArg::Json => driver::ErrorFormat::Json,
+        }
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum EmitArg {
     Mir,
@@ -292,7 +363,7 @@ fn main() {
         std::process::exit(error.exit_code())
     });
     let status = match cli.command {
-        Command::Check { file } => driver::check(&file),
+        Command::Check { file, error_format } => driver::check(&file, error_format.into()),
         Command::Run {
             file,
             compile,
@@ -349,8 +420,25 @@ fn main() {
         Command::Paths {
             file,
             function,
+            explain: true,
+            path,
+            interesting,
+            edge_profile,
+            ..
+        } => {
+            let guide = match (interesting, edge_profile) {
+                (Some(p), _) => commands::explain::Guide::Interesting(p),
+                (None, Some(p)) => commands::explain::Guide::EdgeProfile(p),
+                (None, None) => commands::explain::Guide::None,
+            };
+            commands::explain::run(&file, function.as_deref(), path, &guide)
+        }
+        Command::Paths {
+            file,
+            function,
             format,
             profile,
+            ..
         } => {
             let format = match format {
                 PathsFormat::Text => commands::paths::Format::Text,
@@ -358,6 +446,23 @@ fn main() {
                 PathsFormat::Dot => commands::paths::Format::Dot,
             };
             commands::paths::run(&file, function.as_deref(), format, profile.as_deref())
+        }
+        Command::Test {
+            targets,
+            update,
+            timeout,
+            format,
+            profile,
+            error_format,
+        } => {
+            let options = commands::test::Options {
+                update,
+                timeout: (timeout > 0.0).then(|| std::time::Duration::from_secs_f64(timeout)),
+                json: json(format),
+                profile: profile.map(|mode| mode.parse::<Mode>().expect("clap checked the mode")),
+                json_errors: matches!(error_format, ErrorFormatArg::Json),
+            };
+            commands::test::run(&targets, &options)
         }
         Command::Profile(command) => match command {
             ProfileCommand::Show {
@@ -490,6 +595,7 @@ fn driver_options(
         opt_level: compile.opt_level,
         use_profile: compile.use_profile,
         trace_blocks,
+        error_format: compile.error_format.into(),
         profile: profile.profile.map(|mode| driver::ProfileOptions {
             mode: mode.parse::<Mode>().expect("clap checked the mode"),
             out: profile.profile_out,

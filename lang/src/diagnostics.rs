@@ -1,8 +1,11 @@
-//! Compile errors as values, and their rendering as plain text (no color, ASCII drawing).
+//! Compile errors as values, and their rendering as plain text (no color, ASCII drawing) or as
+//! JSON lines for graders and editors.
 
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Chars, Config};
+
+use serde::Serialize;
 
 use crate::span::Span;
 
@@ -19,6 +22,8 @@ pub struct Diagnostic {
     /// Other places worth showing (e.g. a previous definition).
     pub secondary: Vec<(Span, String)>,
     pub notes: Vec<String>,
+    /// Suggested fixes, shown as `help:` notes.
+    pub help: Vec<String>,
 }
 
 impl Diagnostic {
@@ -29,6 +34,7 @@ impl Diagnostic {
             label: String::new(),
             secondary: Vec::new(),
             notes: Vec::new(),
+            help: Vec::new(),
         }
     }
 
@@ -44,6 +50,11 @@ impl Diagnostic {
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help.push(help.into());
         self
     }
 }
@@ -99,7 +110,14 @@ impl Diagnostics {
             let report = Report::error()
                 .with_message(&diagnostic.message)
                 .with_labels(labels)
-                .with_notes(diagnostic.notes.clone());
+                .with_notes(
+                    diagnostic
+                        .notes
+                        .iter()
+                        .cloned()
+                        .chain(diagnostic.help.iter().map(|help| format!("help: {help}")))
+                        .collect(),
+                );
             match term::emit_into_string(&config, &file, &report) {
                 Ok(text) => out.push_str(&text),
                 // Unreachable with clamped spans; still, a message beats a panic.
@@ -115,10 +133,76 @@ impl Diagnostics {
         out
     }
 
+    /// Renders every error as one line of JSON (docs: README, `--error-format json`): where it
+    /// starts and ends (1-based lines; columns count characters, the end column is the one just
+    /// after the span), the message, the label under the caret, the other places shown, notes
+    /// and help. Unlike the text, every error is rendered.
+    pub fn render_json(&self, file_name: &str, source: &str) -> String {
+        let index = crate::span::LineIndex::new(source);
+        let position = |offset: usize| {
+            let (line, byte_column) = index.line_col(offset as u32);
+            let line_start = offset + 1 - byte_column as usize;
+            (line, source[line_start..offset].chars().count() as u32 + 1)
+        };
+        let place = |span: Span, label: &str| {
+            let (lo, hi) = clamp(source, span);
+            let ((line, column), (end_line, end_column)) = (position(lo), position(hi));
+            Place {
+                line,
+                column,
+                end_line,
+                end_column,
+                label: label.to_string(),
+            }
+        };
+        let mut out = String::new();
+        for diagnostic in &self.items {
+            let record = Record {
+                file: file_name,
+                place: place(diagnostic.span, &diagnostic.label),
+                severity: "error",
+                message: &diagnostic.message,
+                related: diagnostic
+                    .secondary
+                    .iter()
+                    .map(|(span, label)| place(*span, label))
+                    .collect(),
+                notes: &diagnostic.notes,
+                help: &diagnostic.help,
+            };
+            out.push_str(&serde_json::to_string(&record).expect("a diagnostic is JSON"));
+            out.push('\n');
+        }
+        out
+    }
+
     /// [`Diagnostics::render`] for the raw bytes given to [`crate::check_bytes`].
     pub fn render_bytes(&self, file_name: &str, bytes: &[u8]) -> String {
         self.render(file_name, &String::from_utf8_lossy(bytes))
     }
+}
+
+/// One diagnostic of [`Diagnostics::render_json`].
+#[derive(Serialize)]
+struct Record<'a> {
+    file: &'a str,
+    #[serde(flatten)]
+    place: Place,
+    severity: &'static str,
+    message: &'a str,
+    /// Other places worth showing, such as a previous definition.
+    related: Vec<Place>,
+    notes: &'a [String],
+    help: &'a [String],
+}
+
+#[derive(Serialize)]
+struct Place {
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    label: String,
 }
 
 /// Clamps a span to the source and widens it to character boundaries.
@@ -132,4 +216,43 @@ fn clamp(source: &str, span: Span) -> (usize, usize) {
         hi += 1;
     }
     (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_positions_count_characters_and_end_after_the_span() {
+        // `é` is two bytes: the columns after it are one less than the byte offsets suggest.
+        let source = "let é = 1;\nlet x = wrong;\n";
+        let lo = source.find("wrong").unwrap();
+        let diagnostics = Diagnostics::new(vec![
+            Diagnostic::new("unknown `wrong`", Span::new(lo, lo + 5))
+                .with_label("here")
+                .with_secondary(Span::new(4, 6), "`é`")
+                .with_note("a note")
+                .with_help("a help"),
+            // Past the end of the source: clamped.
+            Diagnostic::new("at the end", Span::new(100, 120)),
+        ]);
+        let lines: Vec<serde_json::Value> = diagnostics
+            .render_json("t.pl", source)
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert_eq!(
+            lines[0],
+            serde_json::json!({
+                "file": "t.pl", "line": 2, "column": 9, "end_line": 2, "end_column": 14,
+                "label": "here", "severity": "error", "message": "unknown `wrong`",
+                "related": [{ "line": 1, "column": 5, "end_line": 1, "end_column": 6, "label": "`é`" }],
+                "notes": ["a note"], "help": ["a help"]
+            })
+        );
+        assert_eq!(
+            (lines[1]["line"].as_u64(), lines[1]["column"].as_u64()),
+            (Some(3), Some(1))
+        );
+    }
 }

@@ -38,6 +38,8 @@ impl std::error::Error for NumberingError {}
 pub struct BallLarus {
     dag: Dag,
     num_paths: u64,
+    /// NumPaths(v) of every node: the paths from `v` to EXIT.
+    paths_from: Vec<u64>,
     increments: Vec<u64>,
 }
 
@@ -223,6 +225,7 @@ impl BallLarus {
         let narrow = |x: u128| u64::try_from(x).expect("bounded by max_paths");
         Ok(BallLarus {
             num_paths: narrow(counts.num_paths[dag.entry().0]),
+            paths_from: counts.num_paths.into_iter().map(narrow).collect(),
             increments: counts.increments.into_iter().map(narrow).collect(),
             dag,
         })
@@ -235,6 +238,11 @@ impl BallLarus {
     /// NumPaths: the number of potential acyclic paths; ids are `0..num_paths`.
     pub fn num_paths(&self) -> u64 {
         self.num_paths
+    }
+
+    /// NumPaths(v): the number of paths from `v` to EXIT in the DAG (0 for a node outside it).
+    pub fn paths_from(&self, v: NodeId) -> u64 {
+        self.paths_from[v.0]
     }
 
     /// The Ball-Larus increment `W(d)` of a DAG edge.
@@ -250,6 +258,7 @@ impl BallLarus {
         BallLarus {
             dag: self.dag.clone(),
             num_paths: self.num_paths,
+            paths_from: self.paths_from.clone(),
             increments,
         }
     }

@@ -44,6 +44,10 @@ pub enum PathOp {
 pub struct PathPlan {
     edge_ops: Vec<Vec<PathOp>>,
     dead_end_ops: Vec<Vec<PathOp>>,
+    /// Per DAG edge: in the spanning tree (step 1), its `Inc` if a chord (step 2), and its code.
+    in_tree: Vec<bool>,
+    increments: Vec<i64>,
+    dag_ops: Vec<Option<PathOp>>,
 }
 
 impl PathPlan {
@@ -104,7 +108,25 @@ impl PathPlan {
         PathPlan {
             edge_ops,
             dead_end_ops,
+            in_tree,
+            increments,
+            dag_ops,
         }
+    }
+
+    /// Whether the DAG edge is in the spanning tree (and so gets no increment).
+    pub fn in_tree(&self, d: DagEdgeId) -> bool {
+        self.in_tree[d.0]
+    }
+
+    /// `Inc(c)` of a chord (step 2); `None` for a tree edge.
+    pub fn chord_increment(&self, d: DagEdgeId) -> Option<i64> {
+        (!self.in_tree[d.0]).then_some(self.increments[d.0])
+    }
+
+    /// The code placed on a DAG edge after steps 3 and 4, if any.
+    pub fn dag_op(&self, d: DagEdgeId) -> Option<PathOp> {
+        self.dag_ops[d.0]
     }
 
     /// The code to run when the CFG edge is taken, in order.

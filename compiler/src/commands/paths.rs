@@ -53,27 +53,9 @@ pub fn run(file: &Path, function: Option<&str>, format: Format, profile: Option<
         Err(status) => return status,
     };
     let program = lower::lower_program(&checked.program);
-    let profiled: Vec<&mir::Function> = program
-        .functions
-        .iter()
-        .enumerate()
-        .filter(|&(id, _)| id != program.init)
-        .map(|(_, func)| func)
-        .collect();
-    let selected: Vec<&mir::Function> = match function {
-        None => profiled,
-        Some(name) => match profiled.iter().find(|f| f.name == name) {
-            Some(&func) => vec![func],
-            None => {
-                let names: Vec<&str> = profiled.iter().map(|f| f.name.as_str()).collect();
-                eprintln!(
-                    "error: no function `{name}` in `{}`; its functions are: {}",
-                    checked.file_name,
-                    names.join(", ")
-                );
-                return EXIT_COMPILE_ERROR;
-            }
-        },
+    let selected = match select(&program, function, &checked.file_name) {
+        Ok(selected) => selected,
+        Err(status) => return status,
     };
     let source = Source::new(&checked.source);
     let mut functions = Vec::new();
@@ -94,8 +76,38 @@ pub fn run(file: &Path, function: Option<&str>, format: Format, profile: Option<
     write_stdout(&output)
 }
 
+/// The profiled functions (all but the global initializers), or only `function`; an error
+/// naming the functions if there is no such one.
+pub(super) fn select<'p>(
+    program: &'p mir::Program,
+    function: Option<&str>,
+    file_name: &str,
+) -> Result<Vec<&'p mir::Function>, i32> {
+    let profiled: Vec<&mir::Function> = program
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|&(id, _)| id != program.init)
+        .map(|(_, func)| func)
+        .collect();
+    match function {
+        None => Ok(profiled),
+        Some(name) => match profiled.iter().find(|f| f.name == name) {
+            Some(&func) => Ok(vec![func]),
+            None => {
+                let names: Vec<&str> = profiled.iter().map(|f| f.name.as_str()).collect();
+                eprintln!(
+                    "error: no function `{name}` in `{file_name}`; its functions are: {}",
+                    names.join(", ")
+                );
+                Err(EXIT_COMPILE_ERROR)
+            }
+        },
+    }
+}
+
 /// Writes the report; a closed pipe (`pcc paths … | head`) is not an error.
-fn write_stdout(text: &str) -> i32 {
+pub(super) fn write_stdout(text: &str) -> i32 {
     use std::io::Write as _;
     let mut stdout = std::io::stdout().lock();
     match stdout

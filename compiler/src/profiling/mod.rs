@@ -15,6 +15,7 @@ mod wpp;
 
 pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 pub use tpp::EdgeProfileSource;
+pub(crate) use tpp::edge_counts;
 pub use trace::trace_blocks;
 pub use wpp::call_split;
 
@@ -181,7 +182,12 @@ pub fn instrument(
             }
             Mode::Ppp => {
                 let spec = functions.last_mut().expect("pushed above");
-                let ids = interesting_ids(how.interesting.as_ref(), spec, numbered(), &fcfg);
+                let ids = interesting_ids(
+                    how.interesting.as_ref(),
+                    (&spec.name, &spec.cfg_hash),
+                    numbered(),
+                    &fcfg,
+                );
                 let ppp = Ppp::from_bl_ids(numbered(), ids)
                     .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))?;
                 spec.interesting = ppp.paths().iter().map(|p| p.bl_id).collect();
@@ -338,11 +344,11 @@ fn stream_activations(func: &mut mir::Function, table: usize) {
     }
 }
 
-/// The Ball-Larus ids of the interesting paths of one function (`spec`, numbered by
-/// `numbering`), warning on stderr when the profile is stale for it.
-fn interesting_ids(
+/// The Ball-Larus ids of the interesting paths of one function (`name`, whose code has
+/// `cfg_hash`, numbered by `numbering`), warning on stderr when the profile is stale for it.
+pub(crate) fn interesting_ids(
     source: Option<&InterestingSource>,
-    spec: &FunctionSpec,
+    (name, cfg_hash): (&str, &str),
     numbering: &BallLarus,
     fcfg: &FunctionCfg,
 ) -> Vec<u64> {
@@ -353,18 +359,17 @@ fn interesting_ids(
         }
         Some(InterestingSource::Profile {
             profile,
-            name,
+            name: file,
             share,
         }) => {
-            let Some(function) = profile.function(&spec.name) else {
+            let Some(function) = profile.function(name) else {
                 return Vec::new();
             };
-            if function.cfg_hash != spec.cfg_hash {
+            if function.cfg_hash != cfg_hash {
                 eprintln!(
-                    "pcc: warning: the interesting-path profile `{name}` is stale for function \
-                     `{}` (its CFG hash differs from the current code's); no path of `{}` is \
-                     interesting",
-                    spec.name, spec.name
+                    "pcc: warning: the interesting-path profile `{file}` is stale for function \
+                     `{name}` (its CFG hash differs from the current code's); no path of \
+                     `{name}` is interesting"
                 );
                 return Vec::new();
             }

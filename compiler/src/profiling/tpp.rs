@@ -36,7 +36,7 @@ pub(super) fn instrument_function(
     source: &EdgeProfileSource,
     array_limit: u64,
 ) -> Option<CounterTable> {
-    let counts = edge_counts(spec, fcfg, source)?;
+    let counts = edge_counts((&spec.name, &spec.cfg_hash), fcfg, source)?;
     let tpp = match Tpp::new(&fcfg.cfg, &counts, source.config) {
         Ok(tpp) => tpp,
         Err(error) => {
@@ -87,12 +87,12 @@ pub(super) fn instrument_function(
 
 /// The edge profile's counts of the function's CFG edges, or `None` after a warning when the
 /// profile has none that fit the current code.
-fn edge_counts(
-    spec: &FunctionSpec,
+pub(crate) fn edge_counts(
+    (name, cfg_hash): (&str, &str),
     fcfg: &FunctionCfg,
     source: &EdgeProfileSource,
 ) -> Option<Vec<u64>> {
-    let (name, file) = (&spec.name, &source.name);
+    let file = &source.name;
     let Some(record) = source.profile.function(name) else {
         eprintln!(
             "pcc: warning: tpp: the edge profile `{file}` has no counts for function `{name}`; \
@@ -117,7 +117,7 @@ fn edge_counts(
             );
             None
         }
-        Some(counts) if record.cfg_hash == spec.cfg_hash => Some(counts),
+        Some(counts) if record.cfg_hash == cfg_hash => Some(counts),
         _ => {
             eprintln!(
                 "pcc: warning: tpp: the edge profile `{file}` is stale for function `{name}` \

@@ -228,7 +228,7 @@ impl Checker<'_> {
                 operand.span,
             );
             if op == UnOp::Not && operand_checked.ty == Type::Int {
-                diagnostic = diagnostic.with_note("bitwise not on `int` is `~`");
+                diagnostic = diagnostic.with_help("bitwise not on `int` is `~`");
             }
             self.error(diagnostic);
             return None;

@@ -163,7 +163,7 @@ impl Checker<'_> {
                         Diagnostic::new("only function calls can be used as statements", expr.span)
                             .with_label("this value is not used");
                     if let ast::ExprKind::Binary { op: BinOp::Eq, .. } = expr.kind {
-                        diagnostic = diagnostic.with_note("to assign a value, use `=`");
+                        diagnostic = diagnostic.with_help("to assign a value, use `=`");
                     }
                     self.error(diagnostic);
                     self.skim(expr);
@@ -230,7 +230,7 @@ impl Checker<'_> {
         if self.fn_ids.contains_key(name) || super::builtins::lookup(name).is_some() {
             self.error(
                 Diagnostic::new(format!("`{name}` is a function, not a variable"), span)
-                    .with_note(format!("call it with `{name}(...)`")),
+                    .with_help(format!("call it with `{name}(...)`")),
             );
             return None;
         }
@@ -303,7 +303,7 @@ impl Checker<'_> {
                                 target.span,
                             )
                             .with_secondary(declared, "declared here")
-                            .with_note("to change it, copy it first: `let j = i;`"),
+                            .with_help("to change it, copy it first: `let j = i;`"),
                         );
                         None
                     }
