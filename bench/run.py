@@ -54,7 +54,7 @@ SUITE_MODES = [
     ("kbl", ["--profile=kbl", "--k", "4"]),
 ]
 
-# `pcc pgo`'s k (001 profiles the masked convolution with k = 10; see `pcc pgo --help`).
+# `pcc pgo`'s k ([KBLPP] profiles the masked convolution with k = 10; see `pcc pgo --help`).
 PGO_K = 6
 # Interleaved runs of the plain and the guided program, at least: the gains are a few percent on
 # most benchmarks, below what three runs on this virtual machine can resolve.
@@ -67,7 +67,7 @@ PROFILED = [
     ("programs/nqueens.pl", ["13"]),
     ("programs/mandelbrot.pl", ["600", "400", "800"]),
     ("programs/convolution.pl", ["2000", "2000", "30"]),
-    # 20 stacked conditionals, 17 of them biased (003 Fig. 5): a hash table under `bl`.
+    # 20 stacked conditionals, 17 of them biased ([TPP] Fig. 5): a hash table under `bl`.
     ("tests/fixtures/tpp/biased_stack.pl", ["15000000"]),
 ]
 DETAIL_MODES = [m for m in SUITE_MODES if m[0] != "kbl"] + [

@@ -1,9 +1,9 @@
-//! End-to-end tests of k-iteration path profiling (`pcc run --profile=kbl --k N`, 001): for
+//! End-to-end tests of k-iteration path profiling (`pcc run --profile=kbl --k N`, [KBLPP]): for
 //! every program of `programs/` and `tests/runtime/` (runtime errors), the program behaves as without profiling, the profile's
 //! `paths` are those of the `bl` profile of the same run, and level 1 of each function's k-IPF
 //! holds exactly those counts, for k = 1 and k = 4; every k-IPF is a well-formed prefix forest
 //! of depth ≤ k. Recursion: each activation keeps its own sequence, so a call never breaks or
-//! extends the caller's. The masked convolution of 001 (`programs/convolution.pl`): its k = 10
+//! extends the caller's. The masked convolution of [KBLPP] (`programs/convolution.pl`): its k = 10
 //! profile shows the long runs of each branch of the inner loop.
 
 mod common;
@@ -319,7 +319,7 @@ fn convolution_mask(w: i64, h: i64) -> Vec<bool> {
     mask
 }
 
-/// 001's masked-convolution case study: `pcc profile show` of the `--k 10` profile lists, as
+/// [KBLPP]'s masked-convolution case study: `pcc profile show` of the `--k 10` profile lists, as
 /// the hottest multi-iteration paths of `convolve`'s inner loop, the copy path ten times in a
 /// row and the convolution path ten times in a row, exactly as often as the mask has runs of
 /// ten such iterations (counted here from the mask: in a row, the iterations after the first,

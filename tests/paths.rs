@@ -1,5 +1,5 @@
 //! End-to-end tests of `pcc paths`: the static path listing must number paths exactly as the
-//! profiles of `pcc run --profile=bl` do (004 Sidebars 1–2 for `add_even`), say so when a
+//! profiles of `pcc run --profile=bl` do ([PFP] Sidebars 1–2 for `add_even`), say so when a
 //! function's paths are truncated or too many to list, and give the same data as text, JSON and
 //! a Graphviz drawing of the Ball-Larus DAG.
 
@@ -97,7 +97,7 @@ fn ids_of(function: &Value) -> Vec<u64> {
         .collect()
 }
 
-/// 004 Sidebars 1–2: AddEvenNumbers has six acyclic paths, numbered as in Fig. 11 — first the
+/// [PFP] Sidebars 1–2: AddEvenNumbers has six acyclic paths, numbered as in Fig. 11 — first the
 /// three that start at the loop header (3,4,5,6 / 3,4,6 / 3,7), then the three from the entry.
 #[test]
 fn add_even_has_the_six_paths_of_the_sidebar() {

@@ -1,4 +1,4 @@
-//! End-to-end tests of preferential path profiling (`pcc run --profile=ppp`, 000): with the
+//! End-to-end tests of preferential path profiling (`pcc run --profile=ppp`, [PPP]): with the
 //! interesting paths taken from a `bl` profile, the PPP profile must account for exactly the
 //! paths the `bl` profile of the same run has, split into interesting (`paths`) and residual
 //! ones; programs behave as without profiling; `--profile=ppp` works with no other flag.
@@ -217,7 +217,7 @@ fn interesting_share_keeps_the_hottest_paths() {
     }
 }
 
-/// 000 §1 residual path profiling, on the year-2000 example: the paths tested before 2000 are
+/// [PPP] §1 residual path profiling, on the year-2000 example: the paths tested before 2000 are
 /// interesting; a run past 2000 reports as residual exactly the paths `pcc profile diff` finds
 /// only in the later run.
 #[test]
@@ -420,7 +420,7 @@ fn profile_show_reports_range_and_rho() {
     );
 }
 
-/// 000 §5 "Hash table usage policy": with an array smaller than the PPP range, interesting
+/// [PPP] §5 "Hash table usage policy": with an array smaller than the PPP range, interesting
 /// paths with larger PPP ids are counted as residual at run time and moved back when the
 /// profile is written: the profile is the same.
 #[test]

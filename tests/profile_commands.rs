@@ -1,6 +1,6 @@
 //! End-to-end tests of `pcc profile show|merge|diff` on the hand-written profiles of
 //! `programs/add_even.pl` in `tests/profiles/` (see its README), and on real profiles of the
-//! year-2000 example (`programs/y2k.pl`, 004 §5.3) written by `pcc run --profile=bl`.
+//! year-2000 example (`programs/y2k.pl`, [PFP] §5.3) written by `pcc run --profile=bl`.
 
 mod common;
 
@@ -572,7 +572,7 @@ fn has_lines(path: &Value, lines: &[u64]) -> bool {
     lines.iter().all(|l| path_lines.contains(l))
 }
 
-/// 004 §5.3, Figure 8: with two-digit years, ages go negative after 1999, so paths through both
+/// [PFP] §5.3, Figure 8: with two-digit years, ages go negative after 1999, so paths through both
 /// B (under 15) and D (college graduate) run only in the run that crosses 2000.
 #[test]
 fn y2k_diff_finds_the_paths_that_appear_after_1999() {

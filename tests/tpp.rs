@@ -1,4 +1,4 @@
-//! End-to-end tests of targeted path profiling (`pcc run --profile=tpp`, 003): an edge profile
+//! End-to-end tests of targeted path profiling (`pcc run --profile=tpp`, [TPP]): an edge profile
 //! of an earlier run removes cold paths from the numbering (hash tables become arrays) and
 //! the instrumentation of regions whose paths are all obvious; the rebuilt profile must agree
 //! with the `bl` profile of the same run, programs must behave as without profiling, and the
@@ -80,7 +80,7 @@ fn args(values: &[&str]) -> Vec<String> {
     values.iter().map(|s| s.to_string()).collect()
 }
 
-/// 003 §4.1 / Fig. 9: 20 stacked conditionals, 17 of them biased, need a hash table under `bl`
+/// [TPP] §4.1 / Fig. 9: 20 stacked conditionals, 17 of them biased, need a hash table under `bl`
 /// (2^20 paths) and an array under `tpp` (2^3 hot paths), with a cold counter for the rest.
 #[test]
 fn biased_stacked_conditionals_move_from_a_hash_table_to_an_array() {
@@ -109,7 +109,7 @@ fn biased_stacked_conditionals_move_from_a_hash_table_to_an_array() {
     assert_eq!(t["cold_count"], 340);
 }
 
-/// 003 §5: with a representative edge profile (the same input), AoDF ≥ 98%, and every hot
+/// [TPP] §5: with a representative edge profile (the same input), AoDF ≥ 98%, and every hot
 /// path TPP measures has the count `bl` gives the path with the same lines.
 #[test]
 fn representative_edge_profile_attributes_almost_all_flow() {
@@ -127,7 +127,7 @@ fn representative_edge_profile_attributes_almost_all_flow() {
     }
 }
 
-/// 003 Fig. 2 / §4.2.2: a function whose paths are all obvious gets no code at all, and its
+/// [TPP] Fig. 2 / §4.2.2: a function whose paths are all obvious gets no code at all, and its
 /// path profile, derived from the edge profile, is `bl`'s.
 #[test]
 fn all_obvious_function_is_not_instrumented() {
@@ -221,7 +221,7 @@ fn zero_thresholds_rebuild_the_bl_profile_of_every_program() {
     }
 }
 
-/// DESIGN.md: without `--edge-profile` and without `<stem>.edge.profile.json` here, tpp stops
+/// README: without `--edge-profile` and without `<stem>.edge.profile.json` here, tpp stops
 /// with the command that makes one; that command works, and then so does tpp.
 #[test]
 fn missing_edge_profile_gives_the_command_to_make_one() {

@@ -1,4 +1,4 @@
-//! End-to-end tests of whole program paths (`pcc run --profile=wpp`, `pcc wpp expand|hot`; 002).
+//! End-to-end tests of whole program paths (`pcc run --profile=wpp`, `pcc wpp expand|hot`; [WPP]).
 //!
 //! For every program of `programs/`, `tests/runtime/` (runtime errors) and
 //! `tests/fixtures/profiling/` (`exit()` anywhere, many paths), at `-O0` and `-O2`:
@@ -12,7 +12,7 @@
 //! - the profile is the same at both levels (instrumentation precedes optimization), unless the
 //!   stack overflows (its depth depends on frame sizes).
 //!
-//! And: `pcc wpp hot` on the grammar of 002 Fig. 5 and on real runs (every reported subpath
+//! And: `pcc wpp hot` on the grammar of [WPP] Fig. 5 and on real runs (every reported subpath
 //! occurs in the trace and costs what it says), and what `show`, `merge`, `diff` and `pcc wpp`
 //! say about wpp and other profiles.
 
@@ -147,7 +147,7 @@ fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
     Ok(())
 }
 
-/// 002 Fig. 5: the WPP of `abbcabbcabbc`, S → AAA, A → BC, B → ab, C → bc, each path of cost 1.
+/// [WPP] Fig. 5: the WPP of `abbcabbcabbc`, S → AAA, A → BC, B → ab, C → bc, each path of cost 1.
 /// With subpaths of 2 to 3 paths costing at least 6, Fig. 7 reports ab and bc (at frequency 3).
 fn figure_5() -> Result<(), Failed> {
     let scratch = Scratch::new("figure5");

@@ -53,7 +53,7 @@ pub struct ProfileOptions {
     /// `ppp`: per function, only the hottest paths covering this share (0–1] of its path
     /// executions in the `interesting` profile.
     pub interesting_share: f64,
-    /// `kbl`: the longest sequences of path ids counted (001's `k`).
+    /// `kbl`: the longest sequences of path ids counted ([KBLPP]'s `k`).
     pub k: usize,
     /// `tpp`: the edge profile to plan from; `None` = `<stem>.edge.profile.json` here.
     pub edge_profile: Option<std::path::PathBuf>,
@@ -247,7 +247,7 @@ fn newest_path_profile(file_name: &str) -> Option<String> {
         .map(|(_, path)| path)
 }
 
-/// `ppp`: where the interesting paths come from (DESIGN.md: `--interesting`, else the newest
+/// `ppp`: where the interesting paths come from (README: `--interesting`, else the newest
 /// default-location path profile, else a static estimate), said in one line on stderr.
 fn interesting_source(
     current: &CurrentCode,
@@ -382,7 +382,7 @@ impl CurrentCode {
     }
 }
 
-/// `tpp`: the edge profile to plan from (DESIGN.md: `--edge-profile`, else the
+/// `tpp`: the edge profile to plan from (README: `--edge-profile`, else the
 /// default-location one; without one, stop with the command that makes it), said in one line
 /// on stderr.
 fn edge_profile_source(

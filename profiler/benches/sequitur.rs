@@ -1,4 +1,4 @@
-//! SEQUITUR(1) throughput (DESIGN: "SEQUITUR(1) ≥ 10 M symbols/s"), a benchmark, not a test:
+//! SEQUITUR(1) throughput (the target: SEQUITUR(1) ≥ 10 M symbols/s), a benchmark, not a test:
 //!
 //! ```text
 //! cargo bench -p pcc-profiler --bench sequitur [-- SYMBOLS]

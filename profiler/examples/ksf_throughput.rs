@@ -1,4 +1,4 @@
-//! Post-processing throughput of the k-slab forest (DESIGN: "the k-slab forest ≥ 50 M path
+//! Post-processing throughput of the k-slab forest (the target: "the k-slab forest ≥ 50 M path
 //! ids/s"), on streams shaped like the runtime's, with the child index the runtime would pick
 //! (dense rows for a function with few potential paths) and with the hash-table index. Asserts
 //! nothing; `bench/run.py` runs it and reports the numbers:
@@ -39,7 +39,7 @@ fn workloads(len: usize) -> Vec<Workload> {
     let hot_loop = (0..len)
         .map(|_| if rng.below(10) > 0 { 3 } else { rng.below(8) })
         .collect();
-    // The masked convolution of 001: runs of one path, then a run of another.
+    // The masked convolution of [KBLPP]: runs of one path, then a run of another.
     let mut runs = Vec::with_capacity(len);
     while runs.len() < len {
         let (id, run) = (rng.below(3), 1 + rng.below(40) as usize);

@@ -1,10 +1,10 @@
 //! Ball-Larus path numbering: NumPaths and edge increments on the DAG, such that the sum of the
 //! increments along each ENTRY→EXIT path is a unique id in `[0, NumPaths)`.
 //!
-//! The numbering is `computeBLIncrements` (000 Fig. 1), the same as `bl_path_numbering` (001).
-//! Path counts can exceed any fixed width (stacked `if`s: 2^k paths for k of them; 003 §4.1), so
+//! The numbering is `computeBLIncrements` ([PPP] Fig. 1), the same as `bl_path_numbering` ([KBLPP]).
+//! Path counts can exceed any fixed width (stacked `if`s: 2^k paths for k of them; [TPP] §4.1), so
 //! counts are computed with saturating 128-bit arithmetic, and while NumPaths exceeds the limit,
-//! edges are truncated into dummy edges (003 §2.1, [BL96]) until it fits: first the single cut
+//! edges are truncated into dummy edges ([TPP] §2.1, [BL96]) until it fits: first the single cut
 //! that removes the most paths, while counts are exact; then, once they saturate, cuts that bound
 //! every node's paths, which always fit 64-bit ids (any function size can be profiled).
 
@@ -49,7 +49,7 @@ pub(crate) struct Counts {
     pub(crate) increments: Vec<u128>,
 }
 
-/// 000 Fig. 1 `computeBLIncrements` (= 001 `bl_path_numbering`): in reverse topological order,
+/// [PPP] Fig. 1 `computeBLIncrements` (= [KBLPP] `bl_path_numbering`): in reverse topological order,
 /// `N(v)` is the sum of its successors' counts, and each out-edge's increment is the running sum
 /// before it, so the paths through the i-th out-edge take the i-th block of ids. Edges that are
 /// not `usable` (TPP's removed cold edges) carry no paths and get increment 0.
@@ -122,7 +122,7 @@ fn choose_cut(dag: &Dag, to_exit: &[u128], from_entry: &[u128]) -> Option<Vec<Da
 /// In reverse topological order, a node whose paths exceed the bound has all its out-edges cut:
 /// each then ends one path, and its target, already bounded, starts paths. The node is back to a
 /// handful of paths, so the nodes before it can multiply paths again for as long as the bound
-/// allows (with 64-bit ids and a 10,000-node function, some 50 stacked `if`s per path) instead
+/// allows (with 64-bit ids and a 10,[PPP]-node function, some 50 stacked `if`s per path) instead
 /// of being cut one after the other. This fails only if a node has more out-edges than `bound`,
 /// which only a tiny `max_paths` allows.
 fn cut_to_bound(dag: &mut Dag, max_paths: u64) {
@@ -178,7 +178,7 @@ impl BallLarus {
     }
 
     /// Like [`BallLarus::with_limit`], with the forward edges `cuts` cut first, so that paths
-    /// also end and start there (WPP cuts paths before calls, 002 §2). Back edges and edges out of
+    /// also end and start there (WPP cuts paths before calls, [WPP] §2). Back edges and edges out of
     /// unreachable nodes among `cuts` are left as they are: they end no path or already end one.
     pub fn with_cuts(
         cfg: &Cfg,
@@ -273,7 +273,7 @@ impl BallLarus {
         self.dag.cut_edges()
     }
 
-    /// 000 Fig. 4 `computePathIdentifier`: the sum of the increments along a DAG path.
+    /// [PPP] Fig. 4 `computePathIdentifier`: the sum of the increments along a DAG path.
     pub fn path_id(&self, path: &[DagEdgeId]) -> u64 {
         path.iter()
             .fold(0, |id, &d| id.wrapping_add(self.increment(d)))
@@ -366,7 +366,7 @@ mod tests {
 
     #[test]
     fn ppp_figure_2_node_with_two_successors() {
-        // 000 Fig. 2: a→b gets 0, a→c gets N(b).
+        // [PPP] Fig. 2: a→b gets 0, a→c gets N(b).
         let cfg = ppp_figure_2();
         let bl = BallLarus::new(&cfg).unwrap();
         let EdgeRole::Dag(a_c) = bl.dag().role(EdgeId(1)) else {
@@ -376,7 +376,7 @@ mod tests {
         assert_eq!(bl.num_paths(), 3);
     }
 
-    /// 004 Fig. 10–11: AddEvenNumbers has 6 potential paths, numbered as in Fig. 11.
+    /// [PFP] Fig. 10–11: AddEvenNumbers has 6 potential paths, numbered as in Fig. 11.
     #[test]
     fn add_even_numbers_sidebar_2() {
         let cfg = add_even_numbers();
@@ -391,7 +391,7 @@ mod tests {
         assert!(!bl.is_truncated());
     }
 
-    /// `if ((A||B) && (C||D)) X else Y` with short-circuit edges: 7 paths (004 §6.1).
+    /// `if ((A||B) && (C||D)) X else Y` with short-circuit edges: 7 paths ([PFP] §6.1).
     #[test]
     fn short_circuit_condition_has_seven_paths() {
         let cfg = short_circuit_condition();

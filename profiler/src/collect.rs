@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn add_even_numbers_profile_record() {
-        // 004 Fig. 10 with one source line per block (block k on line k + 1; the exit has none).
+        // [PFP] Fig. 10 with one source line per block (block k on line k + 1; the exit has none).
         let cfg = add_even_numbers();
         let bl = BallLarus::new(&cfg).unwrap();
         let mut function = function_profile("add_even", "h", &bl, 4);

@@ -1,4 +1,4 @@
-//! The Ball-Larus DAG of a CFG (000 §2.1; 001 "Ball-Larus Path Tracing Algorithm"; 003 §2.1 and
+//! The Ball-Larus DAG of a CFG ([PPP] §2.1; [KBLPP] "Ball-Larus Path Tracing Algorithm"; [TPP] §2.1 and
 //! Fig. 1a–b).
 //!
 //! Back edges are found by a depth-first search from the entry. Each back edge `v→w` is replaced by
@@ -8,7 +8,7 @@
 //! id also tells which back edge ended the path. A back edge into the entry node needs no
 //! `ENTRY→w` dummy: every path may start at the entry anyway.
 //!
-//! Truncation (003 §2.1) cuts a forward edge the same way, turning it into `v→EXIT` plus
+//! Truncation ([TPP] §2.1) cuts a forward edge the same way, turning it into `v→EXIT` plus
 //! `ENTRY→w`; [`crate::ball_larus`] decides which edges.
 //!
 //! Nodes that cannot reach EXIT: a node inside an infinite loop still reaches EXIT in the DAG,
@@ -130,7 +130,7 @@ impl Dag {
     /// Builds the DAG: back edges by DFS become dummy edges, dead ends get an edge to EXIT.
     ///
     /// Out-edge order, which fixes the numbering: at the entry, the `ENTRY→w` dummies first (by
-    /// node id of `w`; so paths starting at loop headers get the small ids, as in 004 Fig. 11),
+    /// node id of `w`; so paths starting at loop headers get the small ids, as in [PFP] Fig. 11),
     /// then the entry's own edges; everywhere, CFG out-edge order, with a back edge's `v→EXIT`
     /// dummy in the back edge's place.
     pub fn new(cfg: &Cfg) -> Dag {
@@ -225,7 +225,7 @@ impl Dag {
         id
     }
 
-    /// Truncates the real edge `d = v→w` (003 §2.1): it becomes the dummy `v→EXIT` in place
+    /// Truncates the real edge `d = v→w` ([TPP] §2.1): it becomes the dummy `v→EXIT` in place
     /// (keeping its position among `v`'s out-edges) and `ENTRY→w` is added if missing.
     /// `d` must be a [`DagEdgeKind::Real`] edge whose target is not the entry node.
     pub(crate) fn cut(&mut self, d: DagEdgeId) {

@@ -1,4 +1,4 @@
-//! Edge profiling (DESIGN mode `edge`, the input of TPP, 003 §4): counters only on the chords of a
+//! Edge profiling (`--profile edge`, the input of TPP, [TPP] §4): counters only on the chords of a
 //! maximum spanning tree; every other edge count follows from flow conservation.
 //!
 //! The graph is the CFG's reachable part plus three kinds of virtual edges: EXIT→ENTRY (each
@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn loop_counts_are_rebuilt() {
-        // AddEvenNumbers (004 Fig. 10) called once with limit 2: blocks 1 2 3 4 6 3 4 5 6 3 7.
+        // AddEvenNumbers ([PFP] Fig. 10) called once with limit 2: blocks 1 2 3 4 6 3 4 5 6 3 7.
         let cfg = add_even_numbers();
         let truth = [1, 1, 2, 1, 1, 1, 1, 2, 1];
         let plan = EdgeProfilePlan::new(&cfg, &[1, 1, 10, 1, 10, 10, 10, 10, 1]);

@@ -14,14 +14,14 @@ fn graph(num_nodes: usize, entry: usize, exit: usize, edges: &[(usize, usize)]) 
     Cfg::from_edges(num_nodes, entry, exit, edges).expect("the example graphs are valid CFGs")
 }
 
-/// 000 Fig. 2, a node with two successors: node a = 0 branches to b = 1 and c = 2 (a→b listed
+/// [PPP] Fig. 2, a node with two successors: node a = 0 branches to b = 1 and c = 2 (a→b listed
 /// first); b reaches the exit 4 directly and through node 3, c goes straight to the exit. So
 /// a→b gets increment 0, a→c gets N(b) = 2, and there are 3 paths.
 pub fn ppp_figure_2() -> Cfg {
     graph(5, 0, 4, &[(0, 1), (0, 2), (1, 3), (1, 4), (2, 4), (3, 4)])
 }
 
-/// 000 Fig. 3(a) (= Fig. 13): nodes s a b c d t = 0..6; out(a) lists a→c before a→b, which
+/// [PPP] Fig. 3(a) (= Fig. 13): nodes s a b c d t = 0..6; out(a) lists a→c before a→b, which
 /// gives the Ball-Larus ids the paper states: sacdt 0, sact 1, sbcdt 4, sbct 5.
 pub fn ppp_figure_3() -> Cfg {
     graph(
@@ -41,7 +41,7 @@ pub fn ppp_figure_3() -> Cfg {
     )
 }
 
-/// 000 Fig. 6 (Lemma 3): nodes s a b c d e f g t = 0..9; s branches to a, b, c, which join at
+/// [PPP] Fig. 6 (Lemma 3): nodes s a b c d e f g t = 0..9; s branches to a, b, c, which join at
 /// d, which branches to e, f, g, which join at the exit t. Nine paths, three through each of
 /// a, b, c.
 pub fn ppp_figure_6() -> Cfg {
@@ -67,7 +67,7 @@ pub fn ppp_figure_6() -> Cfg {
     )
 }
 
-/// 004 Fig. 8, the year-2000 example: `if (age < 15) B else C; if (college) D else E;
+/// [PFP] Fig. 8, the year-2000 example: `if (age < 15) B else C; if (college) D else E;
 /// if (items > 3) F else G`. Nodes: 0 test age, 1 B, 2 C, 3 test college, 4 D, 5 E, 6 test
 /// items, 7 F, 8 G, 9 exit.
 pub fn year_2000() -> Cfg {
@@ -92,7 +92,7 @@ pub fn year_2000() -> Cfg {
     )
 }
 
-/// 004 Fig. 10: AddEvenNumbers; node k is block k+1, node 7 is the exit added by the caller.
+/// [PFP] Fig. 10: AddEvenNumbers; node k is block k+1, node 7 is the exit added by the caller.
 /// Edge 7 (block 6 → block 3) is the loop's back edge. It has the 6 potential paths of
 /// Fig. 11.
 pub fn add_even_numbers() -> Cfg {
@@ -114,7 +114,7 @@ pub fn add_even_numbers() -> Cfg {
     )
 }
 
-/// 004 §6.1: `if ((A||B) && (C||D)) X else Y` with short-circuit edges; nodes A B C D X Y = 0..6
+/// [PFP] §6.1: `if ((A||B) && (C||D)) X else Y` with short-circuit edges; nodes A B C D X Y = 0..6
 /// and the exit 6. It has 7 paths.
 pub fn short_circuit_condition() -> Cfg {
     let (a, b, c, d, x, y, exit) = (0, 1, 2, 3, 4, 5, 6);
@@ -137,7 +137,7 @@ pub fn short_circuit_condition() -> Cfg {
     )
 }
 
-/// 003 §4.1: `k` stacked `if`s, 2^k paths. Nodes 3i (test), 3i+1 / 3i+2 (arms), 3k the exit;
+/// [TPP] §4.1: `k` stacked `if`s, 2^k paths. Nodes 3i (test), 3i+1 / 3i+2 (arms), 3k the exit;
 /// per `if`, the edges test→then, test→else, then→join, else→join.
 pub fn stacked_ifs(k: usize) -> Cfg {
     let mut edges = Vec::new();
@@ -165,25 +165,25 @@ pub fn edges_along(cfg: &Cfg, nodes: &[usize]) -> Vec<EdgeId> {
         .collect()
 }
 
-/// 003 Fig. 7a: a loop of one block B with a high iteration count between blocks A and C. Nodes
+/// [TPP] Fig. 7a: a loop of one block B with a high iteration count between blocks A and C. Nodes
 /// A B C = 0..3 and the exit 3; edges A→B, B→B (the back edge), B→C, C→exit.
 pub fn tpp_figure_7() -> Cfg {
     graph(4, 0, 3, &[(0, 1), (1, 1), (1, 2), (2, 3)])
 }
 
-/// A loop for the cold-back-edge cases of 003 Fig. 6a: entry 0, header 1, body 2, exit 3;
+/// A loop for the cold-back-edge cases of [TPP] Fig. 6a: entry 0, header 1, body 2, exit 3;
 /// edges 0→1, 1→2, 1→3, 2→1 (the back edge), 2→3.
 pub fn tpp_figure_6a() -> Cfg {
     graph(4, 0, 3, &[(0, 1), (1, 2), (1, 3), (2, 1), (2, 3)])
 }
 
-/// 003 Fig. 6b: a header 1 with two back edges, from 2 (edge 2) and from 3 (edge 4); entry 0,
+/// [TPP] Fig. 6b: a header 1 with two back edges, from 2 (edge 2) and from 3 (edge 4); entry 0,
 /// exit 4; edges 0→1, 1→2, 2→1, 2→3, 3→1, 3→4.
 pub fn tpp_figure_6b() -> Cfg {
     graph(5, 0, 4, &[(0, 1), (1, 2), (2, 1), (2, 3), (3, 1), (3, 4)])
 }
 
-/// 003 Fig. 6c: a loop (header 1, back edge 1→1) entered only through a cold edge; entry 0,
+/// [TPP] Fig. 6c: a loop (header 1, back edge 1→1) entered only through a cold edge; entry 0,
 /// exit 2; edges 0→1, 0→2, 1→1, 1→2.
 pub fn tpp_figure_6c() -> Cfg {
     graph(3, 0, 2, &[(0, 1), (0, 2), (1, 1), (1, 2)])

@@ -1,5 +1,5 @@
-//! Where to put the path-register code: Ball-Larus event counting (000 §5 "Counter
-//! optimizations"; 003 §2.1 and Fig. 1d).
+//! Where to put the path-register code: Ball-Larus event counting ([PPP] §5 "Counter
+//! optimizations"; [TPP] §2.1 and Fig. 1d).
 //!
 //! 1. A maximum-weight spanning tree of the DAG plus a virtual EXIT→ENTRY edge, which is forced
 //!    into the tree. Tree edges get no increment.
@@ -281,7 +281,7 @@ mod tests {
         let cfg = add_even_numbers();
         let numbering = BallLarus::new(&cfg).unwrap();
         let plan = PathPlan::new(&numbering, &static_edge_weights(&cfg, numbering.dag()));
-        // Blocks 1 2 3 4 6 3 4 5 6 3 7 (004 Sidebar 1) as edge ids.
+        // Blocks 1 2 3 4 6 3 4 5 6 3 7 ([PFP] Sidebar 1) as edge ids.
         let execution = [0, 1, 2, 5, 7, 2, 4, 6, 7, 3, 8].map(EdgeId);
         assert_eq!(simulate(&cfg, &plan, &execution), vec![4, 0, 2]);
         // Inside the loop only one arm of the `if` and the back edge carry code.

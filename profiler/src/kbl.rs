@@ -1,9 +1,9 @@
-//! Multi-iteration path profiling (k-BLPP, 001): the k-slab forest (k-SF), built online from the
+//! Multi-iteration path profiling (k-BLPP, [KBLPP]): the k-slab forest (k-SF), built online from the
 //! stream of Ball-Larus path ids of one function, and its conversion into the k-iteration path
 //! forest (k-IPF) at exit.
 //!
 //! The k-IPF of a stream is the prefix forest of every run of `1..=k` consecutive path ids that
-//! contains no `*` (routine entry) marker (001, Definition "k-Iteration Path Forest"): a
+//! contains no `*` (routine entry) marker ([KBLPP], Definition "k-Iteration Path Forest"): a
 //! sequence never spans two activations. Its first level holds the plain Ball-Larus counts.
 //!
 //! # How the runtime drives it
@@ -45,7 +45,7 @@ use crate::profile::KipfNode;
 /// No node (`null` in the paper).
 const NIL: u32 = u32::MAX;
 
-/// An item of the stream Σ (001 §"Ball-Larus Path Tracing Algorithm"): a path id, or the `*`
+/// An item of the stream Σ ([KBLPP] §"Ball-Larus Path Tracing Algorithm"): a path id, or the `*`
 /// marker emitted at routine entry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum StreamItem {
@@ -135,7 +135,7 @@ fn hint_slot(parent: u32) -> usize {
     parent.wrapping_add(1) as usize
 }
 
-/// The k-slab forest of one function (001 §"Algorithms", Definition "k-slab forest"): an arena
+/// The k-slab forest of one function ([KBLPP] §"Algorithms", Definition "k-slab forest"): an arena
 /// of nodes and an index of its roots `R` and arcs.
 #[derive(Clone, Debug)]
 pub struct KSlabForest {
@@ -191,7 +191,7 @@ impl KSlabForest {
         self.nodes.is_empty()
     }
 
-    /// Processes one item of the stream with `cursor` as the paper's `n`, `τ`, `β` (001,
+    /// Processes one item of the stream with `cursor` as the paper's `n`, `τ`, `β` ([KBLPP],
     /// Algorithm "Stream processing algorithm for k-SF construction").
     pub fn process(&mut self, cursor: &mut Cursor, item: StreamItem) {
         match item {
@@ -211,7 +211,7 @@ impl KSlabForest {
         }
     }
 
-    /// `process_bl_path_id(r)` for a path id `r` (001, Algorithm "Stream processing algorithm
+    /// `process_bl_path_id(r)` for a path id `r` ([KBLPP], Algorithm "Stream processing algorithm
     /// for k-SF construction", lines 6–31; the `*` case, lines 1–5, is
     /// [`Cursor::routine_entry`]). Line numbers below are those the chapter's text uses.
     ///
@@ -389,7 +389,7 @@ impl KSlabForest {
         }
     }
 
-    /// `make_k_ipf()` (001, Algorithm "converting a k-SF into a k-IPF"): joins, for every
+    /// `make_k_ipf()` ([KBLPP], Algorithm "converting a k-SF into a k-IPF"): joins, for every
     /// path id `r` of the forest, the subtrees of depth up to `k` rooted at the nodes labelled
     /// `r` under a dummy root, adding up their counters.
     pub fn make_k_ipf(&self) -> Vec<KipfNode> {
@@ -411,7 +411,7 @@ impl KSlabForest {
         kipf.into_forest()
     }
 
-    /// `join_subtree(ρ, γ, d)` (001, Algorithm "Subroutine for joining trees during k-SF
+    /// `join_subtree(ρ, γ, d)` ([KBLPP], Algorithm "Subroutine for joining trees during k-SF
     /// conversion"): adds the paths of depth up to `d` of the k-SF subtree at `rho` below the
     /// k-IPF node `gamma`, each only once, accumulating counters.
     fn join_subtree(
@@ -648,7 +648,7 @@ mod tests {
         }
     }
 
-    /// The stream of the example in 001 §"k-SF": `*` then chunks
+    /// The stream of the example in [KBLPP] §"k-SF": `*` then chunks
     /// `6,2,0 | 0,2,2 | 0,0,2 | 2,0,0 | 2,3` (k = 4).
     fn thesis_stream() -> Vec<StreamItem> {
         std::iter::once(RoutineEntry)
@@ -676,7 +676,7 @@ mod tests {
         dense
     }
 
-    /// The 4-SF of the example (001, Figure "kblpp-ksf", given in the text as the list L):
+    /// The 4-SF of the example ([KBLPP], Figure "kblpp-ksf", given in the text as the list L):
     /// ⟨6,2,0,0,2,2⟩, ⟨0,2,2,0,0,2⟩, ⟨0,0,2,2,0,0⟩, ⟨2,0,0,2,3⟩ and their prefixes. Only the
     /// first chunk 6,2,0 is counted in the upper slab; every later id is counted in the lower
     /// slab of the previous chunk's tree.
@@ -737,7 +737,7 @@ mod tests {
         assert_eq!(expected.iter().map(total).sum::<u64>(), 14);
     }
 
-    /// The 4-IPF of the example (001, Figure "kblpp-example"): one tree per distinct id
+    /// The 4-IPF of the example ([KBLPP], Figure "kblpp-example"): one tree per distinct id
     /// (0, 2, 3, 6), BL counts on the first level, ⟨2,0,0,2⟩ taken 3 times. The figure itself
     /// is not in the text; the rest of the forest is every n-gram (n ≤ 4) of
     /// 6,2,0,0,2,2,0,0,2,2,0,0,2,3 counted by hand.

@@ -1,11 +1,11 @@
-//! Preferential path profiling, PPP (000: Vaswani, Nori, Chilimbi, POPL 2007): a second path
+//! Preferential path profiling, PPP ([PPP]: Vaswani, Nori, Chilimbi, POPL 2007): a second path
 //! numbering, next to Ball-Larus, that gives a chosen set of *interesting* paths small distinct
 //! ids, so that their counters fit in an array even when the function has far too many paths.
 //!
-//! # Numbering (000 §3.1, Fig. 10 `computePPPIncrements`)
+//! # Numbering ([PPP] §3.1, Fig. 10 `computePPPIncrements`)
 //!
 //! Only the interesting paths matter; every other path may get any id, even one that collides
-//! with an interesting path's (000 §3 relaxes Lemma 2's separation condition this way). The
+//! with an interesting path's ([PPP] §3 relaxes Lemma 2's separation condition this way). The
 //! nodes of the Ball-Larus DAG are visited in reverse topological order, keeping for each
 //! interesting path a partial id `pid(p)`: the sum of the weights already assigned to its
 //! suffix. At node `v`, the interesting paths are grouped by their *prefix* (the edges from
@@ -25,13 +25,13 @@
 //! distinct and fill `[0, range)` up to holes. An edge no interesting path takes keeps the
 //! paper's undefined weight ⊥; its register increment is 0.
 //!
-//! Compactness is `ρ = range / |I|` (000 §3, Problem A: `(max − min + 1) / |I|`, and the
+//! Compactness is `ρ = range / |I|` ([PPP] §3, Problem A: `(max − min + 1) / |I|`, and the
 //! smallest id is 0 here). `ρ = 1` is not always possible (Lemma 3, Fig. 6); PPP is optimal
 //! among numberings whose edge intervals do not overlap (Theorem 1, Problem B), but not always
 //! overall (§3.3, Fig. 11). When every path is interesting the weights are exactly the
 //! Ball-Larus increments (Fig. 1) and `range` is NumPaths.
 //!
-//! Prefixes are identified as in 000 §5 ("Representing paths and prefixes"): by the sum of the
+//! Prefixes are identified as in [PPP] §5 ("Representing paths and prefixes"): by the sum of the
 //! Ball-Larus increments along them, which differs between any two prefixes ending at the same
 //! node (they extend to different complete paths with the same suffix).
 //!
@@ -41,7 +41,7 @@
 //! NumPaths < 2^64`; weights lie in `(−2^64, 2^64)` and the 64-bit register, wrapping, holds
 //! every interesting path's exact id at the end of the path.
 //!
-//! # At run time (000 §2.3, §5 "Register usage", "Additional checks")
+//! # At run time ([PPP] §2.3, §5 "Register usage", "Additional checks")
 //!
 //! Two registers run side by side: the Ball-Larus one (`r_bl`, unique for every path) and the
 //! PPP one (`r_ppp`). When a path ends, with `ppp` and `bl` its two ids:
@@ -59,7 +59,7 @@
 //! Ball-Larus: the PPP register takes the `v→EXIT` dummy's increment, the path ends, and the
 //! register restarts with the `ENTRY→w` dummy's increment ([`Ppp::edge_increments`]).
 //! [`Ppp::plan`] places both registers' code on the same edges with the spanning-tree event
-//! counting of [`crate::instrument`], as 000 §5 ("Counter optimizations") does.
+//! counting of [`crate::instrument`], as [PPP] §5 ("Counter optimizations") does.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -161,7 +161,7 @@ pub struct Ppp {
 }
 
 impl Ppp {
-    /// Numbers the interesting paths given by their Ball-Larus ids (as 000 §5 does); repeated
+    /// Numbers the interesting paths given by their Ball-Larus ids (as [PPP] §5 does); repeated
     /// ids count once.
     pub fn from_bl_ids(
         bl: &BallLarus,
@@ -209,7 +209,7 @@ impl Ppp {
     /// Fig. 10 `computePPPIncrements` over `paths` (`(bl_id, edges)`, sorted and distinct).
     fn number(bl: &BallLarus, paths: Vec<(u64, Vec<DagEdgeId>)>) -> Ppp {
         let dag = bl.dag();
-        // paths_I(e) with each path's prefix at e, named by its Ball-Larus sum (000 §5).
+        // paths_I(e) with each path's prefix at e, named by its Ball-Larus sum ([PPP] §5).
         let mut through: Vec<Vec<(usize, u64)>> = vec![Vec::new(); dag.num_edges()];
         for (p, (_, edges)) in paths.iter().enumerate() {
             let mut prefix = 0u64;
@@ -298,7 +298,7 @@ impl Ppp {
         self.paths.len()
     }
 
-    /// ρ = `range / |I|` (000 §3, Problem A), at least 1; `None` when no path is interesting.
+    /// ρ = `range / |I|` ([PPP] §3, Problem A), at least 1; `None` when no path is interesting.
     pub fn compactness(&self) -> Option<f64> {
         (!self.paths.is_empty()).then(|| self.range as f64 / self.paths.len() as f64)
     }
@@ -319,7 +319,7 @@ impl Ppp {
         self.weights[d.0].map_or(0, |w| w as i64)
     }
 
-    /// 000 Fig. 4 `computePathIdentifier` with the PPP increments: the register's value at the
+    /// [PPP] Fig. 4 `computePathIdentifier` with the PPP increments: the register's value at the
     /// end of a DAG path (wrapping). For an interesting path it is its PPP id.
     pub fn path_id(&self, path: &[DagEdgeId]) -> u64 {
         path.iter()
@@ -339,7 +339,7 @@ impl Ppp {
     }
 
     /// `slots[0..range]` for the runtime: the expected Ball-Larus id of each PPP id, or
-    /// [`EMPTY_SLOT`]. Its length is [`Ppp::range`]; the caller decides (000 §5 "Hash table
+    /// [`EMPTY_SLOT`]. Its length is [`Ppp::range`]; the caller decides ([PPP] §5 "Hash table
     /// usage policy") whether that is small enough for an array.
     pub fn slot_table(&self) -> Vec<u64> {
         let len = usize::try_from(self.range).expect("the PPP range fits in memory");
@@ -409,7 +409,7 @@ impl Ppp {
         ids
     }
 
-    /// Places the code of both registers (000 §5: "both PPP and Ball-Larus counter updates occur
+    /// Places the code of both registers ([PPP] §5: "both PPP and Ball-Larus counter updates occur
     /// on the same edges"), given a frequency per CFG edge as for [`PathPlan::new`].
     pub fn plan(&self, cfg_edge_weights: &[u64]) -> PppPlan {
         self.plan_with_stops(cfg_edge_weights, &[])
@@ -513,7 +513,7 @@ mod tests {
         bl.path_id(&path)
     }
 
-    /// 000 §2.3 and the §3.2 walk-through: sacdt, sact, sbct (Ball-Larus 0, 1, 5) get PPP ids
+    /// [PPP] §2.3 and the §3.2 walk-through: sacdt, sact, sbct (Ball-Larus 0, 1, 5) get PPP ids
     /// 0, 1, 2, with the weights the walk-through assigns.
     #[test]
     fn figure_3_section_3_2_example() {

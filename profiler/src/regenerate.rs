@@ -1,9 +1,9 @@
 //! Path regeneration: from a path id back to its edges, and enumeration of a function's paths.
 //!
 //! Ball-Larus increments of a node's out-edges increase in out-edge order, each edge owning the
-//! block of ids `[W(e), W(e) + N(dest(e)))` (000 Fig. 1). So from ENTRY, with the id as the
+//! block of ids `[W(e), W(e) + N(dest(e)))` ([PPP] Fig. 1). So from ENTRY, with the id as the
 //! remaining sum, the path continues along the out-edge with the largest increment not above it
-//! (DESIGN "Path regeneration"; the decoding side of 000 §4.2, `pathEncoder` run backwards).
+//! (the decoding side of [PPP] §4.2, `pathEncoder` run backwards).
 
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, EdgeId, NodeId};
@@ -42,7 +42,7 @@ impl CfgPath {
     }
 }
 
-/// The DAG edges of path `id` (DESIGN.md): from ENTRY, at each node the `usable` out-edge with
+/// The DAG edges of path `id` (every reported path names its lines this way): from ENTRY, at each node the `usable` out-edge with
 /// the largest increment not above the remaining id. `id` must be below the number of paths.
 pub(crate) fn regenerate_path(
     dag: &Dag,
@@ -135,7 +135,7 @@ mod tests {
     use super::*;
     use crate::examples::{add_even_numbers, stacked_ifs};
 
-    /// 004 Fig. 11: the six paths of AddEvenNumbers by block number, with their values.
+    /// [PFP] Fig. 11: the six paths of AddEvenNumbers by block number, with their values.
     #[test]
     fn add_even_numbers_regenerates_figure_11() {
         let cfg = add_even_numbers();

@@ -1,5 +1,5 @@
 //! Maximum-weight spanning trees, the basis of both counter placements (Ball-Larus event
-//! counting, 000 §5 "Counter optimizations"; 003 §2.1): the edges of the tree get no code, so the
+//! counting, [PPP] §5 "Counter optimizations"; [TPP] §2.1): the edges of the tree get no code, so the
 //! heaviest (most frequently executed) edges should be in it.
 
 /// Kruskal's algorithm on the undirected view of `edges` (pairs of node indices below

@@ -27,11 +27,11 @@ pub struct ProfileSpec {
     pub source_hash: String,
     /// Where the profile is written.
     pub output: String,
-    /// Functions with more potential paths count them in a hash table (DESIGN.md, `bl`).
+    /// Functions with more potential paths count them in a hash table (README, `--hash-threshold`).
     pub array_limit: u64,
     /// One per instrumented function; function `i` uses counter table `i`.
     pub functions: Vec<FunctionSpec>,
-    /// `kbl`: the longest sequences of path ids counted (001's `k`).
+    /// `kbl`: the longest sequences of path ids counted ([KBLPP]'s `k`).
     #[serde(default)]
     pub k: usize,
     /// `tpp`: the thresholds of the plan (with each function's `edge_counts`, all that
@@ -65,12 +65,12 @@ pub struct FunctionSpec {
     /// where the edge plan counts the activations still running ([`EdgeProfilePlan::with_stops`]).
     #[serde(default)]
     pub stops: Vec<usize>,
-    /// `wpp`: the edges cut before calls (002 §2); the CFG above is the one split before calls,
+    /// `wpp`: the edges cut before calls ([WPP] §2); the CFG above is the one split before calls,
     /// see [`crate::wpp::CallSplit`].
     #[serde(default)]
     pub call_cuts: Vec<usize>,
     /// `wpp`: the cost of each node, its number of MIR instructions (statements and
-    /// terminator), which prices paths for `pcc wpp hot` (002 §5.2 uses instruction counts).
+    /// terminator), which prices paths for `pcc wpp hot` ([WPP] §5.2 uses instruction counts).
     #[serde(default)]
     pub node_costs: Vec<u64>,
     /// `tpp`: the edge profile's count of each CFG edge, which the plan is made from; `None`
@@ -177,7 +177,7 @@ fn function_record(
             let ppp = Ppp::from_bl_ids(&numbering, function.interesting.iter().copied())
                 .map_err(|e| e.to_string())?;
             // Interesting paths: dense counters by PPP id, plus any interesting path the
-            // runtime counted as residual (a PPP id past the array it was given, 000 §5 "Hash
+            // runtime counted as residual (a PPP id past the array it was given, [PPP] §5 "Hash
             // table usage policy"), weeded out here.
             let mut interesting: BTreeMap<u64, u64> = BTreeMap::new();
             for &(slot, count) in counts {
@@ -213,7 +213,7 @@ fn function_record(
                 for &(index, count) in counts {
                     counters.add(n, index, count)?;
                 }
-                // 003 §4.2.2: measured paths, and obvious ones from their defining edges.
+                // [TPP] §4.2.2: measured paths, and obvious ones from their defining edges.
                 let rebuilt = tpp.rebuild(&counters, edge_counts);
                 let lines = |node: NodeId| function.node_lines[node.0].clone();
                 let paths = |counts: BTreeMap<u64, u64>| {

@@ -1,14 +1,14 @@
-//! Targeted path profiling (003: Joshi, Bond, Zilles, CGO 2004): an edge profile of an earlier
+//! Targeted path profiling ([TPP]: Joshi, Bond, Zilles, CGO 2004): an edge profile of an earlier
 //! run makes Ball-Larus path profiling cheaper in two ways.
 //!
-//! 1. *Cold path elimination* (003 §4.1, Fig. 5). An edge is cold by the local branch-bias
+//! 1. *Cold path elimination* ([TPP] §4.1, Fig. 5). An edge is cold by the local branch-bias
 //!    criterion (§4.1.1) when it carries less than `cold_threshold` % of its source block's
 //!    flow. Edges and blocks that then lie on no hot ENTRY→EXIT path are cold transitively.
 //!    Cold edges are left out of the DAG, so only hot paths are numbered; a hot block's cold
 //!    out-edge poisons the path register ([`TppOp::Poison`]), and a poisoned path is recorded
 //!    in the single *cold counter* instead of a path counter. Cold back edges follow the three
 //!    cases of Fig. 6 ([`ColdBackEdge`], §4.1.2).
-//! 2. *Obvious path elimination* (003 §4.2). Loops whose entry edges carry less than
+//! 2. *Obvious path elimination* ([TPP] §4.2). Loops whose entry edges carry less than
 //!    `loop_threshold` % of their header's flow are disconnected from the rest of the function
 //!    (§4.2.1, Fig. 7e–f): their entry and exit edges are truncated like Ball-Larus cut edges. A
 //!    *defining edge* lies on a single DAG path (source with one path from ENTRY, target with
@@ -21,9 +21,9 @@
 //! obvious paths from the edge profile, the cold count), and [`attribution_of_definite_flow`]
 //! compares it with a Ball-Larus profile of the same run (§5, AoDF).
 //!
-//! The numbering is Ball-Larus numbering (000 Fig. 1) of the DAG that [`crate::dag::Dag`] builds
+//! The numbering is Ball-Larus numbering ([PPP] Fig. 1) of the DAG that [`crate::dag::Dag`] builds
 //! from the hot edges, with the disconnected loops' edges cut by [`crate::dag::Dag`]'s
-//! truncation. The code is the plain form of 003 Fig. 1c (`r = 0` at the start, `r += W(e)`
+//! truncation. The code is the plain form of [TPP] Fig. 1c (`r = 0` at the start, `r += W(e)`
 //! on each edge with a non-zero increment, `count[r]` at the end of a path), not the
 //! spanning-tree placement of [`crate::instrument::PathPlan`].
 
@@ -38,7 +38,7 @@ use crate::dag::{Dag, DagEdgeId, DagEdgeKind, EdgeRole};
 use crate::profile::{FunctionProfile, PathCount};
 use crate::regenerate::{CfgPath, PathEnd, cfg_path_of, regenerate_path};
 
-/// The two thresholds of a `TPP(i, j)` configuration (003 §5), in percent, and whether to
+/// The two thresholds of a `TPP(i, j)` configuration ([TPP] §5), in percent, and whether to
 /// eliminate obvious paths.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TppConfig {
@@ -47,12 +47,12 @@ pub struct TppConfig {
     /// `j`: a loop is disconnected when its entry edges carry less than `j` % of its header's
     /// flow (an average of more than `100 / j` iterations per entry).
     pub loop_threshold: u32,
-    /// Whether to remove the code of obvious paths (003 §4.2.2).
+    /// Whether to remove the code of obvious paths ([TPP] §4.2.2).
     pub eliminate_obvious: bool,
 }
 
 impl Default for TppConfig {
-    /// TPP(5, 15), the paper's recommended trade-off (003 §5.1).
+    /// TPP(5, 15), the paper's recommended trade-off ([TPP] §5.1).
     fn default() -> TppConfig {
         TppConfig {
             cold_threshold: 5,
@@ -87,13 +87,13 @@ impl std::error::Error for TppError {}
 /// Why an edge is cold.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Coldness {
-    /// Below the branch-bias threshold of its source block (003 §4.1.1).
+    /// Below the branch-bias threshold of its source block ([TPP] §4.1.1).
     Local,
-    /// On no hot ENTRY→EXIT path once other edges are cold (003 §4.1.1, "cold transitively").
+    /// On no hot ENTRY→EXIT path once other edges are cold ([TPP] §4.1.1, "cold transitively").
     Transitive,
 }
 
-/// How a cold back edge `v→w` sets the path register for the next path (003 Fig. 6). Every cold
+/// How a cold back edge `v→w` sets the path register for the next path ([TPP] Fig. 6). Every cold
 /// back edge records a cold path first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ColdBackEdge {
@@ -106,7 +106,7 @@ pub enum ColdBackEdge {
     Unchanged,
 }
 
-/// The value a cold edge puts in the path register (003 Appendix A.2 sets its two top bits;
+/// The value a cold edge puts in the path register ([TPP] Appendix A.2 sets its two top bits;
 /// one is enough here). Hot ids are below `num_paths` ≤ `POISON`, and after a poisoning the
 /// path only adds the increments of one hot DAG path (a cold block has only cold out-edges, so
 /// the next additions come after a closing edge's reset into a hot block), less than
@@ -116,7 +116,7 @@ pub const POISON: u64 = 1 << 63;
 
 /// One step of TPP code on the path register `r` (64 bits). The counter table of a function
 /// has `num_paths + 1` counters, the last one, `count[num_paths]`, being the cold counter
-/// (003 Appendix A.1 puts it next to the path counters too).
+/// ([TPP] Appendix A.1 puts it next to the path counters too).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TppOp {
     /// `r = c`: a path starts.
@@ -126,7 +126,7 @@ pub enum TppOp {
     /// `r = POISON`: the path went through a cold edge.
     Poison,
     /// End of a path: `count[min(r + c, num_paths)] += 1`, an unsigned minimum, so that a
-    /// poisoned path lands on the cold counter without a branch (003 Appendix A.1 does the same
+    /// poisoned path lands on the cold counter without a branch ([TPP] Appendix A.1 does the same
     /// with a conditional move).
     Count(u64),
     /// End of a path known to be cold: `count[num_paths] += 1`.
@@ -164,7 +164,7 @@ impl TppCounters {
     }
 }
 
-/// A rebuilt TPP path profile (003 §4.2.2 "To reconstruct the complete path profile").
+/// A rebuilt TPP path profile ([TPP] §4.2.2 "To reconstruct the complete path profile").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TppProfile {
     /// Count by hot path id: measured, or from the defining edge for obvious paths.
@@ -221,7 +221,7 @@ fn node_flow(cfg: &Cfg, counts: &[u64]) -> Vec<u128> {
         .collect()
 }
 
-/// 003 §4.1.1: `e = v→w` is cold when `count(e) < i% · flow(v)`. An edge out of a block that
+/// [TPP] §4.1.1: `e = v→w` is cold when `count(e) < i% · flow(v)`. An edge out of a block that
 /// never ran is cold too (unless `i` is 0, which keeps every edge).
 fn locally_cold(cfg: &Cfg, counts: &[u64], threshold: u32) -> Vec<bool> {
     let flow = node_flow(cfg, counts);
@@ -237,7 +237,7 @@ fn locally_cold(cfg: &Cfg, counts: &[u64], threshold: u32) -> Vec<bool> {
         .collect()
 }
 
-/// 003 §4.2.1 and §5: loops (back edges grouped by header, bodies as natural loops) whose entry
+/// [TPP] §4.2.1 and §5: loops (back edges grouped by header, bodies as natural loops) whose entry
 /// edges carry less than `j` % of the header's flow; returns the headers and the loops' entry
 /// and exit edges. Loops headed by the function entry are kept: paths start there anyway.
 fn loops_to_disconnect(
@@ -357,7 +357,7 @@ impl Tpp {
         }
         let full = Dag::new(cfg);
         // The entry and exit edges of a disconnected loop are governed by the loop threshold
-        // `j` (003 §5: "a 15% threshold for loop exits"), not by the branch-bias one: they are
+        // `j` ([TPP] §5: "a 15% threshold for loop exits"), not by the branch-bias one: they are
         // truncated, not cold (Fig. 7e–f keeps the paths before and after the loop).
         let (disconnected_headers, cut) =
             loops_to_disconnect(cfg, &full, edge_counts, config.loop_threshold);
@@ -431,7 +431,7 @@ impl Tpp {
         Ok(tpp)
     }
 
-    /// 003 §4.2.2: defining edges, obvious recording points (Fig. 8) and the edges that still
+    /// [TPP] §4.2.2: defining edges, obvious recording points (Fig. 8) and the edges that still
     /// need code (backward reachability from the other recording points).
     fn find_obvious(&mut self) {
         let dag = &self.dag;
@@ -641,7 +641,7 @@ impl Tpp {
         })
     }
 
-    /// Headers of the loops disconnected from the rest of the function (003 §4.2.1).
+    /// Headers of the loops disconnected from the rest of the function ([TPP] §4.2.1).
     pub fn disconnected_headers(&self) -> &[NodeId] {
         &self.disconnected_headers
     }
@@ -798,7 +798,7 @@ impl Tpp {
         counts
     }
 
-    /// The full TPP path profile (003 §4.2.2): measured counts of the paths that were
+    /// The full TPP path profile ([TPP] §4.2.2): measured counts of the paths that were
     /// recorded, and for each path whose recording point was removed, the count of its
     /// defining edge in `edge_counts` (the smallest, if it has several).
     pub fn rebuild(&self, counters: &TppCounters, edge_counts: &[u64]) -> TppProfile {
@@ -863,7 +863,7 @@ impl Tpp {
     }
 }
 
-/// Ball-Larus numbering (000 Fig. 1) ignoring the `fake` edges (which get increment 0), of at
+/// Ball-Larus numbering ([PPP] Fig. 1) ignoring the `fake` edges (which get increment 0), of at
 /// most [`POISON`] paths.
 fn number(dag: &Dag, fake: &[bool]) -> Result<(u64, Vec<u64>), TppError> {
     let counts = compute_bl_increments(dag, |d| !fake[d.0]);
@@ -892,7 +892,7 @@ fn path_key(path: &CfgPath) -> PathKey {
     (path.start, edges)
 }
 
-/// Splits a path after each edge of `split` (footnote 5 of 003 §5) and gives each piece its
+/// Splits a path after each edge of `split` (footnote 5 of [TPP] §5) and gives each piece its
 /// length in blocks (the crate's EXIT sink and the target of a closing last edge excluded).
 /// `dead_end`: the path ends inside its last block.
 fn pieces(
@@ -925,7 +925,7 @@ fn pieces(
     out
 }
 
-/// Attribution of definite flow (003 §5).
+/// Attribution of definite flow ([TPP] §5).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Aodf {
     /// Block executions (path count × length in blocks) in the Ball-Larus profile.
@@ -1008,7 +1008,7 @@ pub fn profile_aodf(
 
 /// AoDF of a rebuilt TPP profile against a Ball-Larus profile (`bl_counts`: count by BL path
 /// id) of the same function, weighted by path length in blocks. Both profiles are split at the
-/// union of their back and cut edges first (003 footnote 5).
+/// union of their back and cut edges first ([TPP] footnote 5).
 pub fn attribution_of_definite_flow(
     bl: &BallLarus,
     bl_counts: &BTreeMap<u64, u64>,

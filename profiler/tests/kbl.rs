@@ -1,4 +1,4 @@
-//! Property tests of the k-slab forest and its k-IPF (001) against brute-force n-gram counting,
+//! Property tests of the k-slab forest and its k-IPF ([KBLPP]) against brute-force n-gram counting,
 //! with both child indexes (dense rows for functions with few paths, hash tables otherwise).
 //! The throughput report is `profiler/examples/ksf_throughput.rs`.
 
@@ -53,7 +53,7 @@ fn sequences(forest: &[KipfNode], max_depth: usize) -> Counts {
     out
 }
 
-/// Counts never grow downwards (001, k-IPF Property 1), and no node has a zero count.
+/// Counts never grow downwards ([KBLPP], k-IPF Property 1), and no node has a zero count.
 fn check_property_1(forest: &[KipfNode]) {
     for node in forest {
         let below: u64 = node.children.iter().map(|c| c.count).sum();
@@ -202,7 +202,7 @@ fn calls_keep_sequences(k: usize, num_ids: u64, events: &[Event]) {
     check(&forest, &activations);
 }
 
-/// The k-IPF for k is the (k+1)-IPF without its level k+1 (001, Property 2).
+/// The k-IPF for k is the (k+1)-IPF without its level k+1 ([KBLPP], Property 2).
 #[test]
 fn kbl_k_ipf_grows_with_k() {
     fn cut(forest: &[KipfNode], depth: usize) -> Vec<KipfNode> {

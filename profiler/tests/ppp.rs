@@ -1,4 +1,4 @@
-//! Preferential path profiling (000 §3): the paper's Fig. 6, large path counts, and property
+//! Preferential path profiling ([PPP] §3): the paper's Fig. 6, large path counts, and property
 //! tests on random CFGs (loops, dead ends, truncation) with random interesting subsets.
 
 mod common;
@@ -127,7 +127,7 @@ mod ppp {
             .collect()
     }
 
-    /// 000 Lemma 3, Fig. 6: the six paths through d cannot be numbered 0..5 (their ids sum to
+    /// [PPP] Lemma 3, Fig. 6: the six paths through d cannot be numbered 0..5 (their ids sum to
     /// an even number), so ρ > 1. Tracing Fig. 10 by hand (out(d) = d→e, d→f, d→g): d→e 0,
     /// d→f 1, d→g 2, a→d −1, b→d 0, c→d 0, s→a 0, s→b 2, s→c 5; ids sadft 0, sadgt 1,
     /// sbdet 2, sbdgt 4, scdet 5, scdft 6; range 7 (the smallest possible by the parity
@@ -236,7 +236,7 @@ mod ppp {
             prop_assert_eq!(ppp.range(), n);
             prop_assert_eq!(ppp.compactness(), Some(1.0));
             check_numbering(&bl, &ppp, &all);
-            // It is the Ball-Larus numbering itself (000 §4.4).
+            // It is the Ball-Larus numbering itself ([PPP] §4.4).
             for (d, _) in bl.dag().edges() {
                 prop_assert_eq!(ppp.weight(d), Some(i128::from(bl.increment(d))));
             }

@@ -1,5 +1,5 @@
-//! Targeted path profiling (003) on random CFGs with edge profiles taken from the same random
-//! executions (a representative edge profile, as in 003 §5).
+//! Targeted path profiling ([TPP]) on random CFGs with edge profiles taken from the same random
+//! executions (a representative edge profile, as in [TPP] §5).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Property tests of the whole-program-path code (002): SEQUITUR(1) keeps digram uniqueness and
+//! Property tests of the whole-program-path code ([WPP]): SEQUITUR(1) keeps digram uniqueness and
 //! rule utility after every push and reproduces its input exactly; sub-sequence frequencies on
 //! the DAG agree with counting in the expanded trace; reported hot subpaths are hot, minimal and
 //! real; malformed grammars are errors, never panics; deep grammars do not overflow the stack.

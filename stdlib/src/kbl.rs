@@ -1,8 +1,8 @@
-//! The runtime of `kbl`, k-iteration path profiling (001): the stream of Ball-Larus path ids
+//! The runtime of `kbl`, k-iteration path profiling ([KBLPP]): the stream of Ball-Larus path ids
 //! the instrumented functions emit, fed to one k-slab forest per function, and the forests'
 //! k-IPFs when the program ends.
 //!
-//! 001 decouples tracing paths from building the forest (§"Approach", Fig. "kblpp-approach");
+//! [KBLPP] decouples tracing paths from building the forest (§"Approach", Fig. "kblpp-approach");
 //! so does the runtime. The generated code appends each event to its function's stream buffer
 //! ([`crate::stream`]) with no call; when a buffer fills up, it calls [`pcc_kbl_flush`], which
 //! runs the buffered events through the function's forest (`process_bl_path_id`) and empties

@@ -6,7 +6,7 @@
 //! table kept here (`pcc_profile_count_hashed`). At every kind of exit the counters are turned
 //! into a profile by the profiler crate, from the [`ProfileSpec`] the program carries.
 //!
-//! `kbl` (001) also streams each path id to its own runtime, `crate::kbl`, whose k-slab forests
+//! `kbl` ([KBLPP]) also streams each path id to its own runtime, `crate::kbl`, whose k-slab forests
 //! become the functions' k-IPFs here.
 
 use std::collections::HashMap;

@@ -1,4 +1,4 @@
-//! The runtime of `--profile=wpp` (Larus, *Whole Program Paths*, 002 §2–3).
+//! The runtime of `--profile=wpp` (Larus, *Whole Program Paths*, [WPP] §2–3).
 //!
 //! The instrumented program appends its events, `EnterRoutine(f)`, `NewPath(p)` and
 //! `LeaveRoutine()`, inline to one stream buffer for the whole program ([`crate::stream`]); when

@@ -267,7 +267,7 @@ impl FunctionTranslator<'_, '_> {
         Ok(())
     }
 
-    /// Profiling, `tpp` (003 Appendix A.1): `table[min(index, len - 1)] += 1`. One `umin` (a
+    /// Profiling, `tpp` ([TPP] Appendix A.1): `table[min(index, len - 1)] += 1`. One `umin` (a
     /// compare and a conditional move) sends a poisoned id (≥ 2^63, unsigned) to the cold
     /// counter at the end of the table: no branch, and no second register.
     fn count_or_cold(&mut self, table: usize, index: &Operand) -> Result<()> {
@@ -284,7 +284,7 @@ impl FunctionTranslator<'_, '_> {
         self.count(table, index)
     }
 
-    /// Profiling, `ppp` (000 §5 "Additional checks"): `if (ppp as u64) < len && slots[ppp] ==
+    /// Profiling, `ppp` ([PPP] §5 "Additional checks"): `if (ppp as u64) < len && slots[ppp] ==
     /// bl { counts[ppp] += 1 } else { residual(bl) }`, the residual paths going to the runtime's
     /// hash table `counter_tables.len() + table`, keyed by Ball-Larus id. The residual branch is
     /// cold: the interesting paths are expected to be the frequent ones.

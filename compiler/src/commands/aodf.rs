@@ -1,7 +1,7 @@
-//! `pcc profile aodf TPP BL`: attribution of definite flow (003 §5), the accuracy of a `tpp`
+//! `pcc profile aodf TPP BL`: attribution of definite flow ([TPP] §5), the accuracy of a `tpp`
 //! profile against a `bl` profile of the same program: `100% − %overcount − %undercount`,
 //! each path weighted by its length in blocks, after splitting both profiles' paths at every
-//! edge either one ends paths at (003 footnote 5). TPP's numbering depends on the edge profile
+//! edge either one ends paths at ([TPP] footnote 5). TPP's numbering depends on the edge profile
 //! it was made from, which the `tpp` profile records; the CFGs come from the program's source.
 
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! The paths are numbered on the MIR as lowered (no instrumentation, no optimization), through the
 //! same [`function_cfg`], [`BallLarus`] numbering and [`node_lines`] as `pcc run --profile=bl`,
 //! so the ids and lines printed here are the ids and lines of the profiles. Each path is
-//! regenerated from its id (DESIGN.md, "Path regeneration"). The global initializers
+//! regenerated from its id. The global initializers
 //! (`<globals>`) are not profiled, so they are not listed either.
 
 use std::fmt::Write as _;

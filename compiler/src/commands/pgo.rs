@@ -1,4 +1,4 @@
-//! `pcc pgo FILE [-O N] [-- ARGS]`: the profile-guided workflow in one command (001's selective
+//! `pcc pgo FILE [-O N] [-- ARGS]`: the profile-guided workflow in one command ([KBLPP]'s selective
 //! unrolling study done end to end). Three runs of the same input, each a `pcc run` child
 //! process: a training run with `--profile=kbl`, a plain run at `-O N`, and the guided run at
 //! `-O N --use-profile`, whose stdout and exit status are the program's. On stderr: the guided
@@ -25,7 +25,7 @@ const TOO_SHORT: Duration = Duration::from_millis(50);
 /// What `pcc pgo` was asked for.
 pub struct PgoOptions<'a> {
     pub opt_level: u8,
-    /// `--k` of the training run (001 profiles the masked convolution with k = 10; 6 is the
+    /// `--k` of the training run ([KBLPP] profiles the masked convolution with k = 10; 6 is the
     /// default, since the forest of branchy code grows about tenfold per level: 3.7 MB at k = 6
     /// and 584 MB at k = 10 for `programs/bench/dijkstra.pl`, read at every guided compile).
     pub k: u8,

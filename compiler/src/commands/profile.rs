@@ -142,7 +142,7 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
     0
 }
 
-/// `pcc profile diff`: path spectra comparison of two runs (004 §5.3).
+/// `pcc profile diff`: path spectra comparison of two runs ([PFP] §5.3).
 pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
     let Some(a) = load(a_path) else {
         return 1;

@@ -1,6 +1,6 @@
-//! `pcc wpp expand|hot`: the whole program path of a `--profile=wpp` run (Larus, 002). `expand`
+//! `pcc wpp expand|hot`: the whole program path of a `--profile=wpp` run (Larus, [WPP]). `expand`
 //! regenerates the acyclic-path trace from the grammar; `hot` finds the minimal hot subpaths
-//! (002 §4.2, Fig. 7), each acyclic path costing its number of MIR instructions.
+//! ([WPP] §4.2, Fig. 7), each acyclic path costing its number of MIR instructions.
 
 use std::io::{BufWriter, Write};
 use std::path::Path;

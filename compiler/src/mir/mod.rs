@@ -1,4 +1,4 @@
-//! MIR: the control-flow-graph IR every pass works on (DESIGN.md, "MIR").
+//! MIR: the control-flow-graph IR every pass works on (ARCHITECTURE.md).
 //!
 //! A function is a list of basic blocks over typed, mutable locals (not SSA). Every source-level
 //! decision — `if`, loops, `match`, each operand of `&&`/`||` — is an explicit edge, so profiling
@@ -34,10 +34,10 @@ pub struct Program {
 /// The runtime sink of the `Stream` statements of a program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PathStream {
-    /// `kbl` (001): the k-slab forests.
+    /// `kbl` ([KBLPP]): the k-slab forests.
     #[default]
     Kbl,
-    /// `wpp` (002): the whole-program-path trace (EnterRoutine / NewPath / LeaveRoutine).
+    /// `wpp` ([WPP]): the whole-program-path trace (EnterRoutine / NewPath / LeaveRoutine).
     Wpp,
 }
 
@@ -144,14 +144,14 @@ pub enum StatementKind {
         table: usize,
         index: Operand,
     },
-    /// Profiling (`tpp`, 003 Appendix A.1): adds one to counter `min(index, len - 1)` (an
+    /// Profiling (`tpp`, [TPP] Appendix A.1): adds one to counter `min(index, len - 1)` (an
     /// unsigned minimum) of table `table`, whose last counter is the cold counter: a poisoned
     /// path register (≥ 2^63) lands there without a branch.
     CountOrCold {
         table: usize,
         index: Operand,
     },
-    /// Profiling (`ppp`, 000 §5): a path ends with PPP id `ppp` and Ball-Larus id `bl` (int
+    /// Profiling (`ppp`, [PPP] §5): a path ends with PPP id `ppp` and Ball-Larus id `bl` (int
     /// operands). If `ppp < len` (unsigned) and `slots[ppp] == bl`, adds one to counter `ppp`
     /// of table `table`; otherwise counts `bl` in the table's residual hash table.
     CountPpp {
@@ -161,16 +161,16 @@ pub enum StatementKind {
     },
     /// Testing (`pcc run --trace-blocks`): records an event in the runtime's block trace.
     Trace(TraceEvent),
-    /// Profiling (`kbl`, 001; `wpp`, 002): reports an event of the stream of Ball-Larus path ids
+    /// Profiling (`kbl`, [KBLPP]; `wpp`, [WPP]): reports an event of the stream of Ball-Larus path ids
     /// to the runtime ([`Program::stream`]).
     Stream(StreamEvent),
 }
 
-/// An event of the stream of path ids `kbl` feeds to the runtime (001 §"Ball-Larus Path
+/// An event of the stream of path ids `kbl` feeds to the runtime ([KBLPP] §"Ball-Larus Path
 /// Tracing Algorithm"), appended to the stream buffer of counter table `table` (function).
 /// The runtime keeps one k-slab forest per function and a cursor per activation, so a call
 /// never breaks the caller's sequence.
-/// `wpp` sends the same events to its trace (002 §2: EnterRoutine, NewPath, LeaveRoutine).
+/// `wpp` sends the same events to its trace ([WPP] §2: EnterRoutine, NewPath, LeaveRoutine).
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamEvent {
     /// An activation of the function starts: `*`, a fresh cursor.

@@ -1,7 +1,6 @@
 //! A path profile mapped back onto the MIR as lowered (the code it was taken on): block and
 //! edge frequencies, and each executed path's blocks and how it ends, by regenerating every
-//! executed Ball-Larus path id into its CFG edges (000 Fig. 1 run backwards, DESIGN "Path
-//! regeneration"). The numbering is the one `--profile=bl|kbl` instrumented with, so ids agree
+//! executed Ball-Larus path id into its CFG edges ([PPP] Fig. 1 run backwards). The numbering is the one `--profile=bl|kbl` instrumented with, so ids agree
 //! by construction.
 
 use pcc_profiler::ball_larus::BallLarus;
@@ -26,7 +25,7 @@ pub struct Frequencies<'a> {
     /// Executions of each block (by lowered block id).
     pub block: Vec<u64>,
     pub paths: Vec<ExecutedPath>,
-    /// `kbl`: the k-iteration path forest of the function (001), if the profile has one.
+    /// `kbl`: the k-iteration path forest of the function ([KBLPP]), if the profile has one.
     pub kipf: Option<&'a [KipfNode]>,
     /// The forest's depth (its k, if some sequence was that long); 0 without one.
     pub depth: usize,
@@ -100,7 +99,7 @@ impl<'a> Frequencies<'a> {
 
     /// How many times in a row path `id` ran at most, as far as the k-IPF shows, counting only
     /// the run lengths that at least `share` of its executions start: the longest chain
-    /// `id, id, …, id` of the forest whose count is at least `share` × the path's count (001
+    /// `id, id, …, id` of the forest whose count is at least `share` × the path's count ([KBLPP]
     /// §"Selective loop unrolling": the copy and blur paths of the masked convolution run ≥ 10
     /// times in a row in 95–99% of the cases). 0 without a k-IPF; [`Frequencies::depth`] when
     /// the runs are at least as long as the forest can show.

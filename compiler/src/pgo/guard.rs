@@ -1,5 +1,5 @@
 //! One range guard per unrolled chain instead of a bounds check per access (the payoff of
-//! unrolling along one path, DESIGN.md "Profile-guided recompilation").
+//! unrolling along one path, README's `--use-profile`).
 //!
 //! A chain is entered in one place, its guard block, and each copy of the path is reached only
 //! from the copy before it, so what every int local holds at any statement of the chain is a

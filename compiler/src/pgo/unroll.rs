@@ -1,4 +1,4 @@
-//! Selective loop unrolling guided by a k-iteration path profile (001, §"Selective loop
+//! Selective loop unrolling guided by a k-iteration path profile ([KBLPP], §"Selective loop
 //! unrolling", the masked-convolution case study): where the body of an innermost loop takes
 //! the same path many iterations in a row, that path gets a chain of `U` copies of its blocks,
 //! copy `i`'s back edge going to copy `i + 1`'s header and the last one's back to the chain's

@@ -2,7 +2,7 @@
 //! (`edge`), and the [`ProfileSpec`] the program carries so that it can write its profile.
 //!
 //! The profiler crate decides what code goes on which CFG edge (Ball-Larus numbering and chord
-//! placement, 000 Fig. 1 and §5; or edge counters on the chords of a spanning tree); this module
+//! placement, [PPP] Fig. 1 and §5; or edge counters on the chords of a spanning tree); this module
 //! puts that code into MIR: on an edge out of a block with one successor, at the block's end; on
 //! an edge into a block with one predecessor, at its start; otherwise in a new block that splits
 //! the edge. The path register is an ordinary MIR local.
@@ -49,7 +49,7 @@ pub struct Instrumentation<'a> {
     pub hash_threshold: u64,
     /// `ppp`: where the interesting paths come from (`None`: no path is interesting).
     pub interesting: Option<InterestingSource>,
-    /// `kbl`: the longest sequences of path ids counted (001's `k`).
+    /// `kbl`: the longest sequences of path ids counted ([KBLPP]'s `k`).
     pub k: usize,
     /// `tpp`: the edge profile and thresholds the plan is made from.
     pub edge_profile: Option<EdgeProfileSource>,
@@ -208,7 +208,7 @@ pub fn instrument(
                     let code = inserter.ppp_code(registers, plan.dead_end_ops(NodeId(b)));
                     inserter.at_dead_end(b, code);
                 }
-                // 000 §5 "Hash table usage policy": past the array limit, interesting paths
+                // [PPP] §5 "Hash table usage policy": past the array limit, interesting paths
                 // count as residual and the profile builder moves them back.
                 let len = ppp.range().min(array_limit);
                 let mut slots = vec![EMPTY_SLOT; len as usize];
@@ -258,7 +258,7 @@ pub fn instrument(
 }
 
 /// `bl`, `kbl` and `wpp`: Ball-Larus path-register code on the chords of a spanning tree
-/// weighted by `weights`, each path counted where it ends (000 Fig. 1, §5), and for `kbl` and
+/// weighted by `weights`, each path counted where it ends ([PPP] Fig. 1, §5), and for `kbl` and
 /// `wpp` also streamed to the runtime.
 fn ball_larus(
     func: &mut mir::Function,
@@ -407,7 +407,7 @@ fn hottest_covering(paths: &mut [(u64, u64)], share: f64) -> Vec<u64> {
     ids
 }
 
-/// The two path registers of `ppp` (000 §5 "Register usage").
+/// The two path registers of `ppp` ([PPP] §5 "Register usage").
 #[derive(Clone, Copy)]
 struct PppRegisters {
     bl: mir::LocalId,

@@ -1,9 +1,9 @@
-//! `--profile=tpp`: targeted path profiling (003, Joshi, Bond, Zilles). The profiler's
+//! `--profile=tpp`: targeted path profiling ([TPP], Joshi, Bond, Zilles). The profiler's
 //! [`Tpp`] plans each function from an edge profile of an earlier run (cold edges, Fig. 6 cold
 //! back edges, loop disconnection, obvious paths of Fig. 8); this pass turns its
 //! [`TppOp`]s into MIR. The path register is a MIR local; a poisoned register holds
 //! [`POISON`], and a path ends in a [`StatementKind::CountOrCold`] whose clamped index sends
-//! poisoned paths to the cold counter at the end of the function's table (003 Appendix A).
+//! poisoned paths to the cold counter at the end of the function's table ([TPP] Appendix A).
 //!
 //! A function the edge profile cannot be applied to (absent from it: its run was cut short or
 //! the code is new; stale: another `cfg_hash`; or more than 2^63 hot paths) gets a warning and
@@ -106,7 +106,7 @@ pub(crate) fn edge_counts(
         .filter(|edges| edges.len() == fcfg.cfg.num_edges())
         .map(|edges| edges.iter().map(|e| e.count).collect());
     match counts {
-        // Obvious paths get their counts from the edges (003 §4.2.2): the edges an unfinished
+        // Obvious paths get their counts from the edges ([TPP] §4.2.2): the edges an unfinished
         // activation took would count a path that never ended.
         Some(_) if record.unfinished > 0 => {
             eprintln!(

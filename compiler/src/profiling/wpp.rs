@@ -1,4 +1,4 @@
-//! `--profile=wpp` (Larus, *Whole Program Paths*, 002 §2): Ball-Larus instrumentation whose paths
+//! `--profile=wpp` (Larus, *Whole Program Paths*, [WPP] §2): Ball-Larus instrumentation whose paths
 //! also end before every call, so that a caller's path is in the trace before its callee's, and
 //! which reports each path to the runtime's trace instead of counting it.
 //!

@@ -1,4 +1,4 @@
-//! `pcc profile diff`: path spectra comparison (004 §5.3, after Reps et al.). Two runs of the
+//! `pcc profile diff`: path spectra comparison ([PFP] §5.3, after Reps et al.). Two runs of the
 //! same program that differ in one input value (a date before and after 2000, in the paper's
 //! Figure 8) are compared path by path: paths that ran in only one of them, and paths whose
 //! counts changed, point at the code that depends on that value. Edge profiles, which have no
@@ -471,7 +471,7 @@ mod tests {
     use crate::cfg::Cfg;
     use crate::examples::year_2000;
 
-    /// 004 Fig. 8: `if (age < 15) B else C; if (college) D else E; if (items > 3) F else G`.
+    /// [PFP] Fig. 8: `if (age < 15) B else C; if (college) D else E; if (items > 3) F else G`.
     /// Node ids: 0 test age, 1 B, 2 C, 3 test college, 4 D, 5 E, 6 test items, 7 F, 8 G, 9 exit.
     fn year_2000_example() -> (Cfg, BallLarus) {
         let cfg = year_2000();

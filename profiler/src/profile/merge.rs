@@ -176,7 +176,7 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
             other_hash: from.cfg_hash.clone(),
         });
     }
-    // TPP numbers the hot paths of the edge profile it was given (003 §4.1).
+    // TPP numbers the hot paths of the edge profile it was given ([TPP] §4.1).
     if (&into.edge_counts, into.bl_fallback) != (&from.edge_counts, from.bl_fallback) {
         return Err(incompatible(
             "tpp paths numbered from different edge profiles",

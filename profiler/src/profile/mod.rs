@@ -106,12 +106,12 @@ pub enum Storage {
     Array,
     /// A hash table keyed by path id, for functions with too many potential paths.
     Hash,
-    /// `tpp`: no counters, no code: every path is obvious (003 §4.2.2).
+    /// `tpp`: no counters, no code: every path is obvious ([TPP] §4.2.2).
     None,
 }
 
 impl Storage {
-    /// An array when the function has at most `array_limit` potential paths (000 §2.3).
+    /// An array when the function has at most `array_limit` potential paths ([PPP] §2.3).
     pub fn choose(num_paths: u64, array_limit: u64) -> Storage {
         if num_paths <= array_limit {
             Storage::Array
@@ -197,7 +197,7 @@ pub struct FunctionProfile {
     /// `ppp`: size of the interval of PPP ids.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<u64>,
-    /// `ppp`: compactness, range / number of interesting paths (000 Problem A).
+    /// `ppp`: compactness, range / number of interesting paths ([PPP] Problem A).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rho: Option<f64>,
     /// `ppp`: executed paths outside the interesting set.
@@ -210,7 +210,7 @@ pub struct FunctionProfile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obvious: Option<Vec<PathCount>>,
     /// `tpp`: the input edge profile's count of each CFG edge, which the hot paths are
-    /// numbered from (003 §4).
+    /// numbered from ([TPP] §4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edge_counts: Option<Vec<u64>>,
     /// `tpp`: no usable edge profile for this function (missing or stale), so it was
@@ -292,7 +292,7 @@ pub struct BlockCount {
     pub count: u64,
 }
 
-/// A node of a k-iteration path forest (001): a path id, the count of the sequence of ids from
+/// A node of a k-iteration path forest ([KBLPP]): a path id, the count of the sequence of ids from
 /// the root to here, and the sequences extending it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KipfNode {

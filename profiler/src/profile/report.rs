@@ -1,5 +1,5 @@
 //! `pcc profile show`: hot paths first, each with its share of all path executions (the view of
-//! 004 §2, where a few paths account for most of the execution).
+//! [PFP] §2, where a few paths account for most of the execution).
 
 use std::fmt::{self, Write};
 
@@ -25,7 +25,7 @@ pub struct HotPath {
     /// The function's path numbering was truncated: this path may start or end at a cut edge.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
-    /// A TPP obvious path: its count is its defining edge's in the edge profile (003 §4.2).
+    /// A TPP obvious path: its count is its defining edge's in the edge profile ([TPP] §4.2).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub obvious: bool,
 }
@@ -788,7 +788,7 @@ functions:
         assert_eq!(text, expected);
     }
 
-    /// The 4-IPF of 001's worked example (`6,2,0,0,2,2,0,0,2,2,0,0,2,3`), cut to depth 3:
+    /// The 4-IPF of [KBLPP]'s worked example (`6,2,0,0,2,2,0,0,2,2,0,0,2,3`), cut to depth 3:
     /// the multi-iteration paths are its leaves at depth ≥ 2, with shares per length.
     #[test]
     fn kbl_profiles_rank_multi_iteration_paths() {

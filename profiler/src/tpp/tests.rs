@@ -1,4 +1,4 @@
-//! TPP on the papers' example graphs (003 Figs. 2, 5, 6, 7), reconstructed from the text.
+//! TPP on the papers' example graphs ([TPP] Figs. 2, 5, 6, 7), reconstructed from the text.
 
 use super::*;
 use crate::examples::{
@@ -43,7 +43,7 @@ fn run(tpp: &Tpp, runs: &[(Vec<EdgeId>, u64)]) -> TppCounters {
     counters
 }
 
-/// 003 Fig. 5: stacked conditionals; cold branch edges halve the potential paths each.
+/// [TPP] Fig. 5: stacked conditionals; cold branch edges halve the potential paths each.
 #[test]
 fn figure_5_biased_stacked_conditionals() {
     let k = 6;
@@ -83,7 +83,7 @@ fn figure_5_biased_stacked_conditionals() {
     assert_eq!(aodf.percent(), 60.0);
 }
 
-/// 003 §4.1 / issue 4: stacked biased conditionals have too many paths for an array of
+/// [TPP] §4.1 / issue 4: stacked biased conditionals have too many paths for an array of
 /// counters under Ball-Larus, and few under TPP.
 #[test]
 fn biased_stack_fits_an_array_under_tpp() {
@@ -100,7 +100,7 @@ fn biased_stack_fits_an_array_under_tpp() {
     assert_eq!(tpp.cold_edges().len(), 2 * 37);
 }
 
-/// 003 Fig. 7: a one-block loop iterating 1000 times per call is disconnected; all the paths
+/// [TPP] Fig. 7: a one-block loop iterating 1000 times per call is disconnected; all the paths
 /// left are obvious, so nothing is instrumented, and the rebuilt profile matches Ball-Larus.
 #[test]
 fn figure_7_loop_disconnection_makes_all_paths_obvious() {
@@ -146,7 +146,7 @@ fn figure_7_loop_disconnection_makes_all_paths_obvious() {
     assert!(kept.needs_instrumentation());
 }
 
-/// 003 Fig. 6a: the only back edge is cold, no path starts at the header: poison.
+/// [TPP] Fig. 6a: the only back edge is cold, no path starts at the header: poison.
 #[test]
 fn figure_6a_cold_back_edge_poisons() {
     let cfg = tpp_figure_6a();
@@ -165,7 +165,7 @@ fn figure_6a_cold_back_edge_poisons() {
     assert!(!tpp.needs_instrumentation());
 }
 
-/// 003 Fig. 6b: one hot and one cold back edge into the header: both reset the register.
+/// [TPP] Fig. 6b: one hot and one cold back edge into the header: both reset the register.
 #[test]
 fn figure_6b_cold_back_edge_resets() {
     let cfg = tpp_figure_6b();
@@ -190,7 +190,7 @@ fn figure_6b_cold_back_edge_resets() {
     );
 }
 
-/// 003 Fig. 6c: the whole loop is cold; its back edge records a cold path and leaves the
+/// [TPP] Fig. 6c: the whole loop is cold; its back edge records a cold path and leaves the
 /// (already poisoned) register alone.
 #[test]
 fn figure_6c_cold_loop_body() {
@@ -209,7 +209,7 @@ fn figure_6c_cold_loop_body() {
     assert!(counters.paths.is_empty());
 }
 
-/// 003 Fig. 2: every path has a defining edge, so the routine is not instrumented, and the
+/// [TPP] Fig. 2: every path has a defining edge, so the routine is not instrumented, and the
 /// path profile follows from the edge profile.
 #[test]
 fn figure_2_all_obvious_routine() {

@@ -1,5 +1,5 @@
 //! The digram index of SEQUITUR: from a pair of adjacent symbol values to the node starting the
-//! registered occurrence. The linear-time bound of 002 §3.1 assumes such a hash table (footnote
+//! registered occurrence. The linear-time bound of [WPP] §3.1 assumes such a hash table (footnote
 //! 1; PPCompress itself used per-symbol search trees to save space).
 //!
 //! Open addressing with linear probing over 8-byte slots `(tag, node)`: the tag is 32 bits of

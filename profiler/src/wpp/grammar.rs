@@ -2,7 +2,7 @@
 //!
 //! Rule 0 is the start rule; every other rule is a non-terminal referenced from some right-hand
 //! side. Seen as a graph whose nodes are rules and whose ordered edges are the non-terminal
-//! occurrences of each right-hand side, the grammar is the *whole program path* DAG of 002 §3.3:
+//! occurrences of each right-hand side, the grammar is the *whole program path* DAG of [WPP] §3.3:
 //! interior nodes are rules, leaves are terminals (acyclic paths), and a node's execution
 //! frequency is the number of DAG paths from the start rule to it.
 //!
@@ -184,7 +184,7 @@ impl Grammar {
         self.rules.len()
     }
 
-    /// Grammar size: the number of symbols on all right-hand sides. (002 §3 counts one more
+    /// Grammar size: the number of symbols on all right-hand sides. ([WPP] §3 counts one more
     /// symbol per rule for its left side; that is `size() + num_rules()`.)
     pub fn size(&self) -> u64 {
         self.rules.iter().map(|r| r.len() as u64).sum()
@@ -195,7 +195,7 @@ impl Grammar {
         self.rule_lengths()[0]
     }
 
-    /// `trace_length / size`, the compression the grammar achieves (002 Table 1 uses file sizes).
+    /// `trace_length / size`, the compression the grammar achieves ([WPP] Table 1 uses file sizes).
     pub fn compression_ratio(&self) -> f64 {
         let size = self.size();
         if size == 0 {
@@ -239,7 +239,7 @@ impl Grammar {
     }
 
     /// How many times each rule is referenced from right-hand sides (the quantity the rule
-    /// utility property of 002 §3.1 keeps at two or more).
+    /// utility property of [WPP] §3.1 keeps at two or more).
     pub fn use_counts(&self) -> Vec<u64> {
         let mut uses = vec![0u64; self.rules.len()];
         for rhs in &self.rules {
@@ -253,7 +253,7 @@ impl Grammar {
     }
 
     /// Execution frequency of every rule: the number of DAG paths from the start rule to it
-    /// (002 §3.3, the numbers in Fig. 5) — how many times its expansion occurs in the trace as that
+    /// ([WPP] §3.3, the numbers in Fig. 5) — how many times its expansion occurs in the trace as that
     /// rule. Unreachable rules have frequency 0.
     pub fn frequencies(&self) -> Vec<u64> {
         let mut freq = vec![0u64; self.rules.len()];
@@ -273,7 +273,7 @@ impl Grammar {
     }
 
     /// How many times `pattern` occurs (overlaps included) in the trace: the execution frequency
-    /// of a sequence of acyclic paths (002 §3.3), computed on the DAG without expanding it.
+    /// of a sequence of acyclic paths ([WPP] §3.3), computed on the DAG without expanding it.
     ///
     /// Each occurrence has a unique lowest rule instance containing it; in that instance it either
     /// spans two or more right-hand-side symbols or is a single terminal of it. For each rule we
@@ -734,7 +734,7 @@ mod tests {
 
     #[test]
     fn expansion_counts_and_frequencies() {
-        // S -> A 9 A, A -> B B 1, B -> 1 1   (002 §3.2, 11111211111 with 9 for "2")
+        // S -> A 9 A, A -> B B 1, B -> 1 1   ([WPP] §3.2, 11111211111 with 9 for "2")
         let g = Grammar::new(vec![
             vec![r(1), t(9), r(1)],
             vec![r(2), r(2), t(1)],

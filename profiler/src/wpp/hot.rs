@@ -1,4 +1,4 @@
-//! Minimal hot subpaths of a whole program path (002 §4, Fig. 7).
+//! Minimal hot subpaths of a whole program path ([WPP] §4, Fig. 7).
 //!
 //! Definitions (§4.1–4.2): a *subpath* is a substring of the trace; its *cost* is its execution
 //! frequency times the sum of its acyclic paths' costs; a *hot subpath* has at most `L` acyclic
@@ -20,7 +20,7 @@
 //! being scanned (the number of DAG paths from the start rule to it), which counts only the
 //! occurrences whose lowest enclosing rule is that one: a loop body path found under three rules
 //! would be three subpaths of a third of the cost each, and none might reach `C`. Here a window
-//! is priced with its total frequency in the trace, [`Grammar::occurrences`] (002 §3.3: the sum,
+//! is priced with its total frequency in the trace, [`Grammar::occurrences`] ([WPP] §3.3: the sum,
 //! over the rules, of its occurrences lowest in that rule times the rule's frequency), so the
 //! walk decides hotness on the subpath's real cost. Each distinct subpath is reported once, at
 //! the first rule where the walk found it hot. A window is counted exactly only when it could be

@@ -1,4 +1,4 @@
-//! Whole program paths (Larus, PLDI 1999; seed 002).
+//! Whole program paths (Larus, PLDI 1999; seed [WPP]).
 //!
 //! The WPP runtime turns the program's stream of executed acyclic paths, cut also before calls
 //! ([`pieces`]), into terminal symbols ([`PathSymbols`]) and compresses it online with

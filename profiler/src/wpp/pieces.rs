@@ -1,4 +1,4 @@
-//! Acyclic paths cut before calls (002 §2), and how they join back into Ball-Larus paths.
+//! Acyclic paths cut before calls ([WPP] §2), and how they join back into Ball-Larus paths.
 //!
 //! WPP needs a caller's path to be in the trace before its callee's paths, so the edges leading
 //! into a call end paths. The compiler splits every block before each call, so that the call
@@ -309,7 +309,7 @@ mod tests {
     use super::*;
     use crate::examples::{add_even_numbers, edges_along};
 
-    /// AddEvenNumbers (004 Fig. 10) with a call in block 4 (`sum = sum + j` as a call): block 4
+    /// AddEvenNumbers ([PFP] Fig. 10) with a call in block 4 (`sum = sum + j` as a call): block 4
     /// becomes 4 → 7 (new, the call and the rest of 4), and 4→7 is a call cut. Exit 7 moves to 8.
     fn add_even_with_call() -> (Cfg, Vec<usize>) {
         let original = add_even_numbers();

@@ -1,4 +1,4 @@
-//! The profile's top-level `"wpp"` field (DESIGN "Profile file"): the symbol table, the grammar
+//! The profile's top-level `"wpp"` field (docs/PROFILE-FORMAT.md): the symbol table, the grammar
 //! rules and the trace length.
 //!
 //! ```json
@@ -6,7 +6,7 @@
 //!          "trace_length": 1000000,
 //!          "rules": [ ["R1", 0, "R1"], [1, 2, 2], ... ] }
 //! ```
-//! Terminal `t` of the grammar is the acyclic path `symbols[t]` (002 §3.3: a symbol stands for an
+//! Terminal `t` of the grammar is the acyclic path `symbols[t]` ([WPP] §3.3: a symbol stands for an
 //! executed (routine, path) pair); `"R<n>"` refers to rule `n`, and rule 0 is the start rule.
 
 use super::grammar::Grammar;
@@ -18,7 +18,7 @@ use std::fmt;
 pub struct PathSymbol {
     pub function: String,
     pub path: u64,
-    /// The path's cost for `pcc wpp hot` (002 §5.2 uses its instruction count), when the
+    /// The path's cost for `pcc wpp hot` ([WPP] §5.2 uses its instruction count), when the
     /// compiler supplies it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<u64>,

@@ -1,5 +1,5 @@
 //! Online SEQUITUR(1): builds, one terminal at a time, a grammar that generates exactly the input
-//! (002 §3.1, Fig. 3, with the one-symbol look-ahead of §3.2).
+//! ([WPP] §3.1, Fig. 3, with the one-symbol look-ahead of §3.2).
 //!
 //! Each input symbol is appended to the start rule, and then two properties are restored:
 //! - *digram uniqueness*: no pair of adjacent symbols occurs twice (without overlapping) in the
@@ -20,7 +20,7 @@
 //! Representation: an arena of 16-byte symbol nodes addressed by `u32` indices (no pointers, no
 //! `unsafe`). Each rule is a circular doubly-linked list through a guard node. The digram index
 //! (`digrams.rs`) is a hash table from a pair of symbol values to the node starting the
-//! registered occurrence — the hash table that 002 §3.1's footnote says the linear-time bound
+//! registered occurrence — the hash table that [WPP] §3.1's footnote says the linear-time bound
 //! assumes. A flag on each node says whether the index points at it, so most removals need no
 //! lookup.
 

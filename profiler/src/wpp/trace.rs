@@ -1,4 +1,4 @@
-//! From the WPP trace events to SEQUITUR(1) input (002 §2 and §3.3).
+//! From the WPP trace events to SEQUITUR(1) input ([WPP] §2 and §3.3).
 //!
 //! The instrumented program reports `EnterRoutine(f)`, `NewPath(p)` and `LeaveRoutine()` (§2's
 //! path-trace opcodes; paths are also cut before calls so a caller's path precedes its callee's).
