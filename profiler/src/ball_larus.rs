@@ -122,7 +122,7 @@ fn choose_cut(dag: &Dag, to_exit: &[u128], from_entry: &[u128]) -> Option<Vec<Da
 /// In reverse topological order, a node whose paths exceed the bound has all its out-edges cut:
 /// each then ends one path, and its target, already bounded, starts paths. The node is back to a
 /// handful of paths, so the nodes before it can multiply paths again for as long as the bound
-/// allows (with 64-bit ids and a 10,[PPP]-node function, some 50 stacked `if`s per path) instead
+/// allows (with 64-bit ids and a 10,000-node function, some 50 stacked `if`s per path) instead
 /// of being cut one after the other. This fails only if a node has more out-edges than `bound`,
 /// which only a tiny `max_paths` allows.
 fn cut_to_bound(dag: &mut Dag, max_paths: u64) {
