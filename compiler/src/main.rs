@@ -81,6 +81,8 @@ enum Command {
     },
     /// Report every error in a program without running it.
     Check { file: PathBuf },
+    /// A language server for editors, on stdin and stdout (README: Editor support).
+    Lsp,
     /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
     Paths {
         file: PathBuf,
@@ -286,6 +288,7 @@ fn main() {
     let cli = Cli::parse();
     let status = match cli.command {
         Command::Check { file } => driver::check(&file),
+        Command::Lsp => pcc::lsp::run(),
         Command::Run {
             file,
             compile,
