@@ -64,6 +64,11 @@ impl Server {
             .ok_or_else(|| format!("{} is not open", uri.as_str()))
     }
 
+    /// The text of an open document, as the edits so far made it.
+    pub fn text(&self, uri: &str) -> Option<&str> {
+        self.documents.get(uri).map(|doc| doc.text.as_str())
+    }
+
     /// The diagnostics of a document (its errors and stale-profile warnings), to publish.
     fn publish(&mut self, uri: &str) -> Option<Notification> {
         let doc = self.documents.get(uri)?;

@@ -199,7 +199,10 @@ pub fn code_lenses(doc: &Document, overlays: &[&Overlay]) -> Vec<CodeLens> {
                         .map_or(String::new(), |(n, lines)| {
                             format!("; hottest path through it {n}×: {}", route(lines))
                         });
-                    let title = format!("{}: loop entered {count} times{hottest}", overlay.mode);
+                    let title = format!(
+                        "{}: loop header (line {line}) reached {count} times{hottest}",
+                        overlay.mode
+                    );
                     lenses.push(lens(Range::new(range.start, range.start), title));
                 }
             }
