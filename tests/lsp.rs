@@ -89,6 +89,19 @@ impl Client {
         }
     }
 
+    /// Waits for a request of the server's with this method; returns its parameters.
+    fn server_request(&mut self, method: &str) -> Value {
+        loop {
+            let message = self.receive();
+            if message["method"] == method && message.get("id").is_some() {
+                return message["params"].clone();
+            }
+            if message["method"] == "textDocument/publishDiagnostics" {
+                self.published.push(message["params"].clone());
+            }
+        }
+    }
+
     /// The next diagnostics published (waits for them).
     fn diagnostics(&mut self) -> Vec<Value> {
         while self.published.is_empty() {
@@ -141,10 +154,10 @@ fn hover_text(client: &mut Client, uri: &str, position: Value) -> String {
         .to_string()
 }
 
-fn initialize(client: &mut Client) {
+fn initialize(client: &mut Client, capabilities: Value) {
     let result = client.request(
         "initialize",
-        json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+        json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
     );
     let caps = &result["capabilities"];
     for capability in [
@@ -175,7 +188,7 @@ fn an_editor_session() {
     std::fs::write(&file, PROGRAM).unwrap();
     let uri = format!("file://{}", file.display());
     let mut client = Client::start();
-    initialize(&mut client);
+    initialize(&mut client, json!({}));
     client.notify(
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": PROGRAM } }),
@@ -313,7 +326,17 @@ fn profile_lenses_and_stale_warnings() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     let uri = format!("file://{}", file.display());
     let mut client = Client::start();
-    initialize(&mut client);
+    let watching = json!({ "workspace": {
+        "didChangeWatchedFiles": { "dynamicRegistration": true },
+        "codeLens": { "refreshSupport": true } } });
+    initialize(&mut client, watching);
+    let registration = client.server_request("client/registerCapability");
+    let watcher = &registration["registrations"][0];
+    assert_eq!(watcher["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        watcher["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.profile.json"
+    );
     client.notify(
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": source } }),
@@ -333,7 +356,7 @@ fn profile_lenses_and_stale_warnings() {
     // iteration (5 odd and 5 even ones; the tie goes to the lower path id).
     let add_even = titles
         .iter()
-        .find(|t| t.starts_with("bl: 1 calls"))
+        .find(|t| t.starts_with("bl: 1 call, 11 path executions"))
         .expect("add_even lens");
     assert!(add_even.contains("hottest path 5×"), "{titles:?}");
     let header = 1 + source[..source.find("while").unwrap()]
@@ -346,7 +369,7 @@ fn profile_lenses_and_stale_warnings() {
     assert!(
         titles
             .iter()
-            .any(|t| t.contains(&format!("(line {header})"))),
+            .any(|t| t.contains(&format!("(line {header}) reached 11 times"))),
         "{titles:?}"
     );
 
@@ -364,6 +387,39 @@ fn profile_lenses_and_stale_warnings() {
             .as_str()
             .unwrap()
             .contains("stale")
+    );
+
+    // A new run of the edited program: the editor says the profile changed, the warning goes
+    // and the lenses are refreshed (with the loop a line lower).
+    let edited = format!("// edited\n{source}");
+    std::fs::write(&file, &edited).unwrap();
+    let run = common::pcc_in(
+        &scratch.0,
+        &["run", "--profile", "bl", "add_even.pl", "--", "10"],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let profile = format!(
+        "file://{}",
+        scratch.path("add_even.bl.profile.json").display()
+    );
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": profile, "type": 2 }] }),
+    );
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    client.server_request("workspace/codeLens/refresh");
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let loop_line = format!("(line {})", header + 1);
+    let titles = lenses.as_array().unwrap().iter();
+    assert!(
+        titles
+            .map(|l| l["command"]["title"].as_str().unwrap())
+            .any(|t| t.contains(&loop_line)),
+        "{lenses}"
     );
     shutdown(client);
 }
@@ -479,7 +535,7 @@ fn random_edits_over_stdio() {
     let mut text = std::fs::read_to_string(&program).unwrap();
     let uri = format!("file://{}", Path::new(&program).display());
     let mut client = Client::start();
-    initialize(&mut client);
+    initialize(&mut client, json!({}));
     client.notify(
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": text } }),

@@ -119,6 +119,11 @@ impl Server {
                 };
                 params.text_document.uri.as_str().to_string()
             }
+            // A profile was written or removed: every document's warnings may change.
+            "workspace/didChangeWatchedFiles" => {
+                let uris: Vec<String> = self.documents.keys().cloned().collect();
+                return uris.iter().filter_map(|uri| self.publish(uri)).collect();
+            }
             "textDocument/didClose" => {
                 if let Ok(params) = parse::<DidCloseTextDocumentParams>(params) {
                     self.documents.remove(params.text_document.uri.as_str());
@@ -205,10 +210,22 @@ pub fn run() -> i32 {
 
 fn serve(connection: &Connection) -> Result<(), String> {
     let capabilities = to_json(capabilities())?;
-    connection
+    let client = connection
         .initialize(capabilities)
         .map_err(|e| e.to_string())?;
+    let client = &client["capabilities"]["workspace"];
+    let send = |message: Message| connection.sender.send(message).map_err(|e| e.to_string());
+    // Profiles change when a run rewrites them: ask to be told, where the client can.
+    if client["didChangeWatchedFiles"]["dynamicRegistration"] == true {
+        send(Message::Request(Request::new(
+            "pcc/watch-profiles".to_string().into(),
+            "client/registerCapability".to_string(),
+            watch_profiles(),
+        )))?;
+    }
+    let refresh_lenses = client["codeLens"]["refreshSupport"] == true;
     let mut server = Server::default();
+    let mut refreshes = 0;
     for message in &connection.receiver {
         let replies: Vec<Message> = match message {
             Message::Request(request) => {
@@ -220,18 +237,46 @@ fn serve(connection: &Connection) -> Result<(), String> {
                 }
                 vec![Message::Response(answer(&mut server, request))]
             }
-            Message::Notification(notification) => server
-                .notification(&notification.method, notification.params)
-                .into_iter()
-                .map(Message::Notification)
-                .collect(),
+            Message::Notification(notification) => {
+                let mut replies: Vec<Message> = server
+                    .notification(&notification.method, notification.params)
+                    .into_iter()
+                    .map(Message::Notification)
+                    .collect();
+                if notification.method == "workspace/didChangeWatchedFiles" && refresh_lenses {
+                    refreshes += 1;
+                    replies.push(Message::Request(Request::new(
+                        format!("pcc/refresh-{refreshes}").into(),
+                        "workspace/codeLens/refresh".to_string(),
+                        Value::Null,
+                    )));
+                }
+                replies
+            }
             Message::Response(_) => Vec::new(),
         };
         for reply in replies {
-            connection.sender.send(reply).map_err(|e| e.to_string())?;
+            send(reply)?;
         }
     }
     Ok(())
+}
+
+/// The registration of a watcher of every profile file.
+fn watch_profiles() -> lsp_types::RegistrationParams {
+    let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+        watchers: vec![lsp_types::FileSystemWatcher {
+            glob_pattern: lsp_types::GlobPattern::String("**/*.profile.json".to_string()),
+            kind: None,
+        }],
+    };
+    lsp_types::RegistrationParams {
+        registrations: vec![lsp_types::Registration {
+            id: "pcc-profiles".to_string(),
+            method: "workspace/didChangeWatchedFiles".to_string(),
+            register_options: serde_json::to_value(options).ok(),
+        }],
+    }
 }
 
 fn answer(server: &mut Server, request: Request) -> Response {

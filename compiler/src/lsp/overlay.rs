@@ -166,7 +166,11 @@ pub fn code_lenses(doc: &Document, overlays: &[&Overlay]) -> Vec<CodeLens> {
             let Some(f) = overlay.functions.iter().find(|f| f.name == symbol.name) else {
                 continue;
             };
-            let calls = f.calls.map_or(String::new(), |n| format!("{n} calls, "));
+            let calls = match f.calls {
+                Some(1) => "1 call, ".to_string(),
+                Some(n) => format!("{n} calls, "),
+                None => String::new(),
+            };
             let hottest = match f.paths.first() {
                 Some((count, lines)) => format!(
                     "; hottest path {count}× ({}): {}",
