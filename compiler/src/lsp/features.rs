@@ -169,13 +169,16 @@ pub fn document_symbols(doc: &Document) -> Vec<DocumentSymbol> {
             children,
         }
     };
+    let mut children: Vec<Vec<DocumentSymbol>> = vec![Vec::new(); symbols.len()];
+    for (id, symbol) in symbols.iter().enumerate() {
+        if let Some(parent) = symbol.parent {
+            children[parent].push(node(id, None));
+        }
+    }
     (0..symbols.len())
         .filter(|&id| symbols[id].parent.is_none())
         .map(|id| {
-            let children: Vec<DocumentSymbol> = (0..symbols.len())
-                .filter(|&child| symbols[child].parent == Some(id))
-                .map(|child| node(child, None))
-                .collect();
+            let children = std::mem::take(&mut children[id]);
             node(id, (!children.is_empty()).then_some(children))
         })
         .collect()
