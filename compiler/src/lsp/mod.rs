@@ -14,10 +14,10 @@ use std::collections::HashMap;
 
 use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::{
-    CodeLensOptions, CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, GotoDefinitionResponse, HoverProviderCapability, OneOf,
-    PublishDiagnosticsParams, ServerCapabilities, TextDocumentIdentifier,
-    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    CodeLensOptions, CompletionOptions, DidChangeTextDocumentParams, DidOpenTextDocumentParams,
+    GotoDefinitionResponse, HoverProviderCapability, OneOf, PublishDiagnosticsParams,
+    ServerCapabilities, TextDocumentIdentifier, TextDocumentPositionParams,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -114,7 +114,7 @@ impl Server {
             }
             // A profile may have been written by a run since: its warnings are refreshed.
             "textDocument/didSave" => {
-                let Ok(params) = parse::<DidCloseTextDocumentParams>(params) else {
+                let Ok(params) = parse::<DocumentParams>(params) else {
                     return Vec::new();
                 };
                 params.text_document.uri.as_str().to_string()
@@ -125,7 +125,7 @@ impl Server {
                 return uris.iter().filter_map(|uri| self.publish(uri)).collect();
             }
             "textDocument/didClose" => {
-                if let Ok(params) = parse::<DidCloseTextDocumentParams>(params) {
+                if let Ok(params) = parse::<DocumentParams>(params) {
                     self.documents.remove(params.text_document.uri.as_str());
                 }
                 return Vec::new();
@@ -235,14 +235,21 @@ fn serve(connection: &Connection) -> Result<(), String> {
                 {
                     return Ok(());
                 }
-                vec![Message::Response(answer(&mut server, request))]
+                let id = request.id.clone();
+                vec![Message::Response(
+                    guarded(|| answer(&mut server, request)).unwrap_or_else(|panic| {
+                        Response::new_err(id, lsp_server::ErrorCode::InternalError as i32, panic)
+                    }),
+                )]
             }
             Message::Notification(notification) => {
-                let mut replies: Vec<Message> = server
-                    .notification(&notification.method, notification.params)
-                    .into_iter()
-                    .map(Message::Notification)
-                    .collect();
+                let method = notification.method.clone();
+                let mut replies: Vec<Message> =
+                    guarded(|| server.notification(&method, notification.params))
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(Message::Notification)
+                        .collect();
                 if notification.method == "workspace/didChangeWatchedFiles" && refresh_lenses {
                     refreshes += 1;
                     replies.push(Message::Request(Request::new(
@@ -260,6 +267,13 @@ fn serve(connection: &Connection) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Runs a handler; a panic (a bug: the hook has already printed it on stderr) becomes an error
+/// message, so that one bad request does not end the editor's session.
+fn guarded<T>(handler: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(handler))
+        .map_err(|_| "internal error in pcc lsp (details on its stderr)".to_string())
 }
 
 /// The registration of a watcher of every profile file.
