@@ -6,6 +6,7 @@ pub mod commands;
 pub mod driver;
 pub mod link;
 pub mod lower;
+pub mod lsp;
 pub mod mir;
 pub mod opt;
 pub mod pgo;

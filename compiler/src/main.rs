@@ -85,6 +85,8 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         error_format: ErrorFormatArg,
     },
+    /// A language server for editors, on stdin and stdout (README: Editor support).
+    Lsp,
     /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
     Paths {
         file: PathBuf,
@@ -364,6 +366,7 @@ fn main() {
     });
     let status = match cli.command {
         Command::Check { file, error_format } => driver::check(&file, error_format.into()),
+        Command::Lsp => pcc::lsp::run(),
         Command::Run {
             file,
             compile,

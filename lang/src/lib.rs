@@ -4,6 +4,7 @@
 pub mod ast;
 mod check;
 pub mod diagnostics;
+pub mod index;
 mod lexer;
 mod parser;
 pub mod span;
@@ -18,14 +19,37 @@ const CHECK_STACK_SIZE: usize = 32 << 20;
 
 /// Lexes, parses, resolves and type-checks one PL program.
 pub fn check(file_name: &str, source: &str) -> Result<typed::Program, Diagnostics> {
-    let run = || {
+    on_big_stack(|| {
         let (program, errors) = parser::parse(source);
         if !errors.is_empty() {
             return Err(Diagnostics::new(errors));
         }
         check::check_program(file_name, &program).map_err(Diagnostics::new)
-    };
-    // On a thread of its own, so that the caller's stack size does not matter.
+    })
+}
+
+/// What an editor shows of a program: [`check`]'s result, and the [`index::Index`] of its
+/// names. After a syntax error the parser resumes at the next item, and the index covers
+/// what it could parse (the diagnostics are then the syntax errors, as `check` gives them).
+pub fn analyze(
+    file_name: &str,
+    source: &str,
+) -> (Result<typed::Program, Diagnostics>, index::Index) {
+    on_big_stack(|| {
+        let (program, errors) = parser::parse(source);
+        let mut index = index::Index::default();
+        let checked = check::check_program_indexed(file_name, &program, &mut index);
+        let result = match checked {
+            _ if !errors.is_empty() => Err(Diagnostics::new(errors)),
+            Ok(program) => Ok(program),
+            Err(errors) => Err(Diagnostics::new(errors)),
+        };
+        (result, index)
+    })
+}
+
+/// Runs `run` on a thread of its own, so that the caller's stack size does not matter.
+fn on_big_stack<T: Send>(run: impl FnOnce() -> T + Send + Copy) -> T {
     std::thread::scope(|scope| {
         match std::thread::Builder::new()
             .name("pcc-check".into())

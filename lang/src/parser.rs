@@ -179,6 +179,7 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
                     errors.push(diagnostic);
                 }
                 let error_index = tokens.partition_point(|&(lo, _, _)| lo < at);
+                keep_items_before(&tokens, start, error_index, &mut items);
                 let next_item = tokens[error_index..]
                     .iter()
                     .position(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct));
@@ -194,6 +195,34 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
 }
 
 /// Where the parser stopped (the end of the source for an unexpected end of file).
+/// Keeps the items of `tokens[start..error_index]` before the broken one (which starts at the
+/// last `fn` or `struct` there), so that a tree with errors still has every item that parsed:
+/// the language server's index is built from it. Their errors are already reported.
+fn keep_items_before(
+    tokens: &[Spanned<'_>],
+    start: usize,
+    error_index: usize,
+    items: &mut Vec<crate::ast::Item>,
+) {
+    let Some(before) = tokens.get(start..error_index) else {
+        return;
+    };
+    let Some(broken) = before
+        .iter()
+        .rposition(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct))
+    else {
+        return;
+    };
+    let prefix = before[..broken]
+        .iter()
+        .cloned()
+        .map(Ok::<_, std::convert::Infallible>);
+    if let Ok(mut program) = grammar::ProgramParser::new().parse(&mut ParseState::default(), prefix)
+    {
+        items.append(&mut program.items);
+    }
+}
+
 fn error_offset(error: &LalrError<'_>, source_len: usize) -> usize {
     match error {
         ParseError::UnrecognizedToken { token, .. } | ParseError::ExtraToken { token } => token.0,

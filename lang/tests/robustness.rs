@@ -99,7 +99,24 @@ const FRAGMENTS: &[&str] = &[
 ];
 
 /// Checks some bytes, renders whatever comes back, and returns whether they were accepted.
+/// Valid UTF-8 is also analyzed as an editor would (the checker then runs after syntax errors
+/// too): the same diagnostics, and an index whose spans lie in the text.
 fn check_and_render(bytes: &[u8]) -> bool {
+    if let Ok(source) = std::str::from_utf8(bytes) {
+        let messages = |result: &Result<_, pcc_lang::Diagnostics>| match result {
+            Ok(_) => Vec::new(),
+            Err(diagnostics) => diagnostics.iter().cloned().collect::<Vec<_>>(),
+        };
+        let (analyzed, index) = pcc_lang::analyze("fuzz.pl", source);
+        assert_eq!(messages(&analyzed), messages(&check("fuzz.pl", source)));
+        let spans = index.symbols.iter().map(|s| s.span);
+        for span in spans.chain(index.uses.iter().map(|u| u.0)) {
+            assert!(
+                span.lo <= span.hi && span.hi as usize <= source.len(),
+                "{span:?}"
+            );
+        }
+    }
     match check_bytes("fuzz.pl", bytes) {
         Ok(_) => true,
         Err(diagnostics) => {

@@ -242,3 +242,40 @@ impl Checker<'_> {
         );
     }
 }
+
+impl Builtin {
+    /// Every built-in, in the order of docs/LANGUAGE.md.
+    pub fn all() -> impl Iterator<Item = Builtin> {
+        BUILTINS.iter().map(|&(_, b)| b)
+    }
+
+    /// How an editor shows it: `fn substr(str, int, int) -> str`.
+    pub fn signature(self) -> String {
+        let name = self.name();
+        let type_name = |ty: &Type| match ty {
+            Type::Int => "int",
+            Type::Float => "float",
+            Type::Bool => "bool",
+            Type::Str => "str",
+            _ => "?",
+        };
+        let (params, ret) = match signature(self) {
+            Signature::Fixed(params, ret) => {
+                let params: Vec<&str> = params.iter().map(type_name).collect();
+                (params.join(", "), ret)
+            }
+            Signature::Print => ("any...".into(), Type::Void),
+            Signature::Len => ("[T] or str".into(), Type::Int),
+            Signature::ToStr => ("int, float or bool".into(), Type::Str),
+            Signature::Abs => return format!("fn {name}(x: T) -> T  (T is int or float)"),
+            Signature::MinMax => {
+                return format!("fn {name}(a: T, b: T) -> T  (T is int or float)");
+            }
+            Signature::Assert => ("bool [, str]".into(), Type::Void),
+        };
+        match ret {
+            Type::Void => format!("fn {name}({params})"),
+            ret => format!("fn {name}({params}) -> {}", type_name(&ret)),
+        }
+    }
+}

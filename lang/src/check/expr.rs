@@ -409,6 +409,7 @@ impl Checker<'_> {
             }
             return None;
         };
+        self.record_struct_use(strukt.span, id);
         let mut given: HashMap<usize, Span> = HashMap::new();
         let mut checked = Vec::new();
         let mut ok = true;
@@ -425,6 +426,7 @@ impl Checker<'_> {
                 self.skim(value);
                 continue;
             };
+            self.record_field_use(name.span, id, index);
             if let Some(&first) = given.get(&index) {
                 ok = false;
                 self.error(
@@ -501,7 +503,10 @@ impl Checker<'_> {
             .iter()
             .position(|f| f.name == field.name)
         {
-            Some(index) => Some((index, self.structs[id].fields[index].ty.clone()?)),
+            Some(index) => {
+                self.record_field_use(field.span, id, index);
+                Some((index, self.structs[id].fields[index].ty.clone()?))
+            }
             None => {
                 self.no_such_field(id, field);
                 None
@@ -565,6 +570,7 @@ impl Checker<'_> {
             }
             return None;
         };
+        self.record_fn_use(callee.span, id);
         let params = self.functions[id].params.clone();
         if !self.arity_ok(name, params.len()..=params.len(), args, span) {
             return None;

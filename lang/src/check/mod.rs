@@ -11,6 +11,7 @@
 pub(crate) mod builtins;
 mod expr;
 mod flow;
+mod record;
 mod stmt;
 mod suggest;
 #[cfg(test)]
@@ -20,6 +21,7 @@ use std::collections::HashMap;
 
 use crate::ast;
 use crate::diagnostics::Diagnostic;
+use crate::index::{Index, SymbolId, SymbolKind};
 use crate::span::Span;
 use crate::typed::{self, FnId, GlobalId, LocalId, StructId, Type};
 
@@ -30,14 +32,26 @@ pub fn check_program(
     file_name: &str,
     program: &ast::Program,
 ) -> Result<typed::Program, Vec<Diagnostic>> {
+    check_program_indexed(file_name, program, &mut Index::default())
+}
+
+/// [`check_program`], also filling `index` with every declaration and use (even when there are
+/// errors, and for a program the parser had to skip parts of).
+pub fn check_program_indexed(
+    file_name: &str,
+    program: &ast::Program,
+    index: &mut Index,
+) -> Result<typed::Program, Vec<Diagnostic>> {
     let mut checker = Checker::default();
     checker.declare_structs(program);
     checker.declare_functions(program);
+    checker.record_signatures();
     let main = checker.find_main();
     let globals = checker.check_globals(program);
     let functions: Vec<_> = (0..checker.functions.len())
         .map(|id| checker.check_function(id))
         .collect();
+    *index = std::mem::take(&mut checker.record.index);
     if !checker.diagnostics.is_empty() {
         return Err(checker.diagnostics);
     }
@@ -115,6 +129,7 @@ struct LocalInfo {
     span: Span,
     /// `for` variables cannot be assigned.
     is_for_var: bool,
+    symbol: SymbolId,
 }
 
 /// What is being checked right now: a function body, or a global initializer (no locals).
@@ -126,6 +141,9 @@ struct Body {
     locals: Vec<LocalInfo>,
     scopes: Vec<HashMap<String, LocalId>>,
     loop_depth: u32,
+    /// The function being checked (`None` for a global initializer) and its parameter count.
+    fn_id: Option<FnId>,
+    params: usize,
 }
 
 #[derive(Default)]
@@ -138,6 +156,7 @@ struct Checker<'a> {
     functions: Vec<FnInfo<'a>>,
     fn_ids: HashMap<&'a str, FnId>,
     body: Body,
+    record: record::Recorder,
 }
 
 impl<'a> Checker<'a> {
@@ -173,6 +192,20 @@ impl<'a> Checker<'a> {
             } else {
                 self.struct_ids.insert(&name.name, self.structs.len());
             }
+            let symbol = self.record.symbol(SymbolKind::Struct, name, decl.span);
+            self.record.structs.push(symbol);
+            let fields = decl
+                .fields
+                .iter()
+                .map(|(field, ty)| {
+                    let field =
+                        self.record
+                            .symbol(SymbolKind::Field, field, field.span.to(ty.span));
+                    self.record.index.symbols[field].parent = Some(symbol);
+                    field
+                })
+                .collect();
+            self.record.fields.push(fields);
             self.structs.push(StructInfo {
                 name: name.name.clone(),
                 span: decl.span,
@@ -236,6 +269,8 @@ impl<'a> Checker<'a> {
                 Some(ty) => self.resolve_type(ty),
                 None => Some(Type::Void),
             };
+            let symbol = self.record.symbol(SymbolKind::Function, name, decl.span);
+            self.record.functions.push(symbol);
             self.functions.push(FnInfo { decl, params, ret });
         }
     }
@@ -306,6 +341,8 @@ impl<'a> Checker<'a> {
                 Some(Some(ty)) => GlobalType::Known(ty.clone()),
                 Some(None) => GlobalType::Poisoned,
             };
+            let symbol = self.record.symbol(SymbolKind::Global, name, decl.span);
+            self.record.globals.push(symbol);
             self.globals.push(ty);
             annotations.push(annotation);
         }
@@ -321,6 +358,9 @@ impl<'a> Checker<'a> {
                         Some(init) => GlobalType::Known(init.ty.clone()),
                         None => GlobalType::Poisoned,
                     };
+                }
+                if let GlobalType::Known(ty) = &self.globals[id] {
+                    self.record.index.symbols[self.record.globals[id]].detail = self.type_name(ty);
                 }
                 let init = init?;
                 Some(typed::Global {
@@ -340,6 +380,8 @@ impl<'a> Checker<'a> {
             fn_name: decl.name.name.clone(),
             ret: ret.clone(),
             scopes: vec![HashMap::new()],
+            fn_id: Some(id),
+            params: decl.params.len(),
             ..Body::default()
         };
         for ((name, _), ty) in decl.params.iter().zip(params) {
@@ -370,6 +412,9 @@ impl<'a> Checker<'a> {
                 )
                 .with_label("execution can reach the end of the function here"),
             );
+        }
+        while !self.body.scopes.is_empty() {
+            self.close_scope(decl.body.span.hi);
         }
         let body = std::mem::take(&mut self.body);
         let locals = body
@@ -445,7 +490,10 @@ impl<'a> Checker<'a> {
                 "bool" => Some(Type::Bool),
                 "str" => Some(Type::Str),
                 _ => match self.struct_ids.get(name.as_str()) {
-                    Some(&id) => Some(Type::Struct(id)),
+                    Some(&id) => {
+                        self.record_struct_use(ty.span, id);
+                        Some(Type::Struct(id))
+                    }
                     None => {
                         let candidates = BUILTIN_TYPES
                             .iter()

@@ -25,7 +25,7 @@ impl Checker<'_> {
     fn check_block(&mut self, block: &ast::Block) -> Option<typed::Block> {
         self.body.scopes.push(HashMap::new());
         let stmts = self.check_stmts(&block.stmts);
-        self.body.scopes.pop();
+        self.close_scope(block.span.hi);
         Some(typed::Block {
             stmts: stmts?,
             span: block.span,
@@ -41,17 +41,24 @@ impl Checker<'_> {
         is_for_var: bool,
     ) -> (LocalId, Option<LocalId>) {
         let id = self.body.locals.len();
+        let symbol = self.record_local(name, ty.as_ref());
         self.body.locals.push(LocalInfo {
             name: name.name.clone(),
             ty,
             span: name.span,
             is_for_var,
+            symbol,
         });
         let previous = self
             .body
             .scopes
             .last_mut()
             .and_then(|scope| scope.insert(name.name.clone(), id));
+        if let Some(previous) = previous {
+            // Redeclared in the same scope (an error): the first one ends here.
+            let symbol = self.body.locals[previous].symbol;
+            self.record.index.symbols[symbol].scope.hi = name.span.lo;
+        }
         (id, previous)
     }
 
@@ -124,12 +131,13 @@ impl Checker<'_> {
                 }
             }
             StmtKind::For { var, lo, hi, body } => {
+                let body_end = body.span.hi;
                 let lo = self.expect(lo, &Type::Int);
                 let hi = self.expect(hi, &Type::Int);
                 self.body.scopes.push(HashMap::new());
                 let (var, _) = self.declare_local(var, Some(Type::Int), true);
                 let body = self.loop_body(body);
-                self.body.scopes.pop();
+                self.close_scope(body_end);
                 typed::StmtKind::For {
                     var,
                     lo: lo?,
@@ -207,9 +215,11 @@ impl Checker<'_> {
     /// Resolves a name to a variable, reporting it when there is none.
     pub(super) fn lookup_var(&mut self, name: &str, span: Span) -> Option<(Var, Option<Type>)> {
         if let Some(&id) = self.body.scopes.iter().rev().find_map(|s| s.get(name)) {
+            self.record.use_of(span, self.body.locals[id].symbol);
             return Some((Var::Local(id), self.body.locals[id].ty.clone()));
         }
         if let Some(&id) = self.global_ids.get(name) {
+            self.record_global_use(span, id);
             return match &self.globals[id] {
                 super::GlobalType::Known(ty) => Some((Var::Global(id), Some(ty.clone()))),
                 super::GlobalType::Poisoned => Some((Var::Global(id), None)),

@@ -1,0 +1,93 @@
+//! An open file: its text as the editor has it, and what the front end found in it.
+
+use lsp_types::TextDocumentContentChangeEvent;
+use pcc_lang::index::Index;
+use pcc_lang::{Diagnostics, typed};
+
+use super::position::LineMap;
+
+pub struct Document {
+    pub uri: String,
+    pub text: String,
+    pub lines: LineMap,
+    /// The checked program, or every error in it.
+    pub checked: Result<typed::Program, Diagnostics>,
+    pub index: Index,
+}
+
+impl Document {
+    pub fn new(uri: String, text: String) -> Document {
+        let (checked, index) = pcc_lang::analyze(&file_name(&uri), &text);
+        Document {
+            lines: LineMap::new(&text),
+            uri,
+            text,
+            checked,
+            index,
+        }
+    }
+
+    /// Applies the editor's changes in order (a change without a range replaces the text),
+    /// then checks the new text.
+    pub fn change(self, changes: Vec<TextDocumentContentChangeEvent>) -> Document {
+        let mut text = self.text;
+        for change in changes {
+            match change.range {
+                None => text = change.text,
+                Some(range) => {
+                    let lines = LineMap::new(&text);
+                    let lo = lines.offset(&text, range.start);
+                    let hi = lines.offset(&text, range.end).max(lo);
+                    text.replace_range(lo..hi, &change.text);
+                }
+            }
+        }
+        Document::new(self.uri, text)
+    }
+
+    /// The offset of an LSP position.
+    pub fn offset(&self, position: lsp_types::Position) -> u32 {
+        self.lines.offset(&self.text, position) as u32
+    }
+
+    pub fn range(&self, span: pcc_lang::Span) -> lsp_types::Range {
+        self.lines.range(&self.text, span)
+    }
+}
+
+/// The path of a `file:` URI (percent-decoded), else the URI itself: the name diagnostics and
+/// profiles go by.
+pub fn file_name(uri: &str) -> String {
+    let Some(path) = uri.strip_prefix("file://") else {
+        return uri.to_string();
+    };
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = || u8::from_str_radix(path.get(i + 1..i + 3)?, 16).ok();
+        match (bytes[i], hex()) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_become_paths() {
+        assert_eq!(file_name("file:///tmp/a%20b.pl"), "/tmp/a b.pl");
+        assert_eq!(file_name("untitled:1"), "untitled:1");
+        assert_eq!(file_name("file:///x%2"), "/x%2");
+    }
+}

@@ -1,0 +1,97 @@
+//! The editor files in editors/: valid JSON, and a TextMate grammar that highlights exactly the
+//! reserved words of docs/LANGUAGE.md, its type names and its built-in functions.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use pcc_lang::typed::Builtin;
+use serde_json::Value;
+
+fn read_json(path: &str) -> Value {
+    let text = std::fs::read_to_string(common::root().join(path)).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not valid JSON: {e}"))
+}
+
+/// The words of the grammar's patterns in `repository.NAME` that are `\b(a|b|c)\b...`, by scope.
+fn words(grammar: &Value, name: &str) -> Vec<(String, BTreeSet<String>)> {
+    let patterns = grammar["repository"][name]["patterns"].as_array().unwrap();
+    patterns
+        .iter()
+        .map(|p| {
+            let pattern = p["match"].as_str().unwrap();
+            let inner = pattern
+                .strip_prefix("\\b(")
+                .and_then(|rest| rest.split_once(")\\b"))
+                .unwrap_or_else(|| panic!("{name}: `{pattern}` is not a word list"))
+                .0;
+            let scope = p["name"].as_str().unwrap().to_string();
+            (scope, inner.split('|').map(str::to_string).collect())
+        })
+        .collect()
+}
+
+fn union(lists: &[(String, BTreeSet<String>)]) -> BTreeSet<String> {
+    lists.iter().flat_map(|(_, w)| w.iter().cloned()).collect()
+}
+
+/// The reserved words as docs/LANGUAGE.md lists them ("Reserved words: `fn let ...`").
+fn reserved_words() -> BTreeSet<String> {
+    let doc = std::fs::read_to_string(common::root().join("docs/LANGUAGE.md")).unwrap();
+    let start = doc.find("Reserved words: `").unwrap() + "Reserved words: `".len();
+    let list = &doc[start..start + doc[start..].find('`').unwrap()];
+    list.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn the_grammar_knows_the_language() {
+    let grammar = read_json("editors/pl.tmLanguage.json");
+    assert_eq!(grammar["scopeName"], "source.pl");
+    let keywords = words(&grammar, "keywords");
+    let constants = words(&grammar, "constants");
+    for (scope, _) in &keywords {
+        assert!(scope.starts_with("keyword."), "{scope}");
+    }
+    for (scope, _) in &constants {
+        assert!(scope.starts_with("constant.language."), "{scope}");
+    }
+    let mut highlighted = union(&keywords);
+    highlighted.extend(union(&constants));
+    assert_eq!(highlighted, reserved_words());
+
+    let types = union(&words(&grammar, "types"));
+    assert_eq!(
+        types,
+        ["bool", "float", "int", "str"].map(String::from).into()
+    );
+
+    let builtins = union(&words(&grammar, "builtins"));
+    let expected: BTreeSet<String> = Builtin::all().map(|b| b.name().to_string()).collect();
+    assert_eq!(builtins, expected);
+
+    // Every pattern the top level includes exists.
+    for include in grammar["patterns"].as_array().unwrap() {
+        let name = include["include"].as_str().unwrap().trim_start_matches('#');
+        assert!(grammar["repository"].get(name).is_some(), "#{name}");
+    }
+}
+
+#[test]
+fn the_vscode_extension_starts_pcc_lsp() {
+    let package = read_json("editors/vscode/package.json");
+    assert_eq!(package["main"], "./extension.js");
+    assert_eq!(
+        package["contributes"]["languages"][0]["extensions"][0],
+        ".pl"
+    );
+    assert_eq!(
+        package["contributes"]["grammars"][0]["scopeName"],
+        "source.pl"
+    );
+    assert!(package["dependencies"]["vscode-languageclient"].is_string());
+    let configuration = read_json("editors/vscode/language-configuration.json");
+    assert_eq!(configuration["comments"]["lineComment"], "//");
+    let extension =
+        std::fs::read_to_string(common::root().join("editors/vscode/extension.js")).unwrap();
+    assert!(extension.contains("args: ['lsp']"));
+}

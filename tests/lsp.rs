@@ -1,0 +1,558 @@
+//! `pcc lsp` as an editor sees it: a process spoken to over stdio (initialize, didOpen,
+//! didChange, hover, definition, references, documentSymbol, completion, codeLens, shutdown,
+//! exit), and random edit sequences of every program in programs/ that must never crash it.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use pcc::lsp::Server;
+use serde_json::{Value, json};
+
+/// An editor's side of the connection.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: i64,
+    /// `publishDiagnostics` notifications received, in order.
+    published: Vec<Value>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn pcc lsp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Client {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+            published: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "server closed"
+            );
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        self.stdout.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// Sends a request and returns its result (notifications met on the way are kept).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let message = self.receive();
+            if message["id"] == json!(id) {
+                assert!(message.get("error").is_none(), "{method}: {message}");
+                return message["result"].clone();
+            }
+            if message["method"] == "textDocument/publishDiagnostics" {
+                self.published.push(message["params"].clone());
+            }
+        }
+    }
+
+    /// Waits for a request of the server's with this method; returns its parameters.
+    fn server_request(&mut self, method: &str) -> Value {
+        loop {
+            let message = self.receive();
+            if message["method"] == method && message.get("id").is_some() {
+                return message["params"].clone();
+            }
+            if message["method"] == "textDocument/publishDiagnostics" {
+                self.published.push(message["params"].clone());
+            }
+        }
+    }
+
+    /// The next diagnostics published (waits for them).
+    fn diagnostics(&mut self) -> Vec<Value> {
+        while self.published.is_empty() {
+            let message = self.receive();
+            if message["method"] == "textDocument/publishDiagnostics" {
+                self.published.push(message["params"].clone());
+            }
+        }
+        let params = self.published.remove(0);
+        params["diagnostics"].as_array().unwrap().clone()
+    }
+}
+
+const PROGRAM: &str = "struct Node { key: int, next: Node }
+
+let LIMIT: int = 10;
+
+fn sum(n: Node) -> int {
+    let total = 0;
+    while n != null {
+        total += n.key;
+        n = n.next;
+    }
+    return total;
+}
+
+fn main() {
+    let head = new Node { key: 1, next: null };
+    println(sum(head) + LIMIT);
+}
+";
+
+/// The LSP position of the `nth` occurrence of `needle` (plus `shift` characters); ASCII text.
+fn at(text: &str, needle: &str, nth: usize, shift: u32) -> Value {
+    let offset = text.match_indices(needle).nth(nth).expect(needle).0;
+    let line = text[..offset].matches('\n').count();
+    let column = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    json!({ "line": line, "character": column as u32 + shift })
+}
+
+fn position_params(uri: &str, position: Value) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": position })
+}
+
+fn hover_text(client: &mut Client, uri: &str, position: Value) -> String {
+    let hover = client.request("textDocument/hover", position_params(uri, position));
+    hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn initialize(client: &mut Client, capabilities: Value) {
+    let result = client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
+    );
+    let caps = &result["capabilities"];
+    for capability in [
+        "hoverProvider",
+        "definitionProvider",
+        "referencesProvider",
+        "documentSymbolProvider",
+        "completionProvider",
+        "codeLensProvider",
+    ] {
+        assert!(caps.get(capability).is_some(), "{capability} in {caps}");
+    }
+    client.notify("initialized", json!({}));
+}
+
+fn shutdown(mut client: Client) {
+    assert_eq!(client.request("shutdown", Value::Null), Value::Null);
+    client.notify("exit", Value::Null);
+    drop(client.stdin);
+    let status = client.child.wait().unwrap();
+    assert!(status.success(), "pcc lsp exited with {status}");
+}
+
+#[test]
+fn an_editor_session() {
+    let scratch = common::Scratch::new("lsp_session");
+    let file = scratch.path("list.pl");
+    std::fs::write(&file, PROGRAM).unwrap();
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start();
+    initialize(&mut client, json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": PROGRAM } }),
+    );
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+
+    // A typo: the same message as `pcc check`, on the misspelt name.
+    let typo_at = at(PROGRAM, "LIMIT);", 0, 0);
+    let end =
+        json!({ "line": typo_at["line"], "character": typo_at["character"].as_u64().unwrap() + 5 });
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 },
+                "contentChanges": [{ "range": { "start": typo_at, "end": end }, "text": "LIMT" }] }),
+    );
+    let diagnostics = client.diagnostics();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let with_typo = PROGRAM.replace("LIMIT);", "LIMT);");
+    std::fs::write(&file, &with_typo).unwrap();
+    let check = common::pcc_in(&scratch.0, &["check", "list.pl"], "");
+    let first = check.stderr.lines().next().unwrap();
+    let message = diagnostics[0]["message"].as_str().unwrap();
+    assert_eq!(
+        first.strip_prefix("error: ").unwrap(),
+        message.lines().next().unwrap()
+    );
+    assert_eq!(diagnostics[0]["range"]["start"], typo_at);
+    assert_eq!(
+        diagnostics[0]["range"]["end"],
+        at(&with_typo, "LIMT);", 0, 4)
+    );
+    assert_eq!(diagnostics[0]["severity"], 1);
+
+    // The whole text again.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 3 },
+                "contentChanges": [{ "text": PROGRAM }] }),
+    );
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+
+    let hover =
+        |client: &mut Client, needle, nth| hover_text(client, &uri, at(PROGRAM, needle, nth, 1));
+    assert!(hover(&mut client, "total +=", 0).contains("let total: int"));
+    assert!(hover(&mut client, "n != null", 0).contains("n: Node  // parameter of sum"));
+    assert!(hover(&mut client, "key;", 0).contains("Node.key: int"));
+    assert!(hover(&mut client, "sum(head)", 0).contains("fn sum(n: Node) -> int"));
+    assert!(hover(&mut client, "LIMIT)", 0).contains("let LIMIT: int  // global"));
+    assert!(hover(&mut client, "Node {", 1).contains("struct Node { key: int, next: Node }"));
+    assert!(hover(&mut client, "println", 0).contains("fn println(any...)"));
+
+    let definition = client.request(
+        "textDocument/definition",
+        position_params(&uri, at(PROGRAM, "sum(head)", 0, 1)),
+    );
+    assert_eq!(definition["range"]["start"], at(PROGRAM, "sum(n", 0, 0));
+    assert_eq!(definition["uri"], json!(uri));
+    let definition = client.request(
+        "textDocument/definition",
+        position_params(&uri, at(PROGRAM, "next;", 0, 0)),
+    );
+    assert_eq!(
+        definition["range"]["start"],
+        at(PROGRAM, "next: Node", 0, 0)
+    );
+
+    let references = client.request(
+        "textDocument/references",
+        json!({ "textDocument": { "uri": uri }, "position": at(PROGRAM, "n != null", 0, 0),
+                "context": { "includeDeclaration": true } }),
+    );
+    let starts: Vec<&Value> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["range"]["start"])
+        .collect();
+    let expected = [
+        at(PROGRAM, "n: Node", 0, 0),
+        at(PROGRAM, "n != null", 0, 0),
+        at(PROGRAM, "n.key", 0, 0),
+        at(PROGRAM, "n = n.next", 0, 0),
+        at(PROGRAM, "n.next", 0, 0),
+    ];
+    assert_eq!(starts, expected.iter().collect::<Vec<_>>());
+
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let outline: Vec<String> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let children: Vec<&str> = s["children"]
+                .as_array()
+                .map(|c| c.iter().map(|c| c["name"].as_str().unwrap()).collect())
+                .unwrap_or_default();
+            format!("{}({})", s["name"].as_str().unwrap(), children.join(","))
+        })
+        .collect();
+    assert_eq!(
+        outline,
+        ["Node(key,next)", "sum(n,total)", "main(head)", "LIMIT()"]
+    );
+
+    let completion = client.request(
+        "textDocument/completion",
+        position_params(&uri, at(PROGRAM, "println", 0, 0)),
+    );
+    let items = completion.as_array().unwrap();
+    let label = |name: &str| items.iter().find(|i| i["label"] == name);
+    for name in ["head", "LIMIT", "sum", "main", "Node", "sqrt"] {
+        assert!(label(name).is_some(), "{name} in {completion}");
+    }
+    assert!(label("total").is_none(), "a local of another function");
+    assert_eq!(label("println").unwrap()["detail"], "fn println(any...)");
+    assert_eq!(label("head").unwrap()["detail"], "let head: Node");
+
+    shutdown(client);
+}
+
+#[test]
+fn profile_lenses_and_stale_warnings() {
+    let scratch = common::Scratch::new("lsp_profile");
+    let source = std::fs::read_to_string(common::root().join("programs/add_even.pl")).unwrap();
+    let file = scratch.path("add_even.pl");
+    std::fs::write(&file, &source).unwrap();
+    let run = common::pcc_in(
+        &scratch.0,
+        &["run", "--profile", "bl", "add_even.pl", "--", "10"],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start();
+    let watching = json!({ "workspace": {
+        "didChangeWatchedFiles": { "dynamicRegistration": true },
+        "codeLens": { "refreshSupport": true } } });
+    initialize(&mut client, watching);
+    let registration = client.server_request("client/registerCapability");
+    let watcher = &registration["registrations"][0];
+    assert_eq!(watcher["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        watcher["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.profile.json"
+    );
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": source } }),
+    );
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let titles: Vec<&str> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
+    // add_even(10): called once, its loop header reached 11 times, the hottest path is an
+    // iteration (5 odd and 5 even ones; the tie goes to the lower path id).
+    let add_even = titles
+        .iter()
+        .find(|t| t.starts_with("bl: 1 call, 11 path executions"))
+        .expect("add_even lens");
+    assert!(add_even.contains("hottest path 5×"), "{titles:?}");
+    let header = 1 + source[..source.find("while").unwrap()]
+        .matches('\n')
+        .count();
+    assert!(
+        titles.iter().any(|t| t.starts_with("bl: loop header")),
+        "{titles:?}"
+    );
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.contains(&format!("(line {header}) reached 11 times"))),
+        "{titles:?}"
+    );
+
+    // An edit makes the profile stale.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 },
+                "contentChanges": [{ "text": format!("// edited\n{source}") }] }),
+    );
+    let diagnostics = client.diagnostics();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["severity"], 2);
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("stale")
+    );
+
+    // A new run of the edited program: the editor says the profile changed, the warning goes
+    // and the lenses are refreshed (with the loop a line lower).
+    let edited = format!("// edited\n{source}");
+    std::fs::write(&file, &edited).unwrap();
+    let run = common::pcc_in(
+        &scratch.0,
+        &["run", "--profile", "bl", "add_even.pl", "--", "10"],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let profile = format!(
+        "file://{}",
+        scratch.path("add_even.bl.profile.json").display()
+    );
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": profile, "type": 2 }] }),
+    );
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    client.server_request("workspace/codeLens/refresh");
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let loop_line = format!("(line {})", header + 1);
+    let titles = lenses.as_array().unwrap().iter();
+    assert!(
+        titles
+            .map(|l| l["command"]["title"].as_str().unwrap())
+            .any(|t| t.contains(&loop_line)),
+        "{lenses}"
+    );
+    shutdown(client);
+}
+
+/// A small deterministic generator (xorshift), so a failure can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 { 0 } else { self.next() % n }
+    }
+}
+
+/// A random position, sometimes past the end of its line or of the text.
+fn random_position(rng: &mut Rng, text: &str) -> Value {
+    let lines = text.lines().count() as u64 + 2;
+    json!({ "line": rng.below(lines), "character": rng.below(40) })
+}
+
+/// A random edit: delete a range, insert a piece of the program or of its own text (with
+/// multi-byte characters and brackets), or both.
+fn random_edit(rng: &mut Rng, text: &str, pieces: &[&str]) -> Value {
+    let start = random_position(rng, text);
+    let mut end = random_position(rng, text);
+    if (end["line"].as_u64(), end["character"].as_u64())
+        < (start["line"].as_u64(), start["character"].as_u64())
+        || rng.below(2) == 0
+    {
+        end = start.clone();
+    }
+    let insert = match rng.below(4) {
+        0 => String::new(),
+        1 => pieces[rng.below(pieces.len() as u64) as usize].to_string(),
+        2 => {
+            let lo = rng.below(text.len() as u64) as usize;
+            let hi = (lo + rng.below(200) as usize).min(text.len());
+            text.get(lo..hi).unwrap_or("").to_string()
+        }
+        _ => "é𝄞".to_string(),
+    };
+    json!({ "range": { "start": start, "end": end }, "text": insert })
+}
+
+const PIECES: &[&str] = &[
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+    "\n",
+    "let x = ",
+    "fn f(a: int) -> int { return a; }\n",
+    "struct S { a: S }\n",
+    ".",
+    "while true {",
+    "\"",
+    "/*",
+    "new S { a: null }",
+    "[1, 2][",
+];
+
+/// Drives the handlers directly: every program of programs/, 60 random edits each, and every
+/// request at random positions after each edit. Nothing may panic.
+#[test]
+fn random_edits_never_crash_the_handlers() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for program in common::pl_files(&common::root().join("programs")) {
+        let uri = format!("file://{}", program.display());
+        let mut text = std::fs::read_to_string(&program).unwrap();
+        let mut server = Server::default();
+        server.notification(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": text } }),
+        );
+        for version in 2..62 {
+            let edit = random_edit(&mut rng, &text, PIECES);
+            server.notification(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [edit] }),
+            );
+            for method in [
+                "textDocument/hover",
+                "textDocument/definition",
+                "textDocument/completion",
+            ] {
+                let params = position_params(&uri, random_position(&mut rng, &text));
+                server.request(method, params).expect(method);
+            }
+            let params = json!({ "textDocument": { "uri": uri },
+                "position": random_position(&mut rng, &text), "context": { "includeDeclaration": true } });
+            server.request("textDocument/references", params).unwrap();
+            let params = json!({ "textDocument": { "uri": uri } });
+            server
+                .request("textDocument/documentSymbol", params.clone())
+                .unwrap();
+            server.request("textDocument/codeLens", params).unwrap();
+            text = server.text(&uri).expect("open").to_string();
+        }
+    }
+}
+
+/// The same over stdio: a process fed random edits keeps answering, and shuts down cleanly.
+#[test]
+fn random_edits_over_stdio() {
+    let program = common::root().join("programs/bst.pl");
+    let mut text = std::fs::read_to_string(&program).unwrap();
+    let uri = format!("file://{}", Path::new(&program).display());
+    let mut client = Client::start();
+    initialize(&mut client, json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": text } }),
+    );
+    let mut rng = Rng(42);
+    for version in 2..102 {
+        let edit = random_edit(&mut rng, &text, PIECES);
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [edit] }),
+        );
+        let position = random_position(&mut rng, &text);
+        client.request("textDocument/hover", position_params(&uri, position));
+        // Positions past the ends are fine: the server clamps them.
+        if let Some(piece) = edit["text"].as_str() {
+            text.push_str(piece);
+        }
+    }
+    shutdown(client);
+}
