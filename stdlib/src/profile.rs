@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
-use pcc_profiler::profile::Mode;
+use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::{Counters, ProfileSpec, build_profile};
 
 /// Registered array tables: (table, address, length in counters).
@@ -85,6 +85,12 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
     for problem in problems {
         eprintln!("pcc: warning: {} profile: {problem}", spec.mode);
     }
+    write_profile_file(&profile, &spec.output);
+}
+
+/// Writes `profile` atomically to `output` and says so in one line on stderr (the reference
+/// interpreter writes its profiles through this too).
+pub fn write_profile_file(profile: &Profile, output: &str) {
     // A PPP profile's executed paths are its interesting and residual ones together.
     let executed = || {
         profile
@@ -100,23 +106,23 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) {
             w.get("symbols")?.as_array()?.len(),
         ))
     });
-    match profile.write_atomic(Path::new(&spec.output)) {
-        Ok(()) if spec.mode == Mode::Wpp => eprintln!(
+    match profile.write_atomic(Path::new(output)) {
+        Ok(()) if profile.mode == Mode::Wpp => eprintln!(
             "pcc: wpp profile written to {}: a trace of {} paths ({} distinct) as a grammar; \
              {paths} distinct Ball-Larus paths, {runs} path executions",
-            spec.output,
+            output,
             wpp.map_or(0, |w| w.0),
             wpp.map_or(0, |w| w.1),
         ),
-        Ok(()) if matches!(spec.mode, Mode::Edge | Mode::Block) => eprintln!(
+        Ok(()) if matches!(profile.mode, Mode::Edge | Mode::Block) => eprintln!(
             "pcc: {} profile of {} functions written to {}",
-            spec.mode,
+            profile.mode,
             profile.functions.len(),
-            spec.output
+            output
         ),
         Ok(()) => eprintln!(
             "pcc: {} profile written to {}: {paths} distinct paths, {runs} path executions",
-            spec.mode, spec.output
+            profile.mode, output
         ),
         Err(error) => eprintln!("pcc: error: cannot write the profile: {error}"),
     }
