@@ -1,7 +1,8 @@
 //! `pcc-fuzz --seed S --count N [--jobs J] [--quick] [--pcc PATH] [--out DIR]`: generates programs
 //! S, S+1, …, S+N-1, puts each through the differential checks, shrinks every program that shows
 //! a mismatch and writes it, with the command that shows the difference, to DIR
-//! (default `fuzz-out/`). Ends with the line `N programs, M mismatches`.
+//! (default `fuzz-out/`). Ends with the line `N programs, M mismatches`. `--print` shows the
+//! program of a seed, `--coverage` what the programs exercise.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -19,11 +20,17 @@ struct Options {
     pcc: Option<PathBuf>,
     out: PathBuf,
     shrink_budget: usize,
+    /// Only print program `seed`.
+    print: bool,
+    /// Only measure what the programs exercise.
+    coverage: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: pcc-fuzz --seed S --count N [--jobs J] [--quick] [--pcc PATH] [--out DIR] [--shrink-budget K]"
+        "usage: pcc-fuzz --seed S --count N [--jobs J] [--quick] [--pcc PATH] [--out DIR] [--shrink-budget K]\n       \
+         pcc-fuzz --seed S --print          (the program of seed S)\n       \
+         pcc-fuzz --seed S --count N --coverage   (the MIR kinds and transforms they reach)"
     );
     std::process::exit(2)
 }
@@ -37,6 +44,8 @@ fn parse() -> Options {
         pcc: None,
         out: PathBuf::from("fuzz-out"),
         shrink_budget: 400,
+        print: false,
+        coverage: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -48,6 +57,8 @@ fn parse() -> Options {
             "--jobs" => options.jobs = number(value()).max(1) as usize,
             "--shrink-budget" => options.shrink_budget = number(value()) as usize,
             "--quick" => options.depth = Depth::Quick,
+            "--print" => options.print = true,
+            "--coverage" => options.coverage = true,
             "--pcc" => options.pcc = Some(PathBuf::from(value())),
             "--out" => options.out = PathBuf::from(value()),
             _ => usage(),
@@ -87,8 +98,27 @@ fn find_pcc(given: Option<PathBuf>) -> PathBuf {
 
 fn main() {
     let options = parse();
+    if options.print {
+        print!("{}", generate::program(options.seed).text());
+        return;
+    }
     let pcc = find_pcc(options.pcc.clone());
     let work = std::env::temp_dir().join(format!("pcc-fuzz-{}", std::process::id()));
+    if options.coverage {
+        let dir = work.join("coverage");
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let runner = Runner { pcc, dir };
+        let mut coverage = pcc_fuzz::coverage::Coverage::default();
+        for seed in options.seed..options.seed + options.count {
+            coverage.measure(&runner, &generate::program(seed).text());
+        }
+        let _ = std::fs::remove_dir_all(&work);
+        println!("over {} programs:", coverage.programs);
+        for (kind, n) in &coverage.kinds {
+            println!("  {kind:<52} {n}");
+        }
+        return;
+    }
     let next = AtomicU64::new(options.seed);
     let end = options.seed + options.count;
     let mismatches = Mutex::new(Vec::new());
