@@ -123,11 +123,13 @@ fn main() {
     let end = options.seed + options.count;
     let mismatches = Mutex::new(Vec::new());
     let skipped = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
     let started = Instant::now();
     std::thread::scope(|scope| {
         for job in 0..options.jobs {
             let (next, mismatches, skipped, options, pcc) =
                 (&next, &mismatches, &skipped, &options, &pcc);
+            let done = &done;
             let dir = work.join(format!("job{job}"));
             scope.spawn(move || {
                 std::fs::create_dir_all(&dir).expect("a scratch directory");
@@ -164,6 +166,14 @@ fn main() {
                             eprintln!("{report}");
                             mismatches.lock().expect("lock").push(seed);
                         }
+                    }
+                    let checked = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if checked.is_multiple_of(100) {
+                        let rate = checked as f64 / started.elapsed().as_secs_f64();
+                        let found = mismatches.lock().expect("lock").len();
+                        eprintln!(
+                            "pcc-fuzz: {checked} programs checked ({rate:.2}/s), {found} mismatches"
+                        );
                     }
                 }
             });

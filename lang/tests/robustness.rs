@@ -184,7 +184,7 @@ fn tokens(source: &str) -> Vec<String> {
                 || a.is_whitespace() && b.is_whitespace()
         };
         if c == '"' {
-            while let Some(d) = chars.next() {
+            for d in chars.by_ref() {
                 token.push(d);
                 if d == '"' {
                     break;
