@@ -663,7 +663,12 @@ impl Gen {
     /// the unroller's guards reason about), and a rare branch: long runs of one path.
     fn array_loop(&mut self, scope: &mut Scope) -> Vec<Stmt> {
         let a = self.fresh("a");
-        let n = 4 + self.below(40);
+        // Long enough, sometimes, for the unroller (it leaves loops of few iterations alone).
+        let n = if scope.loops == 0 && self.chance(40) {
+            64 + self.below(200)
+        } else {
+            4 + self.below(40)
+        };
         let i = self.fresh("i");
         let fill = self.expr(scope, Ty::Int, 1);
         let decl = Stmt::simple(Expr::node(
@@ -673,10 +678,17 @@ impl Gen {
         let (lo, hi) = self.pick(&[("0", ""), ("1", ""), ("1", " - 1"), ("2", " - 2")]);
         let line = Expr::leaf(format!("for {i} in {lo}..len({a}){hi} {{"));
         let k = 1 + self.below(5);
-        let update = match self.below(4) {
+        let update = match self.below(9) {
             0 => format!("{a}[{i}] = {a}[{i}] * {k} + {i};"),
             1 => format!("{a}[{i}] += {a}[{i} - 1] ^ {k};"),
             2 if lo == "2" || hi == " - 1" => format!("s += {a}[{i} - 1] - {a}[{i} + 1];"),
+            // Indices the unroller's guards reason about as polynomials of the loop's locals,
+            // in bounds or, now and then, one past the end at the last iteration.
+            3 => format!("s += {a}[({i} * {i} + {k}) % len({a})];"),
+            4 => format!("{a}[({i} * {k}) % len({a})] -= {i} << {k};"),
+            5 if self.chance(20) => format!("s += {a}[{i} + {k}];"),
+            6 => format!("s += {a}[len({a}) - 1 - {i}] * {k};"),
+            7 => format!("{a}[{i}] = s; s = s * 31 + {a}[{i} / {k}];"),
             _ => format!("{a}[{i}] = {a}[{i} / 2] + {k};"),
         };
         let update = if lo == "0" {
@@ -705,6 +717,20 @@ impl Gen {
                 "s += {}({a}[{i}]);",
                 leaf.name
             ))));
+        }
+        if self.chance(30) {
+            // An inner loop over the same array: a nest for the unroller's innermost loops.
+            let j = self.fresh("j");
+            let m = 1 + self.below(4);
+            body.push(Stmt::nested(
+                Expr::leaf(format!("for {j} in 0..{m} {{")),
+                vec![Body {
+                    stmts: vec![Stmt::simple(Expr::leaf(format!(
+                        "{a}[({i} + {j}) % len({a})] += {j} * {k};"
+                    )))],
+                    close: "}".into(),
+                }],
+            ));
         }
         let loop_stmt = Stmt::nested(
             line,
@@ -806,6 +832,10 @@ pub fn program(seed: u64) -> Program {
             ret: Ty::Int,
         });
     }
+    let kernel = g.chance(50).then(|| {
+        items.push(kernel(&mut g));
+        g.functions.last().expect("the kernel").name.clone()
+    });
     for _ in 0..1 + g.below(4) {
         items.push(function(&mut g));
     }
@@ -845,6 +875,11 @@ pub fn program(seed: u64) -> Program {
             vec![call_expr(&f.name, args)],
         )));
     }
+    if let Some(kernel) = kernel {
+        stmts.push(Stmt::simple(Expr::leaf(format!(
+            "for k in 0..8 {{ s += {kernel}(k); }}"
+        ))));
+    }
     stmts.push(Stmt::nested(
         Expr::leaf(format!("for k in 0..{rounds} {{")),
         vec![Body {
@@ -865,6 +900,42 @@ pub fn program(seed: u64) -> Program {
         header: format!("// Generated program, seed {seed} (pcc-fuzz).\n"),
         items,
     }
+}
+
+/// A hot loop kernel `kernelN(d: int) -> int`: one long loop over an array, one path most of
+/// the time, affine indices (some that a guard must check), the work the unroller and
+/// superblock former look for; `main` calls it in its loop.
+fn kernel(g: &mut Gen) -> Stmt {
+    let name = g.fresh("kernel");
+    let n = 300 + g.below(700);
+    let (k, m, rare) = (1 + g.below(4), 2 + g.below(5), 10 + g.below(40));
+    // In bounds of `2 n + 2` elements, or (the last) one past the end at the last iteration.
+    let off = if g.chance(10) {
+        "2 * i + 4"
+    } else {
+        g.pick(&[
+            "i",
+            "i + 1",
+            "i - 1",
+            "2 * i + 1",
+            "n - i",
+            "(i * i) % (n + 2)",
+        ])
+    };
+    let body = format!(
+        "fn {name}(d: int) -> int {{\n    FUEL -= 1; if FUEL < 0 {{ return 0; }}\n    \
+         let n = {n} + d;\n    let a = [d; 2 * n + 2];\n    let s = 0;\n    \
+         for i in 1..n {{\n        a[i] = a[i - 1] * {k} + i;\n        \
+         s += a[{off}] >> {m};\n        \
+         if i % {rare} == 0 {{ s -= a[i + 1]; }}\n    }}\n    return s;\n}}"
+    );
+    let signature = Signature {
+        name,
+        params: vec![Ty::Int],
+        ret: Ty::Int,
+    };
+    g.functions.push(signature);
+    Stmt::simple(Expr::leaf(body))
 }
 
 /// A function `fN(d: int, …) -> T`: fuel check, a local `s`, a random body, a result.
