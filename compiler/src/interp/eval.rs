@@ -169,7 +169,19 @@ impl Machine<'_> {
             },
             (Value::Float(x), Value::Float(y)) => float_binary(op, x, y),
             (Value::Str(x), Value::Str(y)) => match op {
-                BinOp::Add => Value::str(&[&x[..], &y[..]].concat()),
+                BinOp::Add => {
+                    // The runtime reports a failed allocation here without a location.
+                    let mut bytes = Vec::new();
+                    if bytes
+                        .try_reserve_exact(x.len().saturating_add(y.len()))
+                        .is_err()
+                    {
+                        return Err(Stop::Error(RuntimeError::OutOfMemory, None));
+                    }
+                    bytes.extend_from_slice(&x);
+                    bytes.extend_from_slice(&y);
+                    Value::str(&bytes)
+                }
                 _ => Value::Bool(compare(op, x.cmp(&y))),
             },
             (Value::Bool(x), Value::Bool(y)) => match op {

@@ -26,8 +26,9 @@ pub const MAX_DEPTH: usize = 200_000;
 pub enum Stop {
     /// `exit(code)`.
     Exit(i32),
-    /// A runtime error, at a source location.
-    Error(RuntimeError, Location),
+    /// A runtime error, at a source location (none where compiled code has none either: an
+    /// allocation failing in a string concatenation).
+    Error(RuntimeError, Option<Location>),
 }
 
 /// One activation.
@@ -256,6 +257,6 @@ impl<'p> Machine<'p> {
             col,
             function: holder.name.clone(),
         };
-        Stop::Error(error, location)
+        Stop::Error(error, Some(location))
     }
 }

@@ -54,7 +54,7 @@ pub fn run(program: &Program, source: &str, args: Vec<String>, options: &Options
         Err(Stop::Exit(code)) => code,
         Err(Stop::Error(error, location)) => {
             flush();
-            eprint!("{}", report(&error, Some(&location), &program.file_name));
+            eprint!("{}", report(&error, location.as_ref(), &program.file_name));
             ERROR_EXIT_CODE
         }
     };
