@@ -196,7 +196,8 @@ fn main() {
     std::process::exit(i32::from(!mismatches.is_empty()));
 }
 
-/// Writes the original and the shrunk program to `out`, and returns what to tell the user.
+/// Writes the original and the shrunk program to `out`, and what to tell the user, which it
+/// returns.
 fn write_report(
     out: &Path,
     seed: u64,
@@ -210,12 +211,14 @@ fn write_report(
     let _ = std::fs::write(&full, original);
     let _ = std::fs::write(&min, small);
     let min_name = min.display().to_string();
-    format!(
+    let report = format!(
         "pcc-fuzz: seed {seed}: {} differs from the interpreter: {}\n  smallest reproducer: {min_name}\n  \
          compare: {}\n  with:    {}",
         found.stage,
         found.detail,
         command_line(&min_name, &found.flags),
         command_line(&min_name, &["--engine".into(), "interp".into()]),
-    )
+    );
+    let _ = std::fs::write(out.join(format!("seed{seed}.txt")), &report);
+    report
 }
