@@ -151,8 +151,13 @@ fn main() {
                         }
                         Verdict::Differs(found) => {
                             eprintln!("pcc-fuzz: seed {seed}: {} differs; shrinking", found.stage);
+                            // The quick checks are enough to see a difference they include.
+                            let depth = match found.stage.as_str() {
+                                "-O0" | "-O2" | "profile=bl -O2" => Depth::Quick,
+                                _ => options.depth,
+                            };
                             let mut still = |p: &pcc_fuzz::program::Program| {
-                                matches!(check(&runner, &p.text(), options.depth),
+                                matches!(check(&runner, &p.text(), depth),
                                     Verdict::Differs(m) if m.stage == found.stage)
                             };
                             let small = shrink::shrink(&program, options.shrink_budget, &mut still);
