@@ -150,7 +150,11 @@ fn main() {
                             skipped.fetch_add(1, Ordering::Relaxed);
                         }
                         Verdict::Differs(found) => {
-                            eprintln!("pcc-fuzz: seed {seed}: {} differs; shrinking", found.stage);
+                            eprintln!(
+                                "pcc-fuzz: seed {seed}: {} differs: {}",
+                                found.stage,
+                                clip(&found.detail)
+                            );
                             // The quick checks are enough to see a difference they include.
                             let depth = match found.stage.as_str() {
                                 "-O0" | "-O2" | "profile=bl -O2" => Depth::Quick,
@@ -160,7 +164,14 @@ fn main() {
                                 matches!(check(&runner, &p.text(), depth),
                                     Verdict::Differs(m) if m.stage == found.stage)
                             };
-                            let small = shrink::shrink(&program, options.shrink_budget, &mut still);
+                            // A difference that does not come back is not worth shrinking.
+                            let small = if still(&program) {
+                                eprintln!("pcc-fuzz: seed {seed}: shrinking");
+                                shrink::shrink(&program, options.shrink_budget, &mut still)
+                            } else {
+                                eprintln!("pcc-fuzz: seed {seed}: did not happen again (flaky)");
+                                program.clone()
+                            };
                             let report = write_report(
                                 &options.out,
                                 seed,
@@ -199,6 +210,15 @@ fn main() {
         mismatches.len()
     );
     std::process::exit(i32::from(!mismatches.is_empty()));
+}
+
+/// At most the first 1,000 characters of `text`.
+fn clip(text: &str) -> &str {
+    let end = (0..=text.len().min(1000))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    &text[..end]
 }
 
 /// Writes the original and the shrunk program to `out`, and what to tell the user, which it
