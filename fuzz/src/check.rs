@@ -185,8 +185,8 @@ fn compare(stage: &str, reference: &Run, run: &Run, exact: bool, f: &[String]) -
     } else if reference.stdout != run.stdout {
         format!(
             "stdout differs:\n--- interpreter\n{}\n--- {stage}\n{}",
-            clip(&reference.stdout),
-            clip(&run.stdout)
+            clip(&reference.stdout, 2000),
+            clip(&run.stdout, 2000)
         )
     } else if a != b {
         format!("stderr differs:\n--- interpreter\n{a}--- {stage}\n{b}")
@@ -196,8 +196,9 @@ fn compare(stage: &str, reference: &Run, run: &Run, exact: bool, f: &[String]) -
     Err(mismatch(stage, what, f))
 }
 
-fn clip(text: &str) -> &str {
-    let end = (0..=text.len().min(2000))
+/// At most the first `max` bytes of `text` (cut at a character boundary).
+pub fn clip(text: &str, max: usize) -> &str {
+    let end = (0..=text.len().min(max))
         .rev()
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(0);

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use pcc_fuzz::check::{Depth, Runner, Verdict, check, command_line};
+use pcc_fuzz::check::{Depth, Runner, Verdict, check, clip, command_line};
 use pcc_fuzz::{generate, shrink};
 
 struct Options {
@@ -153,7 +153,7 @@ fn main() {
                             eprintln!(
                                 "pcc-fuzz: seed {seed}: {} differs: {}",
                                 found.stage,
-                                clip(&found.detail)
+                                clip(&found.detail, 1000)
                             );
                             // The quick checks are enough to see a difference they include.
                             let depth = match found.stage.as_str() {
@@ -210,15 +210,6 @@ fn main() {
         mismatches.len()
     );
     std::process::exit(i32::from(!mismatches.is_empty()));
-}
-
-/// At most the first 1,000 characters of `text`.
-fn clip(text: &str) -> &str {
-    let end = (0..=text.len().min(1000))
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    &text[..end]
 }
 
 /// Writes the original and the shrunk program to `out`, and what to tell the user, which it
