@@ -4,7 +4,8 @@
 //! Programs of `programs/` and `tests/runtime/` run at every optimization level against the same
 //! expectations, so the levels must agree; and each also runs as a native executable made by
 //! `pcc build` (at `-O1`), whose stdout, stderr and exit status must be those of `pcc run`.
-//! Erroneous programs must fail `pcc build` as they fail `pcc run`.
+//! Erroneous programs must fail `pcc build` as they fail `pcc run`. Every program also runs in the
+//! reference interpreter (`pcc run --engine interp`), which must agree with the expectations too.
 //!
 //! `PCC_BLESS=1 cargo test --test golden` writes the actual results as the expectations: only for
 //! new programs, and read every file it writes before committing it.
@@ -24,6 +25,8 @@ enum Mode {
     Jit,
     /// `pcc build`, then the executable.
     Aot,
+    /// `pcc run --engine interp`.
+    Interp,
 }
 
 /// The `-O` level of the native executables.
@@ -50,6 +53,10 @@ fn main() {
                     check_program(&program, level, Mode::Jit)
                 }));
             }
+            let interpreted = program.clone();
+            trials.push(Trial::test(format!("{name} interp"), move || {
+                check_program(&interpreted, 0, Mode::Interp)
+            }));
             trials.push(Trial::test(
                 format!("{name} aot -O{AOT_LEVEL}"),
                 move || check_program(&program, AOT_LEVEL, Mode::Aot),
@@ -83,14 +90,14 @@ fn check_program(program: &Path, level: u8, mode: Mode) -> Result<(), Failed> {
     let args = program_args(program);
     let stdin = sidecar(program, "stdin").unwrap_or_default();
     let run = match mode {
-        Mode::Jit => {
+        Mode::Jit | Mode::Interp => {
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_pcc"));
-            cmd.current_dir(dir)
-                .arg("run")
-                .arg(file)
-                .arg(format!("-O{level}"))
-                .arg("--")
-                .args(&args);
+            cmd.current_dir(dir).arg("run").arg(file);
+            match mode {
+                Mode::Interp => cmd.arg("--engine").arg("interp"),
+                _ => cmd.arg(format!("-O{level}")),
+            };
+            cmd.arg("--").args(&args);
             run_command(cmd, &stdin)?
         }
         Mode::Aot => {

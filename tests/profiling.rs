@@ -53,14 +53,18 @@ fn main() {
             }));
         }
     }
-    // Random structured programs, the same ones every run: loops, `match`, short circuits,
+    // Random programs of `pcc-fuzz`, the same ones every run: loops, `match`, short circuits,
     // `break`/`continue`, early returns, recursion, `exit()` and runtime errors anywhere.
     for seed in 0..GENERATED {
         trials.push(Trial::test(format!("generated/{seed}"), move || {
             let scratch = Scratch::new("trial");
             let path = Path::new(&scratch.file(&format!("generated{seed}.pl"))).to_path_buf();
-            std::fs::write(&path, generate::program(seed))?;
-            check_program(&Program::new(&path), &[0, 2])
+            std::fs::write(&path, pcc_fuzz::generate::program(seed).text())?;
+            let program = Program {
+                stdin: pcc_fuzz::generate::STDIN.into(),
+                ..Program::with_args(&path, &pcc_fuzz::generate::ARGS)
+            };
+            check_program(&program, &[0, 2])
         }));
     }
     let specific: [(&str, Test); 6] = [
@@ -1017,174 +1021,6 @@ fn exits_and_errors() -> Result<(), Failed> {
 // ---------------------------------------------------------------------------------------------
 // Generated programs
 
-/// How many generated programs go through the oracle and the cross-checks.
+/// How many generated programs (`pcc_fuzz::generate`) go through the oracle and the
+/// cross-checks.
 const GENERATED: u64 = 16;
-
-mod generate {
-    //! Random structured PL programs that always terminate: functions `f0..fk(n, d)` over ints,
-    //! with bounded loops, `if`/`else`, `match`, short-circuit conditions, `break`, `continue`,
-    //! early `return`, calls to earlier functions, recursion bounded by `d`, and, now and then,
-    //! `exit()` or a statement that may fail at run time.
-
-    struct Gen {
-        state: u64,
-        out: Vec<String>,
-        names: usize,
-    }
-
-    impl Gen {
-        fn below(&mut self, n: u64) -> u64 {
-            self.state = self
-                .state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.state >> 33) % n
-        }
-
-        fn pick<'v>(&mut self, vars: &'v [String]) -> &'v str {
-            &vars[self.below(vars.len() as u64) as usize]
-        }
-
-        fn fresh(&mut self, prefix: &str) -> String {
-            self.names += 1;
-            format!("{prefix}{}", self.names)
-        }
-
-        fn cond(&mut self, vars: &[String], depth: u32) -> String {
-            match self.below(100) {
-                0..30 if depth < 2 => {
-                    let op = if self.below(2) == 0 { "&&" } else { "||" };
-                    let (a, b) = (self.cond(vars, depth + 1), self.cond(vars, depth + 1));
-                    format!("({a} {op} {b})")
-                }
-                30..38 if depth < 2 => format!("!({})", self.cond(vars, depth + 1)),
-                _ => {
-                    let v = self.pick(vars).to_string();
-                    let ops = ["==", "!=", "<", ">"];
-                    let op = ops[self.below(4) as usize];
-                    format!("{v} % {} {op} {}", 2 + self.below(4), self.below(4))
-                }
-            }
-        }
-
-        fn line(&mut self, indent: usize, text: String) {
-            self.out.push(format!("{}{text}", "    ".repeat(indent)));
-        }
-
-        fn block(&mut self, vars: &[String], depth: u32, in_loop: bool, f: u64, indent: usize) {
-            for _ in 0..1 + self.below(3) {
-                let kind = if depth >= 3 { 95 } else { self.below(100) };
-                match kind {
-                    0..25 => {
-                        let c = self.cond(vars, 0);
-                        self.line(indent, format!("if {c} {{"));
-                        self.block(vars, depth + 1, in_loop, f, indent + 1);
-                        if self.below(2) == 0 {
-                            self.line(indent, "} else {".into());
-                            self.block(vars, depth + 1, in_loop, f, indent + 1);
-                        }
-                        self.line(indent, "}".into());
-                    }
-                    25..40 => {
-                        let i = self.fresh("i");
-                        let hi = self.below(5);
-                        self.line(indent, format!("for {i} in 0..{hi} {{"));
-                        let inner = [vars, &[i]].concat();
-                        self.block(&inner, depth + 1, true, f, indent + 1);
-                        self.line(indent, "}".into());
-                    }
-                    40..50 => {
-                        let c = self.fresh("c");
-                        let hi = 1 + self.below(4);
-                        self.line(indent, format!("let {c} = 0;"));
-                        self.line(indent, format!("while {c} < {hi} {{"));
-                        self.line(indent + 1, format!("{c} += 1;"));
-                        let inner = [vars, &[c]].concat();
-                        self.block(&inner, depth + 1, true, f, indent + 1);
-                        self.line(indent, "}".into());
-                    }
-                    50..58 => {
-                        let v = self.pick(vars).to_string();
-                        self.line(indent, format!("match {v} % 4 {{"));
-                        self.line(indent + 1, "0 | 2 => {".into());
-                        self.block(vars, depth + 1, in_loop, f, indent + 2);
-                        self.line(indent + 1, "}".into());
-                        self.line(indent + 1, "1 => { s += 1; }".into());
-                        self.line(indent + 1, "_ => {".into());
-                        self.block(vars, depth + 1, in_loop, f, indent + 2);
-                        self.line(indent + 1, "}".into());
-                        self.line(indent, "}".into());
-                    }
-                    58..64 if in_loop => {
-                        let c = self.cond(vars, 0);
-                        let jump = if self.below(2) == 0 {
-                            "break"
-                        } else {
-                            "continue"
-                        };
-                        self.line(indent, format!("if {c} {{ {jump}; }}"));
-                    }
-                    64..68 => {
-                        let c = self.cond(vars, 0);
-                        self.line(indent, format!("if {c} {{ return s; }}"));
-                    }
-                    68..76 if f > 0 => {
-                        let (g, v, k) =
-                            (self.below(f), self.pick(vars).to_string(), self.below(10));
-                        self.line(indent, format!("s += f{g}({v} + {k}, d);"));
-                    }
-                    76..80 => {
-                        let v = self.pick(vars).to_string();
-                        self.line(
-                            indent,
-                            format!("if d > 0 {{ s += f{f}(s % 7 + {v}, d - 1); }}"),
-                        );
-                    }
-                    80..81 => {
-                        let c = self.cond(vars, 0);
-                        let code = self.below(10);
-                        self.line(indent, format!("if {c} {{ exit({code}); }}"));
-                    }
-                    81..82 => {
-                        let v = self.pick(vars).to_string();
-                        self.line(indent, format!("s += 1000 / ({v} % 97 + 5);"));
-                    }
-                    82..83 => {
-                        let v = self.pick(vars).to_string();
-                        self.line(indent, format!("s += [1, 2, 3][{v} % 5 + 2];"));
-                    }
-                    _ => {
-                        let (v, k) = (self.pick(vars).to_string(), self.below(4));
-                        self.line(indent, format!("s = s * 3 + {v} % 5 + {k};"));
-                    }
-                }
-            }
-        }
-    }
-
-    pub fn program(seed: u64) -> String {
-        let mut g = Gen {
-            state: seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5851_f42d,
-            out: vec![format!("// Generated program {seed} (tests/profiling.rs).")],
-            names: 0,
-        };
-        let functions = 2 + g.below(4);
-        for f in 0..functions {
-            g.line(0, format!("fn f{f}(n: int, d: int) -> int {{"));
-            g.line(1, "let s = n;".into());
-            g.block(&["n".into(), "s".into()], 0, false, f, 1);
-            g.line(1, "return s;".into());
-            g.line(0, "}".into());
-        }
-        g.line(0, "fn main() {".into());
-        let rounds = 3 + g.below(6);
-        g.line(1, format!("for k in 0..{rounds} {{"));
-        for f in 0..functions {
-            let (a, b) = (1 + g.below(9), g.below(10));
-            g.line(2, format!("println(f{f}(k * {a} + {b}, 2));"));
-        }
-        g.line(1, "}".into());
-        g.line(0, "}".into());
-        g.out.join("\n") + "\n"
-    }
-}

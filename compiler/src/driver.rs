@@ -12,7 +12,7 @@ use pcc_profiler::tpp::TppConfig;
 
 use crate::mir::verify;
 use crate::profiling::{self, EdgeProfileSource, Instrumentation, InterestingSource};
-use crate::{codegen, link, lower, mir, opt, pgo};
+use crate::{codegen, interp, link, lower, mir, opt, pgo};
 
 /// Exit status for compile errors and for problems with pcc's own inputs.
 pub const EXIT_COMPILE_ERROR: i32 = 1;
@@ -488,6 +488,40 @@ pub fn run(path: &Path, options: &Options, args: Vec<String>) -> i32 {
             EXIT_COMPILE_ERROR
         }
     }
+}
+
+/// `pcc run --engine interp`: the reference interpreter on the MIR as lowered (`-O` does not
+/// apply); `trace` prints each block it enters.
+pub fn interpret(path: &Path, options: &Options, args: Vec<String>, trace: bool) -> i32 {
+    let refuse = |what: &str| {
+        eprintln!("error: --engine interp runs the program as lowered: {what}");
+        EXIT_COMPILE_ERROR
+    };
+    if options.use_profile.is_some() {
+        return refuse("it takes no --use-profile");
+    }
+    if options.trace_blocks.is_some() {
+        return refuse("it takes no --trace-blocks (see --trace)");
+    }
+    if let Some(profile) = &options.profile
+        && !interp::PROFILE_MODES.contains(&profile.mode)
+    {
+        return refuse("it profiles with --profile=bl, edge or block only");
+    }
+    let checked = match front_end(path) {
+        Ok(checked) => checked,
+        Err(status) => return status,
+    };
+    let program = lower::lower_program(&checked.program);
+    verify::after_pass(&program, "lower");
+    let profile = options.profile.as_ref().map(|p| interp::ProfileOptions {
+        mode: p.mode,
+        output: profile_output(&checked.file_name, p),
+        array_limit: p.hash_threshold.min(profiling::MAX_ARRAY_COUNTERS),
+        source: checked.source_file.clone(),
+    });
+    let options = interp::Options { profile, trace };
+    interp::run(&program, &checked.source, args, &options)
 }
 
 /// What `pcc build` writes.

@@ -4,6 +4,7 @@
 pub mod codegen;
 pub mod commands;
 pub mod driver;
+pub mod interp;
 pub mod link;
 pub mod lower;
 pub mod lsp;

@@ -39,6 +39,13 @@ enum Command {
         /// JSON (docs/TESTING.md).
         #[arg(long, hide = true)]
         trace_blocks: Option<PathBuf>,
+        /// What runs the program: compiled code (`jit`), or the reference interpreter of the
+        /// MIR as lowered (`interp`: slow, but obviously right; profiles bl, edge and block).
+        #[arg(long, value_enum, default_value = "jit")]
+        engine: EngineArg,
+        /// With --engine interp: print each block entered (function, block, line) on stderr.
+        #[arg(long)]
+        trace: bool,
         /// Arguments for the program, after `--`.
         #[arg(last = true)]
         args: Vec<String>,
@@ -338,6 +345,12 @@ enum EmitArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum EngineArg {
+    Jit,
+    Interp,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum BuildEmitArg {
     Obj,
 }
@@ -374,9 +387,15 @@ fn main() {
             emit,
             function,
             trace_blocks,
+            engine,
+            trace,
             args,
         } => {
             let options = driver_options(compile, profile, trace_blocks);
+            if trace && !matches!(engine, EngineArg::Interp) {
+                eprintln!("error: --trace needs --engine interp");
+                std::process::exit(driver::EXIT_COMPILE_ERROR);
+            }
             match emit {
                 Some(stage) => {
                     let stage = match stage {
@@ -386,7 +405,10 @@ fn main() {
                     };
                     driver::emit(&file, &options, stage, function.as_deref())
                 }
-                None => driver::run(&file, &options, args),
+                None => match engine {
+                    EngineArg::Jit => driver::run(&file, &options, args),
+                    EngineArg::Interp => driver::interpret(&file, &options, args, trace),
+                },
             }
         }
         Command::Build {

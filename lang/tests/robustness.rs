@@ -1,5 +1,6 @@
-//! The front end never panics: random bytes, token soup, mangled programs and absurd nesting
-//! all come back as diagnostics (or a program), and every diagnostic renders.
+//! The front end never panics: random bytes, token soup, mangled programs, token-level
+//! mutations of every program of `programs/` and absurd nesting all come back as diagnostics
+//! (or a program), and every diagnostic renders with a location.
 
 use pcc_lang::{check, check_bytes};
 use proptest::prelude::*;
@@ -123,6 +124,7 @@ fn check_and_render(bytes: &[u8]) -> bool {
             assert!(!diagnostics.is_empty());
             let rendered = diagnostics.render_bytes("fuzz.pl", bytes);
             assert!(rendered.starts_with("error: "), "{rendered}");
+            assert!(rendered.contains("--> fuzz.pl:"), "no location: {rendered}");
             false
         }
     }
@@ -167,6 +169,113 @@ proptest! {
             }
         }
         check_and_render(&bytes);
+    }
+}
+
+/// The programs of `programs/`, as the material of token-level mutations (read once).
+static EXAMPLES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(example_programs);
+
+fn example_programs() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../programs");
+    let mut sources: Vec<String> = std::fs::read_dir(&dir)
+        .expect("programs/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pl"))
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect();
+    sources.sort();
+    assert!(sources.len() > 10, "programs/ has the examples");
+    sources
+}
+
+/// A program split into tokens, roughly as the lexer sees it: words and numbers, string
+/// literals, single punctuation characters, and the whitespace between them.
+fn tokens(source: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        let mut token = c.to_string();
+        let same_class = |a: char, b: char| {
+            (a.is_alphanumeric() || a == '_') && (b.is_alphanumeric() || b == '_' || b == '.')
+                || a.is_whitespace() && b.is_whitespace()
+        };
+        if c == '"' {
+            for d in chars.by_ref() {
+                token.push(d);
+                if d == '"' {
+                    break;
+                }
+            }
+        } else {
+            while let Some(&d) = chars.peek() {
+                if !same_class(c, d) {
+                    break;
+                }
+                token.push(d);
+                chars.next();
+            }
+        }
+        tokens.push(token);
+    }
+    tokens
+}
+
+/// A token-level edit: delete, duplicate, swap with another, or replace by a fragment.
+#[derive(Clone, Debug)]
+enum Mutation {
+    Delete(usize),
+    Duplicate(usize),
+    Swap(usize, usize),
+    Replace(usize, &'static str),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        any::<usize>().prop_map(Mutation::Delete),
+        any::<usize>().prop_map(Mutation::Duplicate),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::Swap(a, b)),
+        (any::<usize>(), proptest::sample::select(FRAGMENTS))
+            .prop_map(|(a, f)| Mutation::Replace(a, f)),
+    ]
+}
+
+fn mutate(mut tokens: Vec<String>, mutations: &[Mutation]) -> String {
+    for m in mutations {
+        let n = tokens.len().max(1);
+        match *m {
+            Mutation::Delete(i) if !tokens.is_empty() => {
+                tokens.remove(i % n);
+            }
+            Mutation::Duplicate(i) if !tokens.is_empty() => {
+                let t = tokens[i % n].clone();
+                tokens.insert(i % n, t);
+            }
+            Mutation::Swap(a, b) if !tokens.is_empty() => tokens.swap(a % n, b % n),
+            Mutation::Replace(i, fragment) if !tokens.is_empty() => tokens[i % n] = fragment.into(),
+            _ => {}
+        }
+    }
+    tokens.concat()
+}
+
+proptest! {
+    // Token-level mutations of the example programs: mostly almost-valid programs, which reach
+    // the parser's recovery and the type checker rather than the lexer.
+    #[test]
+    fn mutated_example_programs(
+        program in any::<prop::sample::Index>(),
+        mutations in proptest::collection::vec(mutation(), 1..4),
+    ) {
+        let source = &EXAMPLES[program.index(EXAMPLES.len())];
+        check_and_render(mutate(tokens(source), &mutations).as_bytes());
+    }
+}
+
+#[test]
+fn tokens_concatenate_to_the_source() {
+    for source in example_programs() {
+        assert_eq!(tokens(&source).concat(), source);
     }
 }
 

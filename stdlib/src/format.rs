@@ -67,6 +67,128 @@ pub fn put_bool(out: &mut (impl Sink + ?Sized), v: bool) {
     out.put(if v { b"true" } else { b"false" });
 }
 
+/// A value as printing sees it: what [`put_shown`] needs of the runtime's slots (here) and of the
+/// reference interpreter's values (in the compiler), so both print the same text.
+pub enum Shape<'a> {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(&'a [u8]),
+    /// `null`, also a null struct reference.
+    Null,
+    Array,
+    /// A non-null struct, with its declaration's name.
+    Struct(&'a str),
+}
+
+/// A printable value: its [`Shape`], and for arrays and structs their parts.
+pub trait Printable: Sized {
+    fn shape(&self) -> Shape<'_>;
+    /// An array's elements (empty for other shapes).
+    fn elements(&self) -> Vec<Self>;
+    /// A struct's fields with their names, in declaration order (empty for other shapes).
+    fn fields(&self) -> Vec<(&str, Self)>;
+}
+
+/// Prints `value`; `in_struct` tells whether it is part of a struct being printed (then structs
+/// are abbreviated).
+pub fn put_shown(out: &mut (impl Sink + ?Sized), value: &impl Printable, in_struct: bool) {
+    match value.shape() {
+        Shape::Int(v) => put_int(out, v),
+        Shape::Float(v) => put_float(out, v),
+        Shape::Bool(v) => put_bool(out, v),
+        Shape::Str(bytes) => out.put(bytes),
+        Shape::Null => out.put(b"null"),
+        Shape::Array => {
+            out.put(b"[");
+            for (i, element) in value.elements().iter().enumerate() {
+                if i > 0 {
+                    out.put(b", ");
+                }
+                put_shown(out, element, in_struct);
+            }
+            out.put(b"]");
+        }
+        Shape::Struct(name) => {
+            out.put(name.as_bytes());
+            if in_struct {
+                out.put(b"{...}");
+                return;
+            }
+            out.put(b"{");
+            for (i, (field, v)) in value.fields().iter().enumerate() {
+                if i > 0 {
+                    out.put(b", ");
+                }
+                out.put(field.as_bytes());
+                out.put(b": ");
+                put_shown(out, v, true);
+            }
+            out.put(b"}");
+        }
+    }
+}
+
+/// A value in the runtime's layout: slot bits and their type.
+struct Slot<'a> {
+    info: &'a ProgramInfo,
+    ty: &'a TypeInfo,
+    bits: u64,
+}
+
+impl Printable for Slot<'_> {
+    fn shape(&self) -> Shape<'_> {
+        match self.ty {
+            TypeInfo::Int => Shape::Int(self.bits as i64),
+            TypeInfo::Float => Shape::Float(f64::from_bits(self.bits)),
+            // A bool occupies the low byte of its slot.
+            TypeInfo::Bool => Shape::Bool(self.bits as u8 != 0),
+            // SAFETY: a `Slot` holds a valid value of its type ([`put_value`]'s contract).
+            TypeInfo::Str => Shape::Str(unsafe { value::str_bytes(self.bits as *const u8) }),
+            TypeInfo::Null => Shape::Null,
+            TypeInfo::Array(_) => Shape::Array,
+            TypeInfo::Struct(_) if self.bits == 0 => Shape::Null,
+            TypeInfo::Struct(id) => Shape::Struct(&self.info.structs[*id].name),
+        }
+    }
+
+    fn elements(&self) -> Vec<Self> {
+        let TypeInfo::Array(element) = self.ty else {
+            return Vec::new();
+        };
+        let array = self.bits as *const u8;
+        // SAFETY: an array slot holds an array pointer; its slots hold `element` values.
+        unsafe {
+            (0..value::array_len(array))
+                .map(|i| Slot {
+                    info: self.info,
+                    ty: element,
+                    bits: value::array_slot(array, i),
+                })
+                .collect()
+        }
+    }
+
+    fn fields(&self) -> Vec<(&str, Self)> {
+        let (TypeInfo::Struct(id), false) = (self.ty, self.bits == 0) else {
+            return Vec::new();
+        };
+        let object = self.bits as *const u8;
+        (self.info.structs[*id].fields.iter().enumerate())
+            .map(|(i, field)| {
+                // SAFETY: a non-null struct slot points to a struct with these fields.
+                let bits = unsafe { value::struct_field(object, i) };
+                let slot = Slot {
+                    info: self.info,
+                    ty: &field.ty,
+                    bits,
+                };
+                (field.name.as_str(), slot)
+            })
+            .collect()
+    }
+}
+
 /// Prints the value whose slot bits are `bits` and whose type is `ty`; `in_struct` tells whether it is part of
 /// a struct being printed (then structs are abbreviated).
 ///
@@ -79,50 +201,7 @@ pub unsafe fn put_value(
     bits: u64,
     in_struct: bool,
 ) {
-    match ty {
-        TypeInfo::Int => put_int(out, bits as i64),
-        TypeInfo::Float => put_float(out, f64::from_bits(bits)),
-        // A bool occupies the low byte of its slot.
-        TypeInfo::Bool => put_bool(out, bits as u8 != 0),
-        // SAFETY: a `str` slot holds a string pointer.
-        TypeInfo::Str => out.put(unsafe { value::str_bytes(bits as *const u8) }),
-        TypeInfo::Null => out.put(b"null"),
-        TypeInfo::Array(element) => {
-            let array = bits as *const u8;
-            out.put(b"[");
-            // SAFETY: an array slot holds an array pointer; its slots hold `element` values.
-            unsafe {
-                for i in 0..value::array_len(array) {
-                    if i > 0 {
-                        out.put(b", ");
-                    }
-                    put_value(out, info, element, value::array_slot(array, i), in_struct);
-                }
-            }
-            out.put(b"]");
-        }
-        TypeInfo::Struct(_) if bits == 0 => out.put(b"null"),
-        TypeInfo::Struct(id) => {
-            let decl = &info.structs[*id];
-            out.put(decl.name.as_bytes());
-            if in_struct {
-                out.put(b"{...}");
-                return;
-            }
-            let object = bits as *const u8;
-            out.put(b"{");
-            for (i, field) in decl.fields.iter().enumerate() {
-                if i > 0 {
-                    out.put(b", ");
-                }
-                out.put(field.name.as_bytes());
-                out.put(b": ");
-                // SAFETY: a non-null struct slot points to a struct with these fields.
-                unsafe { put_value(out, info, &field.ty, value::struct_field(object, i), true) };
-            }
-            out.put(b"}");
-        }
-    }
+    put_shown(out, &Slot { info, ty, bits }, in_struct);
 }
 
 #[cfg(test)]

@@ -45,6 +45,18 @@ pub use trace::install_block_trace;
 #[global_allocator]
 static ALLOCATOR: interrupt::Allocator = interrupt::Allocator;
 
+/// For the compiler's reference interpreter (`pcc run --engine interp`), which must print, read
+/// and fail exactly as compiled code does: the same formatting, input reader, error messages,
+/// stdout buffer and profile writer.
+pub mod interp_support {
+    pub use crate::errors::{ERROR_EXIT_CODE, RuntimeError, report};
+    pub use crate::format::{Printable, Shape, Sink, put_bool, put_float, put_int, put_shown};
+    pub use crate::input::Input;
+    pub use crate::output::{flush, pcc_print_newline as print_newline, print_bytes};
+    pub use crate::profile::write_profile_file;
+    pub use crate::strings::{fixed, parse_float, parse_int, substr_range};
+}
+
 /// Every runtime symbol (functions and the data symbol `pcc_stack_limit`) by name, for
 /// `cranelift_jit::JITBuilder::symbol`.
 pub fn symbols() -> Vec<(&'static str, *const u8)> {

@@ -85,6 +85,12 @@ pub fn flush() {
     with_stdout(Stdout::flush);
 }
 
+/// Prints `bytes` as they are (the reference interpreter's output; compiled code prints through
+/// the `pcc_print_*` functions).
+pub fn print_bytes(bytes: &[u8]) {
+    with_stdout(|out| out.put(bytes));
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_print_int(v: i64) {
     with_stdout(|out| format::put_int(out, v));

@@ -15,7 +15,7 @@ use std::sync::{Mutex, PoisonError};
 
 use pcc_profiler::english::plural;
 use pcc_profiler::output_file::check_output;
-use pcc_profiler::profile::Mode;
+use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::{Counters, ProfileSpec, build_profile};
 
 /// Registered array tables: (table, address, length in counters).
@@ -92,6 +92,12 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) -> bool {
     for problem in problems {
         eprintln!("pcc: warning: {} profile: {problem}", spec.mode);
     }
+    write_profile_file(&profile, &spec.output)
+}
+
+/// Writes `profile` atomically to `output` and says so in one line on stderr (the reference
+/// interpreter writes its profiles through this too); returns whether it was written.
+pub fn write_profile_file(profile: &Profile, output: &str) -> bool {
     // A PPP profile's executed paths are its interesting and residual ones together.
     let executed = || {
         profile
@@ -107,25 +113,25 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) -> bool {
             w.get("symbols")?.as_array()?.len(),
         ))
     });
-    let written = profile.write_atomic(Path::new(&spec.output));
+    let written = profile.write_atomic(Path::new(output));
     match &written {
-        Ok(()) if spec.mode == Mode::Wpp => eprintln!(
+        Ok(()) if profile.mode == Mode::Wpp => eprintln!(
             "pcc: wpp profile written to {}: a trace of {} paths ({} distinct) as a grammar; \
              {paths} distinct Ball-Larus paths, {runs} path executions",
-            spec.output,
+            output,
             wpp.map_or(0, |w| w.0),
             wpp.map_or(0, |w| w.1),
         ),
-        Ok(()) if matches!(spec.mode, Mode::Edge | Mode::Block) => eprintln!(
+        Ok(()) if matches!(profile.mode, Mode::Edge | Mode::Block) => eprintln!(
             "pcc: {} profile of {} written to {}",
-            spec.mode,
+            profile.mode,
             plural(profile.functions.len() as u64, "function"),
-            spec.output
+            output
         ),
         Ok(()) => eprintln!(
             "pcc: {} profile written to {}: {}, {}",
-            spec.mode,
-            spec.output,
+            profile.mode,
+            output,
             plural(paths as u64, "distinct path"),
             plural(runs, "path execution")
         ),

@@ -37,7 +37,7 @@ use crate::mir::{
 
 /// The most counters an array table may have (128 MiB): past that a function counts its paths in
 /// the hash table whatever `--hash-threshold` says, so no threshold can exhaust memory.
-const MAX_ARRAY_COUNTERS: u64 = 1 << 24;
+pub const MAX_ARRAY_COUNTERS: u64 = 1 << 24;
 
 /// What to instrument and where the profile goes.
 pub struct Instrumentation<'a> {

@@ -1,0 +1,135 @@
+//! The builtins, with the runtime's own code wherever the runtime has a function for the job
+//! (formatting, parsing, `fixed`, `substr`'s bounds, the input reader), so their results and
+//! errors are those of compiled code by construction.
+
+use pcc_stdlib::interp_support::{
+    RuntimeError, fixed, parse_float, parse_int, print_bytes, print_newline, put_float, put_shown,
+    substr_range,
+};
+
+use super::machine::{Machine, Stop};
+use super::value::{Shown, Value};
+use crate::mir::Builtin;
+use pcc_lang::Span;
+
+impl Machine<'_> {
+    /// Calls `builtin` with `args`; its result, if it has one.
+    pub fn builtin(
+        &mut self,
+        builtin: Builtin,
+        args: Vec<Value>,
+        span: Span,
+    ) -> Result<Option<Value>, Stop> {
+        let float = |i: usize| args[i].float();
+        let int = |i: usize| args[i].int();
+        let is_float = matches!(args.first(), Some(Value::Float(_)));
+        let value = match builtin {
+            Builtin::Print | Builtin::Println => {
+                let mut text = Vec::new();
+                for (i, value) in args.into_iter().enumerate() {
+                    if i > 0 {
+                        text.push(b' ');
+                    }
+                    let shown = Shown {
+                        program: self.program,
+                        value,
+                    };
+                    put_shown(&mut text, &shown, false);
+                }
+                print_bytes(&text);
+                if builtin == Builtin::Println {
+                    print_newline();
+                }
+                return Ok(None);
+            }
+            Builtin::Assert => {
+                if !args[0].bool() {
+                    let message = args
+                        .get(1)
+                        .map(|m| String::from_utf8_lossy(m.bytes()).into_owned());
+                    return Err(self.error(RuntimeError::AssertionFailed(message), span));
+                }
+                return Ok(None);
+            }
+            Builtin::Exit => return Err(Stop::Exit(int(0) as i32)),
+            Builtin::Len => Value::Int(match &args[0] {
+                Value::Str(bytes) => bytes.len() as i64,
+                Value::Array(elements) => elements.borrow().len() as i64,
+                other => panic!("interpreter: len of {other:?}"),
+            }),
+            Builtin::ToFloat => Value::Float(int(0) as f64),
+            // Saturating, NaN to 0: Rust's `as` is Cranelift's `fcvt_to_sint_sat`.
+            Builtin::ToInt => Value::Int(float(0) as i64),
+            Builtin::ToStr => match &args[0] {
+                Value::Float(v) => {
+                    let mut text = Vec::new();
+                    put_float(&mut text, *v);
+                    Value::str(&text)
+                }
+                Value::Int(v) => Value::str(v.to_string().as_bytes()),
+                Value::Bool(v) => Value::str(v.to_string().as_bytes()),
+                other => other.clone(),
+            },
+            Builtin::Fixed => match fixed(float(0), int(1)) {
+                Ok(text) => Value::str(text.as_bytes()),
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::Chr => match u8::try_from(int(0)) {
+                Ok(byte) => Value::str(&[byte]),
+                Err(_) => return Err(self.error(RuntimeError::ChrOutOfRange(int(0)), span)),
+            },
+            Builtin::Substr => {
+                let bytes = args[0].bytes();
+                match substr_range(bytes.len(), int(1), int(2)) {
+                    Ok(range) => Value::str(&bytes[range]),
+                    Err(error) => return Err(self.error(error, span)),
+                }
+            }
+            Builtin::ParseInt => match parse_int(args[0].bytes()) {
+                Ok(v) => Value::Int(v),
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::ParseFloat => match parse_float(args[0].bytes()) {
+                Ok(v) => Value::Float(v),
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::Abs if is_float => Value::Float(float(0).abs()),
+            Builtin::Abs => Value::Int(int(0).wrapping_abs()),
+            // Like C's `fmin`/`fmax`: a NaN argument is ignored unless both are NaN.
+            Builtin::Min if is_float => Value::Float(float(0).min(float(1))),
+            Builtin::Max if is_float => Value::Float(float(0).max(float(1))),
+            Builtin::Min => Value::Int(int(0).min(int(1))),
+            Builtin::Max => Value::Int(int(0).max(int(1))),
+            Builtin::Sqrt => Value::Float(float(0).sqrt()),
+            Builtin::Floor => Value::Float(float(0).floor()),
+            Builtin::Ceil => Value::Float(float(0).ceil()),
+            Builtin::Sin => Value::Float(float(0).sin()),
+            Builtin::Cos => Value::Float(float(0).cos()),
+            Builtin::Tan => Value::Float(float(0).tan()),
+            Builtin::Atan => Value::Float(float(0).atan()),
+            Builtin::Exp => Value::Float(float(0).exp()),
+            Builtin::Log => Value::Float(float(0).ln()),
+            Builtin::Pow => Value::Float(float(0).powf(float(1))),
+            Builtin::Atan2 => Value::Float(float(0).atan2(float(1))),
+            Builtin::Argc => Value::Int(self.args.len() as i64),
+            Builtin::Arg => match usize::try_from(int(0)).ok().and_then(|i| self.args.get(i)) {
+                Some(arg) => Value::str(arg.as_bytes()),
+                None => {
+                    let error = RuntimeError::ArgOutOfRange {
+                        index: int(0),
+                        count: self.args.len(),
+                    };
+                    return Err(self.error(error, span));
+                }
+            },
+            Builtin::ReadLine => Value::str(&self.input.read_line()),
+            Builtin::Eof => Value::Bool(self.input.at_eof()),
+            Builtin::ReadInt => match self.input.read_int() {
+                Ok(v) => Value::Int(v),
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::ClockNs => Value::Int(self.started.elapsed().as_nanos() as i64),
+        };
+        Ok(Some(value))
+    }
+}

@@ -1,0 +1,135 @@
+//! The reference interpreter (`pcc run --engine interp`) as a profiling oracle: for every program
+//! of `programs/`, `tests/runtime/` and `tests/fixtures/profiling/` (normal ends, `exit()` deep
+//! in calls, runtime errors), its `bl`, `edge` and `block` profiles are byte for byte the JIT's,
+//! with the same stdout, stderr (but the profile's path) and exit status. The interpreter counts
+//! paths from the edges it takes, the compiled code from the instrumentation's counters: they
+//! share only the numbering and the profile format. (Its plain runs are in `tests/golden.rs`.)
+//! Also: `--trace`, and the options it refuses.
+
+mod common;
+
+use std::path::Path;
+
+use common::{Scratch, pcc_in, pl_files, program_args, root, run_args, sidecar};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    for dir in ["programs", "tests/runtime", "tests/fixtures/profiling"] {
+        for program in pl_files(&root().join(dir)) {
+            let name = format!("{dir}/{}", program.file_name().unwrap().to_string_lossy());
+            for mode in ["bl", "edge", "block"] {
+                let program = program.clone();
+                trials.push(Trial::test(format!("{name} {mode}"), move || {
+                    same_profile(&program, mode)
+                }));
+            }
+        }
+    }
+    trials.push(Trial::test("trace shows blocks and returns", trace));
+    trials.push(Trial::test("refused options", refusals));
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// The JIT at `-O0` and the interpreter write the same `mode` profile and behave the same.
+fn same_profile(program: &Path, mode: &str) -> Result<(), Failed> {
+    let scratch = Scratch::new("interp");
+    let args = program_args(program);
+    let stdin = sidecar(program, "stdin").unwrap_or_default();
+    let dir = program.parent().unwrap();
+    let run = |engine: &str| {
+        let out = scratch.file(&format!("{engine}.json"));
+        let flags = [
+            "--engine",
+            engine,
+            "-O0",
+            &format!("--profile={mode}"),
+            "--profile-out",
+            &out,
+        ];
+        let run = pcc_in(dir, &run_args(program, &flags, &args), &stdin);
+        let profile = std::fs::read_to_string(&out).map_err(|e| format!("{engine}: {e}"));
+        (run, profile, out)
+    };
+    // A stack overflow's depth depends on frame sizes in compiled code, not in the
+    // interpreter: only the paths, which all activations lose, can agree.
+    let depth_dependent = program.ends_with("tests/runtime/stack_overflow.pl") && mode != "bl";
+    let (jit, jit_profile, jit_out) = run("jit");
+    let (interp, interp_profile, interp_out) = run("interp");
+    let mut problems = Vec::new();
+    if jit.status != interp.status {
+        problems.push(format!("exit status {} vs {}", jit.status, interp.status));
+    }
+    if jit.stdout != interp.stdout {
+        problems.push(format!(
+            "stdout differs:\n--- jit\n{}--- interp\n{}",
+            jit.stdout, interp.stdout
+        ));
+    }
+    let interp_stderr = interp.stderr.replace(&interp_out, &jit_out);
+    if depth_dependent {
+        if jit.program_stderr().0 != interp.program_stderr().0 {
+            problems.push("the program's stderr differs".to_string());
+        }
+    } else if jit.stderr != interp_stderr {
+        problems.push(format!(
+            "stderr differs:\n--- jit\n{}--- interp\n{interp_stderr}",
+            jit.stderr
+        ));
+    }
+    if jit_profile? != interp_profile? && !depth_dependent {
+        problems.push(format!("the {mode} profiles differ"));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
+fn trace() -> Result<(), Failed> {
+    let scratch = Scratch::new("trace");
+    let source = scratch.path("t.pl");
+    std::fs::write(
+        &source,
+        "fn twice(x: int) -> int {\n    return 2 * x;\n}\n\nfn main() {\n    println(twice(3));\n}\n",
+    )?;
+    let run = pcc_in(
+        &scratch.0,
+        &run_args(&source, &["--engine", "interp", "--trace"], &[] as &[&str]),
+        "",
+    );
+    assert_eq!((run.status, run.stdout.as_str()), (0, "6\n"));
+    let expected = "trace: <globals> bb0 line 1\n\
+                    trace: <globals> returns\n\
+                    trace: main bb0 line 6\n\
+                    trace:   twice bb0 line 2\n\
+                    trace:   twice returns\n\
+                    trace: main returns\n";
+    assert_eq!(run.stderr, expected);
+    let jit = pcc_in(
+        &scratch.0,
+        &run_args(&source, &["--trace"], &[] as &[&str]),
+        "",
+    );
+    assert_eq!(jit.status, 1);
+    assert!(jit.stderr.contains("--trace needs --engine interp"));
+    Ok(())
+}
+
+fn refusals() -> Result<(), Failed> {
+    let program = root().join("programs/add_even.pl");
+    for (flags, message) in [
+        (&["--profile=kbl"][..], "bl, edge or block only"),
+        (&["--use-profile", "x.json"][..], "no --use-profile"),
+        (&["--trace-blocks", "x.json"][..], "no --trace-blocks"),
+    ] {
+        let mut all = vec!["--engine", "interp"];
+        all.extend(flags);
+        let run = pcc_in(&root(), &run_args(&program, &all, &["2"] as &[&str]), "");
+        assert_eq!(run.status, 1, "{flags:?}");
+        assert!(run.stderr.contains(message), "{flags:?}: {}", run.stderr);
+    }
+    Ok(())
+}
