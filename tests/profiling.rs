@@ -30,7 +30,7 @@ use pcc_lang::LineIndex;
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{Cfg, EdgeId, NodeId};
 use pcc_profiler::dag::{DagEdgeKind, EdgeRole};
-use pcc_profiler::profile::{FunctionProfile, Mode, Profile, Storage};
+use pcc_profiler::profile::{FunctionProfile, Mode, ModeRecord, Profile, Storage};
 use pcc_profiler::regenerate::PathEnd;
 use pcc_stdlib::trace::LEAVE;
 
@@ -585,13 +585,10 @@ fn check_edges(traced: &Traced, edge: &Profile, ended_normally: bool) -> Result<
         .zip(&bl.functions)
         .zip(&edge.functions)
     {
-        let measured: Vec<u64> = edges
-            .edges
-            .as_ref()
-            .ok_or_else(|| format!("`{}`: no edges in the edge profile", func.name))?
-            .iter()
-            .map(|e| e.count)
-            .collect();
+        let ModeRecord::Edge(edges) = &edges.record else {
+            return Err(format!("`{}`: no edges in the edge profile", func.name));
+        };
+        let measured: Vec<u64> = edges.edges.iter().map(|e| e.count).collect();
         // How deep a recursion gets before the stack overflows depends on the frames' sizes,
         // which the trace's instrumentation changes: the traced run stops at another depth.
         let overflowed = traced.output.stderr.contains("stack overflow");
@@ -622,8 +619,7 @@ fn check_blocks(traced: &Traced, block: &Profile, edge: Option<&Profile>) -> Res
     }
     for ((f, func), counted) in traced.lowered.profiled().zip(&block.functions) {
         let blocks = counted
-            .blocks
-            .as_ref()
+            .blocks()
             .ok_or_else(|| format!("`{}`: no blocks in the block profile", func.name))?;
         let measured: Vec<u64> = blocks.iter().map(|b| b.count).collect();
         let ids: Vec<usize> = blocks.iter().map(|b| b.block).collect();
@@ -640,8 +636,7 @@ fn check_blocks(traced: &Traced, block: &Profile, edge: Option<&Profile>) -> Res
         }
         let Some(edge) = edge else { continue };
         let edges = record(edge, &func.name)?
-            .edges
-            .as_ref()
+            .edges()
             .ok_or_else(|| format!("`{}`: no edges in the edge profile", func.name))?;
         let mut implied = vec![0u64; measured.len()];
         for e in edges {

@@ -34,7 +34,7 @@ impl fmt::Display for NumberingError {
 impl std::error::Error for NumberingError {}
 
 /// The Ball-Larus numbering of one function.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct BallLarus {
     dag: Dag,
     num_paths: u64,

@@ -8,15 +8,19 @@
 use std::fmt;
 
 /// A node (basic block) of a [`Cfg`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct NodeId(pub usize);
 
 /// An edge of a [`Cfg`]; ids are dense, in order of [`Cfg::add_edge`] calls.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct EdgeId(pub usize);
 
 /// A directed edge `from → to`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Edge {
     pub from: NodeId,
     pub to: NodeId,
@@ -57,7 +61,7 @@ impl std::error::Error for CfgError {}
 /// A control-flow graph with successor and predecessor lists kept in edge-insertion order.
 /// That order matters: Ball-Larus numbering gives a node's out-edges increasing increments in
 /// this order.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Cfg {
     entry: NodeId,
     exit: NodeId,

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, NodeId};
-use crate::profile::{FunctionProfile, PathCount, Storage};
+use crate::profile::{FunctionProfile, ModeRecord, PathCount, Storage};
 use crate::regenerate::CfgPath;
 
 /// A counted id that is not a path of the function (corrupted counters).
@@ -27,21 +27,16 @@ impl fmt::Display for UnknownPath {
 
 impl std::error::Error for UnknownPath {}
 
-/// A function record with no paths yet: `num_paths`, `truncated`, and the storage the runtime
-/// uses for at most `array_limit` paths.
+/// A function record with no paths yet, whose ids are `numbering`'s (`num_paths`,
+/// `truncated`), counted in `storage`.
 pub fn function_profile(
     name: &str,
     cfg_hash: &str,
     numbering: &BallLarus,
-    array_limit: u64,
+    storage: Storage,
+    record: ModeRecord,
 ) -> FunctionProfile {
-    let num_paths = numbering.num_paths();
-    let mut function = FunctionProfile::new(
-        name,
-        cfg_hash,
-        num_paths,
-        Storage::choose(num_paths, array_limit),
-    );
+    let mut function = FunctionProfile::new(name, cfg_hash, numbering.num_paths(), storage, record);
     function.truncated = numbering.is_truncated();
     function
 }
@@ -93,8 +88,8 @@ mod tests {
         // [PFP] Fig. 10 with one source line per block (block k on line k + 1; the exit has none).
         let cfg = add_even_numbers();
         let bl = BallLarus::new(&cfg).unwrap();
-        let mut function = function_profile("add_even", "h", &bl, 4);
-        assert_eq!((function.num_paths, function.storage), (6, Storage::Hash));
+        let mut function = function_profile("add_even", "h", &bl, Storage::Hash, ModeRecord::Bl);
+        assert_eq!(function.num_paths, 6);
         let lines = |v: NodeId| (v != cfg.exit()).then_some(v.0 as u32 + 2);
         function.paths =
             executed_paths(&bl, &cfg, [(4, 1), (0, 1), (2, 1), (5, 0)], lines).unwrap();

@@ -22,11 +22,13 @@
 use crate::cfg::{Cfg, EdgeId, NodeId};
 
 /// An edge of a [`Dag`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct DagEdgeId(pub usize);
 
 /// What a DAG edge stands for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DagEdgeKind {
     /// An original CFG edge that is neither a back edge nor cut.
     Real(EdgeId),
@@ -40,7 +42,7 @@ pub enum DagEdgeKind {
     DeadEnd,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DagEdge {
     pub from: NodeId,
     pub to: NodeId,
@@ -48,7 +50,7 @@ pub struct DagEdge {
 }
 
 /// What an original CFG edge became in the DAG.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum EdgeRole {
     /// The edge is the DAG edge given.
     Dag(DagEdgeId),
@@ -63,7 +65,7 @@ pub enum EdgeRole {
 }
 
 /// The Ball-Larus DAG over the nodes of a [`Cfg`] (same node ids, same entry and exit).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Dag {
     entry: NodeId,
     exit: NodeId,

@@ -59,7 +59,7 @@ impl fmt::Display for EdgeProfileError {
 
 impl std::error::Error for EdgeProfileError {}
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum Arc {
     Cfg(EdgeId),
     DeadEnd(NodeId),
@@ -69,7 +69,7 @@ enum Arc {
 }
 
 /// Counter placement for one function, and the data to rebuild all edge counts.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct EdgeProfilePlan {
     num_nodes: usize,
     num_cfg_edges: usize,

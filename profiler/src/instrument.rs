@@ -27,7 +27,7 @@ use crate::spanning_tree::maximum_spanning_tree;
 
 /// One step of path-register code. `r` is a 64-bit register with wrapping arithmetic; where a
 /// path is counted, `r + c` (as `u64`) is its id.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PathOp {
     /// `r = c`
     Set(i64),
@@ -40,7 +40,7 @@ pub enum PathOp {
 }
 
 /// The path-profiling code for every CFG edge of one function.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct PathPlan {
     edge_ops: Vec<Vec<PathOp>>,
     dead_end_ops: Vec<Vec<PathOp>>,

@@ -7,8 +7,9 @@
 //! 3. places the path-register code with [`instrument::PathPlan`], weighting edges by
 //!    [`estimate::static_edge_weights`] or an edge profile; for edge profiling it places counters
 //!    with [`edge_profile::EdgeProfilePlan`] instead;
-//! 4. after the run, turns counters into records with [`collect`] (path ids are decoded by
-//!    [`regenerate`]) or [`edge_profile::EdgeProfilePlan::reconstruct`];
+//! 4. keeps what it decided in one [`mode::Plan`] per function, one module per profiling mode,
+//!    which the program carries ([`spec`]); after the run, the plan decodes the counters into
+//!    records ([`collect`]; path ids are decoded by [`regenerate`]);
 //! 5. writes the [`profile::Profile`] atomically ([`output_file`]); `pcc profile show/merge/diff` work on profiles.
 //!
 //! [`examples`] builds the papers' worked-example graphs, for tests and documentation.
@@ -23,6 +24,7 @@ pub mod estimate;
 pub mod examples;
 pub mod instrument;
 pub mod kbl;
+pub mod mode;
 pub mod output_file;
 pub mod ppp;
 pub mod profile;

@@ -100,7 +100,7 @@ impl fmt::Display for PppError {
 impl std::error::Error for PppError {}
 
 /// One interesting path and its two ids.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct InterestingPath {
     /// Its Ball-Larus id: what `slots[ppp_id]` holds.
     pub bl_id: u64,
@@ -111,7 +111,7 @@ pub struct InterestingPath {
 }
 
 /// How a completed path is classified at run time.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PathClass {
     /// An interesting path, counted in `counts[slot]` (`slot` is its PPP id).
     Interesting { slot: u64 },
@@ -121,7 +121,7 @@ pub enum PathClass {
 
 /// What the PPP register does when a CFG edge is taken, with plain (unplaced) increments: the
 /// register is 0 at function entry.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum EdgeIncrements {
     /// `r_ppp += inc`.
     Inside(i64),
@@ -134,7 +134,7 @@ pub enum EdgeIncrements {
 }
 
 /// One step of the two-register code of [`PppPlan`]. Registers wrap modulo 2^64.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PppOp {
     /// Ball-Larus register code: [`PathOp::Set`] or [`PathOp::Add`].
     Bl(PathOp),
@@ -148,7 +148,7 @@ pub enum PppOp {
 }
 
 /// The PPP numbering of one function's interesting paths.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Ppp {
     bl: BallLarus,
     /// Fig. 10's `W(e)` per DAG edge; `None` is ⊥ (no interesting path takes the edge).
@@ -448,7 +448,7 @@ impl Ppp {
 }
 
 /// The two-register code for every CFG edge of one function (see [`Ppp::plan`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct PppPlan {
     edge_ops: Vec<Vec<PppOp>>,
     dead_end_ops: Vec<Vec<PppOp>>,

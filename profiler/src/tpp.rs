@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use crate::ball_larus::{BallLarus, compute_bl_increments};
 use crate::cfg::{Cfg, EdgeId, NodeId};
 use crate::dag::{Dag, DagEdgeId, DagEdgeKind, EdgeRole};
-use crate::profile::{FunctionProfile, PathCount};
+use crate::profile::{FunctionProfile, ModeRecord, PathCount};
 use crate::regenerate::{CfgPath, PathEnd, cfg_path_of, regenerate_path};
 
 /// The two thresholds of a `TPP(i, j)` configuration ([TPP] §5), in percent, and whether to
@@ -85,7 +85,7 @@ impl fmt::Display for TppError {
 impl std::error::Error for TppError {}
 
 /// Why an edge is cold.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Coldness {
     /// Below the branch-bias threshold of its source block ([TPP] §4.1.1).
     Local,
@@ -95,7 +95,7 @@ pub enum Coldness {
 
 /// How a cold back edge `v→w` sets the path register for the next path ([TPP] Fig. 6). Every cold
 /// back edge records a cold path first.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ColdBackEdge {
     /// Fig. 6a: no paths start at `w` (no hot back edge or cut into it), so the register is
     /// poisoned.
@@ -117,7 +117,7 @@ pub const POISON: u64 = 1 << 63;
 /// One step of TPP code on the path register `r` (64 bits). The counter table of a function
 /// has `num_paths + 1` counters, the last one, `count[num_paths]`, being the cold counter
 /// ([TPP] Appendix A.1 puts it next to the path counters too).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TppOp {
     /// `r = c`: a path starts.
     Set(u64),
@@ -176,7 +176,7 @@ pub struct TppProfile {
 }
 
 /// TPP analysis and code for one function.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Tpp {
     cfg: Cfg,
     config: TppConfig,
@@ -966,9 +966,12 @@ pub fn profile_aodf(
     tpp_record: &FunctionProfile,
     config: TppConfig,
 ) -> Result<Aodf, String> {
+    let ModeRecord::Tpp(tpp_data) = &tpp_record.record else {
+        return Err(format!("`{}` has no tpp record", tpp_record.name));
+    };
     let bl = BallLarus::new(cfg).map_err(|e| e.to_string())?;
-    let (edge_counts, config) = match &tpp_record.edge_counts {
-        Some(counts) if !tpp_record.bl_fallback => (counts.clone(), config),
+    let (edge_counts, config) = match &tpp_data.edge_counts {
+        Some(counts) => (counts.clone(), config),
         _ => (
             vec![0; cfg.num_edges()],
             TppConfig {
@@ -995,8 +998,8 @@ pub fn profile_aodf(
     };
     let tpp_profile = TppProfile {
         paths: counts(&tpp_record.paths),
-        obvious: counts(tpp_record.obvious.as_deref().unwrap_or_default()),
-        cold: tpp_record.cold_count.unwrap_or(0),
+        obvious: counts(&tpp_data.obvious),
+        cold: tpp_data.cold_count,
     };
     Ok(attribution_of_definite_flow(
         &bl,

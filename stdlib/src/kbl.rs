@@ -79,7 +79,7 @@ pub fn install(spec: &ProfileSpec) {
         .functions
         .iter()
         .map(|function| FunctionStream {
-            forest: KSlabForest::new(k, function.num_paths),
+            forest: KSlabForest::new(k, function.plan.num_paths()),
             buffer: std::ptr::null_mut(),
             current: Cursor::ROUTINE_ENTRY,
             interrupted: Vec::new(),
@@ -127,7 +127,7 @@ pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) {
             .iter_mut()
             .find(|f| f.name == function.name)
         {
-            record.kipf = Some(kipf);
+            pcc_profiler::mode::kbl::with_forest(record, kipf);
         }
     }
 }

@@ -14,9 +14,10 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use pcc_profiler::english::plural;
+use pcc_profiler::mode::Counters;
 use pcc_profiler::output_file::check_output;
 use pcc_profiler::profile::{Mode, Profile};
-use pcc_profiler::spec::{Counters, ProfileSpec, build_profile};
+use pcc_profiler::spec::{ProfileSpec, build_profile};
 
 /// Registered array tables: (table, address, length in counters).
 static ARRAYS: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new());
@@ -99,20 +100,13 @@ pub fn write_profile(spec: &ProfileSpec, args: &[String]) -> bool {
 /// interpreter writes its profiles through this too); returns whether it was written.
 pub fn write_profile_file(profile: &Profile, output: &str) -> bool {
     // A PPP profile's executed paths are its interesting and residual ones together.
-    let executed = || {
-        profile
-            .functions
-            .iter()
-            .flat_map(|f| f.paths.iter().chain(f.residual.iter().flatten()))
-    };
+    let executed = || profile.functions.iter().flat_map(|f| f.executed_paths());
     let paths = executed().count();
     let runs: u64 = executed().map(|p| p.count).sum();
-    let wpp = profile.wpp.as_ref().and_then(|w| {
-        Some((
-            w.get("trace_length")?.as_u64()?,
-            w.get("symbols")?.as_array()?.len(),
-        ))
-    });
+    let wpp = profile
+        .wpp
+        .as_ref()
+        .map(|w| (w.trace_length, w.symbols.len()));
     let written = profile.write_atomic(Path::new(output));
     match &written {
         Ok(()) if profile.mode == Mode::Wpp => eprintln!(

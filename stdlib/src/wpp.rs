@@ -7,7 +7,7 @@
 //! thread makes each executed (routine, path) pair a terminal symbol the first time it is seen
 //! (§3.3) and builds the SEQUITUR(1) grammar of the symbols while the program runs (§1.1:
 //! "compression can run concurrently"), so only the grammar is ever kept. At exit the grammar and
-//! the symbol table become the profile (`pcc_profiler::wpp::wpp_profile`).
+//! the symbol table become the profile (`pcc_profiler::mode::wpp::decode`).
 //!
 //! Threads: the buffer is written by the program's thread; it is read only by [`pcc_wpp_flush`]
 //! on that thread, and by the exit hook once the program's thread has stopped running generated
@@ -22,9 +22,10 @@ use std::sync::{Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use crate::stream::{self, Event};
+use pcc_profiler::mode;
 use pcc_profiler::profile::Profile;
 use pcc_profiler::spec::ProfileSpec;
-use pcc_profiler::wpp::{PathSymbols, Sequitur, wpp_profile};
+use pcc_profiler::wpp::{PathSymbols, Sequitur};
 
 /// Chunks (of up to [`stream::BUFFER_CAPACITY`] + 1 words) in flight at most: when the builder
 /// falls behind, the program waits for it (a bounded buffer of 8 MiB rather than an unbounded
@@ -152,7 +153,7 @@ pub(crate) fn finish(spec: &ProfileSpec, args: Vec<String>) -> (Profile, Vec<Str
         }
     };
     let trace = b.symbols.trace(b.grammar.finish());
-    let (profile, mut problems) = wpp_profile(spec, args, &trace);
+    let (profile, mut problems) = mode::wpp::decode(spec, args, &trace);
     if let (Some(raw), Some(path)) = (b.raw, std::env::var_os(RAW_TRACE)) {
         let name = |f: u32| spec.functions.get(f as usize).map_or("?", |f| &f.name);
         let text: String = raw

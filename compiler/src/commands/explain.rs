@@ -142,13 +142,7 @@ fn profile_counts(source: &InterestingSource, function: &str) -> Option<Vec<(u64
         InterestingSource::Profile { profile, .. } => Some(
             profile
                 .function(function)
-                .map(|f| {
-                    f.paths
-                        .iter()
-                        .chain(f.residual.iter().flatten())
-                        .map(|p| (p.id, p.count))
-                        .collect()
-                })
+                .map(|f| f.executed_paths().map(|p| (p.id, p.count)).collect())
                 .unwrap_or_default(),
         ),
     }

@@ -12,7 +12,7 @@ use pcc_lang::LineIndex;
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::dag::{DagEdgeId, DagEdgeKind};
-use pcc_profiler::profile::{FunctionProfile, Mode, PathCount, Profile};
+use pcc_profiler::profile::{FunctionProfile, Mode, ModeRecord, PathCount, Profile, TppRecord};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use pcc_profiler::tpp::Tpp;
 
@@ -276,7 +276,10 @@ impl FunctionView {
         warnings: &mut Vec<String>,
     ) -> FunctionView {
         let record = &profile.functions[record_index];
-        let obvious: Vec<u64> = record.obvious.iter().flatten().map(|p| p.id).collect();
+        let obvious: Vec<u64> = match &record.record {
+            ModeRecord::Tpp(tpp) => tpp.obvious.iter().map(|p| p.id).collect(),
+            _ => Vec::new(),
+        };
         let listed = |paths: &[PathCount], kind: PathKind| -> Vec<PathView> {
             paths
                 .iter()
@@ -294,10 +297,7 @@ impl FunctionView {
                 .collect()
         };
         let mut paths = listed(&record.paths, PathKind::Path);
-        paths.extend(listed(
-            record.residual.as_deref().unwrap_or_default(),
-            PathKind::Residual,
-        ));
+        paths.extend(listed(record.residual(), PathKind::Residual));
         paths.sort_by(|a, b| b.count.cmp(&a.count).then(a.id.cmp(&b.id)));
 
         let cfg = cfg.and_then(|(func, fcfg)| {
@@ -327,12 +327,13 @@ impl FunctionView {
             total: 0,
         };
         if let Some(cfg) = &mut view.cfg {
-            let tpp = (profile.mode == Mode::Tpp && !record.bl_fallback)
-                .then(|| {
-                    let counts = record.edge_counts.as_deref()?;
-                    Tpp::new(&cfg.fcfg.cfg, counts, profile.tpp.unwrap_or_default()).ok()
-                })
-                .flatten();
+            let tpp = match &record.record {
+                ModeRecord::Tpp(TppRecord {
+                    edge_counts: Some(counts),
+                    ..
+                }) => Tpp::new(&cfg.fcfg.cfg, counts, profile.tpp.unwrap_or_default()).ok(),
+                _ => None,
+            };
             for path in &mut view.paths {
                 path.route = match &tpp {
                     Some(tpp) => tpp.path_record(path.id),
@@ -353,8 +354,8 @@ impl FunctionView {
             _ => path_line_counts(&view.paths),
         };
         view.total = match profile.mode {
-            Mode::Edge => record.edges.iter().flatten().map(|e| e.count).sum(),
-            Mode::Block => record.blocks.iter().flatten().map(|b| b.count).sum(),
+            Mode::Edge => record.edges().into_iter().flatten().map(|e| e.count).sum(),
+            Mode::Block => record.blocks().into_iter().flatten().map(|b| b.count).sum(),
             _ => view.paths.iter().map(|p| p.count).sum(),
         };
         if view.span == (0, 0) {
@@ -388,7 +389,7 @@ fn path_line_counts(paths: &[PathView]) -> BTreeMap<u32, u64> {
 /// A block profile's line counts: each executed block adds its count to each of its lines.
 fn block_line_counts(record: &FunctionProfile) -> BTreeMap<u32, u64> {
     let mut counts = BTreeMap::new();
-    for block in record.blocks.iter().flatten() {
+    for block in record.blocks().into_iter().flatten() {
         for &line in &block.lines {
             *counts.entry(line).or_default() += block.count;
         }
@@ -401,7 +402,7 @@ impl CfgView {
     /// paths.
     fn count(&mut self, paths: &[PathView], record: &FunctionProfile) {
         let cfg = &self.fcfg.cfg;
-        if let Some(blocks) = &record.blocks {
+        if let Some(blocks) = record.blocks() {
             for block in blocks {
                 if let Some(count) = self.node_counts.get_mut(block.block) {
                     *count = block.count;
@@ -416,7 +417,7 @@ impl CfgView {
                 .sum();
             return;
         }
-        if let Some(edges) = &record.edges {
+        if let Some(edges) = record.edges() {
             // Edge records name their blocks (EXIT is the last node); two edges between the
             // same blocks are matched in order.
             let mut matched = vec![false; cfg.num_edges()];

@@ -20,14 +20,14 @@ fn load_wpp(path: &Path) -> Option<(Profile, WppSection)> {
 
 /// The `"wpp"` field of `profile` (read from `path`), or says on stderr why there is none.
 pub(super) fn section(profile: &Profile, path: &Path) -> Option<WppSection> {
-    let section = match (&profile.mode, &profile.wpp) {
-        (Mode::Wpp, Some(value)) => WppSection::from_value(value),
+    match (&profile.mode, &profile.wpp) {
+        (Mode::Wpp, Some(section)) => Some(section.clone()),
         (Mode::Wpp, None) => {
             eprintln!(
                 "error: {}: the wpp profile has no `wpp` field",
                 path.display()
             );
-            return None;
+            None
         }
         (mode, _) => {
             eprintln!(
@@ -35,12 +35,9 @@ pub(super) fn section(profile: &Profile, path: &Path) -> Option<WppSection> {
                  `pcc run PROGRAM --profile=wpp`",
                 path.display()
             );
-            return None;
+            None
         }
-    };
-    section
-        .map_err(|error| eprintln!("error: {}: {error}", path.display()))
-        .ok()
+    }
 }
 
 /// `pcc wpp expand`: every acyclic path of the trace in order, one per line: `FUNCTION PATH`.
@@ -50,7 +47,7 @@ pub fn expand(path: &Path) -> i32 {
     };
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let written = section.rules.iter().try_for_each(|t| {
-        // `from_value` checked that every terminal has a symbol.
+        // Reading the profile checked that every terminal has a symbol.
         let s = &section.symbols[t as usize];
         writeln!(out, "{} {}", s.function, s.path)
     });

@@ -15,7 +15,10 @@ use pcc_lang::LineIndex;
 use pcc_profiler::ball_larus::{BallLarus, PathRegister};
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::collect::{executed_paths, function_profile};
-use pcc_profiler::profile::{BlockCount, EdgeCount, FunctionProfile, Mode, Profile, Storage};
+use pcc_profiler::profile::{
+    BlockCount, BlockRecord, EdgeCount, EdgeRecord, FunctionProfile, Mode, ModeRecord, Profile,
+    Storage,
+};
 
 use crate::mir::{BlockId, ENTRY, FnId, Program};
 use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
@@ -197,7 +200,9 @@ impl<'p> Recorder<'p> {
                             continue;
                         }
                     };
-                    let mut record = function_profile(&func.name, &hash, numbering, array_limit);
+                    let storage = Storage::choose(numbering.num_paths(), array_limit);
+                    let mut record =
+                        function_profile(&func.name, &hash, numbering, storage, ModeRecord::Bl);
                     let paths = counts.paths.iter().map(|(&id, &count)| (id, count));
                     let lines = |v: NodeId| node_lines[v.0].clone();
                     record.paths = executed_paths(numbering, &counts.cfg.cfg, paths, lines)
@@ -205,19 +210,19 @@ impl<'p> Recorder<'p> {
                     record
                 }
                 Mode::Block => {
-                    let mut record = unnumbered_record(&func.name, &hash, func.blocks.len());
                     let blocks = counts.blocks.iter().enumerate();
                     let blocks = blocks.map(|(block, &count)| BlockCount {
                         block,
                         lines: block_lines(block),
                         count,
                     });
-                    record.blocks = Some(blocks.collect());
-                    record
+                    let record = ModeRecord::Block(BlockRecord {
+                        num_blocks: func.blocks.len(),
+                        blocks: blocks.collect(),
+                    });
+                    unnumbered_record(&func.name, &hash, record)
                 }
                 Mode::Edge => {
-                    let mut record = unnumbered_record(&func.name, &hash, func.blocks.len());
-                    record.unfinished = counts.started - counts.finished;
                     let exit = func.blocks.len();
                     let edges = counts.cfg.edges.iter().zip(&counts.edges);
                     let edges = edges.map(|(&(from, to), &count)| {
@@ -230,8 +235,12 @@ impl<'p> Recorder<'p> {
                             count,
                         }
                     });
-                    record.edges = Some(edges.collect());
-                    record
+                    let record = ModeRecord::Edge(EdgeRecord {
+                        num_blocks: func.blocks.len(),
+                        edges: edges.collect(),
+                        unfinished: counts.started - counts.finished,
+                    });
+                    unnumbered_record(&func.name, &hash, record)
                 }
                 other => unreachable!("the interpreter does not profile {other}"),
             };
@@ -242,9 +251,7 @@ impl<'p> Recorder<'p> {
 }
 
 /// `edge` and `block` records: no path numbering, counts of every block in an array (as the
-/// runtime's `pcc_profiler::spec` writes them).
-fn unnumbered_record(name: &str, hash: &str, num_blocks: usize) -> FunctionProfile {
-    let mut record = FunctionProfile::new(name, hash, 0, Storage::Array);
-    record.num_blocks = Some(num_blocks);
-    record
+/// runtime's `pcc_profiler::mode` writes them).
+fn unnumbered_record(name: &str, hash: &str, record: ModeRecord) -> FunctionProfile {
+    FunctionProfile::new(name, hash, 0, Storage::Array, record)
 }

@@ -4,7 +4,7 @@
 //! by construction.
 
 use pcc_profiler::ball_larus::BallLarus;
-use pcc_profiler::profile::{FunctionProfile, KipfNode};
+use pcc_profiler::profile::{FunctionProfile, KipfNode, ModeRecord};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 
 use crate::mir::{BlockId, Function};
@@ -80,11 +80,15 @@ impl<'a> Frequencies<'a> {
                 .max()
                 .unwrap_or(0)
         }
+        let kipf = match &profile.record {
+            ModeRecord::Kbl(kbl) => Some(kbl.kipf.as_slice()),
+            _ => None,
+        };
         Ok(Frequencies {
             block,
             paths,
-            depth: profile.kipf.as_deref().map_or(0, depth),
-            kipf: profile.kipf.as_deref(),
+            depth: kipf.map_or(0, depth),
+            kipf,
         })
     }
 

@@ -5,19 +5,21 @@
 //! a run ends in (`exit()`, a runtime error) is counted too, and the counts need no flow
 //! conservation to be read back.
 
-use super::count_const;
-use crate::mir::{self, CounterTable, Statement};
+use pcc_profiler::mode::block::{self, Plan};
 
-/// Instruments every block of `func` (as lowered) with its counter in table `table`.
-pub(super) fn instrument_function(func: &mut mir::Function, table: usize) -> CounterTable {
+use super::insert::count_const;
+use crate::mir::{self, Statement};
+
+pub(super) fn plan(func: &mir::Function) -> Plan {
+    block::plan(func.blocks.len())
+}
+
+/// Puts block `b`'s counter of table `table` first in block `b`.
+pub(super) fn instrument(func: &mut mir::Function, plan: &Plan, table: usize) {
+    debug_assert_eq!(plan.num_blocks, func.blocks.len());
     for (b, block) in func.blocks.iter_mut().enumerate() {
         let span = block.stmts.first().map_or(block.term.span, |s| s.span);
         let kind = count_const(table, b as u64);
         block.stmts.insert(0, Statement { kind, span });
-    }
-    CounterTable {
-        len: func.blocks.len() as u64,
-        hashed: false,
-        slots: None,
     }
 }

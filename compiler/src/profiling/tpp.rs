@@ -7,15 +7,16 @@
 //!
 //! A function the edge profile cannot be applied to (absent from it: its run was cut short or
 //! the code is new; stale: another `cfg_hash`; or more than 2^63 hot paths) gets a warning and
-//! is profiled like `bl`; its spec then has no `edge_counts`, which tells the runtime so.
+//! is profiled like `bl`: its plan is a fallback, which tells the runtime so.
 
 use pcc_profiler::cfg::{EdgeId, NodeId};
-use pcc_profiler::profile::Profile;
-use pcc_profiler::spec::FunctionSpec;
-use pcc_profiler::tpp::{POISON, Tpp, TppConfig, TppOp};
+use pcc_profiler::mode::tpp::{self, Plan};
+use pcc_profiler::profile::{ModeRecord, Profile};
+use pcc_profiler::tpp::{POISON, TppConfig, TppOp};
 
-use super::{FunctionCfg, Inserter, count_const};
-use crate::mir::{self, BinOp, Const, CounterTable, Operand, Rvalue, StatementKind, Type};
+use super::insert::{Inserter, count_const};
+use super::{FunctionCfg, Instrumentation, bl};
+use crate::mir::{self, BinOp, Const, Operand, Rvalue, StatementKind, Type};
 
 /// The edge profile `--profile=tpp` plans from, and the thresholds.
 pub struct EdgeProfileSource {
@@ -25,37 +26,42 @@ pub struct EdgeProfileSource {
     pub config: TppConfig,
 }
 
-/// Instruments one function for TPP and returns its counter table (`num_paths` hot paths,
-/// then the cold counter; none at all when every path is obvious), or `None`, after a
-/// warning, when the edge profile does not apply to it: the caller profiles it like `bl`.
-pub(super) fn instrument_function(
-    func: &mut mir::Function,
+/// The plan of `func` (named and hashed as `key`): hot paths numbered from the edge profile
+/// `how` gives, or, after a warning when that profile does not apply to it, a `bl` plan.
+pub(super) fn plan(
+    how: &Instrumentation,
+    key: (&str, &str),
+    func: &mir::Function,
     fcfg: &FunctionCfg,
-    table: usize,
-    spec: &mut FunctionSpec,
-    source: &EdgeProfileSource,
     array_limit: u64,
-) -> Option<CounterTable> {
-    let counts = edge_counts((&spec.name, &spec.cfg_hash), fcfg, source)?;
-    let tpp = match Tpp::new(&fcfg.cfg, &counts, source.config) {
-        Ok(tpp) => tpp,
-        Err(error) => {
-            eprintln!(
+) -> Result<Plan, String> {
+    let source = how
+        .edge_profile
+        .as_ref()
+        .ok_or("--profile=tpp needs an edge profile")?;
+    if let Some(counts) = edge_counts(key, fcfg, source) {
+        match tpp::plan(&fcfg.cfg, counts, source.config, array_limit) {
+            Ok(plan) => return Ok(plan),
+            Err(error) => eprintln!(
                 "pcc: warning: tpp: cannot plan function `{}` ({error}); it is profiled like bl",
-                spec.name
-            );
-            return None;
+                key.0
+            ),
         }
-    };
-    spec.edge_counts = Some(counts);
-    let num_paths = tpp.num_paths();
-    if !tpp.needs_instrumentation() {
-        return Some(CounterTable {
-            len: 0,
-            hashed: false,
-            slots: None,
-        });
     }
+    Ok(Plan::Fallback(bl::plan(func, fcfg, array_limit)?))
+}
+
+/// Puts the plan's code into `func`: TPP's register operations, each hot path counted where it
+/// ends and a poisoned register sent to the cold counter; nothing when every path is obvious.
+pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
+    let tpp = match plan {
+        Plan::Targeted { tpp, .. } => tpp,
+        Plan::Fallback(plan) => return bl::instrument(func, fcfg, &plan.code, table),
+    };
+    if !tpp.needs_instrumentation() {
+        return;
+    }
+    let num_paths = tpp.num_paths();
     let register = func.new_temp(Type::Int);
     let span = func.blocks[mir::ENTRY].term.span;
     let entry = tpp_code(table, register, num_paths, tpp.entry_ops(), &mut |ty| {
@@ -78,11 +84,6 @@ pub(super) fn instrument_function(
         });
         inserter.at_dead_end(b, code);
     }
-    Some(CounterTable {
-        len: num_paths + 1,
-        hashed: num_paths > array_limit,
-        slots: None,
-    })
 }
 
 /// The edge profile's counts of the function's CFG edges, or `None` after a warning when the
@@ -100,20 +101,22 @@ pub(crate) fn edge_counts(
         );
         return None;
     };
-    let counts: Option<Vec<u64>> = record
-        .edges
-        .as_ref()
-        .filter(|edges| edges.len() == fcfg.cfg.num_edges())
-        .map(|edges| edges.iter().map(|e| e.count).collect());
+    let (counts, unfinished) = match &record.record {
+        ModeRecord::Edge(edges) if edges.edges.len() == fcfg.cfg.num_edges() => {
+            let counts: Vec<u64> = edges.edges.iter().map(|e| e.count).collect();
+            (Some(counts), edges.unfinished)
+        }
+        _ => (None, 0),
+    };
     match counts {
         // Obvious paths get their counts from the edges ([TPP] §4.2.2): the edges an unfinished
         // activation took would count a path that never ended.
-        Some(_) if record.unfinished > 0 => {
+        Some(_) if unfinished > 0 => {
             eprintln!(
                 "pcc: warning: tpp: the edge profile `{file}` has {} activation(s) of `{name}` \
                  still running when its run ended (exit() or a runtime error inside it), whose \
                  paths did not end; `{name}` is profiled like bl",
-                record.unfinished
+                unfinished
             );
             None
         }

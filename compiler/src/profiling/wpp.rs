@@ -4,16 +4,36 @@
 //!
 //! Before numbering, every block is split before each call of a PL function (builtins run no
 //! paths): the call starts a new block, appended after the function's blocks, and the `goto`
-//! into it is a *call cut*, numbered like a truncated edge (`BallLarus::with_cuts`). The spec
-//! carries the split CFG and its cuts, from which the runtime recomputes both numberings
-//! (`pcc_profiler::wpp::CallSplit`). The path code is `bl`'s, with each count replaced by a
-//! `NewPath` event, and `EnterRoutine` / `LeaveRoutine` events around each activation.
+//! into it is a *call cut*, numbered like a truncated edge (`BallLarus::with_cuts`). The plan
+//! (`pcc_profiler::mode::wpp`) holds both numberings, of the split CFG and of the CFG as
+//! lowered (`pcc_profiler::wpp::CallSplit`). The path code is `bl`'s, with each count replaced
+//! by a `NewPath` event, and `EnterRoutine` / `LeaveRoutine` events around each activation.
 
+use pcc_profiler::mode::wpp::{self, Plan};
 use pcc_profiler::wpp::{CallSplit, SplitError};
 
+use super::insert::stop_nodes;
+use super::{FunctionCfg, bl, function_cfg, stream};
 use crate::mir::{self, BasicBlock, BlockId, Terminator, TerminatorKind};
 
-use super::{FunctionCfg, function_cfg};
+/// The plan of `func`, already split before calls ([`split_before_calls`] returned
+/// `continuations`).
+pub(super) fn plan(
+    func: &mir::Function,
+    fcfg: &FunctionCfg,
+    continuations: &[BlockId],
+) -> Result<Plan, String> {
+    let cuts = call_cuts(fcfg, continuations);
+    wpp::plan(fcfg.cfg.clone(), &cuts, &stop_nodes(func), node_costs(func))
+        .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))
+}
+
+pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
+    bl::instrument_streamed(func, fcfg, &plan.code, table, |code| {
+        stream::path_events(code, false)
+    });
+    stream::activations(func, table);
+}
 
 /// The split `--profile=wpp` numbers `func`'s pieces on (`func` as lowered), to decode the
 /// symbols of its trace: which pieces start and end an activation.
@@ -56,7 +76,7 @@ pub(super) fn split_before_calls(func: &mut mir::Function) -> Vec<BlockId> {
 }
 
 /// The call cuts: the CFG edges into the blocks [`split_before_calls`] made.
-pub(super) fn call_cuts(fcfg: &FunctionCfg, continuations: &[BlockId]) -> Vec<usize> {
+fn call_cuts(fcfg: &FunctionCfg, continuations: &[BlockId]) -> Vec<usize> {
     (0..fcfg.edges.len())
         .filter(|&e| {
             fcfg.edges[e]
@@ -67,7 +87,7 @@ pub(super) fn call_cuts(fcfg: &FunctionCfg, continuations: &[BlockId]) -> Vec<us
 }
 
 /// The cost of each CFG node for `pcc wpp hot`: its MIR statements and terminator (EXIT: 0).
-pub(super) fn node_costs(func: &mir::Function) -> Vec<u64> {
+fn node_costs(func: &mir::Function) -> Vec<u64> {
     let mut costs: Vec<u64> = func
         .blocks
         .iter()

@@ -10,7 +10,7 @@ use std::fmt::{self, Write};
 use serde::Serialize;
 
 use super::text::{SourceLines, Table, edge_lines, edge_name, line_list, write_source};
-use super::{FunctionProfile, Kinship, Mode, PathCount, Profile};
+use super::{FunctionProfile, Kinship, Mode, ModeRecord, PathCount, Profile};
 
 /// Why two profiles cannot be compared at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -223,16 +223,16 @@ impl FunctionComparison {
 }
 
 fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
-    if a.cfg_hash != b.cfg_hash
-        || (&a.edge_counts, a.bl_fallback) != (&b.edge_counts, b.bl_fallback)
-    {
+    let tpp_numbering = |f: &FunctionProfile| match &f.record {
+        ModeRecord::Tpp(t) => t.edge_counts.clone(),
+        _ => None,
+    };
+    if a.cfg_hash != b.cfg_hash || tpp_numbering(a) != tpp_numbering(b) {
         return FunctionComparison::NumberingMismatch.unless_stale(a, b);
     }
     // A PPP profile's spectrum is its interesting and residual paths together.
     let executed = |f: &FunctionProfile| -> BTreeMap<u64, PathCount> {
-        f.paths
-            .iter()
-            .chain(f.residual.iter().flatten())
+        f.executed_paths()
             .filter(|p| p.count > 0)
             .map(|p| (p.id, p.clone()))
             .collect()
@@ -257,7 +257,7 @@ fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
         })
         .collect();
     // The same code has the same edges in the same order.
-    let changed_edges = match (&a.edges, &b.edges) {
+    let changed_edges = match (a.edges(), b.edges()) {
         (Some(ea), Some(eb)) => ea
             .iter()
             .zip(eb)
@@ -265,7 +265,7 @@ fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
             .map(|(x, y)| EdgeChange {
                 from_block: x.from_block,
                 to_block: x.to_block,
-                to_exit: Some(x.to_block) == a.num_blocks,
+                to_exit: Some(x.to_block) == a.num_blocks(),
                 from_line: x.from_line,
                 to_line: x.to_line,
                 count_a: x.count,
@@ -275,7 +275,7 @@ fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
         _ => Vec::new(),
     };
     // And the same blocks.
-    let changed_blocks = match (&a.blocks, &b.blocks) {
+    let changed_blocks = match (a.blocks(), b.blocks()) {
         (Some(ba), Some(bb)) => ba
             .iter()
             .zip(bb)
@@ -465,7 +465,7 @@ impl fmt::Display for SpectraDiff {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{EdgeCount, SourceFile, Storage};
+    use super::super::{EdgeCount, EdgeRecord, SourceFile, Storage};
     use super::*;
     use crate::ball_larus::BallLarus;
     use crate::cfg::Cfg;
@@ -494,7 +494,7 @@ mod tests {
 
     fn spectrum(names: &[&str], ids: &BTreeMap<String, u64>) -> Profile {
         let mut profile = Profile::new(Mode::Bl, SourceFile::new("people.pl", b""), vec![]);
-        let mut f = FunctionProfile::new("main", "h", 8, Storage::Array);
+        let mut f = FunctionProfile::new("main", "h", 8, Storage::Array, ModeRecord::Bl);
         f.paths = names
             .iter()
             .map(|n| PathCount {
@@ -568,7 +568,13 @@ mod tests {
     #[test]
     fn edge_profiles_compare_edge_counts() {
         let mut a = Profile::new(Mode::Edge, SourceFile::new("p.pl", b""), vec![]);
-        let mut f = FunctionProfile::new("main", "h", 2, Storage::Array);
+        let edges = |edges| {
+            ModeRecord::Edge(EdgeRecord {
+                num_blocks: 3,
+                edges,
+                unfinished: 0,
+            })
+        };
         // bb0 (line 1) → bb1 (line 2) → EXIT (line 3), and bb0 → bb2 (line 1), both lines 1.
         let edge = |from_block, to_block, count| EdgeCount {
             from_block,
@@ -577,11 +583,16 @@ mod tests {
             to_line: [1, 2, 1, 3][to_block],
             count,
         };
-        f.num_blocks = Some(3);
-        f.edges = Some(vec![edge(0, 1, 5), edge(1, 3, 5), edge(0, 2, 0)]);
+        let f = FunctionProfile::new(
+            "main",
+            "h",
+            2,
+            Storage::Array,
+            edges(vec![edge(0, 1, 5), edge(1, 3, 5), edge(0, 2, 0)]),
+        );
         a.functions.push(f);
         let mut b = a.clone();
-        b.functions[0].edges = Some(vec![edge(0, 1, 5), edge(1, 3, 4), edge(0, 2, 1)]);
+        b.functions[0].record = edges(vec![edge(0, 1, 5), edge(1, 3, 4), edge(0, 2, 1)]);
         let result = diff(&a, &b).unwrap();
         let FunctionComparison::Compared(spectra) = &result.functions[0].comparison else {
             panic!("same code must be compared")

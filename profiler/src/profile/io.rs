@@ -154,10 +154,8 @@ impl Profile {
             if !names.insert(function.name.as_str()) {
                 return Err(format!("function `{}` appears twice", function.name));
             }
-            if let Some(edges) = &function.edges {
-                let n = function.num_blocks.ok_or_else(|| {
-                    format!("function `{}`: edges but no num_blocks", function.name)
-                })?;
+            if let Some(edges) = function.edges() {
+                let n = function.num_blocks().unwrap_or_default();
                 if let Some(e) = edges.iter().find(|e| e.from_block >= n || e.to_block > n) {
                     return Err(format!(
                         "function `{}`: edge bb{} → bb{} names a block past num_blocks {n}",
@@ -165,9 +163,9 @@ impl Profile {
                     ));
                 }
             }
-            if let Some(blocks) = &function.blocks {
+            if let Some(blocks) = function.blocks() {
                 let ids: Vec<usize> = blocks.iter().map(|b| b.block).collect();
-                if Some(ids.len()) != function.num_blocks
+                if Some(ids.len()) != function.num_blocks()
                     || ids.iter().enumerate().any(|(i, &b)| i != b)
                 {
                     return Err(format!(
@@ -177,11 +175,7 @@ impl Profile {
                 }
             }
             let mut ids = HashSet::new();
-            for path in function
-                .paths
-                .iter()
-                .chain(function.residual.iter().flatten())
-            {
+            for path in function.executed_paths() {
                 if path.id >= function.num_paths {
                     return Err(format!(
                         "function `{}`: path id {} is not below num_paths {}",
@@ -224,12 +218,15 @@ impl Profile {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{BlockCount, EdgeCount, FunctionProfile, PathCount, SourceFile, Storage};
+    use super::super::{
+        BlockCount, BlockRecord, EdgeCount, EdgeRecord, FunctionProfile, ModeRecord, PathCount,
+        SourceFile, Storage,
+    };
     use super::*;
 
     fn sample() -> Profile {
         let mut profile = Profile::new(Mode::Bl, SourceFile::new("add.pl", b"a"), vec!["2".into()]);
-        let mut f = FunctionProfile::new("add_even", "9f2c", 6, Storage::Array);
+        let mut f = FunctionProfile::new("add_even", "9f2c", 6, Storage::Array, ModeRecord::Bl);
         f.paths.push(PathCount {
             id: 3,
             count: 1,
@@ -262,14 +259,17 @@ mod tests {
         let mut profile = sample();
         profile.mode = Mode::Edge;
         profile.functions[0].truncated = true;
-        profile.functions[0].num_blocks = Some(3);
-        profile.functions[0].edges = Some(vec![EdgeCount {
-            from_block: 1,
-            to_block: 3,
-            from_line: 4,
-            to_line: 5,
-            count: 7,
-        }]);
+        profile.functions[0].record = ModeRecord::Edge(EdgeRecord {
+            num_blocks: 3,
+            edges: vec![EdgeCount {
+                from_block: 1,
+                to_block: 3,
+                from_line: 4,
+                to_line: 5,
+                count: 7,
+            }],
+            unfinished: 0,
+        });
         let value: serde_json::Value = serde_json::from_str(&profile.to_json()).unwrap();
         let f = &value["functions"][0];
         assert_eq!(f["truncated"], true);
@@ -323,25 +323,33 @@ mod tests {
     fn block_and_edge_records_name_blocks_of_the_function() {
         let mut profile = sample();
         profile.mode = Mode::Block;
-        let f = &mut profile.functions[0];
-        f.num_blocks = Some(2);
         let block = |block, count| BlockCount {
             block,
             lines: vec![4],
             count,
         };
-        f.blocks = Some(vec![block(0, 1), block(1, 5)]);
+        let blocks = |blocks| {
+            ModeRecord::Block(BlockRecord {
+                num_blocks: 2,
+                blocks,
+            })
+        };
+        profile.functions[0].record = blocks(vec![block(0, 1), block(1, 5)]);
         assert_eq!(Profile::from_json(&profile.to_json()).unwrap(), profile);
-        profile.functions[0].blocks = Some(vec![block(1, 5), block(0, 1)]);
+        profile.functions[0].record = blocks(vec![block(1, 5), block(0, 1)]);
         assert!(error_of(&profile.to_json()).contains("block records must be bb0, bb1"));
-        profile.functions[0].blocks = None;
-        profile.functions[0].edges = Some(vec![EdgeCount {
-            from_block: 0,
-            to_block: 3,
-            from_line: 4,
-            to_line: 5,
-            count: 1,
-        }]);
+        profile.mode = Mode::Edge;
+        profile.functions[0].record = ModeRecord::Edge(EdgeRecord {
+            num_blocks: 2,
+            edges: vec![EdgeCount {
+                from_block: 0,
+                to_block: 3,
+                from_line: 4,
+                to_line: 5,
+                count: 1,
+            }],
+            unfinished: 0,
+        });
         assert!(
             error_of(&profile.to_json()).contains("edge bb0 → bb3 names a block past num_blocks 2")
         );

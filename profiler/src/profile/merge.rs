@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use super::{FunctionProfile, Kinship, KipfNode, Mode, PathCount, Profile};
+use super::{FunctionProfile, Kinship, KipfNode, Mode, ModeRecord, PathCount, Profile};
 
 /// Why a profile cannot be merged with an earlier one. The messages speak of "this" profile (the
 /// one refused) and "the earlier" one (that it conflicts with).
@@ -176,62 +176,56 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
             other_hash: from.cfg_hash.clone(),
         });
     }
-    // TPP numbers the hot paths of the edge profile it was given ([TPP] §4.1).
-    if (&into.edge_counts, into.bl_fallback) != (&from.edge_counts, from.bl_fallback) {
-        return Err(incompatible(
-            "tpp paths numbered from different edge profiles",
-        ));
+    match (&mut into.record, &from.record) {
+        (ModeRecord::Block(a), ModeRecord::Block(b)) => {
+            // The same code (cfg_hash) has the same blocks, listed in id order.
+            if (a.num_blocks, a.blocks.len()) != (b.num_blocks, b.blocks.len()) {
+                return Err(incompatible("blocks"));
+            }
+            for (x, y) in a.blocks.iter_mut().zip(&b.blocks) {
+                x.count = x.count.saturating_add(y.count);
+            }
+        }
+        (ModeRecord::Edge(a), ModeRecord::Edge(b)) => {
+            let same_edges = a.num_blocks == b.num_blocks
+                && a.edges.len() == b.edges.len()
+                && a.edges
+                    .iter()
+                    .zip(&b.edges)
+                    .all(|(x, y)| (x.from_block, x.to_block) == (y.from_block, y.to_block));
+            if !same_edges {
+                return Err(incompatible("edges"));
+            }
+            for (x, y) in a.edges.iter_mut().zip(&b.edges) {
+                x.count = x.count.saturating_add(y.count);
+            }
+            a.unfinished = a.unfinished.saturating_add(b.unfinished);
+        }
+        (ModeRecord::Ppp(a), ModeRecord::Ppp(b)) => {
+            if (&a.interesting, a.range) != (&b.interesting, b.range) {
+                return Err(incompatible("interesting paths"));
+            }
+            a.residual = sum_paths(&a.residual, &b.residual);
+        }
+        (ModeRecord::Tpp(a), ModeRecord::Tpp(b)) => {
+            // TPP numbers the hot paths of the edge profile it was given ([TPP] §4.1).
+            if a.edge_counts != b.edge_counts {
+                return Err(incompatible(
+                    "tpp paths numbered from different edge profiles",
+                ));
+            }
+            a.obvious = sum_paths(&a.obvious, &b.obvious);
+            a.cold_count = a.cold_count.saturating_add(b.cold_count);
+        }
+        (ModeRecord::Kbl(a), ModeRecord::Kbl(b)) => a.kipf = sum_forests(&a.kipf, &b.kipf),
+        (ModeRecord::Bl, ModeRecord::Bl) | (ModeRecord::Wpp, ModeRecord::Wpp) => {}
+        _ => return Err(incompatible("profiling mode")),
     }
-    if (into.num_paths, into.truncated, into.num_blocks)
-        != (from.num_paths, from.truncated, from.num_blocks)
-    {
+    if (into.num_paths, into.truncated) != (from.num_paths, from.truncated) {
         return Err(incompatible("path numbering"));
     }
-    if (&into.interesting, into.range) != (&from.interesting, from.range) {
-        return Err(incompatible("interesting paths"));
-    }
     into.paths = sum_paths(&into.paths, &from.paths);
-    merge_optional(&mut into.residual, &from.residual, |a, b| sum_paths(a, b));
-    merge_optional(&mut into.obvious, &from.obvious, |a, b| sum_paths(a, b));
-    merge_optional(&mut into.cold_count, &from.cold_count, |a, b| {
-        a.saturating_add(*b)
-    });
-    merge_optional(&mut into.kipf, &from.kipf, |a, b| sum_forests(a, b));
-    if let (Some(a), Some(b)) = (&mut into.edges, &from.edges) {
-        let same_edges = a.len() == b.len()
-            && a.iter()
-                .zip(b)
-                .all(|(x, y)| (x.from_block, x.to_block) == (y.from_block, y.to_block));
-        if !same_edges {
-            return Err(incompatible("edges"));
-        }
-        for (x, y) in a.iter_mut().zip(b) {
-            x.count = x.count.saturating_add(y.count);
-        }
-    } else if into.edges.is_none() {
-        into.edges.clone_from(&from.edges);
-    }
-    // The same code (cfg_hash) has the same blocks, listed in id order.
-    if let (Some(a), Some(b)) = (&mut into.blocks, &from.blocks) {
-        if a.len() != b.len() {
-            return Err(incompatible("blocks"));
-        }
-        for (x, y) in a.iter_mut().zip(b) {
-            x.count = x.count.saturating_add(y.count);
-        }
-    } else if into.blocks.is_none() {
-        into.blocks.clone_from(&from.blocks);
-    }
-    into.unfinished = into.unfinished.saturating_add(from.unfinished);
     Ok(())
-}
-
-/// `into = combine(into, from)` when both are present, else whichever is.
-fn merge_optional<T: Clone>(into: &mut Option<T>, from: &Option<T>, combine: impl Fn(&T, &T) -> T) {
-    *into = match (into.take(), from) {
-        (Some(a), Some(b)) => Some(combine(&a, b)),
-        (a, b) => a.or_else(|| b.clone()),
-    };
 }
 
 /// Paths of both lists with counts of equal ids added, in id order.
@@ -263,7 +257,7 @@ fn sum_forests(a: &[KipfNode], b: &[KipfNode]) -> Vec<KipfNode> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{SourceFile, Storage};
+    use super::super::{EdgeRecord, KblRecord, SourceFile, Storage, TppRecord};
     use super::*;
 
     fn run(counts: &[(u64, u64)], args: &[&str]) -> Profile {
@@ -272,7 +266,7 @@ mod tests {
             SourceFile::new("p.pl", b""),
             args.iter().map(|s| s.to_string()).collect(),
         );
-        let mut f = FunctionProfile::new("main", "h1", 8, Storage::Array);
+        let mut f = FunctionProfile::new("main", "h1", 8, Storage::Array, ModeRecord::Bl);
         f.paths = counts
             .iter()
             .map(|&(id, count)| PathCount {
@@ -345,12 +339,21 @@ mod tests {
 
     #[test]
     fn unfinished_activations_add_up() {
-        let mut a = run(&[(1, 1)], &[]);
-        a.mode = Mode::Edge;
-        let mut b = a.clone();
-        a.functions[0].unfinished = 1;
-        b.functions[0].unfinished = 2;
-        assert_eq!(merge(&[a, b]).unwrap().functions[0].unfinished, 3);
+        let edge = |unfinished| {
+            let mut p = run(&[], &[]);
+            p.mode = Mode::Edge;
+            p.functions[0].record = ModeRecord::Edge(EdgeRecord {
+                num_blocks: 1,
+                edges: Vec::new(),
+                unfinished,
+            });
+            p
+        };
+        let merged = merge(&[edge(1), edge(2)]).unwrap();
+        assert!(matches!(
+            &merged.functions[0].record,
+            ModeRecord::Edge(EdgeRecord { unfinished: 3, .. })
+        ));
     }
 
     #[test]
@@ -365,21 +368,24 @@ mod tests {
     }
 
     #[test]
-    fn merges_forests_and_cold_counts() {
-        let mut a = run(&[], &[]);
+    fn merges_forests() {
         let leaf = |id, count| KipfNode {
             id,
             count,
             children: vec![],
         };
-        a.functions[0].kipf = Some(vec![KipfNode {
+        let kbl = |kipf| {
+            let mut p = run(&[], &[]);
+            p.mode = Mode::Kbl;
+            p.functions[0].record = ModeRecord::Kbl(KblRecord { kipf });
+            p
+        };
+        let a = kbl(vec![KipfNode {
             id: 0,
             count: 3,
             children: vec![leaf(2, 1)],
         }]);
-        a.functions[0].cold_count = Some(2);
-        let mut b = a.clone();
-        b.functions[0].kipf = Some(vec![
+        let b = kbl(vec![
             KipfNode {
                 id: 0,
                 count: 1,
@@ -388,10 +394,30 @@ mod tests {
             leaf(5, 1),
         ]);
         let merged = merge(&[a, b]).unwrap();
-        let kipf = merged.functions[0].kipf.as_ref().unwrap();
+        let ModeRecord::Kbl(KblRecord { kipf }) = &merged.functions[0].record else {
+            panic!("a kbl record")
+        };
         assert_eq!(kipf[0].count, 4);
         assert_eq!(kipf[0].children.len(), 2);
         assert_eq!(kipf[1], leaf(5, 1));
-        assert_eq!(merged.functions[0].cold_count, Some(4));
+    }
+
+    #[test]
+    fn merges_cold_counts() {
+        let tpp = |cold_count| {
+            let mut p = run(&[], &[]);
+            p.mode = Mode::Tpp;
+            p.functions[0].record = ModeRecord::Tpp(TppRecord {
+                cold_count,
+                obvious: Vec::new(),
+                edge_counts: Some(vec![1, 2]),
+            });
+            p
+        };
+        let merged = merge(&[tpp(2), tpp(2)]).unwrap();
+        assert!(matches!(
+            &merged.functions[0].record,
+            ModeRecord::Tpp(TppRecord { cold_count: 4, .. })
+        ));
     }
 }

@@ -1,11 +1,13 @@
 //! The profile data model and its JSON file format (docs/PROFILE-FORMAT.md), with reading,
 //! atomic writing, merging, path-spectra comparison and reports.
 //!
-//! Field names are the file format: do not rename them. Mode-specific fields are optional and
-//! left out of the file when absent.
+//! In memory a function's mode-specific data is a typed [`ModeRecord`]; in the file its fields sit
+//! beside the common ones, as docs/PROFILE-FORMAT.md documents (`wire` translates). Field names
+//! are the file format: do not rename them.
 
 mod io;
 mod source;
+mod wire;
 // What the commands do with profiles, not needed by a running program (feature `analysis`).
 #[cfg(feature = "analysis")]
 mod diff;
@@ -36,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use crate::tpp::TppConfig;
+use crate::wpp::WppSection;
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "pcc-profile";
@@ -122,7 +125,7 @@ impl Storage {
 }
 
 /// A whole profile file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Profile {
     pub format: String,
     pub version: u32,
@@ -132,13 +135,10 @@ pub struct Profile {
     /// The source file the profile was taken from.
     pub source: SourceFile,
     pub functions: Vec<FunctionProfile>,
-    /// `wpp`: the symbol table, grammar rules and trace length; its shape belongs to the WPP
-    /// implementation.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wpp: Option<serde_json::Value>,
+    /// `wpp`: the symbol table, grammar rules and trace length.
+    pub wpp: Option<WppSection>,
     /// `tpp`: the thresholds the paths were numbered with (with each function's
     /// `edge_counts`, what `pcc profile aodf` needs to rebuild the numbering).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tpp: Option<TppConfig>,
 }
 
@@ -163,80 +163,100 @@ impl Profile {
     }
 }
 
-/// One function's part of a profile.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One function's part of a profile: what every mode records, and the mode's own record.
+/// The file keeps the mode's fields next to the common ones (docs/PROFILE-FORMAT.md); `wire`
+/// translates.
+#[derive(Clone, Debug, PartialEq)]
 pub struct FunctionProfile {
     pub name: String,
     /// Hash of the function's CFG before instrumentation; a profile only applies to the same code.
     pub cfg_hash: String,
-    /// Potential acyclic paths of the function's DAG.
+    /// Potential acyclic paths of the function's DAG (0 where paths are not numbered).
     pub num_paths: u64,
     pub storage: Storage,
     /// Whether edges were cut to bound `num_paths` (paths end and start at the cut edges).
-    #[serde(default, skip_serializing_if = "is_false")]
     pub truncated: bool,
-    /// Executed paths only.
+    /// Executed paths only (for `ppp`, the interesting ones).
     pub paths: Vec<PathCount>,
-    /// `edge`, `block`: how many basic blocks the function has; block ids are
-    /// `0..num_blocks`, and `num_blocks` itself names EXIT, where every `return` goes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub num_blocks: Option<usize>,
-    /// `edge`: one entry per CFG edge.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub edges: Option<Vec<EdgeCount>>,
-    /// `block`: one entry per basic block, in id order.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blocks: Option<Vec<BlockCount>>,
-    /// `edge`: activations still running when the profile was written (`exit()` or a runtime
-    /// error below them, a signal); `edges` has the edges they took.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    pub record: ModeRecord,
+}
+
+/// What one mode records of a function beyond its paths.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModeRecord {
+    Block(BlockRecord),
+    Edge(EdgeRecord),
+    Bl,
+    Ppp(PppRecord),
+    Tpp(TppRecord),
+    Kbl(KblRecord),
+    /// `wpp` keeps its whole-program data in [`Profile::wpp`].
+    Wpp,
+}
+
+/// `block`: one entry per basic block, in id order (block ids are `0..num_blocks`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockRecord {
+    pub num_blocks: usize,
+    pub blocks: Vec<BlockCount>,
+}
+
+/// `edge`: one entry per CFG edge; `num_blocks` names EXIT, where every `return` goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeRecord {
+    pub num_blocks: usize,
+    pub edges: Vec<EdgeCount>,
+    /// Activations still running when the profile was written (`exit()` or a runtime error
+    /// below them, a signal); `edges` has the edges they took.
     pub unfinished: u64,
-    /// `ppp`: Ball-Larus ids of the interesting paths.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub interesting: Option<Vec<u64>>,
-    /// `ppp`: size of the interval of PPP ids.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub range: Option<u64>,
-    /// `ppp`: compactness, range / number of interesting paths ([PPP] Problem A).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+}
+
+/// `ppp` ([PPP]): the interesting paths' numbering, and the executed paths outside it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PppRecord {
+    /// Ball-Larus ids of the interesting paths.
+    pub interesting: Vec<u64>,
+    /// Size of the interval of PPP ids.
+    pub range: u64,
+    /// Compactness, range / number of interesting paths ([PPP] Problem A).
     pub rho: Option<f64>,
-    /// `ppp`: executed paths outside the interesting set.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub residual: Option<Vec<PathCount>>,
-    /// `tpp`: executions of cold paths (poisoned path register).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cold_count: Option<u64>,
-    /// `tpp`: paths whose counts come from the edge profile (they are in `paths` too).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub obvious: Option<Vec<PathCount>>,
-    /// `tpp`: the input edge profile's count of each CFG edge, which the hot paths are
-    /// numbered from ([TPP] §4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Executed paths outside the interesting set.
+    pub residual: Vec<PathCount>,
+}
+
+/// `tpp` ([TPP]): what the hot-path numbering left to the edge profile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TppRecord {
+    /// Executions of cold paths (poisoned path register).
+    pub cold_count: u64,
+    /// Paths whose counts come from the edge profile (they are in `paths` too).
+    pub obvious: Vec<PathCount>,
+    /// The input edge profile's count of each CFG edge, which the hot paths are numbered from
+    /// ([TPP] §4); `None` when the function had no usable edge profile (missing or stale) and
+    /// was profiled like `bl`: its ids are then Ball-Larus ids.
     pub edge_counts: Option<Vec<u64>>,
-    /// `tpp`: no usable edge profile for this function (missing or stale), so it was
-    /// profiled like `bl`: its ids are Ball-Larus ids.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub bl_fallback: bool,
-    /// `kbl`: the k-iteration path forest.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kipf: Option<Vec<KipfNode>>,
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
+impl TppRecord {
+    pub fn bl_fallback(&self) -> bool {
+        self.edge_counts.is_none()
+    }
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+/// `kbl` ([KBLPP]): the k-iteration path forest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KblRecord {
+    pub kipf: Vec<KipfNode>,
 }
 
 impl FunctionProfile {
-    /// A function with no executed paths and no mode-specific data.
+    /// A function with no executed paths and `record` as its mode's data.
     pub fn new(
         name: impl Into<String>,
         cfg_hash: impl Into<String>,
         num_paths: u64,
         storage: Storage,
+        record: ModeRecord,
     ) -> FunctionProfile {
         FunctionProfile {
             name: name.into(),
@@ -245,19 +265,60 @@ impl FunctionProfile {
             storage,
             truncated: false,
             paths: Vec::new(),
-            num_blocks: None,
-            edges: None,
-            blocks: None,
-            unfinished: 0,
-            interesting: None,
-            range: None,
-            rho: None,
-            residual: None,
-            cold_count: None,
-            obvious: None,
-            edge_counts: None,
-            bl_fallback: false,
-            kipf: None,
+            record,
+        }
+    }
+
+    /// Every executed path: for `ppp` the interesting ones then the residual ones.
+    pub fn executed_paths(&self) -> impl Iterator<Item = &PathCount> {
+        self.paths.iter().chain(self.residual())
+    }
+
+    /// `ppp`'s residual paths (none in other modes).
+    pub fn residual(&self) -> &[PathCount] {
+        match &self.record {
+            ModeRecord::Ppp(ppp) => &ppp.residual,
+            _ => &[],
+        }
+    }
+
+    /// The blocks of an `edge` or `block` record (EXIT is this number).
+    pub fn num_blocks(&self) -> Option<usize> {
+        match &self.record {
+            ModeRecord::Block(b) => Some(b.num_blocks),
+            ModeRecord::Edge(e) => Some(e.num_blocks),
+            _ => None,
+        }
+    }
+
+    /// The edge counts of an `edge` record.
+    pub fn edges(&self) -> Option<&[EdgeCount]> {
+        match &self.record {
+            ModeRecord::Edge(e) => Some(&e.edges),
+            _ => None,
+        }
+    }
+
+    /// The block counts of a `block` record.
+    pub fn blocks(&self) -> Option<&[BlockCount]> {
+        match &self.record {
+            ModeRecord::Block(b) => Some(&b.blocks),
+            _ => None,
+        }
+    }
+}
+
+impl ModeRecord {
+    /// The mode whose record this is.
+    pub fn mode(&self) -> Mode {
+        match self {
+            ModeRecord::Block(_) => Mode::Block,
+            ModeRecord::Edge(_) => Mode::Edge,
+            ModeRecord::Bl => Mode::Bl,
+            ModeRecord::Ppp(_) => Mode::Ppp,
+            ModeRecord::Tpp(_) => Mode::Tpp,
+            ModeRecord::Kbl(_) => Mode::Kbl,
+            ModeRecord::Wpp => Mode::Wpp,
         }
     }
 }

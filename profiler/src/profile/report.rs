@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::english::plural;
 
 use super::text::{SourceLines, Table, edge_lines, edge_name, line_list, percent, write_source};
-use super::{KipfNode, Mode, Profile, Storage};
+use super::{KblRecord, KipfNode, Mode, ModeRecord, Profile, Storage, TppRecord};
 
 /// One executed path in the ranking.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -173,8 +173,11 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         .functions
         .iter()
         .flat_map(|f| {
-            let residual = f.residual.iter().flatten().map(|p| (p, true));
-            let obvious = |id| f.obvious.iter().flatten().any(|o| o.id == id);
+            let residual = f.residual().iter().map(|p| (p, true));
+            let obvious = |id| match &f.record {
+                ModeRecord::Tpp(t) => t.obvious.iter().any(|o| o.id == id),
+                _ => false,
+            };
             f.paths
                 .iter()
                 .map(|p| (p, false))
@@ -203,11 +206,11 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         .functions
         .iter()
         .flat_map(|f| {
-            f.edges.iter().flatten().map(|e| HotEdge {
+            f.edges().into_iter().flatten().map(|e| HotEdge {
                 function: f.name.clone(),
                 from_block: e.from_block,
                 to_block: e.to_block,
-                to_exit: Some(e.to_block) == f.num_blocks,
+                to_exit: Some(e.to_block) == f.num_blocks(),
                 from_line: e.from_line,
                 to_line: e.to_line,
                 count: e.count,
@@ -226,7 +229,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         .functions
         .iter()
         .flat_map(|f| {
-            let executed = f.blocks.iter().flatten().filter(|b| b.count > 0);
+            let executed = f.blocks().into_iter().flatten().filter(|b| b.count > 0);
             executed.map(|b| HotBlock {
                 function: f.name.clone(),
                 block: b.block,
@@ -256,22 +259,26 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         .functions
         .iter()
         .map(|f| {
-            let all = f.paths.iter().chain(f.residual.iter().flatten());
+            let (ppp, tpp) = match &f.record {
+                ModeRecord::Ppp(ppp) => (Some(ppp), None),
+                ModeRecord::Tpp(tpp) => (None, Some(tpp)),
+                _ => (None, None),
+            };
             FunctionSummary {
                 name: f.name.clone(),
                 num_paths: f.num_paths,
-                executed_paths: all.clone().filter(|p| p.count > 0).count(),
-                count: sum(all.map(|p| p.count)),
-                edge_count: f.edges.as_ref().map(|e| sum(e.iter().map(|e| e.count))),
-                block_count: f.blocks.as_ref().map(|b| sum(b.iter().map(|b| b.count))),
+                executed_paths: f.executed_paths().filter(|p| p.count > 0).count(),
+                count: sum(f.executed_paths().map(|p| p.count)),
+                edge_count: f.edges().map(|e| sum(e.iter().map(|e| e.count))),
+                block_count: f.blocks().map(|b| sum(b.iter().map(|b| b.count))),
                 storage: f.storage,
                 truncated: f.truncated,
-                cold_count: f.cold_count,
-                interesting: f.interesting.as_ref().map(Vec::len),
-                range: f.range,
-                rho: f.rho,
-                obvious: f.obvious.as_ref().map(Vec::len),
-                bl_fallback: f.bl_fallback,
+                cold_count: tpp.map(|t| t.cold_count),
+                interesting: ppp.map(|p| p.interesting.len()),
+                range: ppp.map(|p| p.range),
+                rho: ppp.and_then(|p| p.rho),
+                obvious: tpp.map(|t| t.obvious.len()),
+                bl_fallback: tpp.is_some_and(TppRecord::bl_fallback),
             }
         })
         .collect();
@@ -318,7 +325,9 @@ fn hot_sequences(profile: &Profile) -> Vec<HotSequence> {
     let mut sums = Vec::new();
     let mut sequences = Vec::new();
     for f in &profile.functions {
-        let Some(kipf) = &f.kipf else { continue };
+        let ModeRecord::Kbl(KblRecord { kipf }) = &f.record else {
+            continue;
+        };
         level_sums(kipf, 0, &mut sums);
         let mut found = Vec::new();
         leaves(kipf, &mut Vec::new(), &mut found);
@@ -724,12 +733,12 @@ impl FunctionSummary {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{EdgeCount, FunctionProfile, PathCount, SourceFile};
+    use super::super::{EdgeCount, EdgeRecord, FunctionProfile, PathCount, SourceFile};
     use super::*;
 
     fn profile() -> Profile {
         let mut profile = Profile::new(Mode::Bl, SourceFile::new("add.pl", b""), vec!["4".into()]);
-        let mut f = FunctionProfile::new("add_even", "h", 6, Storage::Array);
+        let mut f = FunctionProfile::new("add_even", "h", 6, Storage::Array, ModeRecord::Bl);
         let path = |id, count, lines: &[u32]| PathCount {
             id,
             count,
@@ -741,7 +750,7 @@ mod tests {
             path(2, 1, &[4, 8]),
             path(4, 1, &[2, 3, 4, 6]),
         ];
-        let mut main = FunctionProfile::new("main", "g", 1, Storage::Array);
+        let mut main = FunctionProfile::new("main", "g", 1, Storage::Array, ModeRecord::Bl);
         main.paths = vec![path(0, 4, &[10, 11])];
         profile.functions = vec![f, main];
         profile
@@ -800,7 +809,7 @@ functions:
         let leaf = |id, count| node(id, count, Vec::new());
         let mut p = profile();
         p.mode = Mode::Kbl;
-        p.functions[0].kipf = Some(vec![
+        let kipf = vec![
             node(
                 0,
                 6,
@@ -820,7 +829,8 @@ functions:
             ),
             leaf(3, 1),
             node(6, 1, vec![node(2, 1, vec![leaf(0, 1)])]),
-        ]);
+        ];
+        p.functions[0].record = ModeRecord::Kbl(KblRecord { kipf });
         let report = show(&p, Some(3));
         assert_eq!(report.num_sequences, Some(7));
         let top: Vec<(&[u64], u64)> = report
@@ -859,8 +869,7 @@ functions:
         for f in &mut p.functions {
             f.paths.clear();
         }
-        p.functions[0].num_blocks = Some(2);
-        p.functions[0].edges = Some(vec![
+        let edges = vec![
             EdgeCount {
                 from_block: 0,
                 to_block: 1,
@@ -875,7 +884,12 @@ functions:
                 to_line: 9,
                 count: 9,
             },
-        ]);
+        ];
+        p.functions[0].record = ModeRecord::Edge(EdgeRecord {
+            num_blocks: 2,
+            edges,
+            unfinished: 0,
+        });
         p.functions[1].truncated = true;
         let report = show(&p, None);
         assert_eq!(report.total_edge_count, 12);

@@ -12,7 +12,6 @@ pub mod grammar;
 #[cfg(feature = "analysis")]
 pub mod hot;
 pub mod pieces;
-mod record;
 pub mod section;
 pub mod sequitur;
 pub mod trace;
@@ -21,7 +20,6 @@ pub use grammar::{Expansion, Grammar, GrammarError, Occurrences, Symbol};
 #[cfg(feature = "analysis")]
 pub use hot::{HotParams, HotSubpath, hot_subpaths};
 pub use pieces::{CallSplit, JoinedCounts, PieceEffect, Rejoin, RejoinError, SplitError};
-pub use record::wpp_profile;
 pub use section::{PathSymbol, WppError, WppSection};
 pub use sequitur::Sequitur;
 pub use trace::{KeyHasher, PathKey, PathSymbols, WppTrace};

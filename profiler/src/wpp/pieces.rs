@@ -27,7 +27,7 @@ use super::trace::KeyHasher;
 pub type JoinedCounts = HashMap<(u32, u64), u64, BuildHasherDefault<KeyHasher>>;
 
 /// A function's CFG split before calls, its own CFG, and both numberings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct CallSplit {
     /// The CFG the instrumentation numbered: blocks split before calls.
     pub split: Cfg,

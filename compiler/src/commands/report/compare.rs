@@ -86,9 +86,7 @@ fn path_counts(record: Option<&FunctionProfile>) -> BTreeMap<u64, (u64, &[u32])>
         return BTreeMap::new();
     };
     record
-        .paths
-        .iter()
-        .chain(record.residual.iter().flatten())
+        .executed_paths()
         .map(|p| (p.id, (p.count, p.lines.as_slice())))
         .collect()
 }

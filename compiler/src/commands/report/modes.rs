@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use pcc_profiler::profile::{KipfNode, Mode};
+use pcc_profiler::profile::{KipfNode, Mode, ModeRecord};
 use pcc_profiler::wpp::{HotParams, hot_subpaths};
 
 use super::html::{escape, percent};
@@ -43,17 +43,19 @@ fn ppp(view: &ProgramView) -> String {
          <th>residual paths</th><th>residual executions</th></tr>",
     );
     for f in view.hottest_functions() {
-        let record = view.record(f);
+        let ModeRecord::Ppp(record) = &view.record(f).record else {
+            continue;
+        };
         let residual = || f.paths.iter().filter(|p| p.kind == PathKind::Residual);
         let _ = write!(
             out,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             escape(&f.name),
-            record.interesting.as_ref().map_or(0, Vec::len),
-            record.range.unwrap_or(0),
+            record.interesting.len(),
+            record.range,
             record.rho.map_or("–".into(), |r| format!("{r:.2}")),
-            record.paths.len(),
+            view.record(f).paths.len(),
             residual().count(),
             residual().map(|p| p.count).sum::<u64>()
         );
@@ -74,8 +76,11 @@ fn tpp(view: &ProgramView) -> String {
     );
     for f in view.hottest_functions() {
         let record = view.record(f);
+        let ModeRecord::Tpp(tpp) = &record.record else {
+            continue;
+        };
         let obvious = || f.paths.iter().filter(|p| p.kind == PathKind::Obvious);
-        let fallback = if record.bl_fallback {
+        let fallback = if tpp.bl_fallback() {
             " <span class=\"badge\">no edge profile: profiled like bl</span>"
         } else {
             ""
@@ -89,7 +94,7 @@ fn tpp(view: &ProgramView) -> String {
             f.paths.len(),
             obvious().count(),
             obvious().map(|p| p.count).sum::<u64>(),
-            record.cold_count.unwrap_or(0)
+            tpp.cold_count
         );
     }
     out + "</table></section>\n"
@@ -102,8 +107,9 @@ fn kbl(view: &ProgramView) -> String {
          up to k in a row, with how often each sequence ran ([KBLPP]). Hottest first.</p>",
     );
     for f in view.hottest_functions().into_iter().take(KIPF_FUNCTIONS) {
-        let Some(forest) = view.record(f).kipf.as_deref().filter(|k| !k.is_empty()) else {
-            continue;
+        let forest = match &view.record(f).record {
+            ModeRecord::Kbl(kbl) if !kbl.kipf.is_empty() => &kbl.kipf,
+            _ => continue,
         };
         let lines = |id: u64| {
             f.paths

@@ -1,38 +1,67 @@
-//! The profile of a `--profile=wpp` run, built from the whole program path when the program ends.
+//! `wpp`: whole program paths ([WPP]). The function's blocks are split before each call of a
+//! PL function, so that paths also end there (call cuts, [WPP] §2; [`CallSplit`]); the pieces
+//! are numbered and their register code placed as in `bl`, and each piece is streamed to the
+//! runtime, which builds the trace's grammar (SEQUITUR, [WPP] §3).
 //!
-//! Each function gets the record `--profile=bl` would write for the same run: its Ball-Larus
-//! paths (numbered on its CFG as lowered), counted by rejoining the pieces of each activation
-//! that the trace holds ([`Rejoin`]). The top-level `"wpp"` field holds the grammar and the
-//! symbol table, each symbol named by function and piece id, with its source lines and cost.
+//! Decoding gives each function the record `--profile=bl` would write for the same run: its
+//! Ball-Larus paths, numbered on its CFG as lowered and counted by rejoining the pieces of each
+//! activation ([`Rejoin`]). The profile's `wpp` section holds the grammar and the symbol table,
+//! each symbol named by function and piece id, with its source lines and cost.
 
 use std::collections::BTreeMap;
 
-use super::pieces::{CallSplit, Rejoin};
-use super::section::PathSymbol;
-use super::trace::WppTrace;
-use crate::cfg::NodeId;
-use crate::collect::{executed_paths, function_profile};
-use crate::profile::Profile;
-use crate::spec::{FunctionSpec, ProfileSpec};
+use serde::{Deserialize, Serialize};
 
-/// A function's split CFG, its numberings, and the source lines of its original blocks.
+use crate::cfg::{Cfg, NodeId};
+use crate::collect::{executed_paths, function_profile};
+use crate::estimate::static_edge_weights;
+use crate::instrument::PathPlan;
+use crate::profile::{ModeRecord, Profile, Storage};
+use crate::spec::{FunctionSpec, ProfileSpec};
+use crate::wpp::{CallSplit, PathSymbol, Rejoin, SplitError, WppTrace};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Plan {
+    /// The split CFG with its pieces' numbering, and the CFG as lowered with its paths'.
+    pub split: CallSplit,
+    /// The path register's code on each edge of the split CFG.
+    pub code: PathPlan,
+    /// The cost of each node of the split CFG, its number of MIR instructions, which prices
+    /// paths for `pcc wpp hot` ([WPP] §5.2 uses instruction counts).
+    pub node_costs: Vec<u64>,
+}
+
+/// The plan of a function whose CFG, split before calls, is `split` with call cuts `cuts`;
+/// `may_stop` and the costs are by node of the split CFG.
+pub fn plan(
+    split: Cfg,
+    cuts: &[usize],
+    may_stop: &[bool],
+    node_costs: Vec<u64>,
+) -> Result<Plan, SplitError> {
+    let split = CallSplit::new(split, cuts)?;
+    let weights = static_edge_weights(&split.split, split.pieces.dag());
+    let code = PathPlan::with_stops(&split.pieces, &weights, may_stop);
+    Ok(Plan {
+        split,
+        code,
+        node_costs,
+    })
+}
+
+/// A function's plan, and the source lines of its original blocks.
 struct Function<'s> {
     spec: &'s FunctionSpec,
-    split: CallSplit,
+    plan: &'s Plan,
     original_lines: Vec<Vec<u32>>,
 }
 
 impl<'s> Function<'s> {
     fn new(spec: &'s FunctionSpec) -> Result<Function<'s>, String> {
-        let cfg = spec.cfg().map_err(|e| e.to_string())?;
-        let split = CallSplit::new(cfg, &spec.call_cuts).map_err(|e| e.to_string())?;
-        if split.pieces.num_paths() != spec.num_paths {
-            return Err(format!(
-                "numbered {} paths, but the program was instrumented for {}",
-                split.pieces.num_paths(),
-                spec.num_paths
-            ));
-        }
+        let super::Plan::Wpp(plan) = &spec.plan else {
+            return Err(format!("a {} plan in a wpp program", spec.plan.mode()));
+        };
+        let split = &plan.split;
         // A split block's lines follow those of the block it was split from.
         let mut original_lines = vec![Vec::new(); split.original.num_nodes()];
         for (v, lines) in spec.node_lines.iter().enumerate() {
@@ -41,7 +70,7 @@ impl<'s> Function<'s> {
         original_lines.iter_mut().for_each(|l| l.dedup());
         Ok(Function {
             spec,
-            split,
+            plan,
             original_lines,
         })
     }
@@ -54,15 +83,15 @@ impl<'s> Function<'s> {
             cost: None,
             lines: Vec::new(),
         };
-        if let Some(piece) = self.split.pieces.path(id) {
-            let nodes = piece.nodes(&self.split.split);
+        if let Some(piece) = self.plan.split.pieces.path(id) {
+            let nodes = piece.nodes(&self.plan.split.split);
             symbol.lines = nodes
                 .iter()
                 .flat_map(|v| self.spec.node_lines.get(v.0).into_iter().flatten())
                 .copied()
                 .collect();
             symbol.lines.dedup();
-            let costs = &self.spec.node_costs;
+            let costs = &self.plan.node_costs;
             symbol.cost = Some(nodes.iter().filter_map(|v| costs.get(v.0)).sum());
         }
         symbol
@@ -71,11 +100,7 @@ impl<'s> Function<'s> {
 
 /// The profile of a `wpp` run whose trace is `trace` (terminal `t` is path `trace.symbols[t]`,
 /// its function being an index into `spec.functions`), with the problems found on the way.
-pub fn wpp_profile(
-    spec: &ProfileSpec,
-    args: Vec<String>,
-    trace: &WppTrace,
-) -> (Profile, Vec<String>) {
+pub fn decode(spec: &ProfileSpec, args: Vec<String>, trace: &WppTrace) -> (Profile, Vec<String>) {
     let mut profile = spec.new_profile(args);
     let mut problems = Vec::new();
     let functions: Vec<Option<Function>> = spec
@@ -90,7 +115,7 @@ pub fn wpp_profile(
     let function = |f: u32| functions.get(f as usize).and_then(Option::as_ref);
 
     let mut rejoin = Rejoin::new(trace.symbols.iter().map(|k| (k.function, k.path)), |f| {
-        function(f).map(|f| &f.split)
+        function(f).map(|f| &f.plan.split)
     });
     let mut counts: Vec<BTreeMap<u64, u64>> = vec![BTreeMap::new(); functions.len()];
     match trace.grammar.iter().try_for_each(|t| rejoin.push(t)) {
@@ -106,10 +131,17 @@ pub fn wpp_profile(
 
     for (f, counts) in functions.iter().zip(counts) {
         let Some(f) = f else { continue };
-        let paths = &f.split.paths;
-        let mut record = function_profile(&f.spec.name, &f.spec.cfg_hash, paths, spec.array_limit);
+        let paths = &f.plan.split.paths;
+        let storage = Storage::choose(paths.num_paths(), spec.array_limit);
+        let mut record = function_profile(
+            &f.spec.name,
+            &f.spec.cfg_hash,
+            paths,
+            storage,
+            ModeRecord::Wpp,
+        );
         let lines = |v: NodeId| f.original_lines[v.0].clone();
-        match executed_paths(paths, &f.split.original, counts, lines) {
+        match executed_paths(paths, &f.plan.split.original, counts, lines) {
             Ok(executed) => record.paths = executed,
             Err(e) => problems.push(format!("function `{}`: {e}", f.spec.name)),
         }
@@ -130,7 +162,7 @@ pub fn wpp_profile(
         })
         .collect();
     match trace.section(symbols) {
-        Ok(section) => profile.wpp = Some(section.to_value()),
+        Ok(section) => profile.wpp = Some(section),
         Err(e) => problems.push(e.to_string()),
     }
     (profile, problems)

@@ -1,0 +1,209 @@
+//! Putting code on the edges of a function's CFG, the one mechanism every mode's
+//! instrumentation uses: on an edge out of a block with one successor, at the block's end; on
+//! an edge into a block with one predecessor, at its start; otherwise in a new block that splits
+//! the edge. Also the path-register code of [`PathOp`]s, shared by the Ball-Larus modes and
+//! `ppp`, and where a program may stop inside a block.
+
+use pcc_lang::Span;
+use pcc_profiler::instrument::PathOp;
+
+use super::FunctionCfg;
+use crate::mir::{
+    self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, Operand, Rvalue, Statement,
+    StatementKind, Terminator, TerminatorKind, Type,
+};
+
+/// Whether the program may stop inside each node of the function's CFG (its blocks, then
+/// EXIT, which never does).
+pub(super) fn stop_nodes(func: &mir::Function) -> Vec<bool> {
+    let mut stops: Vec<bool> = func.blocks.iter().map(|b| may_stop(func, b)).collect();
+    stops.push(false);
+    stops
+}
+
+/// Whether the program may end inside `block` before it reaches its terminator: a check that
+/// fails (bounds, null, division, allocation, a builtin's argument), or a call, which may end
+/// the program itself (`exit()`, a runtime error, a stack overflow). The path in progress is
+/// then lost, so it must not have been counted yet (`PathPlan::with_stops`). A dead end's own
+/// final `exit()` is where its path ends, and is not such a place.
+fn may_stop(func: &mir::Function, block: &BasicBlock) -> bool {
+    let stmts = match block.stmts.split_last() {
+        Some((last, rest)) if is_exit(&last.kind) => rest,
+        _ => &block.stmts[..],
+    };
+    stmts.iter().any(|stmt| match &stmt.kind {
+        StatementKind::Assign(_, rvalue) => match rvalue {
+            Rvalue::Use(_) | Rvalue::Unary(..) | Rvalue::Global(_) => false,
+            // Division checks for zero; on strings, `+` allocates.
+            Rvalue::Binary(op, a, b) => {
+                matches!(op, BinOp::Div | BinOp::Rem)
+                    || [a, b].iter().any(|x| func.operand_type(x) == Type::Str)
+            }
+            Rvalue::Index { .. }
+            | Rvalue::Field { .. }
+            | Rvalue::ArrayLit(_)
+            | Rvalue::ArrayRepeat { .. }
+            | Rvalue::New { .. } => true,
+        },
+        StatementKind::SetGlobal(..)
+        | StatementKind::Count { .. }
+        | StatementKind::CountOrCold { .. }
+        | StatementKind::CountPpp { .. }
+        | StatementKind::Stream(_)
+        | StatementKind::Trace(_) => false,
+        StatementKind::SetIndex { .. }
+        | StatementKind::SetField { .. }
+        | StatementKind::Call { .. } => true,
+    })
+}
+
+fn is_exit(kind: &StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Call {
+            callee: Callee::Builtin(Builtin::Exit),
+            ..
+        }
+    )
+}
+
+pub(super) fn count_const(table: usize, index: u64) -> StatementKind {
+    StatementKind::Count {
+        table,
+        index: Operand::Const(Const::Int(index as i64)),
+    }
+}
+
+/// Inserts statements on the edges of one function's CFG, computed before any insertion.
+pub(super) struct Inserter<'f> {
+    pub(super) func: &'f mut mir::Function,
+    edges: &'f [(BlockId, Option<BlockId>)],
+    num_succs: Vec<usize>,
+    num_preds: Vec<usize>,
+    pub(super) table: usize,
+}
+
+impl<'f> Inserter<'f> {
+    pub(super) fn new(
+        func: &'f mut mir::Function,
+        fcfg: &'f FunctionCfg,
+        table: usize,
+    ) -> Inserter<'f> {
+        let num_succs = func
+            .blocks
+            .iter()
+            .map(|b| b.term.kind.successors().len())
+            .collect();
+        let num_preds = func.predecessors().iter().map(Vec::len).collect();
+        Inserter {
+            func,
+            edges: &fcfg.edges,
+            num_succs,
+            num_preds,
+            table,
+        }
+    }
+
+    /// MIR statements for the profiler's path-register operations (`r` is the register).
+    pub(super) fn path_code(&mut self, r: mir::LocalId, ops: &[PathOp]) -> Vec<StatementKind> {
+        let reg = Operand::Local(r);
+        let mut code = Vec::new();
+        for &op in ops {
+            match op {
+                PathOp::Set(c) => code.push(StatementKind::Assign(
+                    r,
+                    Rvalue::Use(Operand::Const(Const::Int(c))),
+                )),
+                PathOp::Add(c) => code.push(StatementKind::Assign(
+                    r,
+                    Rvalue::Binary(BinOp::Add, reg.clone(), Operand::Const(Const::Int(c))),
+                )),
+                PathOp::CountAdd(0) => code.push(StatementKind::Count {
+                    table: self.table,
+                    index: reg.clone(),
+                }),
+                PathOp::CountAdd(c) => {
+                    let id = self.func.new_temp(Type::Int);
+                    code.push(StatementKind::Assign(
+                        id,
+                        Rvalue::Binary(BinOp::Add, reg.clone(), Operand::Const(Const::Int(c))),
+                    ));
+                    code.push(StatementKind::Count {
+                        table: self.table,
+                        index: Operand::Local(id),
+                    });
+                }
+                PathOp::CountConst(id) => code.push(count_const(self.table, id)),
+            }
+        }
+        code
+    }
+
+    /// The id a counting [`PathOp`] stands for (register `r` plus a constant, or a constant),
+    /// as an operand; `code` gets the statement that computes it, if one is needed.
+    pub(super) fn path_id(
+        &mut self,
+        r: mir::LocalId,
+        op: PathOp,
+        code: &mut Vec<StatementKind>,
+    ) -> Operand {
+        match op {
+            PathOp::CountAdd(0) => Operand::Local(r),
+            PathOp::CountAdd(c) => {
+                let id = self.func.new_temp(Type::Int);
+                code.push(StatementKind::Assign(
+                    id,
+                    Rvalue::Binary(BinOp::Add, Operand::Local(r), Operand::Const(Const::Int(c))),
+                ));
+                Operand::Local(id)
+            }
+            PathOp::CountConst(id) => Operand::Const(Const::Int(id as i64)),
+            PathOp::Set(_) | PathOp::Add(_) => unreachable!("a path end counts"),
+        }
+    }
+
+    /// Puts `code` where it runs exactly when CFG edge `e` is taken.
+    pub(super) fn on_edge(&mut self, e: usize, code: Vec<StatementKind>) {
+        if code.is_empty() {
+            return;
+        }
+        let (from, to) = self.edges[e];
+        let span = self.func.blocks[from].term.span;
+        let stmts = code.into_iter().map(|kind| Statement { kind, span });
+        match to {
+            // The edge to EXIT is the `return` itself.
+            None => self.func.blocks[from].stmts.extend(stmts),
+            Some(_) if self.num_succs[from] == 1 => self.func.blocks[from].stmts.extend(stmts),
+            Some(to) if self.num_preds[to] == 1 && to != mir::ENTRY => {
+                self.func.blocks[to].stmts.splice(0..0, stmts);
+            }
+            Some(to) => {
+                let split = self.func.blocks.len();
+                self.func.blocks.push(BasicBlock::new(
+                    stmts.collect(),
+                    Terminator {
+                        kind: TerminatorKind::Goto(to),
+                        span,
+                    },
+                ));
+                self.func.blocks[from].term.kind.retarget(to, split);
+            }
+        }
+    }
+
+    /// Puts `code` at the end of a block without successors: before its call to `exit()` if it
+    /// has one (the call never returns), else before its `unreachable`.
+    pub(super) fn at_dead_end(&mut self, b: BlockId, code: Vec<StatementKind>) {
+        if code.is_empty() {
+            return;
+        }
+        let block = &mut self.func.blocks[b];
+        let ends_in_exit = block.stmts.last().is_some_and(|s| is_exit(&s.kind));
+        let at = block.stmts.len() - usize::from(ends_in_exit);
+        let span: Span = block.term.span;
+        block.stmts.splice(
+            at..at,
+            code.into_iter().map(|kind| Statement { kind, span }),
+        );
+    }
+}

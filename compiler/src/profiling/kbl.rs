@@ -1,0 +1,15 @@
+//! `--profile=kbl`: k-iteration path profiling ([KBLPP]). The paths are numbered and counted as
+//! `bl` counts them; each count is also reported to the runtime's k-slab forest of the function,
+//! with the activations' starts and ends, so the forest follows the paths of each activation.
+
+use pcc_profiler::mode::bl::Plan;
+
+use super::{FunctionCfg, bl, stream};
+use crate::mir;
+
+pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
+    bl::instrument_streamed(func, fcfg, &plan.code, table, |code| {
+        stream::path_events(code, true)
+    });
+    stream::activations(func, table);
+}

@@ -1,0 +1,77 @@
+//! `edge`: counters on the chords of a maximum spanning tree, the other edges' counts following
+//! from flow conservation ([BL94]; [`EdgeProfilePlan`]), with a virtual stop edge out of every
+//! block the program may stop in, so activations still running at the end are counted too.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Counters, Layout, counter_table};
+use crate::cfg::Cfg;
+use crate::dag::Dag;
+use crate::edge_profile::EdgeProfilePlan;
+use crate::estimate::static_edge_weights;
+use crate::profile::{EdgeCount, EdgeRecord, FunctionProfile, ModeRecord, Storage};
+use crate::spec::FunctionSpec;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Plan {
+    pub counters: EdgeProfilePlan,
+}
+
+/// Counters for `cfg`, placed where the static estimate expects the fewest executions;
+/// `may_stop[v]` says the program may stop inside node `v` (a call, a check).
+pub fn plan(cfg: &Cfg, may_stop: &[bool]) -> Plan {
+    let weights = static_edge_weights(cfg, &Dag::new(cfg));
+    Plan {
+        counters: EdgeProfilePlan::with_stops(cfg, &weights, may_stop),
+    }
+}
+
+impl Plan {
+    pub fn layout(&self) -> Layout {
+        Layout {
+            len: self.counters.num_counters() as u64,
+            hashed: false,
+        }
+    }
+}
+
+/// Edge counts rebuilt from the chords' counters. Paths are not numbered (`num_paths` is 0),
+/// so a function of any size has one.
+pub fn decode(
+    plan: &Plan,
+    function: &FunctionSpec,
+    counts: &Counters,
+) -> Result<FunctionProfile, String> {
+    let cfg = function.cfg().map_err(|e| e.to_string())?;
+    let table = counter_table(plan.counters.num_counters(), counts, "edge")?;
+    let (edge_counts, unfinished) = plan.counters.reconstruct_with_stops(&table).map_err(|e| {
+        format!(
+            "{e}: an activation was still running where the run could not stop it at a \
+             call or a check (a signal in a loop without calls); its edge counts are \
+             left out"
+        )
+    })?;
+    let edges = cfg
+        .edges()
+        .zip(edge_counts)
+        .map(|((_, edge), count)| EdgeCount {
+            from_block: edge.from.0,
+            to_block: edge.to.0,
+            from_line: *function.block_lines(edge.from).last().expect("one line"),
+            to_line: function.block_lines(edge.to)[0],
+            count,
+        })
+        .collect();
+    let record = ModeRecord::Edge(EdgeRecord {
+        num_blocks: function.exit,
+        edges,
+        unfinished,
+    });
+    Ok(FunctionProfile::new(
+        &function.name,
+        &function.cfg_hash,
+        0,
+        Storage::Array,
+        record,
+    ))
+}
