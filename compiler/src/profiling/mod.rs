@@ -34,6 +34,7 @@ use crate::mir::{
     self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, CounterTable, Operand, Rvalue,
     Statement, StatementKind, StreamEvent, Terminator, TerminatorKind, Type,
 };
+use crate::notes::Notes;
 
 /// The most counters an array table may have (128 MiB): past that a function counts its paths in
 /// the hash table whatever `--hash-threshold` says, so no threshold can exhaust memory.
@@ -75,11 +76,12 @@ const MAX_ESTIMATED_PATHS: usize = 256;
 
 /// Instruments every function of `program` but the global initializers (counter table `i` for
 /// the spec's function `i`) and returns the spec the runtime needs to write the profile. `source`
-/// gives the functions' source lines.
+/// gives the functions' source lines; warnings go to `notes`.
 pub fn instrument(
     program: &mut mir::Program,
     how: &Instrumentation,
     source: &str,
+    notes: &mut Notes,
 ) -> Result<ProfileSpec, String> {
     let lines = LineIndex::new(source);
     let array_limit = how.hash_threshold.min(MAX_ARRAY_COUNTERS);
@@ -187,6 +189,7 @@ pub fn instrument(
                     (&spec.name, &spec.cfg_hash),
                     numbered(),
                     &fcfg,
+                    notes,
                 );
                 let ppp = Ppp::from_bl_ids(numbered(), ids)
                     .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))?;
@@ -227,7 +230,8 @@ pub fn instrument(
                     .edge_profile
                     .as_ref()
                     .ok_or("--profile=tpp needs an edge profile")?;
-                match tpp::instrument_function(func, &fcfg, table, spec, source, array_limit) {
+                match tpp::instrument_function(func, &fcfg, table, spec, source, array_limit, notes)
+                {
                     Some(table) => table,
                     // No usable edge profile for this function: profiled like `bl`.
                     None => ball_larus(
@@ -345,12 +349,14 @@ fn stream_activations(func: &mut mir::Function, table: usize) {
 }
 
 /// The Ball-Larus ids of the interesting paths of one function (`name`, whose code has
-/// `cfg_hash`, numbered by `numbering`), warning on stderr when the profile is stale for it.
+/// `cfg_hash`, numbered by `numbering`), with a warning in `notes` when the profile is stale
+/// for it.
 pub(crate) fn interesting_ids(
     source: Option<&InterestingSource>,
     (name, cfg_hash): (&str, &str),
     numbering: &BallLarus,
     fcfg: &FunctionCfg,
+    notes: &mut Notes,
 ) -> Vec<u64> {
     match source {
         None => Vec::new(),
@@ -366,11 +372,11 @@ pub(crate) fn interesting_ids(
                 return Vec::new();
             };
             if function.cfg_hash != cfg_hash {
-                eprintln!(
-                    "pcc: warning: the interesting-path profile `{file}` is stale for function \
-                     `{name}` (its CFG hash differs from the current code's); no path of \
-                     `{name}` is interesting"
-                );
+                notes.warn(format!(
+                    "the interesting-path profile `{file}` is stale for function `{name}` (its \
+                     CFG hash differs from the current code's); no path of `{name}` is \
+                     interesting"
+                ));
                 return Vec::new();
             }
             let mut paths: Vec<(u64, u64)> = function

@@ -16,6 +16,7 @@ use pcc_profiler::tpp::{POISON, Tpp, TppConfig, TppOp};
 
 use super::{FunctionCfg, Inserter, count_const};
 use crate::mir::{self, BinOp, Const, CounterTable, Operand, Rvalue, StatementKind, Type};
+use crate::notes::Notes;
 
 /// The edge profile `--profile=tpp` plans from, and the thresholds.
 pub struct EdgeProfileSource {
@@ -27,7 +28,7 @@ pub struct EdgeProfileSource {
 
 /// Instruments one function for TPP and returns its counter table (`num_paths` hot paths,
 /// then the cold counter; none at all when every path is obvious), or `None`, after a
-/// warning, when the edge profile does not apply to it: the caller profiles it like `bl`.
+/// warning in `notes`, when the edge profile does not apply to it: the caller profiles it like `bl`.
 pub(super) fn instrument_function(
     func: &mut mir::Function,
     fcfg: &FunctionCfg,
@@ -35,15 +36,16 @@ pub(super) fn instrument_function(
     spec: &mut FunctionSpec,
     source: &EdgeProfileSource,
     array_limit: u64,
+    notes: &mut Notes,
 ) -> Option<CounterTable> {
-    let counts = edge_counts((&spec.name, &spec.cfg_hash), fcfg, source)?;
+    let counts = edge_counts((&spec.name, &spec.cfg_hash), fcfg, source, notes)?;
     let tpp = match Tpp::new(&fcfg.cfg, &counts, source.config) {
         Ok(tpp) => tpp,
         Err(error) => {
-            eprintln!(
-                "pcc: warning: tpp: cannot plan function `{}` ({error}); it is profiled like bl",
+            notes.warn(format!(
+                "tpp: cannot plan function `{}` ({error}); it is profiled like bl",
                 spec.name
-            );
+            ));
             return None;
         }
     };
@@ -85,19 +87,20 @@ pub(super) fn instrument_function(
     })
 }
 
-/// The edge profile's counts of the function's CFG edges, or `None` after a warning when the
-/// profile has none that fit the current code.
+/// The edge profile's counts of the function's CFG edges, or `None` after a warning in `notes`
+/// when the profile has none that fit the current code.
 pub(crate) fn edge_counts(
     (name, cfg_hash): (&str, &str),
     fcfg: &FunctionCfg,
     source: &EdgeProfileSource,
+    notes: &mut Notes,
 ) -> Option<Vec<u64>> {
     let file = &source.name;
     let Some(record) = source.profile.function(name) else {
-        eprintln!(
-            "pcc: warning: tpp: the edge profile `{file}` has no counts for function `{name}`; \
-             `{name}` is profiled like bl"
-        );
+        notes.warn(format!(
+            "tpp: the edge profile `{file}` has no counts for function `{name}`; `{name}` is \
+             profiled like bl"
+        ));
         return None;
     };
     let counts: Option<Vec<u64>> = record
@@ -109,20 +112,20 @@ pub(crate) fn edge_counts(
         // Obvious paths get their counts from the edges ([TPP] §4.2.2): the edges an unfinished
         // activation took would count a path that never ended.
         Some(_) if record.unfinished > 0 => {
-            eprintln!(
-                "pcc: warning: tpp: the edge profile `{file}` has {} activation(s) of `{name}` \
-                 still running when its run ended (exit() or a runtime error inside it), whose \
-                 paths did not end; `{name}` is profiled like bl",
+            notes.warn(format!(
+                "tpp: the edge profile `{file}` has {} activation(s) of `{name}` still running \
+                 when its run ended (exit() or a runtime error inside it), whose paths did not \
+                 end; `{name}` is profiled like bl",
                 record.unfinished
-            );
+            ));
             None
         }
         Some(counts) if record.cfg_hash == cfg_hash => Some(counts),
         _ => {
-            eprintln!(
-                "pcc: warning: tpp: the edge profile `{file}` is stale for function `{name}` \
-                 (its CFG hash differs from the current code's); `{name}` is profiled like bl"
-            );
+            notes.warn(format!(
+                "tpp: the edge profile `{file}` is stale for function `{name}` (its CFG hash \
+                 differs from the current code's); `{name}` is profiled like bl"
+            ));
             None
         }
     }
