@@ -662,3 +662,6 @@ pub fn emit(
     print!("{text}");
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests;

@@ -60,17 +60,4 @@ impl Notes {
     pub fn take(&mut self) -> Vec<Note> {
         std::mem::take(&mut self.0)
     }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, Note> {
-        self.0.iter()
-    }
-
-    /// The messages of the warnings, for tests.
-    #[cfg(test)]
-    pub fn warnings(&self) -> Vec<&str> {
-        self.iter()
-            .filter(|n| n.level == Level::Warning)
-            .map(|n| n.message.as_str())
-            .collect()
-    }
 }
