@@ -1,5 +1,7 @@
 //! The compilation pipeline behind each command: source → typed program → MIR → machine code.
-//! Everything pcc itself says goes to stderr; stdout belongs to the program (or to `--emit`).
+//! Everything pcc itself says goes to stderr: the passes' notes through [`say`], and the
+//! [`Failure`]s the commands here return, through `main`. stdout belongs to the program (or to
+//! `--emit`).
 
 use std::path::Path;
 
