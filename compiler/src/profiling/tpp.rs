@@ -28,7 +28,8 @@ pub struct EdgeProfileSource {
 
 /// Instruments one function for TPP and returns its counter table (`num_paths` hot paths,
 /// then the cold counter; none at all when every path is obvious), or `None`, after a
-/// warning in `notes`, when the edge profile does not apply to it: the caller profiles it like `bl`.
+/// warning in `notes`, when the edge profile does not apply to it: the caller profiles it like
+/// `bl`.
 pub(super) fn instrument_function(
     func: &mut mir::Function,
     fcfg: &FunctionCfg,
