@@ -1,5 +1,7 @@
 //! The compilation pipeline behind each command: source → typed program → MIR → machine code.
-//! Everything pcc itself says goes to stderr; stdout belongs to the program (or to `--emit`).
+//! Everything pcc itself says goes to stderr: the passes' notes through [`say`], and the
+//! [`Failure`]s the commands here return, through `main`. stdout belongs to the program (or to
+//! `--emit`).
 
 use std::path::Path;
 
@@ -11,11 +13,57 @@ use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::tpp::TppConfig;
 
 use crate::mir::verify;
+use crate::notes::Notes;
 use crate::profiling::{self, EdgeProfileSource, Instrumentation, InterestingSource};
 use crate::{codegen, interp, link, lower, mir, opt, pgo};
 
 /// Exit status for compile errors and for problems with pcc's own inputs.
 pub const EXIT_COMPILE_ERROR: i32 = 1;
+
+/// Why a command of the driver failed. The driver returns it without printing; `main` prints it
+/// with [`Failure::report`] and exits with its status (README: compile errors and problems with
+/// pcc's inputs exit with 1; command-line usage errors, found by clap in `main`, with 2).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The front end's diagnostics, rendered as `--error-format` asks.
+    Diagnostics(String),
+    /// Any other problem: an input that cannot be read or used (the source, a profile, an
+    /// option), code generation, writing the output: `error: {message}`.
+    Error(String),
+}
+
+impl Failure {
+    /// The exit status pcc ends with.
+    pub fn status(&self) -> i32 {
+        match self {
+            Failure::Diagnostics(_) | Failure::Error(_) => EXIT_COMPILE_ERROR,
+        }
+    }
+
+    /// Prints the failure on stderr and returns its exit status.
+    pub fn report(self) -> i32 {
+        eprint!("{self}");
+        self.status()
+    }
+}
+
+/// The text [`Failure::report`] prints, ending in a newline.
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Diagnostics(text) => f.write_str(text),
+            Failure::Error(message) => writeln!(f, "error: {message}"),
+        }
+    }
+}
+
+/// Prints what the passes said, in the order they said it, and empties `notes`: the one place
+/// the notes of passes reach stderr.
+pub fn say(notes: &mut Notes) {
+    for note in notes.take() {
+        eprintln!("{note}");
+    }
+}
 
 /// Functions with more potential paths than this count them in a hash table, not an array: an
 /// array of 2^16 counters is 512 KiB of zero pages, touched only where paths are counted; past
@@ -83,18 +131,16 @@ pub struct Checked {
     pub program: typed::Program,
 }
 
-/// Reads and checks a program, printing every diagnostic on failure.
-pub fn front_end(path: &Path) -> Result<Checked, i32> {
+/// Reads and checks a program; on failure, every diagnostic.
+pub fn front_end(path: &Path) -> Result<Checked, Failure> {
     front_end_as(path, ErrorFormat::Human)
 }
 
-/// [`front_end`], printing the diagnostics in `format`.
-pub fn front_end_as(path: &Path, format: ErrorFormat) -> Result<Checked, i32> {
+/// [`front_end`], with the diagnostics in `format`.
+pub fn front_end_as(path: &Path, format: ErrorFormat) -> Result<Checked, Failure> {
     let file_name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|err| {
-        eprintln!("error: cannot read `{file_name}`: {err}");
-        EXIT_COMPILE_ERROR
-    })?;
+    let bytes = std::fs::read(path)
+        .map_err(|err| Failure::Error(format!("cannot read `{file_name}`: {err}")))?;
     let source = String::from_utf8_lossy(&bytes).into_owned();
     match pcc_lang::check_bytes(&file_name, &bytes) {
         Ok(program) => Ok(Checked {
@@ -108,26 +154,26 @@ pub fn front_end_as(path: &Path, format: ErrorFormat) -> Result<Checked, i32> {
                 ErrorFormat::Human => diagnostics.render(&file_name, &source),
                 ErrorFormat::Json => diagnostics.render_json(&file_name, &source),
             };
-            eprint!("{text}");
-            Err(EXIT_COMPILE_ERROR)
+            Err(Failure::Diagnostics(text))
         }
     }
 }
 
 /// Lowers to MIR and applies the MIR passes the options ask for: instrumentation (on the MIR as
 /// lowered, so a profile's CFGs do not depend on `-O`), then optimizations. Returns the profile
-/// spec of an instrumented program.
+/// spec of an instrumented program; what the passes have to say goes to `notes`.
 /// `args` are the program's, for messages that suggest a command.
 pub fn middle_end(
     checked: &Checked,
     options: &Options,
     args: &[String],
-) -> Result<(mir::Program, Option<ProfileSpec>), i32> {
+    notes: &mut Notes,
+) -> Result<(mir::Program, Option<ProfileSpec>), Failure> {
     let mut program = lower::lower_program(&checked.program);
     verify::after_pass(&program, "lower");
     let current = CurrentCode::new(checked, &program);
     if let Some(path) = &options.use_profile {
-        use_profile(&mut program, &current, checked, path)?;
+        use_profile(&mut program, &current, checked, path, notes)?;
         verify::after_pass(&program, "pgo");
     }
     let lowered_blocks: Vec<usize> = program.functions.iter().map(|f| f.blocks.len()).collect();
@@ -139,15 +185,12 @@ pub fn middle_end(
                 source_hash: checked.source_file.hash.clone(),
                 output: profile_output(&checked.file_name, profile),
                 hash_threshold: profile.hash_threshold,
-                interesting: interesting_source(&current, profile)?,
+                interesting: interesting_source(&current, profile, notes)?,
                 k: profile.k,
-                edge_profile: edge_profile_source(&current, profile, args)?,
+                edge_profile: edge_profile_source(&current, profile, args, notes)?,
             };
-            let spec =
-                profiling::instrument(&mut program, &how, &checked.source).map_err(|err| {
-                    eprintln!("error: {err}");
-                    EXIT_COMPILE_ERROR
-                })?;
+            let spec = profiling::instrument(&mut program, &how, &checked.source, notes)
+                .map_err(Failure::Error)?;
             verify::after_pass(&program, "instrument");
             Some(spec)
         }
@@ -170,47 +213,47 @@ pub fn guiding_profiles(
     checked: &Checked,
     program: &mir::Program,
     profile: &ProfileOptions,
-) -> Result<(Option<InterestingSource>, Option<EdgeProfileSource>), i32> {
+    notes: &mut Notes,
+) -> Result<(Option<InterestingSource>, Option<EdgeProfileSource>), Failure> {
     let current = CurrentCode::new(checked, program);
     Ok((
-        interesting_source(&current, profile)?,
-        edge_profile_source(&current, profile, &[])?,
+        interesting_source(&current, profile, notes)?,
+        edge_profile_source(&current, profile, &[], notes)?,
     ))
 }
 
 /// `--use-profile`: the profile-guided passes on the MIR as lowered, the code the profile was
-/// taken on; what they changed goes to stderr.
+/// taken on; what they changed goes to `notes`, after their warnings.
 fn use_profile(
     program: &mut mir::Program,
     current: &CurrentCode,
     checked: &Checked,
     path: &Path,
-) -> Result<(), i32> {
+    notes: &mut Notes,
+) -> Result<(), Failure> {
     let name = path.display().to_string();
     let profile = current
         .read_input_profile(
             &name,
             &pgo::MODES,
             "--use-profile takes a bl or kbl profile (Ball-Larus path ids of the same code)",
+            notes,
         )
-        .map_err(|error| {
-            eprintln!("error: --use-profile: {error}");
-            EXIT_COMPILE_ERROR
-        })?;
+        .map_err(|error| Failure::Error(format!("--use-profile: {error}")))?;
     let lines = LineIndex::new(&checked.source);
     let line_of = |span: pcc_lang::Span| lines.line(span.lo);
-    let report = pgo::optimize(program, &profile, &name, &line_of);
-    eprintln!(
-        "pcc: use-profile: recompiling with the {} profile `{name}`{}",
+    let report = pgo::optimize(program, &profile, &name, &line_of, notes);
+    notes.info(format!(
+        "use-profile: recompiling with the {} profile `{name}`{}",
         profile.mode,
         if report.is_empty() {
             "; nothing changed"
         } else {
             ":"
         }
-    );
+    ));
     for line in report {
-        eprintln!("pcc: use-profile:   {line}");
+        notes.info(format!("use-profile:   {line}"));
     }
     Ok(())
 }
@@ -248,11 +291,12 @@ fn newest_path_profile(file_name: &str) -> Option<String> {
 }
 
 /// `ppp`: where the interesting paths come from (README: `--interesting`, else the newest
-/// default-location path profile, else a static estimate), said in one line on stderr.
+/// default-location path profile, else a static estimate), said in one line of `notes`.
 fn interesting_source(
     current: &CurrentCode,
     profile: &ProfileOptions,
-) -> Result<Option<InterestingSource>, i32> {
+    notes: &mut Notes,
+) -> Result<Option<InterestingSource>, Failure> {
     let file_name = current.source.path.as_str();
     if profile.mode != Mode::Ppp {
         return Ok(None);
@@ -267,12 +311,12 @@ fn interesting_source(
         None => match newest_path_profile(file_name) {
             Some(path) => path,
             None => {
-                eprintln!(
-                    "pcc: ppp: no path profile at `{}`; interesting paths from a static \
-                     estimate of path frequencies (the paths covering {:.0}% of the estimated flow)",
+                notes.info(format!(
+                    "ppp: no path profile at `{}`; interesting paths from a static estimate of \
+                     path frequencies (the paths covering {:.0}% of the estimated flow)",
                     default_profile_path(file_name, Mode::Bl),
                     ESTIMATE_COVERAGE * 100.0
-                );
+                ));
                 return Ok(estimate());
             }
         },
@@ -281,6 +325,7 @@ fn interesting_source(
         &path,
         &INTERESTING_MODES,
         "the interesting paths come from a path profile (bl, ppp, kbl or wpp)",
+        notes,
     );
     match loaded {
         Ok(loaded) => {
@@ -292,10 +337,10 @@ fn interesting_source(
             } else {
                 String::new()
             };
-            eprintln!(
-                "pcc: ppp: interesting paths from the {} profile `{path}`{share}",
+            notes.info(format!(
+                "ppp: interesting paths from the {} profile `{path}`{share}",
                 loaded.mode
-            );
+            ));
             Ok(Some(InterestingSource::Profile {
                 profile: Box::new(loaded),
                 name: path,
@@ -304,17 +349,16 @@ fn interesting_source(
         }
         // An explicit `--interesting` must be usable.
         Err(error) if profile.interesting.is_some() => {
-            eprintln!("error: --interesting: {error}");
-            Err(EXIT_COMPILE_ERROR)
+            Err(Failure::Error(format!("--interesting: {error}")))
         }
         // The default one is only a convenience: fall back on the estimate.
         Err(error) => {
-            eprintln!("pcc: warning: ignoring the default bl profile: {error}");
-            eprintln!(
-                "pcc: ppp: interesting paths from a static estimate of path frequencies (the \
-                 paths covering {:.0}% of the estimated flow)",
+            notes.warn(format!("ignoring the default bl profile: {error}"));
+            notes.info(format!(
+                "ppp: interesting paths from a static estimate of path frequencies (the paths \
+                 covering {:.0}% of the estimated flow)",
                 ESTIMATE_COVERAGE * 100.0
-            );
+            ));
             Ok(estimate())
         }
     }
@@ -345,7 +389,13 @@ impl CurrentCode {
     /// profile of another program is refused; one of the same program taken from other bytes
     /// gets a warning (its lines may have moved; functions whose code changed are refused one
     /// by one where the profile is used), and one of the same code at another path a note.
-    fn read_input_profile(&self, path: &str, modes: &[Mode], why: &str) -> Result<Profile, String> {
+    fn read_input_profile(
+        &self,
+        path: &str,
+        modes: &[Mode],
+        why: &str,
+        notes: &mut Notes,
+    ) -> Result<Profile, String> {
         let profile = Profile::read(Path::new(path)).map_err(|error| error.to_string())?;
         if !modes.contains(&profile.mode) {
             return Err(format!(
@@ -367,15 +417,15 @@ impl CurrentCode {
                     profile.source.path, self.source.path
                 ));
             }
-            Kinship::SameCodeElsewhere => eprintln!(
-                "pcc: note: `{path}` is a profile of `{}`, used for `{}` because they share code",
+            Kinship::SameCodeElsewhere => notes.note(format!(
+                "`{path}` is a profile of `{}`, used for `{}` because they share code",
                 profile.source.path, self.source.path
-            ),
-            Kinship::Same if profile.source.hash != self.source.hash => eprintln!(
-                "pcc: warning: `{path}`: the source `{}` changed since the profile was taken (its \
-                 hash differs), so the profile's line numbers may have moved",
+            )),
+            Kinship::Same if profile.source.hash != self.source.hash => notes.warn(format!(
+                "`{path}`: the source `{}` changed since the profile was taken (its hash \
+                 differs), so the profile's line numbers may have moved",
                 self.source.path
-            ),
+            )),
             Kinship::Same => {}
         }
         Ok(profile)
@@ -384,12 +434,13 @@ impl CurrentCode {
 
 /// `tpp`: the edge profile to plan from (README: `--edge-profile`, else the
 /// default-location one; without one, stop with the command that makes it), said in one line
-/// on stderr.
+/// of `notes`.
 fn edge_profile_source(
     current: &CurrentCode,
     profile: &ProfileOptions,
     args: &[String],
-) -> Result<Option<EdgeProfileSource>, i32> {
+    notes: &mut Notes,
+) -> Result<Option<EdgeProfileSource>, Failure> {
     let file_name = current.source.path.as_str();
     if profile.mode != Mode::Tpp {
         return Ok(None);
@@ -411,35 +462,35 @@ fn edge_profile_source(
         format!("pcc run {file_name} --profile=edge{out}{args}")
     };
     if profile.edge_profile.is_none() && !Path::new(&path).is_file() {
-        eprintln!(
-            "error: --profile=tpp needs an edge profile of `{file_name}`, and there is none at \
+        return Err(Failure::Error(format!(
+            "--profile=tpp needs an edge profile of `{file_name}`, and there is none at \
              `{path}` (or give one with --edge-profile P); make one with:\n    {}",
             make_one()
-        );
-        return Err(EXIT_COMPILE_ERROR);
+        )));
     }
-    let loaded = current.read_input_profile(&path, &[Mode::Edge], "tpp plans from an edge profile");
+    let loaded = current.read_input_profile(
+        &path,
+        &[Mode::Edge],
+        "tpp plans from an edge profile",
+        notes,
+    );
     match loaded {
         Ok(loaded) => {
             let config = profile.tpp;
-            eprintln!(
-                "pcc: tpp: cold edges and obvious paths from the edge profile `{path}`, \
-                 TPP({}, {})",
+            notes.info(format!(
+                "tpp: cold edges and obvious paths from the edge profile `{path}`, TPP({}, {})",
                 config.cold_threshold, config.loop_threshold
-            );
+            ));
             Ok(Some(EdgeProfileSource {
                 profile: loaded,
                 name: path,
                 config,
             }))
         }
-        Err(error) => {
-            eprintln!(
-                "error: --profile=tpp: {error}; make an edge profile with:\n    {}",
-                make_one()
-            );
-            Err(EXIT_COMPILE_ERROR)
-        }
+        Err(error) => Err(Failure::Error(format!(
+            "--profile=tpp: {error}; make an edge profile with:\n    {}",
+            make_one()
+        ))),
     }
 }
 
@@ -449,11 +500,21 @@ fn codegen_options(options: &Options) -> codegen::Options {
     }
 }
 
-pub fn check(path: &Path, format: ErrorFormat) -> i32 {
-    match front_end_as(path, format) {
-        Ok(_) => 0,
-        Err(status) => status,
-    }
+pub fn check(path: &Path, format: ErrorFormat) -> Result<i32, Failure> {
+    front_end_as(path, format).map(|_| 0)
+}
+
+/// [`middle_end`], its notes printed whether it succeeds or not (before the failure, which
+/// `main` prints).
+fn passes(
+    checked: &Checked,
+    options: &Options,
+    args: &[String],
+) -> Result<(mir::Program, Option<ProfileSpec>), Failure> {
+    let mut notes = Notes::default();
+    let result = middle_end(checked, options, args, &mut notes);
+    say(&mut notes);
+    result
 }
 
 /// The front and middle ends: the checked program, its MIR ready for code generation, and the
@@ -462,40 +523,42 @@ fn to_mir(
     path: &Path,
     options: &Options,
     args: &[String],
-) -> Result<(Checked, mir::Program, Option<ProfileSpec>), i32> {
+) -> Result<(Checked, mir::Program, Option<ProfileSpec>), Failure> {
     let checked = front_end_as(path, options.error_format)?;
-    let (program, spec) = middle_end(&checked, options, args)?;
+    let (program, spec) = passes(&checked, options, args)?;
     Ok((checked, program, spec))
 }
 
-pub fn run(path: &Path, options: &Options, args: Vec<String>) -> i32 {
-    let (checked, program, spec) = match to_mir(path, options, &args) {
-        Ok(result) => result,
-        Err(status) => return status,
-    };
-    match codegen::jit(&program, &checked.source, &codegen_options(options)) {
-        Ok(jit) => {
-            if let Some(path) = &options.trace_blocks {
-                let names = program.functions.iter().map(|f| f.name.clone()).collect();
-                pcc_stdlib::install_block_trace(path.clone(), names);
-            }
-            let mut info = jit.info.clone();
-            info.profile = spec;
-            pcc_stdlib::run_program(info, args, jit.entry)
-        }
-        Err(err) => {
-            eprintln!("error: code generation failed: {err}");
-            EXIT_COMPILE_ERROR
-        }
+fn codegen_failed(err: impl std::fmt::Display) -> Failure {
+    Failure::Error(format!("code generation failed: {err}"))
+}
+
+/// Compiles and runs the program; its exit status.
+pub fn run(path: &Path, options: &Options, args: Vec<String>) -> Result<i32, Failure> {
+    let (checked, program, spec) = to_mir(path, options, &args)?;
+    let jit = codegen::jit(&program, &checked.source, &codegen_options(options))
+        .map_err(codegen_failed)?;
+    if let Some(path) = &options.trace_blocks {
+        let names = program.functions.iter().map(|f| f.name.clone()).collect();
+        pcc_stdlib::install_block_trace(path.clone(), names);
     }
+    let mut info = jit.info.clone();
+    info.profile = spec;
+    Ok(pcc_stdlib::run_program(info, args, jit.entry))
 }
 
 /// `pcc run --engine interp`: the reference interpreter on the MIR as lowered (`-O` does not
-/// apply); `trace` prints each block it enters.
-pub fn interpret(path: &Path, options: &Options, args: Vec<String>, trace: bool) -> i32 {
+/// apply); `trace` prints each block it enters. The program's exit status.
+pub fn interpret(
+    path: &Path,
+    options: &Options,
+    args: Vec<String>,
+    trace: bool,
+) -> Result<i32, Failure> {
     let refuse = |what: &str| {
-        eprintln!("error: --engine interp runs the program as lowered: {what}");
-        EXIT_COMPILE_ERROR
+        Err(Failure::Error(format!(
+            "--engine interp runs the program as lowered: {what}"
+        )))
     };
     if options.use_profile.is_some() {
         return refuse("it takes no --use-profile");
@@ -508,10 +571,7 @@ pub fn interpret(path: &Path, options: &Options, args: Vec<String>, trace: bool)
     {
         return refuse("it profiles with --profile=bl, edge or block only");
     }
-    let checked = match front_end(path) {
-        Ok(checked) => checked,
-        Err(status) => return status,
-    };
+    let checked = front_end(path)?;
     let program = lower::lower_program(&checked.program);
     verify::after_pass(&program, "lower");
     let profile = options.profile.as_ref().map(|p| interp::ProfileOptions {
@@ -521,7 +581,7 @@ pub fn interpret(path: &Path, options: &Options, args: Vec<String>, trace: bool)
         source: checked.source_file.clone(),
     });
     let options = interp::Options { profile, trace };
-    interp::run(&program, &checked.source, args, &options)
+    Ok(interp::run(&program, &checked.source, args, &options))
 }
 
 /// What `pcc build` writes.
@@ -536,57 +596,49 @@ pub enum BuildOutput {
 /// Compiles the program into a native executable (or object file) at `output`. The code is the
 /// JIT's (one code generator); an instrumented executable writes its profile where `pcc run`
 /// would, unless `PCC_PROFILE_OUT` says otherwise when it runs.
-pub fn build(path: &Path, options: &Options, output: &Path, what: BuildOutput) -> i32 {
+pub fn build(
+    path: &Path,
+    options: &Options,
+    output: &Path,
+    what: BuildOutput,
+) -> Result<i32, Failure> {
     if let (Ok(source), Ok(target)) = (path.canonicalize(), output.canonicalize())
         && source == target
     {
-        eprintln!(
-            "error: `-o {}` would overwrite the program's source",
+        return Err(Failure::Error(format!(
+            "`-o {}` would overwrite the program's source",
             output.display()
-        );
-        return EXIT_COMPILE_ERROR;
+        )));
     }
-    let (checked, program, spec) = match to_mir(path, options, &[]) {
-        Ok(result) => result,
-        Err(status) => return status,
-    };
-    let object = match codegen::object(&program, &checked.source, &codegen_options(options), spec) {
-        Ok(object) => object,
-        Err(err) => {
-            eprintln!("error: code generation failed: {err}");
-            return EXIT_COMPILE_ERROR;
-        }
-    };
-    let written = match what {
+    let (checked, program, spec) = to_mir(path, options, &[])?;
+    let object = codegen::object(&program, &checked.source, &codegen_options(options), spec)
+        .map_err(codegen_failed)?;
+    match what {
         BuildOutput::Object => std::fs::write(output, object)
             .map_err(|error| format!("cannot write `{}`: {error}", output.display())),
         BuildOutput::Executable => link::link(&object, output).map_err(|error| error.to_string()),
-    };
-    match written {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("error: {error}");
-            EXIT_COMPILE_ERROR
-        }
     }
+    .map_err(Failure::Error)?;
+    Ok(0)
 }
 
 /// Prints every function (or just `only`) at the given stage on stdout.
-pub fn emit(path: &Path, options: &Options, stage: Emit, only: Option<&str>) -> i32 {
-    let checked = match front_end_as(path, options.error_format) {
-        Ok(checked) => checked,
-        Err(status) => return status,
-    };
+pub fn emit(
+    path: &Path,
+    options: &Options,
+    stage: Emit,
+    only: Option<&str>,
+) -> Result<i32, Failure> {
+    let checked = front_end_as(path, options.error_format)?;
     if let Some(name) = only
         && !checked.program.functions.iter().any(|f| f.name == name)
     {
-        eprintln!("error: no function `{name}` in `{}`", checked.file_name);
-        return EXIT_COMPILE_ERROR;
+        return Err(Failure::Error(format!(
+            "no function `{name}` in `{}`",
+            checked.file_name
+        )));
     }
-    let program = match middle_end(&checked, options, &[]) {
-        Ok((program, _)) => program,
-        Err(status) => return status,
-    };
+    let (program, _) = passes(&checked, options, &[])?;
     let text = match stage {
         Emit::Mir => {
             let lines = LineIndex::new(&checked.source);
@@ -602,19 +654,16 @@ pub fn emit(path: &Path, options: &Options, stage: Emit, only: Option<&str>) -> 
         }
         Emit::Clif | Emit::Asm => {
             let options = codegen_options(options);
-            let result = match stage {
+            match stage {
                 Emit::Clif => codegen::emit_clif(&program, &checked.source, &options, only),
                 _ => codegen::emit_asm(&program, &checked.source, &options, only),
-            };
-            match result {
-                Ok(text) => text,
-                Err(err) => {
-                    eprintln!("error: code generation failed: {err}");
-                    return EXIT_COMPILE_ERROR;
-                }
             }
+            .map_err(codegen_failed)?
         }
     };
     print!("{text}");
-    0
+    Ok(0)
 }
+
+#[cfg(test)]
+mod tests;

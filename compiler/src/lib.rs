@@ -9,6 +9,7 @@ pub mod link;
 pub mod lower;
 pub mod lsp;
 pub mod mir;
+pub mod notes;
 pub mod opt;
 pub mod pgo;
 pub mod profiling;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use pcc::commands;
-use pcc::driver::{self, Emit};
+use pcc::driver::{self, Emit, Failure};
 use pcc_profiler::profile::Mode;
 use pcc_profiler::tpp::TppConfig;
 
@@ -378,7 +378,9 @@ fn main() {
         std::process::exit(error.exit_code())
     });
     let status = match cli.command {
-        Command::Check { file, error_format } => driver::check(&file, error_format.into()),
+        Command::Check { file, error_format } => {
+            exit_status(driver::check(&file, error_format.into()))
+        }
         Command::Lsp => pcc::lsp::run(),
         Command::Run {
             file,
@@ -392,24 +394,25 @@ fn main() {
             args,
         } => {
             let options = driver_options(compile, profile, trace_blocks);
-            if trace && !matches!(engine, EngineArg::Interp) {
-                eprintln!("error: --trace needs --engine interp");
-                std::process::exit(driver::EXIT_COMPILE_ERROR);
-            }
-            match emit {
-                Some(stage) => {
-                    let stage = match stage {
-                        EmitArg::Mir => Emit::Mir,
-                        EmitArg::Clif => Emit::Clif,
-                        EmitArg::Asm => Emit::Asm,
-                    };
-                    driver::emit(&file, &options, stage, function.as_deref())
+            let result = if trace && !matches!(engine, EngineArg::Interp) {
+                Err(Failure::Error("--trace needs --engine interp".into()))
+            } else {
+                match emit {
+                    Some(stage) => {
+                        let stage = match stage {
+                            EmitArg::Mir => Emit::Mir,
+                            EmitArg::Clif => Emit::Clif,
+                            EmitArg::Asm => Emit::Asm,
+                        };
+                        driver::emit(&file, &options, stage, function.as_deref())
+                    }
+                    None => match engine {
+                        EngineArg::Jit => driver::run(&file, &options, args),
+                        EngineArg::Interp => driver::interpret(&file, &options, args, trace),
+                    },
                 }
-                None => match engine {
-                    EngineArg::Jit => driver::run(&file, &options, args),
-                    EngineArg::Interp => driver::interpret(&file, &options, args, trace),
-                },
-            }
+            };
+            exit_status(result)
         }
         Command::Build {
             file,
@@ -423,7 +426,7 @@ fn main() {
                 Some(BuildEmitArg::Obj) => driver::BuildOutput::Object,
                 None => driver::BuildOutput::Executable,
             };
-            driver::build(&file, &options, &output, what)
+            exit_status(driver::build(&file, &options, &output, what))
         }
         Command::Pgo {
             file,
@@ -542,6 +545,12 @@ fn main() {
         },
     };
     std::process::exit(status)
+}
+
+/// pcc's exit status for what a command of the driver returned: the status it chose (the
+/// program's, for `run`), or its failure's, printed here.
+fn exit_status(result: Result<i32, Failure>) -> i32 {
+    result.unwrap_or_else(Failure::report)
 }
 
 /// For `pcc run|pgo FILE 5 6`: the program's arguments go after `--`.

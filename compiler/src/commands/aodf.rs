@@ -82,8 +82,9 @@ pub fn run(tpp_path: &Path, bl_path: &Path, json: bool) -> i32 {
         );
         return 1;
     };
-    let Ok(checked) = driver::front_end(&program) else {
-        return 1;
+    let checked = match driver::front_end(&program) {
+        Ok(checked) => checked,
+        Err(failure) => return failure.report(),
     };
     let mir = lower::lower_program(&checked.program);
     let config = tpp.tpp.unwrap_or_default();

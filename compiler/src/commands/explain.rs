@@ -26,6 +26,7 @@ use pcc_profiler::tpp::{ColdBackEdge, Coldness, Tpp, TppConfig};
 use crate::driver::{self, EXIT_COMPILE_ERROR};
 use crate::lower;
 use crate::mir;
+use crate::notes::Notes;
 use crate::profiling::{self, InterestingSource, function_cfg, node_lines};
 
 /// The profile that guides the numbering being explained, if any.
@@ -40,7 +41,7 @@ pub enum Guide {
 pub fn run(file: &Path, function: Option<&str>, path: Option<u64>, guide: &Guide) -> i32 {
     let checked = match driver::front_end(file) {
         Ok(checked) => checked,
-        Err(status) => return status,
+        Err(failure) => return failure.report(),
     };
     let program = lower::lower_program(&checked.program);
     let selected = match super::paths::select(&program, function, &checked.file_name) {
@@ -52,6 +53,8 @@ pub fn run(file: &Path, function: Option<&str>, path: Option<u64>, guide: &Guide
         Guide::Interesting(p) => (Some(Mode::Ppp), Some(p.clone()), None),
         Guide::EdgeProfile(p) => (Some(Mode::Tpp), None, Some(p.clone())),
     };
+    // What the guiding profiles' passes say is printed as soon as it is said.
+    let mut notes = Notes::default();
     let (interesting, edge_profile) = match mode {
         None => (None, None),
         Some(mode) => {
@@ -65,9 +68,11 @@ pub fn run(file: &Path, function: Option<&str>, path: Option<u64>, guide: &Guide
                 edge_profile,
                 tpp: TppConfig::default(),
             };
-            match driver::guiding_profiles(&checked, &program, &options) {
+            let sources = driver::guiding_profiles(&checked, &program, &options, &mut notes);
+            driver::say(&mut notes);
+            match sources {
                 Ok(sources) => sources,
-                Err(status) => return status,
+                Err(failure) => return failure.report(),
             }
         }
     };
@@ -100,7 +105,8 @@ pub fn run(file: &Path, function: Option<&str>, path: Option<u64>, guide: &Guide
         let hash = profiling::cfg_hash(&program, func);
         let key = (func.name.as_str(), hash.as_str());
         if let Some(source) = &interesting {
-            let ids = profiling::interesting_ids(Some(source), key, &numbering, &fcfg);
+            let ids = profiling::interesting_ids(Some(source), key, &numbering, &fcfg, &mut notes);
+            driver::say(&mut notes);
             match Ppp::from_bl_ids(&numbering, ids) {
                 Ok(ppp) => {
                     let counts = profile_counts(source, &func.name);
@@ -113,7 +119,9 @@ pub fn run(file: &Path, function: Option<&str>, path: Option<u64>, guide: &Guide
             }
         }
         if let Some(source) = &edge_profile {
-            match profiling::edge_counts(key, &fcfg, source) {
+            let counts = profiling::edge_counts(key, &fcfg, source, &mut notes);
+            driver::say(&mut notes);
+            match counts {
                 Some(counts) => match Tpp::new(&fcfg.cfg, &counts, source.config) {
                     Ok(tpp) => out.push_str(&graph.explain_tpp(&tpp, &counts)),
                     Err(error) => {

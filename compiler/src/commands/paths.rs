@@ -50,7 +50,7 @@ pub fn run(file: &Path, function: Option<&str>, format: Format, profile: Option<
     };
     let checked = match driver::front_end(file) {
         Ok(checked) => checked,
-        Err(status) => return status,
+        Err(failure) => return failure.report(),
     };
     let program = lower::lower_program(&checked.program);
     let selected = match select(&program, function, &checked.file_name) {

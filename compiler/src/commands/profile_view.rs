@@ -187,7 +187,9 @@ impl ProgramView {
             );
             return None;
         };
-        let checked = driver::front_end(&source_file).ok()?;
+        let checked = driver::front_end(&source_file)
+            .map_err(driver::Failure::report)
+            .ok()?;
         let program = lower::lower_program(&checked.program);
         let index = LineIndex::new(&checked.source);
         let mut warnings = Vec::new();

@@ -21,6 +21,7 @@ use pcc_lang::Span;
 use pcc_profiler::english::plural;
 use pcc_profiler::profile::{Mode, Profile};
 
+use crate::notes::Notes;
 use crate::profiling::cfg_hash;
 use crate::{mir, opt};
 
@@ -34,13 +35,14 @@ pub const MODES: [Mode; 2] = [Mode::Bl, Mode::Kbl];
 pub const MIN_SHARE: f64 = 0.01;
 
 /// Applies the passes to every function the profile `name` fits (same `cfg_hash`; a stale one
-/// gets a warning on stderr and is compiled as without a profile). Returns what changed, one
-/// line per function, for the report on stderr; `line_of` gives a span's source line.
+/// gets a warning in `notes` and is compiled as without a profile). Returns what changed, one
+/// line per function, for the report; `line_of` gives a span's source line.
 pub fn optimize(
     program: &mut mir::Program,
     profile: &Profile,
     name: &str,
     line_of: &dyn Fn(Span) -> u32,
+    notes: &mut Notes,
 ) -> Vec<String> {
     let init = program.init;
     let frequencies: Vec<Option<Frequencies>> = program
@@ -51,7 +53,7 @@ pub fn optimize(
             if id == init {
                 None
             } else {
-                fit(program, func, profile, name)
+                fit(program, func, profile, name, notes)
             }
         })
         .collect();
@@ -125,30 +127,31 @@ pub fn optimize(
     report
 }
 
-/// The profile of `func`, if `profile` has one that fits its code; a warning if it has one
-/// that does not.
+/// The profile of `func`, if `profile` has one that fits its code; a warning in `notes` if it
+/// has one that does not.
 fn fit<'a>(
     program: &mir::Program,
     func: &mir::Function,
     profile: &'a Profile,
     name: &str,
+    notes: &mut Notes,
 ) -> Option<Frequencies<'a>> {
     let record = profile.function(&func.name)?;
     if record.cfg_hash != cfg_hash(program, func) {
-        eprintln!(
-            "pcc: warning: the profile `{name}` is stale for function `{}` (its CFG hash \
-             differs from the current code's); `{}` is compiled without it",
+        notes.warn(format!(
+            "the profile `{name}` is stale for function `{}` (its CFG hash differs from the \
+             current code's); `{}` is compiled without it",
             func.name, func.name
-        );
+        ));
         return None;
     }
     Frequencies::new(func, record)
         .map_err(|error| {
-            eprintln!(
-                "pcc: warning: the profile `{name}` does not fit function `{}` ({error}); it is \
-                 compiled without it",
+            notes.warn(format!(
+                "the profile `{name}` does not fit function `{}` ({error}); it is compiled \
+                 without it",
                 func.name
-            )
+            ))
         })
         .ok()
 }

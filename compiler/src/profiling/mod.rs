@@ -32,6 +32,7 @@ use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::{FunctionSpec, ProfileSpec};
 
 use crate::mir::{self, CounterTable};
+use crate::notes::Notes;
 
 /// The most counters an array table may have (128 MiB): past that a function counts its paths in
 /// the hash table whatever `--hash-threshold` says, so no threshold can exhaust memory.
@@ -70,11 +71,12 @@ pub enum InterestingSource {
 
 /// Instruments every function of `program` but the global initializers (counter table `i` for
 /// the spec's function `i`) and returns the spec the runtime needs to write the profile. `source`
-/// gives the functions' source lines.
+/// gives the functions' source lines; warnings go to `notes`.
 pub fn instrument(
     program: &mut mir::Program,
     how: &Instrumentation,
     source: &str,
+    notes: &mut Notes,
 ) -> Result<ProfileSpec, String> {
     let lines = LineIndex::new(source);
     let array_limit = how.hash_threshold.min(MAX_ARRAY_COUNTERS);
@@ -109,8 +111,8 @@ pub fn instrument(
             Mode::Block => Plan::Block(block::plan(func)),
             Mode::Edge => Plan::Edge(edge::plan(func, &fcfg)),
             Mode::Bl => Plan::Bl(bl::plan(func, &fcfg, array_limit)?),
-            Mode::Ppp => Plan::Ppp(ppp::plan(how, key, func, &fcfg, array_limit)?),
-            Mode::Tpp => Plan::Tpp(tpp::plan(how, key, func, &fcfg, array_limit)?),
+            Mode::Ppp => Plan::Ppp(ppp::plan(how, key, func, &fcfg, array_limit, notes)?),
+            Mode::Tpp => Plan::Tpp(tpp::plan(how, key, func, &fcfg, array_limit, notes)?),
             Mode::Kbl => Plan::Kbl(bl::plan(func, &fcfg, array_limit)?),
             Mode::Wpp => Plan::Wpp(wpp::plan(func, &fcfg, &continuations)?),
         };

@@ -13,6 +13,7 @@ use pcc_profiler::ppp::PppOp;
 use super::insert::{Inserter, stop_nodes};
 use super::{FunctionCfg, Instrumentation, InterestingSource};
 use crate::mir::{self, StatementKind, Type};
+use crate::notes::Notes;
 
 /// At most this many interesting paths per function come from the static estimate.
 const MAX_ESTIMATED_PATHS: usize = 256;
@@ -24,11 +25,12 @@ pub(super) fn plan(
     func: &mir::Function,
     fcfg: &FunctionCfg,
     array_limit: u64,
+    notes: &mut Notes,
 ) -> Result<Plan, String> {
     let error =
         |e: &dyn std::fmt::Display| format!("cannot number the paths of `{}`: {e}", func.name);
     let numbering = BallLarus::new(&fcfg.cfg).map_err(|e| error(&e))?;
-    let ids = interesting_ids(how.interesting.as_ref(), key, &numbering, fcfg);
+    let ids = interesting_ids(how.interesting.as_ref(), key, &numbering, fcfg, notes);
     ppp::plan(&numbering, &fcfg.cfg, ids, &stop_nodes(func), array_limit).map_err(|e| error(&e))
 }
 
@@ -49,12 +51,14 @@ pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Pl
 }
 
 /// The Ball-Larus ids of the interesting paths of one function (`name`, whose code has
-/// `cfg_hash`, numbered by `numbering`), warning on stderr when the profile is stale for it.
+/// `cfg_hash`, numbered by `numbering`), with a warning in `notes` when the profile is stale
+/// for it.
 pub(crate) fn interesting_ids(
     source: Option<&InterestingSource>,
     (name, cfg_hash): (&str, &str),
     numbering: &BallLarus,
     fcfg: &FunctionCfg,
+    notes: &mut Notes,
 ) -> Vec<u64> {
     match source {
         None => Vec::new(),
@@ -70,11 +74,11 @@ pub(crate) fn interesting_ids(
                 return Vec::new();
             };
             if function.cfg_hash != cfg_hash {
-                eprintln!(
-                    "pcc: warning: the interesting-path profile `{file}` is stale for function \
-                     `{name}` (its CFG hash differs from the current code's); no path of \
-                     `{name}` is interesting"
-                );
+                notes.warn(format!(
+                    "the interesting-path profile `{file}` is stale for function `{name}` (its \
+                     CFG hash differs from the current code's); no path of `{name}` is \
+                     interesting"
+                ));
                 return Vec::new();
             }
             let mut paths: Vec<(u64, u64)> = function

@@ -17,6 +17,7 @@ use pcc_profiler::tpp::{POISON, TppConfig, TppOp};
 use super::insert::{Inserter, count_const};
 use super::{FunctionCfg, Instrumentation, bl};
 use crate::mir::{self, BinOp, Const, Operand, Rvalue, StatementKind, Type};
+use crate::notes::Notes;
 
 /// The edge profile `--profile=tpp` plans from, and the thresholds.
 pub struct EdgeProfileSource {
@@ -27,25 +28,27 @@ pub struct EdgeProfileSource {
 }
 
 /// The plan of `func` (named and hashed as `key`): hot paths numbered from the edge profile
-/// `how` gives, or, after a warning when that profile does not apply to it, a `bl` plan.
+/// `how` gives, or, after a warning in `notes` when that profile does not apply to it, a `bl`
+/// plan.
 pub(super) fn plan(
     how: &Instrumentation,
     key: (&str, &str),
     func: &mir::Function,
     fcfg: &FunctionCfg,
     array_limit: u64,
+    notes: &mut Notes,
 ) -> Result<Plan, String> {
     let source = how
         .edge_profile
         .as_ref()
         .ok_or("--profile=tpp needs an edge profile")?;
-    if let Some(counts) = edge_counts(key, fcfg, source) {
+    if let Some(counts) = edge_counts(key, fcfg, source, notes) {
         match tpp::plan(&fcfg.cfg, counts, source.config, array_limit) {
             Ok(plan) => return Ok(plan),
-            Err(error) => eprintln!(
-                "pcc: warning: tpp: cannot plan function `{}` ({error}); it is profiled like bl",
+            Err(error) => notes.warn(format!(
+                "tpp: cannot plan function `{}` ({error}); it is profiled like bl",
                 key.0
-            ),
+            )),
         }
     }
     Ok(Plan::Fallback(bl::plan(func, fcfg, array_limit)?))
@@ -86,19 +89,20 @@ pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Pl
     }
 }
 
-/// The edge profile's counts of the function's CFG edges, or `None` after a warning when the
-/// profile has none that fit the current code.
+/// The edge profile's counts of the function's CFG edges, or `None` after a warning in `notes`
+/// when the profile has none that fit the current code.
 pub(crate) fn edge_counts(
     (name, cfg_hash): (&str, &str),
     fcfg: &FunctionCfg,
     source: &EdgeProfileSource,
+    notes: &mut Notes,
 ) -> Option<Vec<u64>> {
     let file = &source.name;
     let Some(record) = source.profile.function(name) else {
-        eprintln!(
-            "pcc: warning: tpp: the edge profile `{file}` has no counts for function `{name}`; \
-             `{name}` is profiled like bl"
-        );
+        notes.warn(format!(
+            "tpp: the edge profile `{file}` has no counts for function `{name}`; `{name}` is \
+             profiled like bl"
+        ));
         return None;
     };
     let (counts, unfinished) = match &record.record {
@@ -112,20 +116,20 @@ pub(crate) fn edge_counts(
         // Obvious paths get their counts from the edges ([TPP] §4.2.2): the edges an unfinished
         // activation took would count a path that never ended.
         Some(_) if unfinished > 0 => {
-            eprintln!(
-                "pcc: warning: tpp: the edge profile `{file}` has {} activation(s) of `{name}` \
-                 still running when its run ended (exit() or a runtime error inside it), whose \
-                 paths did not end; `{name}` is profiled like bl",
+            notes.warn(format!(
+                "tpp: the edge profile `{file}` has {} activation(s) of `{name}` still running \
+                 when its run ended (exit() or a runtime error inside it), whose paths did not \
+                 end; `{name}` is profiled like bl",
                 unfinished
-            );
+            ));
             None
         }
         Some(counts) if record.cfg_hash == cfg_hash => Some(counts),
         _ => {
-            eprintln!(
-                "pcc: warning: tpp: the edge profile `{file}` is stale for function `{name}` \
-                 (its CFG hash differs from the current code's); `{name}` is profiled like bl"
-            );
+            notes.warn(format!(
+                "tpp: the edge profile `{file}` is stale for function `{name}` (its CFG hash \
+                 differs from the current code's); `{name}` is profiled like bl"
+            ));
             None
         }
     }
