@@ -13,7 +13,7 @@ mod tpp;
 mod trace;
 mod wpp;
 
-pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
+pub use cfg::{FunctionCfg, block, cfg_hash, function_cfg, node, node_line, node_lines};
 pub use tpp::EdgeProfileSource;
 pub(crate) use tpp::edge_counts;
 pub use trace::trace_blocks;
@@ -31,7 +31,7 @@ use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::spec::{FunctionSpec, ProfileSpec};
 
 use crate::mir::{
-    self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, CounterTable, Operand, Rvalue,
+    self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, CounterTable, IdVec, Operand, Rvalue,
     Statement, StatementKind, StreamEvent, Terminator, TerminatorKind, Type,
 };
 
@@ -100,7 +100,7 @@ pub fn instrument(
         .iter_mut()
         .zip(hashes)
         .enumerate()
-        .filter(|&(id, _)| id != init)
+        .filter(|&(id, _)| id != init.index())
         .map(|(_, pair)| pair)
     {
         let table = functions.len();
@@ -130,7 +130,7 @@ pub fn instrument(
             edges: fcfg
                 .edges
                 .iter()
-                .map(|&(b, s)| (b, s.unwrap_or(fcfg.exit().0)))
+                .map(|&(b, s)| (node(b).0, s.map_or(fcfg.exit(), node).0))
                 .collect(),
             node_lines: node_lines(func, &lines),
             node_line: node_line(func, &lines),
@@ -171,7 +171,8 @@ pub fn instrument(
                 }
                 for b in 0..fcfg.exit().0 {
                     if let Some(counter) = plan.dead_end_counter(NodeId(b)) {
-                        inserter.at_dead_end(b, vec![count_const(table, counter as u64)]);
+                        let code = vec![count_const(table, counter as u64)];
+                        inserter.at_dead_end(block(NodeId(b)), code);
                     }
                 }
                 CounterTable {
@@ -206,7 +207,7 @@ pub fn instrument(
                 }
                 for b in 0..fcfg.exit().0 {
                     let code = inserter.ppp_code(registers, plan.dead_end_ops(NodeId(b)));
-                    inserter.at_dead_end(b, code);
+                    inserter.at_dead_end(block(NodeId(b)), code);
                 }
                 // [PPP] §5 "Hash table usage policy": past the array limit, interesting paths
                 // count as residual and the profile builder moves them back.
@@ -280,7 +281,7 @@ fn ball_larus(
     }
     for b in 0..fcfg.exit().0 {
         let code = inserter.path_code(register, plan.dead_end_ops(NodeId(b)));
-        inserter.at_dead_end(b, streamed(code, mode));
+        inserter.at_dead_end(block(NodeId(b)), streamed(code, mode));
     }
     if matches!(mode, Mode::Kbl | Mode::Wpp) {
         stream_activations(func, table);
@@ -471,8 +472,8 @@ fn count_const(table: usize, index: u64) -> StatementKind {
 struct Inserter<'f> {
     func: &'f mut mir::Function,
     edges: &'f [(BlockId, Option<BlockId>)],
-    num_succs: Vec<usize>,
-    num_preds: Vec<usize>,
+    num_succs: IdVec<BlockId, usize>,
+    num_preds: IdVec<BlockId, usize>,
     table: usize,
 }
 
@@ -584,8 +585,7 @@ impl<'f> Inserter<'f> {
                 self.func.blocks[to].stmts.splice(0..0, stmts);
             }
             Some(to) => {
-                let split = self.func.blocks.len();
-                self.func.blocks.push(BasicBlock::new(
+                let split = self.func.blocks.push(BasicBlock::new(
                     stmts.collect(),
                     Terminator {
                         kind: TerminatorKind::Goto(to),

@@ -76,7 +76,7 @@ pub(super) fn instrument_function(
         let code = tpp_code(table, register, num_paths, ops, &mut |ty| {
             inserter.func.new_temp(ty)
         });
-        inserter.at_dead_end(b, code);
+        inserter.at_dead_end(super::block(NodeId(b)), code);
     }
     Some(CounterTable {
         len: num_paths + 1,
