@@ -23,21 +23,24 @@ macro_rules! define_id {
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $name(u32);
 
-        impl $crate::id::Id for $name {
-            fn new(index: usize) -> Self {
+        impl $name {
+            pub fn new(index: usize) -> Self {
                 $name(u32::try_from(index).expect("fewer than 2^32 ids"))
             }
-            fn index(self) -> usize {
+
+            pub fn index(self) -> usize {
                 self.0 as usize
             }
         }
 
-        impl $name {
-            pub fn new(index: usize) -> Self {
-                <Self as $crate::id::Id>::new(index)
+        // The same for `IdVec`; the inherent methods above need no import of the trait.
+        impl $crate::id::Id for $name {
+            fn new(index: usize) -> Self {
+                $name::new(index)
             }
-            pub fn index(self) -> usize {
-                <Self as $crate::id::Id>::index(self)
+
+            fn index(self) -> usize {
+                $name::index(self)
             }
         }
 
@@ -141,11 +144,6 @@ impl<I: Id, T> IdVec<I, T> {
     /// The id of the first element that satisfies `predicate`.
     pub fn position(&self, predicate: impl FnMut(&T) -> bool) -> Option<I> {
         self.items.iter().position(predicate).map(I::new)
-    }
-
-    /// The elements in id order, as a plain slice.
-    pub fn as_slice(&self) -> &[T] {
-        &self.items
     }
 
     /// The elements in id order, as a plain vector.

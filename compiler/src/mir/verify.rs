@@ -230,7 +230,7 @@ impl Verifier<'_> {
 
     fn terminator(&self, term: &TerminatorKind) -> Result<()> {
         for block in term.successors() {
-            if block.index() >= self.func.blocks.len() {
+            if self.func.blocks.get(block).is_none() {
                 return Err(error(format!("jump to missing block {block}")));
             }
         }

@@ -126,7 +126,10 @@ fn inline_call(caller: &mut Function, b: BlockId, i: usize, callee: &Function) {
     };
     let local_base = caller.locals.len();
     caller.locals.extend(callee.locals.iter().cloned());
+    // The caller's copy of callee block `b`: the callee's blocks are appended, then the
+    // continuation.
     let block_base = caller.blocks.len();
+    let copied = |b: BlockId| BlockId::new(block_base + b.index());
     let continuation = BlockId::new(block_base + callee.blocks.len());
 
     let block = &mut caller.blocks[b];
@@ -137,7 +140,7 @@ fn inline_call(caller: &mut Function, b: BlockId, i: usize, callee: &Function) {
         });
     }
     let call_term = Terminator {
-        kind: TerminatorKind::Goto(BlockId::new(block_base + ENTRY.index())),
+        kind: TerminatorKind::Goto(copied(ENTRY)),
         span: call.span,
     };
     let after_call = std::mem::replace(&mut block.term, call_term);
@@ -151,7 +154,7 @@ fn inline_call(caller: &mut Function, b: BlockId, i: usize, callee: &Function) {
             rename(op, local_base);
         }
         for target in block.term.kind.targets_mut() {
-            *target = BlockId::new(block_base + target.index());
+            *target = copied(*target);
         }
         if let TerminatorKind::Return(value) = &block.term.kind {
             if let (Some(dest), Some(value)) = (dest, value) {
