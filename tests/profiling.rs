@@ -240,7 +240,7 @@ impl Lowered {
                     .edges
                     .iter()
                     .enumerate()
-                    .map(|(e, &edge)| (edge, EdgeId(e)))
+                    .map(|(e, &(from, to))| ((from.index(), to.map(|to| to.index())), EdgeId(e)))
                     .collect();
                 Function {
                     name: func.name.clone(),
@@ -253,7 +253,7 @@ impl Lowered {
             .collect();
         Lowered {
             functions,
-            init: mir.init,
+            init: mir.init.index(),
         }
     }
 

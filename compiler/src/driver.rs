@@ -645,8 +645,7 @@ pub fn emit(
             let line_of = |span: pcc_lang::Span| lines.line(span.lo);
             program
                 .functions
-                .iter()
-                .enumerate()
+                .iter_enumerated()
                 .filter(|(_, f)| only.is_none_or(|name| f.name == name))
                 .map(|(id, _)| program.function_text(id, &line_of))
                 .collect::<Vec<_>>()

@@ -4,6 +4,7 @@
 pub mod ast;
 mod check;
 pub mod diagnostics;
+pub mod id;
 pub mod index;
 mod lexer;
 mod parser;

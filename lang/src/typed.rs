@@ -4,16 +4,26 @@
 //! expression carries its type, and compound assignments, `else if` chains and negative
 //! literals are already in their simplest form, so lowering never has to look anything up.
 
+use crate::define_id;
+use crate::id::IdVec;
 use crate::span::Span;
 
-/// Index into [`Program::structs`].
-pub type StructId = usize;
-/// Index into [`Program::globals`].
-pub type GlobalId = usize;
-/// Index into [`Program::functions`].
-pub type FnId = usize;
-/// Index into [`Function::locals`].
-pub type LocalId = usize;
+define_id!(
+    /// Index into [`Program::structs`].
+    StructId
+);
+define_id!(
+    /// Index into [`Program::globals`].
+    GlobalId
+);
+define_id!(
+    /// Index into [`Program::functions`].
+    FnId
+);
+define_id!(
+    /// Index into [`Function::locals`].
+    LocalId
+);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
@@ -42,10 +52,10 @@ impl Type {
 #[derive(Clone, Debug)]
 pub struct Program {
     pub file_name: String,
-    pub structs: Vec<StructDef>,
+    pub structs: IdVec<StructId, StructDef>,
     /// In source order: initializers run in this order before `main`.
-    pub globals: Vec<Global>,
-    pub functions: Vec<Function>,
+    pub globals: IdVec<GlobalId, Global>,
+    pub functions: IdVec<FnId, Function>,
     pub main: FnId,
 }
 
@@ -77,7 +87,7 @@ pub struct Function {
     pub params: Vec<LocalId>,
     /// `Type::Void` when the function declares no return type.
     pub ret: Type,
-    pub locals: Vec<Local>,
+    pub locals: IdVec<LocalId, Local>,
     pub body: Block,
     /// The whole declaration.
     pub span: Span,

@@ -61,7 +61,7 @@ impl FunctionTranslator<'_, '_> {
         let is_null = self.builder.ins().icmp_imm_s(IntCC::Equal, object, 0);
         self.fail_if(is_null, &runtime::ERR_NULL, |t| {
             Ok(vec![
-                t.iconst(strukt as i64),
+                t.iconst(strukt.index() as i64),
                 t.iconst(field as i64),
                 t.location(),
             ])

@@ -23,8 +23,8 @@ use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::{
-    self, BinOp, BlockId, Callee, Const, FnId, LocalId, Operand, Rvalue, Statement, StatementKind,
-    StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
+    self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, Rvalue, Statement,
+    StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
 };
 
 /// The trap that ends a block after a call that never returns; it is never executed.
@@ -50,9 +50,10 @@ pub fn translate(
             None => None,
         })
         .collect();
-    let blocks: Vec<Block> = mir.blocks.iter().map(|_| builder.create_block()).collect();
+    let blocks: IdVec<BlockId, Block> = mir.blocks.iter().map(|_| builder.create_block()).collect();
     // A block is sealed once every edge into it is emitted; MIR's entry also has the prologue's.
-    let mut unemitted_edges: Vec<usize> = mir.predecessors().iter().map(Vec::len).collect();
+    let mut unemitted_edges: IdVec<BlockId, usize> =
+        mir.predecessors().iter().map(Vec::len).collect();
     unemitted_edges[mir::ENTRY] += 1;
     for (&block, &edges) in blocks.iter().zip(&unemitted_edges) {
         if edges == 0 {
@@ -76,17 +77,17 @@ pub fn translate(
     };
     t.prologue()?;
     // Per MIR block, the values known non-null at its end (`FunctionTranslator::non_null`).
-    let mut non_null_at_end: Vec<HashSet<Value>> = vec![HashSet::new(); mir.blocks.len()];
+    let mut non_null_at_end = IdVec::from_elem(HashSet::new(), mir.blocks.len());
     let idom = mir.immediate_dominators();
     t.edge_emitted(mir::ENTRY);
     // Reverse postorder, then unreachable blocks: a block's dominators come before it, and a
     // block that is no loop header is sealed when translated.
     let mut order = mir.reverse_postorder();
-    let mut reachable = vec![false; mir.blocks.len()];
+    let mut reachable = IdVec::from_elem(false, mir.blocks.len());
     for &b in &order {
         reachable[b] = true;
     }
-    order.extend((0..mir.blocks.len()).filter(|&b| !reachable[b]));
+    order.extend(mir.blocks.ids().filter(|&b| !reachable[b]));
     for b in order {
         let block = &mir.blocks[b];
         t.builder.switch_to_block(t.blocks[b]);
@@ -116,10 +117,10 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     pub builder: FunctionBuilder<'a>,
     pub mir: &'m mir::Function,
     /// `None` for `Void` locals, which hold no value.
-    vars: Vec<Option<Local>>,
-    blocks: Vec<Block>,
+    vars: IdVec<LocalId, Option<Local>>,
+    blocks: IdVec<BlockId, Block>,
     /// Per MIR block, the edges into it not yet emitted.
-    unemitted_edges: Vec<usize>,
+    unemitted_edges: IdVec<BlockId, usize>,
     /// The span of the statement being translated: its `lo` is the location of runtime errors.
     pub span: Span,
     func_refs: HashMap<FuncId, FuncRef>,
@@ -181,7 +182,7 @@ impl FunctionTranslator<'_, '_> {
                     flags,
                     value,
                     globals,
-                    slot_offset(*global)?,
+                    slot_offset(global.index())?,
                 );
             }
             StatementKind::SetIndex {
@@ -356,10 +357,10 @@ impl FunctionTranslator<'_, '_> {
     fn trace(&mut self, event: TraceEvent) -> Result<()> {
         let (kind, function, block) = match event {
             TraceEvent::Enter(f) => (0, f, 0),
-            TraceEvent::Block(f, b) => (1, f, b),
+            TraceEvent::Block(f, b) => (1, f, b.index()),
             TraceEvent::Leave(f) => (2, f, 0),
         };
-        let args = [kind, function as i64, block as i64].map(|v| self.iconst(v));
+        let args = [kind, function.index() as i64, block as i64].map(|v| self.iconst(v));
         self.call_runtime_opt(&runtime::TRACE_EVENT, &args)?;
         Ok(())
     }
@@ -494,7 +495,7 @@ impl FunctionTranslator<'_, '_> {
                     flags,
                     ty,
                     globals,
-                    slot_offset(*global)?,
+                    slot_offset(global.index())?,
                 ))
             }
             Rvalue::Index {
@@ -844,17 +845,17 @@ enum Local {
 /// Which locals are temporaries of their blocks: not parameters, and never read in a block
 /// before being set in it, so that no value flows into a block from another one or from an
 /// earlier iteration. Copies of a block (tail duplication at -O2) each set their own.
-fn block_local_temps(mir: &mir::Function) -> Vec<bool> {
-    let mut temp = vec![true; mir.locals.len()];
+fn block_local_temps(mir: &mir::Function) -> IdVec<LocalId, bool> {
+    let mut temp = IdVec::from_elem(true, mir.locals.len());
     for &param in &mir.params {
         temp[param] = false;
     }
     // The block each local was last set in.
-    let mut set_in = vec![usize::MAX; mir.locals.len()];
-    for (b, block) in mir.blocks.iter().enumerate() {
-        let mut read = |op: &Operand, set_in: &[usize]| {
+    let mut set_in = IdVec::from_elem(None, mir.locals.len());
+    for (b, block) in mir.blocks.iter_enumerated() {
+        let mut read = |op: &Operand, set_in: &IdVec<LocalId, Option<BlockId>>| {
             if let Operand::Local(local) = *op
-                && set_in[local] != b
+                && set_in[local] != Some(b)
             {
                 temp[local] = false;
             }
@@ -864,7 +865,7 @@ fn block_local_temps(mir: &mir::Function) -> Vec<bool> {
                 read(op, &set_in);
             }
             if let Some(dest) = stmt.kind.dest() {
-                set_in[dest] = b;
+                set_in[dest] = Some(b);
             }
         }
         if let Some(op) = block.term.kind.operand() {

@@ -21,7 +21,7 @@ use super::layout::{PTR, SLOT, access_flags, clif_type, slot_offset, store_slot}
 use super::runtime::{self, RuntimeFn, abi_param};
 use super::{CodegenError, Result};
 use crate::mir::verify::verify;
-use crate::mir::{PathStream, Program, Type};
+use crate::mir::{FnId, IdVec, PathStream, Program, Type};
 
 /// The synthesized entry: sets the globals to their defaults, runs their initializers, then
 /// `main`; returns `main`'s `int` result, or 0.
@@ -33,7 +33,7 @@ fn trampoline_symbol(f: &RuntimeFn) -> String {
 }
 
 /// Symbol of a PL function: prefixed, so that it clashes with no runtime or C symbol.
-fn symbol(program: &Program, id: usize) -> String {
+fn symbol(program: &Program, id: FnId) -> String {
     if id == program.init {
         "__pcc_init".to_string()
     } else {
@@ -83,7 +83,7 @@ pub fn compile(
     let mut ctx = cx.module.make_context();
     let mut builder_cx = FunctionBuilderContext::new();
     let mut listings = Vec::new();
-    for (id, func) in program.functions.iter().enumerate() {
+    for (id, func) in program.functions.iter_enumerated() {
         let func_id = cx.functions[id];
         ctx.func = cx.new_function(func_id);
         function::translate(&mut cx, id, &mut ctx.func, &mut builder_cx)?;
@@ -149,7 +149,7 @@ pub struct ProgramContext<'m> {
     pub module: &'m mut dyn Module,
     pub program: &'m Program,
     /// The PL functions, by `FnId`.
-    pub functions: Vec<FuncId>,
+    pub functions: IdVec<FnId, FuncId>,
     /// The writable data object holding one slot per global; `None` without globals.
     pub globals: Option<DataId>,
     /// The zeroed data object of each array counter table; `None` for hashed tables.
@@ -177,7 +177,7 @@ impl<'m> ProgramContext<'m> {
         let mut cx = ProgramContext {
             module,
             program,
-            functions: Vec::new(),
+            functions: IdVec::new(),
             globals: None,
             counter_tables: Vec::new(),
             slot_tables: Vec::new(),
@@ -189,7 +189,7 @@ impl<'m> ProgramContext<'m> {
             empty_array: None,
             stack_limit: None,
         };
-        for (id, func) in program.functions.iter().enumerate() {
+        for (id, func) in program.functions.iter_enumerated() {
             let mut sig = cx.module.make_signature();
             for &param in &func.params {
                 let ty = clif_type(&func.locals[param].ty)

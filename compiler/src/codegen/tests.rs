@@ -28,8 +28,8 @@ fn string(s: &str) -> Operand {
     Operand::Const(Const::Str(s.as_bytes().to_vec()))
 }
 
-fn local(l: LocalId) -> Operand {
-    Operand::Local(l)
+fn local(l: usize) -> Operand {
+    Operand::Local(LocalId::new(l))
 }
 
 fn stmt(kind: StatementKind) -> Statement {
@@ -39,17 +39,17 @@ fn stmt(kind: StatementKind) -> Statement {
     }
 }
 
-fn assign(l: LocalId, rvalue: Rvalue) -> Statement {
-    stmt(StatementKind::Assign(l, rvalue))
+fn assign(l: usize, rvalue: Rvalue) -> Statement {
+    stmt(StatementKind::Assign(LocalId::new(l), rvalue))
 }
 
-fn binary(l: LocalId, op: BinOp, x: Operand, y: Operand) -> Statement {
+fn binary(l: usize, op: BinOp, x: Operand, y: Operand) -> Statement {
     assign(l, Rvalue::Binary(op, x, y))
 }
 
-fn builtin(dest: Option<LocalId>, builtin: Builtin, args: Vec<Operand>) -> Statement {
+fn builtin(dest: Option<usize>, builtin: Builtin, args: Vec<Operand>) -> Statement {
     stmt(StatementKind::Call {
-        dest,
+        dest: dest.map(LocalId::new),
         callee: Callee::Builtin(builtin),
         args,
     })
@@ -69,12 +69,16 @@ fn ret(op: Operand) -> TerminatorKind {
     TerminatorKind::Return(Some(op))
 }
 
-fn branch(cond: Operand, then_bb: BlockId, else_bb: BlockId) -> TerminatorKind {
+fn branch(cond: Operand, then_bb: usize, else_bb: usize) -> TerminatorKind {
     TerminatorKind::Branch {
         cond,
-        then_bb,
-        else_bb,
+        then_bb: BlockId::new(then_bb),
+        else_bb: BlockId::new(else_bb),
     }
+}
+
+fn goto(b: usize) -> TerminatorKind {
+    TerminatorKind::Goto(BlockId::new(b))
 }
 
 /// A function whose parameters have types `params` (locals `0..params.len()`), with further
@@ -82,7 +86,7 @@ fn branch(cond: Operand, then_bb: BlockId, else_bb: BlockId) -> TerminatorKind {
 fn function(name: &str, params: &[Type], locals: &[Type], ret: Type) -> Function {
     Function {
         name: name.to_string(),
-        params: (0..params.len()).collect(),
+        params: (0..params.len()).map(LocalId::new).collect(),
         ret,
         locals: params
             .iter()
@@ -92,7 +96,7 @@ fn function(name: &str, params: &[Type], locals: &[Type], ret: Type) -> Function
                 name: None,
             })
             .collect(),
-        blocks: Vec::new(),
+        blocks: IdVec::new(),
         span: Span::default(),
         name_span: Span::default(),
     }
@@ -101,24 +105,24 @@ fn function(name: &str, params: &[Type], locals: &[Type], ret: Type) -> Function
 /// A program whose first function is `main`, with an empty initializer.
 fn program(mut functions: Vec<Function>) -> Program {
     let mut init = function("<globals>", &[], &[], Type::Void);
-    init.blocks = vec![block(vec![], TerminatorKind::Return(None))];
+    init.blocks = vec![block(vec![], TerminatorKind::Return(None))].into();
     functions.push(init);
     Program {
         file_name: "test.pl".to_string(),
-        structs: Vec::new(),
-        globals: Vec::new(),
-        main: 0,
-        init: functions.len() - 1,
+        structs: IdVec::new(),
+        globals: IdVec::new(),
+        main: FnId::new(0),
+        init: FnId::new(functions.len() - 1),
         counter_tables: Vec::new(),
         stream: PathStream::default(),
-        functions,
+        functions: functions.into(),
     }
 }
 
 /// Local 0 of [`cases`]: the bit mask of passed checks.
-const BITS: LocalId = 0;
+const BITS: usize = 0;
 /// Local 1 of [`cases`]: a check's outcome.
-const OK: LocalId = 1;
+const OK: usize = 1;
 
 /// `main() -> int` over locals `int, bool, locals...`: runs `setup`, then each case's statements,
 /// and sets bit `i` of the result when case `i`'s `result` local equals `expected` (`==` of
@@ -126,11 +130,11 @@ const OK: LocalId = 1;
 fn cases(
     locals: &[Type],
     setup: Vec<Statement>,
-    cases: Vec<(Vec<Statement>, LocalId, Operand)>,
+    cases: Vec<(Vec<Statement>, usize, Operand)>,
 ) -> (Function, i32) {
     let all = [Type::Int, Type::Bool].iter().chain(locals).cloned();
     let mut main = function("main", &[], &all.collect::<Vec<_>>(), Type::Int);
-    main.blocks.push(block(setup, TerminatorKind::Goto(1)));
+    main.blocks.push(block(setup, goto(1)));
     let count = cases.len();
     for (i, (mut stmts, result, expected)) in cases.into_iter().enumerate() {
         let (pass, next) = (main.blocks.len() + 1, main.blocks.len() + 2);
@@ -138,8 +142,7 @@ fn cases(
         main.blocks
             .push(block(stmts, branch(local(OK), pass, next)));
         let set_bit = binary(BITS, BinOp::BitOr, local(BITS), int(1 << i));
-        main.blocks
-            .push(block(vec![set_bit], TerminatorKind::Goto(next)));
+        main.blocks.push(block(vec![set_bit], goto(next)));
     }
     main.blocks.push(block(vec![], ret(local(BITS))));
     (main, (1 << count) - 1)
@@ -177,7 +180,7 @@ fn loop_sums_ints() {
                 assign(0, Rvalue::Use(int(0))),
                 assign(1, Rvalue::Use(int(0))),
             ],
-            TerminatorKind::Goto(1),
+            goto(1),
         ),
         block(
             vec![binary(2, BinOp::Lt, local(1), int(100))],
@@ -188,10 +191,11 @@ fn loop_sums_ints() {
                 binary(0, BinOp::Add, local(0), local(1)),
                 binary(1, BinOp::Add, local(1), int(1)),
             ],
-            TerminatorKind::Goto(1),
+            goto(1),
         ),
         block(vec![], ret(local(0))),
-    ];
+    ]
+    .into();
     assert_eq!(run(&program(vec![main])), 4950);
 }
 
@@ -516,25 +520,25 @@ fn arrays() {
 fn structs_and_null() {
     // struct Node { key: int, next: Node, ok: bool }; locals 2..: Node, int, Node, bool.
     let (p, k, q, o) = (2, 3, 4, 5);
-    let node = Type::Struct(0);
+    let node = Type::Struct(StructId::new(0));
     let setup = vec![
         assign(
             p,
             Rvalue::New {
-                strukt: 0,
+                strukt: StructId::new(0),
                 fields: vec![int(5), Operand::Const(Const::Null), boolean(true)],
             },
         ),
         assign(
             q,
             Rvalue::New {
-                strukt: 0,
+                strukt: StructId::new(0),
                 fields: vec![int(6), local(p), boolean(false)],
             },
         ),
         stmt(StatementKind::SetField {
             object: local(p),
-            strukt: 0,
+            strukt: StructId::new(0),
             field: 0,
             value: int(7),
         }),
@@ -544,7 +548,7 @@ fn structs_and_null() {
             dest,
             Rvalue::Field {
                 object: local(object),
-                strukt: 0,
+                strukt: StructId::new(0),
                 field,
             },
         )
@@ -586,19 +590,20 @@ fn globals_hold_defaults_until_initialized() {
         Type::Bool,
         Type::Str,
         Type::Array(Box::new(Type::Int)),
-        Type::Struct(0),
+        Type::Struct(StructId::new(0)),
     ];
     // The initializer copies the defaults of globals 0..6 into globals 6..12, then sets G0 = 42.
     let mut init = function("<globals>", &[], &types, Type::Void);
     let mut stmts = Vec::new();
     for (i, _) in types.iter().enumerate() {
-        stmts.push(assign(i, Rvalue::Global(i)));
-        stmts.push(stmt(StatementKind::SetGlobal(i + types.len(), local(i))));
+        stmts.push(assign(i, Rvalue::Global(GlobalId::new(i))));
+        let copy = GlobalId::new(i + types.len());
+        stmts.push(stmt(StatementKind::SetGlobal(copy, local(i))));
     }
-    stmts.push(stmt(StatementKind::SetGlobal(0, int(42))));
-    init.blocks = vec![block(stmts, TerminatorKind::Return(None))];
+    stmts.push(stmt(StatementKind::SetGlobal(GlobalId::new(0), int(42))));
+    init.blocks = vec![block(stmts, TerminatorKind::Return(None))].into();
     // Locals 2..: int, float, bool, str, [int], S.
-    let read = |l, g| assign(l, Rvalue::Global(g));
+    let read = |l, g| assign(l, Rvalue::Global(GlobalId::new(g)));
     let (main, all) = cases(
         &types,
         Vec::new(),
@@ -647,8 +652,8 @@ fn recursive_calls() {
     );
     let call = |dest, arg| {
         stmt(StatementKind::Call {
-            dest: Some(dest),
-            callee: Callee::Function(1),
+            dest: Some(LocalId::new(dest)),
+            callee: Callee::Function(FnId::new(1)),
             args: vec![arg],
         })
     };
@@ -668,9 +673,10 @@ fn recursive_calls() {
             ],
             ret(local(2)),
         ),
-    ];
+    ]
+    .into();
     let mut main = function("main", &[], &[Type::Int], Type::Int);
-    main.blocks = vec![block(vec![call(0, int(20))], ret(local(0)))];
+    main.blocks = vec![block(vec![call(0, int(20))], ret(local(0)))].into();
     assert_eq!(run(&program(vec![main, fib])), 6765);
 }
 
@@ -687,20 +693,22 @@ fn calls_pass_bools_and_floats() {
         block(vec![], branch(local(0), 1, 2)),
         block(vec![], ret(local(1))),
         block(vec![], ret(local(2))),
-    ];
+    ]
+    .into();
     let mut main = function("main", &[], &[Type::Float, Type::Int], Type::Int);
     main.blocks = vec![block(
         vec![
             stmt(StatementKind::Call {
-                dest: Some(0),
-                callee: Callee::Function(1),
+                dest: Some(LocalId::new(0)),
+                callee: Callee::Function(FnId::new(1)),
                 args: vec![boolean(false), float(1.5), float(2.5)],
             }),
             binary(0, BinOp::Mul, local(0), float(2.0)),
             builtin(Some(1), Builtin::ToInt, vec![local(0)]),
         ],
         ret(local(1)),
-    )];
+    )]
+    .into();
     assert_eq!(run(&program(vec![main, pick])), 5);
 }
 
@@ -709,23 +717,17 @@ fn switch_takes_first_matching_case() {
     // match x { -1 => 10, 0 | 5 => 20, 5 => 30 (shadowed), _ => 40 } summed over x in -2..=5.
     let mut main = function("main", &[], &[Type::Int, Type::Int, Type::Bool], Type::Int);
     let (sum, x, more) = (0, 1, 2);
-    let add = |v| {
-        block(
-            vec![binary(sum, BinOp::Add, local(sum), int(v))],
-            TerminatorKind::Goto(6),
-        )
-    };
+    let add = |v| block(vec![binary(sum, BinOp::Add, local(sum), int(v))], goto(6));
     main.blocks = vec![
-        block(
-            vec![assign(x, Rvalue::Use(int(-2)))],
-            TerminatorKind::Goto(1),
-        ),
+        block(vec![assign(x, Rvalue::Use(int(-2)))], goto(1)),
         block(
             vec![],
             TerminatorKind::Switch {
                 value: local(x),
-                cases: vec![(-1, 2), (0, 3), (5, 3), (5, 4)],
-                default: 5,
+                cases: [(-1, 2), (0, 3), (5, 3), (5, 4)]
+                    .map(|(value, b)| (value, BlockId::new(b)))
+                    .to_vec(),
+                default: BlockId::new(5),
             },
         ),
         add(10),
@@ -740,7 +742,8 @@ fn switch_takes_first_matching_case() {
             branch(local(more), 1, 7),
         ),
         block(vec![], ret(local(sum))),
-    ];
+    ]
+    .into();
     // -2 → 40, -1 → 10, 0 → 20, 1..=4 → 4 × 40, 5 → 20.
     assert_eq!(run(&program(vec![main])), 40 + 10 + 20 + 160 + 20);
 }
@@ -770,14 +773,15 @@ fn void_main_returns_zero_and_prints_every_type() {
             ),
         ],
         TerminatorKind::Return(None),
-    )];
+    )]
+    .into();
     assert_eq!(run(&program(vec![main])), 0);
 }
 
 #[test]
 fn listings_name_every_function() {
     let mut main = function("main", &[], &[], Type::Int);
-    main.blocks = vec![block(vec![], ret(int(3)))];
+    main.blocks = vec![block(vec![], ret(int(3)))].into();
     let p = program(vec![main]);
     let options = Options::default();
     let clif = emit_clif(&p, "", &options, None).unwrap();
@@ -802,11 +806,11 @@ fn bad_options_and_bad_mir_are_errors_not_panics() {
         Ok(_) => panic!("bad MIR compiled"),
     };
     let mut main = function("main", &[], &[Type::Void], Type::Int);
-    main.blocks = vec![block(vec![], ret(local(0)))];
+    main.blocks = vec![block(vec![], ret(local(0)))].into();
     assert!(internal(main.clone()).contains("_0"));
-    main.blocks = vec![block(vec![], TerminatorKind::Goto(7))];
+    main.blocks = vec![block(vec![], goto(7))].into();
     assert!(internal(main.clone()).contains("block 7"));
-    main.blocks = vec![block(vec![], ret(local(9)))];
+    main.blocks = vec![block(vec![], ret(local(9)))].into();
     assert!(internal(main.clone()).contains("_9"));
     let options = Options { opt_level: 3 };
     assert!(matches!(
@@ -829,15 +833,16 @@ fn program_info_lists_locations_and_printed_types_once() {
     let print = builtin(None, Builtin::Print, vec![local(1), local(1), int(0)]);
     let call_g = stmt(StatementKind::Call {
         dest: None,
-        callee: Callee::Function(1),
+        callee: Callee::Function(FnId::new(1)),
         args: vec![],
     });
     main.blocks = vec![block(
         vec![divide.clone(), divide, print.clone(), print, call_g],
         ret(int(0)),
-    )];
+    )]
+    .into();
     let mut g = function("g", &[], &[], Type::Void);
-    g.blocks = vec![block(vec![], TerminatorKind::Return(None))];
+    g.blocks = vec![block(vec![], TerminatorKind::Return(None))].into();
     let info = jit(&program(vec![main, g]), source, &Options::default())
         .unwrap()
         .info;

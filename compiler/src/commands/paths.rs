@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::profile_view::{CfgView, ProgramView};
 use crate::driver::{self, EXIT_COMPILE_ERROR};
 use crate::lower;
-use crate::mir::{self, Builtin, Callee, StatementKind, TerminatorKind};
+use crate::mir::{self, BlockId, Builtin, Callee, StatementKind, TerminatorKind};
 use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_lines};
 
 #[derive(Clone, Copy, Debug)]
@@ -85,8 +85,7 @@ pub(super) fn select<'p>(
 ) -> Result<Vec<&'p mir::Function>, i32> {
     let profiled: Vec<&mir::Function> = program
         .functions
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .filter(|&(id, _)| id != program.init)
         .map(|(_, func)| func)
         .collect();
@@ -287,7 +286,7 @@ impl<'f> FunctionPaths<'f> {
     fn first_line(&self, block: usize, index: &LineIndex) -> u32 {
         match self.node_lines[block].first() {
             Some(&line) => line,
-            None => index.line(self.func.blocks[block].term.span.lo),
+            None => index.line(self.func.blocks[BlockId::new(block)].term.span.lo),
         }
     }
 
@@ -295,7 +294,7 @@ impl<'f> FunctionPaths<'f> {
     fn last_line(&self, block: usize, index: &LineIndex) -> u32 {
         match self.node_lines[block].last() {
             Some(&line) => line,
-            None => index.line(self.func.blocks[block].term.span.lo),
+            None => index.line(self.func.blocks[BlockId::new(block)].term.span.lo),
         }
     }
 
@@ -318,10 +317,8 @@ impl<'f> FunctionPaths<'f> {
     /// The MIR blocks of a CFG edge that does not go to EXIT.
     fn mir_edge(&self, e: EdgeId) -> (usize, usize) {
         let (from, to) = self.fcfg.edges[e.0];
-        (
-            from,
-            to.expect("back and cut edges stay inside the function"),
-        )
+        let to = to.expect("back and cut edges stay inside the function");
+        (from.index(), to.index())
     }
 
     fn describe(&self, path: &CfgPath, source: &Source) -> PathInfo {
@@ -411,6 +408,7 @@ impl<'f> FunctionPaths<'f> {
 
     /// The decision block `b` makes by going to `next`, if its terminator decides anything.
     fn decision(&self, b: usize, next: usize, source: &Source) -> Option<Decision> {
+        let (b, next) = (BlockId::new(b), BlockId::new(next));
         let term = &self.func.blocks[b].term;
         let outcome = match &term.kind {
             TerminatorKind::Branch {
@@ -438,15 +436,18 @@ impl<'f> FunctionPaths<'f> {
     }
 
     fn calls_exit(&self, block: usize) -> bool {
-        self.func.blocks[block].stmts.last().is_some_and(|s| {
-            matches!(
-                s.kind,
-                StatementKind::Call {
-                    callee: Callee::Builtin(Builtin::Exit),
-                    ..
-                }
-            )
-        })
+        self.func.blocks[BlockId::new(block)]
+            .stmts
+            .last()
+            .is_some_and(|s| {
+                matches!(
+                    s.kind,
+                    StatementKind::Call {
+                        callee: Callee::Builtin(Builtin::Exit),
+                        ..
+                    }
+                )
+            })
     }
 }
 
@@ -749,7 +750,7 @@ fn render_dot(
                 let _ = write!(label, "… (lines {})\\l", compact_lines(lines));
             }
             // What the block decides, for the T/F (or `match` arm) labels on its out-edges.
-            let term = &f.func.blocks[v.0].term;
+            let term = &f.func.blocks[crate::profiling::block(v)].term;
             if term.kind.successors().len() > 1 {
                 let what = if matches!(term.kind, TerminatorKind::Switch { .. }) {
                     "match"

@@ -123,7 +123,7 @@ pub struct CfgView {
 impl CfgView {
     /// The line a block's terminator decides on (its last line; its first for an empty block).
     pub fn branch_line(&self, v: NodeId, index: &LineIndex) -> u32 {
-        index.line(self.func.blocks[v.0].term.span.lo)
+        index.line(self.func.blocks[crate::profiling::block(v)].term.span.lo)
     }
 
     /// How many times an edge of the Ball-Larus DAG was taken: a real edge as its CFG edge, a
@@ -200,8 +200,7 @@ impl ProgramView {
             .map(|(i, record)| {
                 let func = program
                     .functions
-                    .iter()
-                    .enumerate()
+                    .iter_enumerated()
                     .find(|&(id, f)| id != program.init && f.name == record.name)
                     .map(|(_, f)| f);
                 let cfg = match func {

@@ -5,7 +5,7 @@ use pcc_stdlib::interp_support::RuntimeError;
 
 use super::machine::{Machine, Stop};
 use super::value::{Object, Value};
-use crate::mir::{BinOp, Const, Operand, Rvalue, Statement, StatementKind, UnOp};
+use crate::mir::{BinOp, Const, Operand, Rvalue, Statement, StatementKind, StructId, UnOp};
 use pcc_lang::Span;
 
 impl Machine<'_> {
@@ -144,7 +144,7 @@ impl Machine<'_> {
     fn object<'v>(
         &self,
         object: &'v Value,
-        strukt: usize,
+        strukt: StructId,
         field: usize,
         span: Span,
     ) -> Result<&'v Object, Stop> {

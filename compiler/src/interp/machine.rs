@@ -12,7 +12,8 @@ use pcc_stdlib::interp_support::{Input, RuntimeError};
 use super::recorder::Recorder;
 use super::value::Value;
 use crate::mir::{
-    BlockId, Builtin, Callee, ENTRY, FnId, LocalId, Program, StatementKind, TerminatorKind,
+    BlockId, Builtin, Callee, ENTRY, FnId, GlobalId, IdVec, LocalId, Program, StatementKind,
+    TerminatorKind,
 };
 use pcc_lang::Span;
 
@@ -37,14 +38,14 @@ pub struct Frame {
     pub block: BlockId,
     /// The next statement of `block` to execute; its terminator once past the last.
     pub next: usize,
-    pub locals: Vec<Value>,
+    pub locals: IdVec<LocalId, Value>,
     /// Where the caller wants the result.
     pub dest: Option<LocalId>,
 }
 
 pub struct Machine<'p> {
     pub program: &'p Program,
-    pub globals: Vec<Value>,
+    pub globals: IdVec<GlobalId, Value>,
     pub frames: Vec<Frame>,
     pub input: Input<Stdin>,
     pub args: Vec<String>,
@@ -148,7 +149,8 @@ impl<'p> Machine<'p> {
         if self.frames.len() >= MAX_DEPTH {
             return Err(self.error_in(RuntimeError::StackOverflow, func.name_span, function));
         }
-        let mut locals: Vec<Value> = func.locals.iter().map(|l| Value::zero(&l.ty)).collect();
+        let mut locals: IdVec<LocalId, Value> =
+            func.locals.iter().map(|l| Value::zero(&l.ty)).collect();
         for (&param, arg) in func.params.iter().zip(args) {
             locals[param] = arg;
         }

@@ -20,8 +20,8 @@ use pcc_profiler::profile::{
     Storage,
 };
 
-use crate::mir::{BlockId, ENTRY, FnId, Program};
-use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
+use crate::mir::{BlockId, ENTRY, FnId, IdVec, Program};
+use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node, node_line, node_lines};
 
 /// What one function did during the run.
 struct Counts {
@@ -34,7 +34,7 @@ struct Counts {
     /// By CFG edge id.
     edges: Vec<u64>,
     /// By block id.
-    blocks: Vec<u64>,
+    blocks: IdVec<BlockId, u64>,
     /// Activations started, and finished (at a `return` or a dead end's `exit()`): the others
     /// were still running when the run ended, which an `edge` profile records as `unfinished`.
     started: u64,
@@ -52,7 +52,7 @@ pub struct Recorder<'p> {
     program: &'p Program,
     /// By function id; `None` for functions not profiled (the globals' initializer), or for all
     /// when the run is not profiled.
-    functions: Vec<Option<Counts>>,
+    functions: IdVec<FnId, Option<Counts>>,
     stack: Vec<Activation>,
 }
 
@@ -61,14 +61,14 @@ impl<'p> Recorder<'p> {
     pub fn off(program: &'p Program) -> Recorder<'p> {
         Recorder {
             program,
-            functions: Vec::new(),
+            functions: IdVec::new(),
             stack: Vec::new(),
         }
     }
 
     /// A recorder of every function but the globals' initializer.
     pub fn on(program: &'p Program) -> Recorder<'p> {
-        let functions = (program.functions.iter().enumerate())
+        let functions = (program.functions.iter_enumerated())
             .map(|(id, func)| {
                 if id == program.init {
                     return None;
@@ -81,7 +81,7 @@ impl<'p> Recorder<'p> {
                     edge_ids,
                     paths: BTreeMap::new(),
                     edges: vec![0; cfg.edges.len()],
-                    blocks: vec![0; func.blocks.len()],
+                    blocks: IdVec::from_elem(0, func.blocks.len()),
                     started: 0,
                     finished: 0,
                     cfg,
@@ -153,7 +153,7 @@ impl<'p> Recorder<'p> {
     pub fn exit_in_dead_end(&mut self) {
         let block = self.stack.last().map(|a| a.block);
         if let Some(block) = block {
-            self.finish(|_| NodeId(block));
+            self.finish(|_| node(block));
         }
     }
 
@@ -226,7 +226,8 @@ impl<'p> Recorder<'p> {
                     let exit = func.blocks.len();
                     let edges = counts.cfg.edges.iter().zip(&counts.edges);
                     let edges = edges.map(|(&(from, to), &count)| {
-                        let to = to.unwrap_or(exit);
+                        let from = node(from).0;
+                        let to = to.map_or(exit, |to| node(to).0);
                         EdgeCount {
                             from_block: from,
                             to_block: to,

@@ -16,8 +16,9 @@ use crate::mir::{
 pub const INIT_FUNCTION: &str = "<globals>";
 
 pub fn lower_program(program: &typed::Program) -> mir::Program {
-    let mut functions: Vec<mir::Function> = program.functions.iter().map(lower_function).collect();
-    functions.push(lower_global_initializers(program));
+    let mut functions: mir::IdVec<mir::FnId, mir::Function> =
+        program.functions.iter().map(lower_function).collect();
+    let init = functions.push(lower_global_initializers(program));
     mir::Program {
         file_name: program.file_name.clone(),
         structs: program.structs.clone(),
@@ -29,7 +30,7 @@ pub fn lower_program(program: &typed::Program) -> mir::Program {
                 ty: g.ty.clone(),
             })
             .collect(),
-        init: functions.len() - 1,
+        init,
         functions,
         main: program.main,
         counter_tables: Vec::new(),
@@ -48,7 +49,7 @@ fn lower_function(func: &typed::Function) -> mir::Function {
         .collect();
     let mut builder = Builder::new(
         &func.name,
-        func.params.clone(),
+        func.params.iter().map(|&p| local(p)).collect(),
         func.ret.clone(),
         locals,
         func.span,
@@ -70,16 +71,20 @@ fn lower_function(func: &typed::Function) -> mir::Function {
 }
 
 fn lower_global_initializers(program: &typed::Program) -> mir::Function {
-    let span = program.globals.first().map_or(Span::default(), |g| g.span);
+    let span = program
+        .globals
+        .iter()
+        .next()
+        .map_or(Span::default(), |g| g.span);
     let mut builder = Builder::new(
         INIT_FUNCTION,
         Vec::new(),
         Type::Void,
-        Vec::new(),
+        mir::IdVec::new(),
         span,
         span,
     );
-    for (id, global) in program.globals.iter().enumerate() {
+    for (id, global) in program.globals.iter_enumerated() {
         let value = builder.expr(&global.init);
         builder.push(StatementKind::SetGlobal(id, value), global.span);
     }
@@ -105,7 +110,7 @@ impl Builder {
         name: &str,
         params: Vec<mir::LocalId>,
         ret: Type,
-        locals: Vec<LocalDecl>,
+        locals: mir::IdVec<mir::LocalId, LocalDecl>,
         span: Span,
         name_span: Span,
     ) -> Self {
@@ -114,7 +119,7 @@ impl Builder {
             params,
             ret,
             locals,
-            blocks: Vec::new(),
+            blocks: mir::IdVec::new(),
             span,
             name_span,
         };
@@ -139,8 +144,7 @@ impl Builder {
                 kind: TerminatorKind::Unreachable,
                 span: Span::default(),
             },
-        ));
-        self.func.blocks.len() - 1
+        ))
     }
 
     fn push(&mut self, kind: StatementKind, span: Span) {
@@ -186,9 +190,9 @@ impl Builder {
     fn stmt(&mut self, stmt: &typed::Stmt) {
         let span = stmt.span;
         match &stmt.kind {
-            StmtKind::Let { local, init } => {
+            StmtKind::Let { local: id, init } => {
                 let value = self.expr(init);
-                self.push(StatementKind::Assign(*local, Rvalue::Use(value)), span);
+                self.push(StatementKind::Assign(local(*id), Rvalue::Use(value)), span);
             }
             StmtKind::Assign { target, value } => self.assign(target, value, span),
             StmtKind::CompoundAssign { target, op, value } => {
@@ -229,11 +233,12 @@ impl Builder {
                 self.current = exit;
             }
             StmtKind::For { var, lo, hi, body } => {
+                let var = local(*var);
                 let lo = self.expr(lo);
                 // `hi` is evaluated once, even if the body changes what it was computed from.
                 let hi_value = self.expr(hi);
                 let hi = self.assign_temp(Type::Int, Rvalue::Use(hi_value), span);
-                self.push(StatementKind::Assign(*var, Rvalue::Use(lo)), span);
+                self.push(StatementKind::Assign(var, Rvalue::Use(lo)), span);
                 let header = self.new_block();
                 let body_bb = self.new_block();
                 let latch = self.new_block();
@@ -241,7 +246,7 @@ impl Builder {
                 self.goto_and_switch(header, span);
                 let in_range = self.assign_temp(
                     Type::Bool,
-                    Rvalue::Binary(BinOp::Lt, Operand::Local(*var), hi),
+                    Rvalue::Binary(BinOp::Lt, Operand::Local(var), hi),
                     span,
                 );
                 self.terminate(
@@ -257,10 +262,10 @@ impl Builder {
                 self.goto_and_switch(latch, end_of(body.span));
                 self.push(
                     StatementKind::Assign(
-                        *var,
+                        var,
                         Rvalue::Binary(
                             BinOp::Add,
-                            Operand::Local(*var),
+                            Operand::Local(var),
                             Operand::Const(Const::Int(1)),
                         ),
                     ),
@@ -341,7 +346,7 @@ impl Builder {
         match target {
             Place::Local(l) => {
                 let v = self.expr(value);
-                self.push(StatementKind::Assign(*l, Rvalue::Use(v)), span);
+                self.push(StatementKind::Assign(local(*l), Rvalue::Use(v)), span);
             }
             Place::Global(g) => {
                 let v = self.expr(value);
@@ -385,9 +390,10 @@ impl Builder {
         let ty = value.ty.clone();
         match target {
             Place::Local(l) => {
+                let l = local(*l);
                 let v = self.expr(value);
-                let rv = Rvalue::Binary(op, Operand::Local(*l), v);
-                self.push(StatementKind::Assign(*l, rv), span);
+                let rv = Rvalue::Binary(op, Operand::Local(l), v);
+                self.push(StatementKind::Assign(l, rv), span);
             }
             Place::Global(g) => {
                 let current = self.assign_temp(ty.clone(), Rvalue::Global(*g), span);
@@ -502,7 +508,7 @@ impl Builder {
             ExprKind::Bool(v) => Operand::Const(Const::Bool(*v)),
             ExprKind::Str(bytes) => Operand::Const(Const::Str(bytes.clone())),
             ExprKind::Null => Operand::Const(Const::Null),
-            ExprKind::Local(l) => Operand::Local(*l),
+            ExprKind::Local(l) => Operand::Local(local(*l)),
             ExprKind::Global(g) => self.assign_temp(ty, Rvalue::Global(*g), span),
             ExprKind::Call { func, args } => self.call(Callee::Function(*func), args, ty, span),
             ExprKind::Builtin { builtin, args } => {
@@ -608,6 +614,12 @@ fn end_of(span: Span) -> Span {
     Span::new(span.hi.saturating_sub(1) as usize, span.hi as usize)
 }
 
+/// The MIR local of a typed local: the same number, as [`lower_function`] copies the typed
+/// function's locals in order (temporaries come after them).
+fn local(l: typed::LocalId) -> mir::LocalId {
+    mir::LocalId::new(l.index())
+}
+
 fn struct_of(ty: &Type) -> mir::StructId {
     match ty {
         Type::Struct(s) => *s,
@@ -617,7 +629,7 @@ fn struct_of(ty: &Type) -> mir::StructId {
 
 /// Drops blocks not reachable from the entry and renumbers the rest in order.
 pub fn remove_unreachable_blocks(func: &mut mir::Function) {
-    let mut reachable = vec![false; func.blocks.len()];
+    let mut reachable = mir::IdVec::from_elem(false, func.blocks.len());
     let mut stack = vec![ENTRY];
     reachable[ENTRY] = true;
     while let Some(b) = stack.pop() {
@@ -628,11 +640,11 @@ pub fn remove_unreachable_blocks(func: &mut mir::Function) {
             }
         }
     }
-    let mut new_id = vec![usize::MAX; func.blocks.len()];
+    let mut new_id = mir::IdVec::from_elem(None, func.blocks.len());
     let mut next = 0;
-    for (b, &live) in reachable.iter().enumerate() {
+    for (b, &live) in reachable.iter_enumerated() {
         if live {
-            new_id[b] = next;
+            new_id[b] = Some(BlockId::new(next));
             next += 1;
         }
     }
@@ -643,7 +655,7 @@ pub fn remove_unreachable_blocks(func: &mut mir::Function) {
         .filter(|&(_, &live)| live)
         .map(|(mut block, _)| {
             for target in block.term.kind.targets_mut() {
-                *target = new_id[*target];
+                *target = new_id[*target].expect("a reachable block's successor is reachable");
             }
             block
         })

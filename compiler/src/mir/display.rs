@@ -8,7 +8,7 @@ use std::fmt::{self, Display, Formatter};
 use super::*;
 
 /// Writes a PL type the way the source spells it.
-pub struct TypeName<'a>(pub &'a Type, pub &'a [StructDef]);
+pub struct TypeName<'a>(pub &'a Type, pub &'a IdVec<StructId, StructDef>);
 
 impl Display for TypeName<'_> {
     fn fmt(&self, f: &mut Formatter) -> fmt::Result {
@@ -216,7 +216,7 @@ impl Program {
             Some(_) => format!(" // {text}"),
             None => String::new(),
         };
-        for (l, decl) in func.locals.iter().enumerate().skip(func.params.len()) {
+        for (l, decl) in func.locals.iter_enumerated().skip(func.params.len()) {
             let name = decl.name.as_deref().unwrap_or("tmp");
             out.push_str(&format!(
                 "    let _{l}: {};{}\n",
@@ -229,7 +229,7 @@ impl Program {
             Some(line_of) => format!("    {code:<40} // line {}\n", line_of(span)),
             None => format!("    {code}\n"),
         };
-        for (b, block) in func.blocks.iter().enumerate() {
+        for (b, block) in func.blocks.iter_enumerated() {
             let cold = if block.cold {
                 comment("cold".to_string())
             } else {

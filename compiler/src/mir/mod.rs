@@ -10,18 +10,26 @@ mod display;
 pub mod verify;
 
 use pcc_lang::Span;
+use pcc_lang::define_id;
+pub use pcc_lang::id::IdVec;
 pub use pcc_lang::typed::{BinOp, Builtin, FnId, GlobalId, StructDef, StructId, Type, UnOp};
 
-pub type BlockId = usize;
-pub type LocalId = usize;
+define_id!(
+    /// Index into [`Function::blocks`]; printed `bbN`.
+    BlockId
+);
+define_id!(
+    /// Index into [`Function::locals`]; printed `_N`.
+    LocalId
+);
 
 #[derive(Clone, Debug)]
 pub struct Program {
     pub file_name: String,
-    pub structs: Vec<StructDef>,
-    pub globals: Vec<GlobalDecl>,
+    pub structs: IdVec<StructId, StructDef>,
+    pub globals: IdVec<GlobalId, GlobalDecl>,
     /// User functions first (same ids as in the typed program), then [`Program::init`].
-    pub functions: Vec<Function>,
+    pub functions: IdVec<FnId, Function>,
     pub main: FnId,
     /// Synthesized function that runs the global initializers in source order.
     pub init: FnId,
@@ -67,14 +75,14 @@ pub struct Function {
     pub params: Vec<LocalId>,
     /// `Type::Void` when the function returns nothing.
     pub ret: Type,
-    pub locals: Vec<LocalDecl>,
+    pub locals: IdVec<LocalId, LocalDecl>,
     /// `blocks[ENTRY]` is the entry block.
-    pub blocks: Vec<BasicBlock>,
+    pub blocks: IdVec<BlockId, BasicBlock>,
     pub span: Span,
     pub name_span: Span,
 }
 
-pub const ENTRY: BlockId = 0;
+pub const ENTRY: BlockId = BlockId(0);
 
 #[derive(Clone, Debug)]
 pub struct LocalDecl {
@@ -479,15 +487,14 @@ impl Function {
 
     /// Adds a temporary local of type `ty`.
     pub fn new_temp(&mut self, ty: Type) -> LocalId {
-        self.locals.push(LocalDecl { ty, name: None });
-        self.locals.len() - 1
+        self.locals.push(LocalDecl { ty, name: None })
     }
 
     /// The blocks reachable from `ENTRY`, in reverse postorder: a block comes after its
     /// predecessors but along back edges.
     pub fn reverse_postorder(&self) -> Vec<BlockId> {
         let mut postorder = Vec::with_capacity(self.blocks.len());
-        let mut visited = vec![false; self.blocks.len()];
+        let mut visited = IdVec::from_elem(false, self.blocks.len());
         let mut stack = vec![(ENTRY, self.blocks[ENTRY].term.kind.successors(), 0)];
         visited[ENTRY] = true;
         while let Some((b, succs, next)) = stack.last_mut() {
@@ -511,14 +518,14 @@ impl Function {
 
     /// The immediate dominator of each block reachable from `ENTRY` (`None` for the entry and
     /// for unreachable blocks), by the iterative algorithm of Cooper, Harvey and Kennedy.
-    pub fn immediate_dominators(&self) -> Vec<Option<BlockId>> {
+    pub fn immediate_dominators(&self) -> IdVec<BlockId, Option<BlockId>> {
         let rpo = self.reverse_postorder();
-        let mut order = vec![usize::MAX; self.blocks.len()];
+        let mut order = IdVec::from_elem(usize::MAX, self.blocks.len());
         for (i, &b) in rpo.iter().enumerate() {
             order[b] = i;
         }
         let predecessors = self.predecessors();
-        let mut idom: Vec<Option<BlockId>> = vec![None; self.blocks.len()];
+        let mut idom = IdVec::from_elem(None, self.blocks.len());
         idom[ENTRY] = Some(ENTRY);
         let mut changed = true;
         while changed {
@@ -556,9 +563,9 @@ impl Function {
     }
 
     /// Predecessor lists, one per block (a predecessor appears once per distinct edge).
-    pub fn predecessors(&self) -> Vec<Vec<BlockId>> {
-        let mut preds = vec![Vec::new(); self.blocks.len()];
-        for (b, block) in self.blocks.iter().enumerate() {
+    pub fn predecessors(&self) -> IdVec<BlockId, Vec<BlockId>> {
+        let mut preds = IdVec::from_elem(Vec::new(), self.blocks.len());
+        for (b, block) in self.blocks.iter_enumerated() {
             for s in block.term.kind.successors() {
                 preds[s].push(b);
             }
@@ -577,16 +584,19 @@ mod tests {
         // unreachable and jumps into the loop.
         let source = "fn main() {}";
         let typed = pcc_lang::check_bytes("t.pl", source.as_bytes()).expect("a valid program");
-        let mut func = crate::lower::lower_program(&typed).functions.remove(0);
-        let goto = |b: BlockId| Terminator {
-            kind: TerminatorKind::Goto(b),
+        let mut func = crate::lower::lower_program(&typed)
+            .functions
+            .into_vec()
+            .remove(0);
+        let goto = |b| Terminator {
+            kind: TerminatorKind::Goto(BlockId::new(b)),
             span: Span::default(),
         };
-        let branch = |then_bb: BlockId, else_bb: BlockId| Terminator {
+        let branch = |then_bb, else_bb| Terminator {
             kind: TerminatorKind::Branch {
                 cond: Operand::Const(Const::Bool(true)),
-                then_bb,
-                else_bb,
+                then_bb: BlockId::new(then_bb),
+                else_bb: BlockId::new(else_bb),
             },
             span: Span::default(),
         };
@@ -610,9 +620,14 @@ mod tests {
             .collect();
         let rpo = func.reverse_postorder();
         assert_eq!(rpo.len(), 7);
-        assert_eq!(rpo[..2], [0, 1]);
+        assert_eq!(rpo[..2], [0, 1].map(BlockId::new));
+        let idom: Vec<Option<usize>> = func
+            .immediate_dominators()
+            .iter()
+            .map(|d| d.map(BlockId::index))
+            .collect();
         assert_eq!(
-            func.immediate_dominators(),
+            idom,
             [
                 None,
                 Some(0),

@@ -15,8 +15,8 @@
 //! Block ids in `Trace` statements name the blocks as lowered, not the current ones: not checked.
 
 use super::{
-    Callee, Const, Function, Operand, Program, Rvalue, Statement, StatementKind, StreamEvent,
-    StructDef, TerminatorKind, Type,
+    Callee, Const, Function, GlobalId, LocalId, Operand, Program, Rvalue, Statement, StatementKind,
+    StreamEvent, StructDef, StructId, TerminatorKind, Type,
 };
 
 /// What is wrong, naming the function and block.
@@ -77,11 +77,11 @@ impl Verifier<'_> {
         }
         for (i, &param) in self.func.params.iter().enumerate() {
             self.local(param)?;
-            if param != i {
+            if param.index() != i {
                 return Err(error(format!("parameter {i} is local _{param}, not _{i}")));
             }
         }
-        for (b, block) in self.func.blocks.iter().enumerate() {
+        for (b, block) in self.func.blocks.iter_enumerated() {
             let in_block = |e: VerifyError| error(format!("bb{b}: {e}"));
             for stmt in &block.stmts {
                 self.statement(stmt).map_err(in_block)?;
@@ -230,7 +230,7 @@ impl Verifier<'_> {
 
     fn terminator(&self, term: &TerminatorKind) -> Result<()> {
         for block in term.successors() {
-            if block >= self.func.blocks.len() {
+            if self.func.blocks.get(block).is_none() {
                 return Err(error(format!("jump to missing block {block}")));
             }
         }
@@ -305,28 +305,28 @@ impl Verifier<'_> {
         }
     }
 
-    fn local(&self, local: usize) -> Result<()> {
+    fn local(&self, local: LocalId) -> Result<()> {
         match self.func.locals.get(local) {
             Some(_) => Ok(()),
             None => Err(error(format!("local _{local} does not exist"))),
         }
     }
 
-    fn global(&self, global: usize) -> Result<()> {
+    fn global(&self, global: GlobalId) -> Result<()> {
         match self.program.globals.get(global) {
             Some(_) => Ok(()),
             None => Err(error(format!("global {global} does not exist"))),
         }
     }
 
-    fn strukt(&self, strukt: usize) -> Result<&StructDef> {
+    fn strukt(&self, strukt: StructId) -> Result<&StructDef> {
         self.program
             .structs
             .get(strukt)
             .ok_or_else(|| error(format!("struct {strukt} does not exist")))
     }
 
-    fn field(&self, strukt: usize, field: usize) -> Result<()> {
+    fn field(&self, strukt: StructId, field: usize) -> Result<()> {
         match self.strukt(strukt)?.fields.get(field) {
             Some(_) => Ok(()),
             None => Err(error(format!("struct {strukt} has no field {field}"))),
@@ -337,7 +337,7 @@ impl Verifier<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mir::{BasicBlock, Terminator};
+    use crate::mir::{BasicBlock, BlockId, ENTRY, Terminator};
 
     fn lower(source: &str) -> Program {
         let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
@@ -376,7 +376,7 @@ mod tests {
     fn a_jump_to_a_missing_block_is_reported_with_its_block() {
         let message = broken(|f| {
             let n = f.blocks.len();
-            f.blocks[0].term.kind = TerminatorKind::Goto(n + 5);
+            f.blocks[ENTRY].term.kind = TerminatorKind::Goto(BlockId::new(n + 5));
         });
         error_of(&message, "bb0: jump to missing block");
     }
@@ -384,8 +384,8 @@ mod tests {
     #[test]
     fn a_branch_on_an_int_is_reported() {
         let message = broken(|f| {
-            let (then_bb, else_bb) = (1, 1);
-            f.blocks[0].term.kind = TerminatorKind::Branch {
+            let (then_bb, else_bb) = (BlockId::new(1), BlockId::new(1));
+            f.blocks[ENTRY].term.kind = TerminatorKind::Branch {
                 cond: Operand::Const(Const::Int(1)),
                 then_bb,
                 else_bb,
@@ -443,7 +443,7 @@ mod tests {
     fn after_pass_names_the_pass() {
         let mut program = lower(SOURCE);
         let main = program.main;
-        program.functions[main].blocks[0].term.kind = TerminatorKind::Goto(999);
+        program.functions[main].blocks[ENTRY].term.kind = TerminatorKind::Goto(BlockId::new(999));
         after_pass(&program, "test");
     }
 }

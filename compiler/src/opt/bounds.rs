@@ -13,8 +13,8 @@
 use std::collections::BTreeSet;
 
 use crate::mir::{
-    BinOp, Builtin, Callee, Const, ENTRY, Function, LocalDecl, LocalId, Operand, Rvalue,
-    StatementKind, TerminatorKind, Type,
+    BinOp, BlockId, Builtin, Callee, Const, ENTRY, Function, IdVec, LocalDecl, LocalId, Operand,
+    Rvalue, StatementKind, TerminatorKind, Type,
 };
 
 /// An index: a local or a constant.
@@ -108,8 +108,8 @@ pub fn remove_bounds_checks(func: &mut Function) {
 }
 
 /// The facts known on entry to each block; `None` for a block no path reaches.
-fn analyze(func: &Function) -> Vec<Option<Facts>> {
-    let mut entry: Vec<Option<Facts>> = vec![None; func.blocks.len()];
+fn analyze(func: &Function) -> IdVec<BlockId, Option<Facts>> {
+    let mut entry = IdVec::from_elem(None, func.blocks.len());
     entry[ENTRY] = Some(Facts::new());
     // Optimistic: a block is visited once some predecessor is, and what it knows only shrinks
     // (facts on a back edge are intersected in when it is reached), down to the fixed point.
@@ -138,7 +138,7 @@ fn analyze(func: &Function) -> Vec<Option<Facts>> {
 
 /// The facts on each edge out of a block that ends with `facts`: a branch on a comparison adds
 /// what the comparison's outcome says.
-fn edge_facts(facts: &Facts, term: &TerminatorKind) -> Vec<(usize, Facts)> {
+fn edge_facts(facts: &Facts, term: &TerminatorKind) -> Vec<(BlockId, Facts)> {
     let TerminatorKind::Branch {
         cond: Operand::Local(c),
         then_bb,
@@ -215,7 +215,7 @@ fn as_index(op: &Operand) -> Option<Index> {
 }
 
 /// Updates `facts` across a statement.
-fn transfer(locals: &[LocalDecl], facts: &mut Facts, kind: &StatementKind) {
+fn transfer(locals: &IdVec<LocalId, LocalDecl>, facts: &mut Facts, kind: &StatementKind) {
     match kind {
         StatementKind::Assign(dest, rvalue) => {
             let new = assigned(locals, facts, *dest, rvalue);
@@ -248,7 +248,12 @@ fn transfer(locals: &[LocalDecl], facts: &mut Facts, kind: &StatementKind) {
 }
 
 /// What holds after `dest = rvalue`, from what held before.
-fn assigned(locals: &[LocalDecl], facts: &Facts, dest: LocalId, rvalue: &Rvalue) -> Vec<Fact> {
+fn assigned(
+    locals: &IdVec<LocalId, LocalDecl>,
+    facts: &Facts,
+    dest: LocalId,
+    rvalue: &Rvalue,
+) -> Vec<Fact> {
     let is_int = |op: &Operand| match op {
         Operand::Local(l) => locals[*l].ty == Type::Int,
         Operand::Const(c) => c.ty() == Type::Int,

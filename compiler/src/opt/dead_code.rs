@@ -1,7 +1,7 @@
 //! Removes assignments to locals that are never read, when computing the value has no effect
 //! (no runtime check that could fail, no call).
 
-use crate::mir::{BinOp, Function, Operand, Rvalue, StatementKind};
+use crate::mir::{BinOp, Function, IdVec, LocalId, Operand, Rvalue, StatementKind};
 
 pub fn remove_dead_assignments(func: &mut Function) {
     loop {
@@ -36,8 +36,8 @@ fn is_pure(rvalue: &Rvalue) -> bool {
     }
 }
 
-fn used_locals(func: &Function) -> Vec<bool> {
-    let mut used = vec![false; func.locals.len()];
+fn used_locals(func: &Function) -> IdVec<LocalId, bool> {
+    let mut used = IdVec::from_elem(false, func.locals.len());
     for block in &func.blocks {
         let operands = block.stmts.iter().flat_map(|stmt| stmt.kind.operands());
         for op in operands.chain(block.term.kind.operand()) {

@@ -17,8 +17,8 @@
 //! same function.
 
 use crate::mir::{
-    BasicBlock, Callee, ENTRY, FnId, Function, Operand, Program, Rvalue, Statement, StatementKind,
-    Terminator, TerminatorKind,
+    BasicBlock, BlockId, Callee, ENTRY, FnId, Function, IdVec, LocalId, Operand, Program, Rvalue,
+    Statement, StatementKind, Terminator, TerminatorKind,
 };
 
 /// The largest callee inlined, in statements and blocks (each block ends in a terminator).
@@ -35,9 +35,10 @@ pub fn inline_small_functions(program: &mut Program) {
     // Every inlining removes a call of a PL function and adds none (the callee is a leaf), so
     // this ends.
     loop {
-        let inlinable: Vec<Option<usize>> = program.functions.iter().map(inlinable_size).collect();
+        let inlinable: IdVec<FnId, Option<usize>> =
+            program.functions.iter().map(inlinable_size).collect();
         let mut changed = false;
-        for caller in 0..program.functions.len() {
+        for caller in program.functions.ids() {
             changed |= inline_calls(program, caller, &inlinable);
         }
         if !changed {
@@ -74,13 +75,17 @@ fn inlinable_size(func: &Function) -> Option<usize> {
 
 /// Inlines every call in `caller` of a function whose `inlinable` size fits the site's budget;
 /// whether there was one.
-fn inline_calls(program: &mut Program, caller: FnId, inlinable: &[Option<usize>]) -> bool {
+fn inline_calls(
+    program: &mut Program,
+    caller: FnId,
+    inlinable: &IdVec<FnId, Option<usize>>,
+) -> bool {
     let mut changed = false;
     let mut caller_size = size(&program.functions[caller]);
     // Blocks appended by inlining are visited too: the continuation of a call holds the rest of
     // its block.
-    let mut b = 0;
-    while b < program.functions[caller].blocks.len() && caller_size < MAX_CALLER_SIZE {
+    let mut b = ENTRY;
+    while b.index() < program.functions[caller].blocks.len() && caller_size < MAX_CALLER_SIZE {
         let block = &program.functions[caller].blocks[b];
         let budget = if block.hot {
             MAX_HOT_CALLEE_SIZE
@@ -100,7 +105,7 @@ fn inline_calls(program: &mut Program, caller: FnId, inlinable: &[Option<usize>]
                 inline_call(&mut program.functions[caller], b, i, &callee);
                 changed = true;
             }
-            None => b += 1,
+            None => b = BlockId::new(b.index() + 1),
         }
     }
     changed
@@ -110,7 +115,7 @@ fn inline_calls(program: &mut Program, caller: FnId, inlinable: &[Option<usize>]
 /// the block ends by assigning the arguments to copies of the callee's parameters and jumping to
 /// a copy of its blocks, whose returns assign the call's destination and jump to a new block
 /// holding the rest of block `b`.
-fn inline_call(caller: &mut Function, b: usize, i: usize, callee: &Function) {
+fn inline_call(caller: &mut Function, b: BlockId, i: usize, callee: &Function) {
     let rest = caller.blocks[b].stmts.split_off(i + 1);
     let call = caller.blocks[b]
         .stmts
@@ -121,18 +126,21 @@ fn inline_call(caller: &mut Function, b: usize, i: usize, callee: &Function) {
     };
     let local_base = caller.locals.len();
     caller.locals.extend(callee.locals.iter().cloned());
+    // The caller's copy of callee block `b`: the callee's blocks are appended, then the
+    // continuation.
     let block_base = caller.blocks.len();
-    let continuation = block_base + callee.blocks.len();
+    let copied = |b: BlockId| BlockId::new(block_base + b.index());
+    let continuation = BlockId::new(block_base + callee.blocks.len());
 
     let block = &mut caller.blocks[b];
     for (&param, arg) in callee.params.iter().zip(args) {
         block.stmts.push(Statement {
-            kind: StatementKind::Assign(local_base + param, Rvalue::Use(arg)),
+            kind: StatementKind::Assign(renamed(param, local_base), Rvalue::Use(arg)),
             span: call.span,
         });
     }
     let call_term = Terminator {
-        kind: TerminatorKind::Goto(block_base + ENTRY),
+        kind: TerminatorKind::Goto(copied(ENTRY)),
         span: call.span,
     };
     let after_call = std::mem::replace(&mut block.term, call_term);
@@ -146,7 +154,7 @@ fn inline_call(caller: &mut Function, b: usize, i: usize, callee: &Function) {
             rename(op, local_base);
         }
         for target in block.term.kind.targets_mut() {
-            *target += block_base;
+            *target = copied(*target);
         }
         if let TerminatorKind::Return(value) = &block.term.kind {
             if let (Some(dest), Some(value)) = (dest, value) {
@@ -173,14 +181,19 @@ fn rename_locals(kind: &mut StatementKind, local_base: usize) {
         rename(op, local_base);
     }
     if let Some(dest) = kind.dest_mut() {
-        *dest += local_base;
+        *dest = renamed(*dest, local_base);
     }
 }
 
 fn rename(op: &mut Operand, local_base: usize) {
     if let Operand::Local(l) = op {
-        *l += local_base;
+        *l = renamed(*l, local_base);
     }
+}
+
+/// The caller's copy of callee local `l`: the callee's locals are appended from `local_base` on.
+fn renamed(l: LocalId, local_base: usize) -> LocalId {
+    LocalId::new(local_base + l.index())
 }
 
 #[cfg(test)]
@@ -275,7 +288,7 @@ fn main() {{ println(counted(1), streamed(2), big(3)); }}"
         );
         let mut program = lower(&source);
         let add = |program: &mut Program, name: &str, kind: StatementKind| {
-            let f = program.functions.iter().position(|f| f.name == name);
+            let f = program.functions.position(|f| f.name == name);
             program.functions[f.unwrap()].blocks[ENTRY]
                 .stmts
                 .push(Statement {
@@ -310,7 +323,7 @@ fn main() {{ println(mid(1), huge(2)); println(mid(3)); }}",
             body(MAX_HOT_CALLEE_SIZE)
         );
         let mut program = lower(&source);
-        let main = program.functions.iter().position(|f| f.name == "main");
+        let main = program.functions.position(|f| f.name == "main");
         program.functions[main.unwrap()].blocks[ENTRY].hot = true;
         inline_small_functions(&mut program);
         // Both calls of `mid` are in the hot block (the second one in its continuation, hot

@@ -49,7 +49,6 @@ mod testing {
         let lines = LineIndex::new(source);
         let id = program
             .functions
-            .iter()
             .position(|f| f.name == name)
             .expect("the function exists");
         program.function_text(id, &|span| lines.line(span.lo))

@@ -24,7 +24,7 @@ const MAX_DUPLICATED: usize = 3;
 fn duplicate_small_targets(func: &mut Function) -> bool {
     let preds = func.predecessors();
     let mut changed = false;
-    for b in 0..func.blocks.len() {
+    for b in func.blocks.ids() {
         let TerminatorKind::Goto(target) = func.blocks[b].term.kind else {
             continue;
         };
@@ -69,7 +69,7 @@ fn fold_same_target_branches(func: &mut Function) -> bool {
 /// Retargets edges into a block that holds nothing but a jump elsewhere.
 fn bypass_empty_blocks(func: &mut Function) -> bool {
     let mut changed = false;
-    for b in 0..func.blocks.len() {
+    for b in func.blocks.ids() {
         let TerminatorKind::Goto(target) = func.blocks[b].term.kind else {
             continue;
         };
@@ -92,7 +92,7 @@ fn bypass_empty_blocks(func: &mut Function) -> bool {
 fn merge_chains(func: &mut Function) -> bool {
     let mut changed = false;
     let mut preds = func.predecessors();
-    for b in 0..func.blocks.len() {
+    for b in func.blocks.ids() {
         while let TerminatorKind::Goto(s) = func.blocks[b].term.kind {
             if s == b || s == ENTRY || preds[s].len() != 1 {
                 break;

@@ -16,15 +16,17 @@ pub fn append_copies(
     blocks: &[BlockId],
     redirect: impl Fn(usize, BlockId) -> BlockId,
 ) -> Vec<BlockId> {
-    let first = func.blocks.len();
-    for (j, &b) in blocks.iter().enumerate() {
-        let mut copy = func.blocks[b].clone();
-        for target in copy.term.kind.targets_mut() {
-            *target = redirect(j, *target);
-        }
-        func.blocks.push(copy);
-    }
-    (first..func.blocks.len()).collect()
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(j, &b)| {
+            let mut copy = func.blocks[b].clone();
+            for target in copy.term.kind.targets_mut() {
+                *target = redirect(j, *target);
+            }
+            func.blocks.push(copy)
+        })
+        .collect()
 }
 
 /// The size of `blocks` as the code-growth budgets count it: statements plus terminators.

@@ -7,8 +7,8 @@ use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::profile::{FunctionProfile, KipfNode, ModeRecord};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 
-use crate::mir::{BlockId, Function};
-use crate::profiling::function_cfg;
+use crate::mir::{BlockId, Function, IdVec};
+use crate::profiling::{block, function_cfg};
 
 /// An executed path of the profile, in MIR terms.
 pub struct ExecutedPath {
@@ -23,7 +23,7 @@ pub struct ExecutedPath {
 /// What the profile says about one function.
 pub struct Frequencies<'a> {
     /// Executions of each block (by lowered block id).
-    pub block: Vec<u64>,
+    pub block: IdVec<BlockId, u64>,
     pub paths: Vec<ExecutedPath>,
     /// `kbl`: the k-iteration path forest of the function ([KBLPP]), if the profile has one.
     pub kipf: Option<&'a [KipfNode]>,
@@ -47,7 +47,7 @@ impl<'a> Frequencies<'a> {
             ));
         }
         let exit = fcfg.exit();
-        let mut block = vec![0u64; func.blocks.len()];
+        let mut counts = IdVec::from_elem(0u64, func.blocks.len());
         let mut paths = Vec::new();
         for record in profile.paths.iter().filter(|p| p.count > 0) {
             let path: CfgPath = numbering
@@ -57,13 +57,13 @@ impl<'a> Frequencies<'a> {
                 .nodes(&fcfg.cfg)
                 .into_iter()
                 .filter(|&v| v != exit)
-                .map(|v| v.0)
+                .map(block)
                 .collect();
             for &b in &blocks {
-                block[b] += record.count;
+                counts[b] += record.count;
             }
             let back_to = match path.end {
-                PathEnd::BackEdge(e) => Some(fcfg.cfg.edge(e).to.0),
+                PathEnd::BackEdge(e) => Some(block(fcfg.cfg.edge(e).to)),
                 _ => None,
             };
             paths.push(ExecutedPath {
@@ -85,7 +85,7 @@ impl<'a> Frequencies<'a> {
             _ => None,
         };
         Ok(Frequencies {
-            block,
+            block: counts,
             paths,
             depth: kipf.map_or(0, depth),
             kipf,

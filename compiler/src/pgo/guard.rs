@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 use pcc_lang::Span;
 
 use crate::mir::{
-    BinOp, Builtin, Callee, Const, Function, LocalId, Operand, Rvalue, Statement, StatementKind,
-    TerminatorKind, Type,
+    BinOp, BlockId, Builtin, Callee, Const, Function, IdVec, LocalId, Operand, Rvalue, Statement,
+    StatementKind, TerminatorKind, Type,
 };
 
 /// Polynomials with more terms or a higher degree are given up on: no real index needs them.
@@ -179,11 +179,11 @@ fn requirement((op, a, b): &Compare, then: bool) -> Option<(Poly, Poly, bool)> {
 /// statements run in full before the next; the originals will do, the copies have the same
 /// statements) from the guard, and collects the checked accesses whose index it can express
 /// and the branches on comparisons it can express that the path leaves the same way.
-pub fn cover(func: &Function, blocks: &[usize]) -> Coverage {
+pub fn cover(func: &Function, blocks: &[BlockId]) -> Coverage {
     // Locals assigned anywhere in the chain: an array held in one may not be the one the guard
     // measured.
-    let assigned: Vec<bool> = {
-        let mut a = vec![false; func.locals.len()];
+    let assigned: IdVec<LocalId, bool> = {
+        let mut a = IdVec::from_elem(false, func.locals.len());
         for &b in blocks {
             for stmt in &func.blocks[b].stmts {
                 if let Some(dest) = stmt.kind.dest() {
@@ -193,14 +193,13 @@ pub fn cover(func: &Function, blocks: &[usize]) -> Coverage {
         }
         a
     };
-    let mut value: Vec<Option<Poly>> = func
+    let mut value: IdVec<LocalId, Option<Poly>> = func
         .locals
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(l, decl)| (decl.ty == Type::Int).then(|| Poly::local(l)))
         .collect();
     // Bools hold unknown comparisons at the guard.
-    let mut compare: Vec<Option<Compare>> = vec![None; func.locals.len()];
+    let mut compare: IdVec<LocalId, Option<Compare>> = IdVec::from_elem(None, func.locals.len());
     let mut coverage = Coverage::default();
     for (position, &b) in blocks.iter().enumerate() {
         let block = &func.blocks[b];
@@ -264,7 +263,7 @@ fn checked_access(kind: &StatementKind) -> Option<(&Operand, &Operand)> {
     }
 }
 
-fn operand(value: &[Option<Poly>], op: &Operand) -> Option<Poly> {
+fn operand(value: &IdVec<LocalId, Option<Poly>>, op: &Operand) -> Option<Poly> {
     match op {
         Operand::Local(l) => value[*l].clone(),
         Operand::Const(Const::Int(c)) => Some(Poly::constant(*c)),
@@ -272,7 +271,7 @@ fn operand(value: &[Option<Poly>], op: &Operand) -> Option<Poly> {
     }
 }
 
-fn evaluate(value: &[Option<Poly>], rvalue: &Rvalue) -> Option<Poly> {
+fn evaluate(value: &IdVec<LocalId, Option<Poly>>, rvalue: &Rvalue) -> Option<Poly> {
     match rvalue {
         Rvalue::Use(op) => operand(value, op),
         Rvalue::Binary(op, a, b) => {
@@ -410,26 +409,26 @@ mod tests {
 
     #[test]
     fn polynomials_are_exact_in_wrapping_arithmetic() {
-        let (i, w) = (Poly::local(1), Poly::local(2));
+        let (i, w) = (Poly::local(LocalId::new(1)), Poly::local(LocalId::new(2)));
         // (i * (2^62 + 1)) - (i * 2^62) is i, whatever i is.
         let big = i.mul(&Poly::constant((1 << 62) + 1)).unwrap();
         let bigger = i.mul(&Poly::constant(1 << 62)).unwrap();
         assert_eq!(big.add(&bigger, -1), Some(i.clone()));
         // y * w + x + 1 - 1 splits into the base y * w + x and the offset 0.
-        let y = Poly::local(0);
+        let y = Poly::local(LocalId::new(0));
         let index = y.mul(&w).unwrap().add(&i, 1).unwrap();
         let shifted = index.add(&Poly::constant(1), 1).unwrap();
         assert_eq!(shifted.split_constant(), (index.clone(), 1));
         // `x << 3` is `8 * x`; a shift by a variable or out of range is not a polynomial.
         let shl = |amount: Operand| {
-            let values = vec![Some(Poly::local(0)), Some(Poly::local(1))];
+            let values = IdVec::from_vec(vec![Some(Poly::local(LocalId::new(0))), Some(i.clone())]);
             evaluate(
                 &values,
-                &Rvalue::Binary(BinOp::Shl, Operand::Local(0), amount),
+                &Rvalue::Binary(BinOp::Shl, Operand::Local(LocalId::new(0)), amount),
             )
         };
-        assert_eq!(shl(int(3)), Poly::local(0).mul(&Poly::constant(8)));
-        assert_eq!(shl(Operand::Local(1)), None);
+        assert_eq!(shl(int(3)), y.mul(&Poly::constant(8)));
+        assert_eq!(shl(Operand::Local(LocalId::new(1))), None);
         assert_eq!(shl(int(64)), None);
         // Too high a degree is given up on.
         let cube = y.mul(&y).unwrap().mul(&y).unwrap();
@@ -443,9 +442,12 @@ mod tests {
                       while i < n { s += a[i] + a[i + 1] + a[(i * 7) % 5]; i += 1; } return s; }\n\
                       fn main() { println(f([1, 2, 3], 1)); }";
         let program = pcc_lang::check_bytes("t.pl", source.as_bytes()).expect("valid");
-        let func = crate::lower::lower_program(&program).functions[0].clone();
+        let func =
+            crate::lower::lower_program(&program).functions[crate::mir::FnId::new(0)].clone();
         // The body: the block holding the accesses, three times.
-        let body = (0..func.blocks.len())
+        let body = func
+            .blocks
+            .ids()
             .find(|&b| {
                 func.blocks[b]
                     .stmts

@@ -47,8 +47,7 @@ pub fn optimize(
     let init = program.init;
     let frequencies: Vec<Option<Frequencies>> = program
         .functions
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(id, func)| {
             if id == init {
                 None
@@ -65,13 +64,13 @@ pub fn optimize(
     let min_weight = (program_weight as f64 * MIN_SHARE) as u64;
     // A function does little per call if it calls no PL function (whose work its own profile
     // does not count) and executes at most twice its size per activation.
-    let short: Vec<bool> = frequencies
+    let short: mir::IdVec<mir::FnId, bool> = frequencies
         .iter()
         .zip(&program.functions)
         .map(|(freq, func)| {
             !func.calls_functions()
                 && freq.as_ref().is_none_or(|freq| {
-                    let size = clone::size(func, 0..func.blocks.len()) as u64;
+                    let size = clone::size(func, func.blocks.ids()) as u64;
                     freq.weight(func) <= 2 * size * freq.block[mir::ENTRY].max(1)
                 })
         })

@@ -18,7 +18,7 @@
 
 use std::collections::HashSet;
 
-use crate::mir::{BlockId, ENTRY, Function};
+use crate::mir::{BlockId, ENTRY, Function, IdVec};
 
 use super::clone::{append_copies, size};
 use super::frequencies::Frequencies;
@@ -79,10 +79,10 @@ pub fn form_superblocks(
     traces.sort_by_key(|p| (std::cmp::Reverse(p.count), p.id));
     let headers: HashSet<BlockId> = freq.paths.iter().filter_map(|p| p.back_to).collect();
     let lowered = freq.block.len();
-    let budget =
-        ((size(func, 0..lowered) as f64 * BUDGET_SHARE) as usize).clamp(MIN_BUDGET, MAX_BUDGET);
+    let budget = ((size(func, func.blocks.ids().take(lowered)) as f64 * BUDGET_SHARE) as usize)
+        .clamp(MIN_BUDGET, MAX_BUDGET);
     // The lowered block each block is a copy of (itself for the blocks this pass did not make).
-    let mut origin: Vec<BlockId> = (0..func.blocks.len()).collect();
+    let mut origin: IdVec<BlockId, BlockId> = func.blocks.ids().collect();
     let mut on_trace: HashSet<BlockId> = HashSet::new();
     let mut done = Superblocks {
         paths: Vec::new(),
@@ -120,7 +120,7 @@ pub fn form_superblocks(
         let first = func.blocks.len();
         let copies = append_copies(func, tail, |j, target| {
             if tail.get(j + 1) == Some(&target) {
-                first + j + 1
+                BlockId::new(first + j + 1)
             } else {
                 target
             }
@@ -146,7 +146,7 @@ pub fn form_superblocks(
 /// The blocks the lowered path `path` runs through in `func` as transformed so far: from its
 /// first block (an entry or a loop header, never copied), the successor that is the path's next
 /// block or a copy of it, at each step.
-fn route(func: &Function, origin: &[BlockId], path: &[BlockId]) -> Vec<BlockId> {
+fn route(func: &Function, origin: &IdVec<BlockId, BlockId>, path: &[BlockId]) -> Vec<BlockId> {
     let mut route = vec![path[0]];
     for &next in &path[1..] {
         let here = route[route.len() - 1];
@@ -165,7 +165,7 @@ fn route(func: &Function, origin: &[BlockId], path: &[BlockId]) -> Vec<BlockId> 
 /// The first position past the start of `trace` whose block can be reached from a block other
 /// than the one before it on the trace.
 fn side_entrance(func: &Function, trace: &[BlockId]) -> Option<usize> {
-    let mut reachable = vec![false; func.blocks.len()];
+    let mut reachable = IdVec::from_elem(false, func.blocks.len());
     for b in func.reverse_postorder() {
         reachable[b] = true;
     }
@@ -193,7 +193,7 @@ mod tests {
             "s += i;".repeat(extra)
         );
         let program = pcc_lang::check_bytes("t.pl", source.as_bytes()).expect("valid");
-        crate::lower::lower_program(&program).functions[0].clone()
+        crate::lower::lower_program(&program).functions[crate::mir::FnId::new(0)].clone()
     }
 
     /// The path from `start` taking, at the branches met in turn, `then` for `true`: its blocks
@@ -224,7 +224,7 @@ mod tests {
 
     /// A profile of `func` with the paths from `start` along `choices`, executed `count` times.
     fn profile(func: &Function, paths: &[(BlockId, &[bool], u64)]) -> Frequencies<'static> {
-        let mut block = vec![0; func.blocks.len()];
+        let mut block = IdVec::from_elem(0, func.blocks.len());
         let paths = paths
             .iter()
             .enumerate()
@@ -247,6 +247,10 @@ mod tests {
             kipf: None,
             depth: 0,
         }
+    }
+
+    fn bb(b: usize) -> BlockId {
+        BlockId::new(b)
     }
 
     fn header(func: &Function) -> BlockId {
@@ -281,24 +285,31 @@ mod tests {
         let tail = hot.len() - 3;
         assert_eq!(done.paths, vec![(0, 900.0 / 991.0)]);
         assert_eq!((done.blocks, func.blocks.len()), (tail, n + tail));
-        assert_eq!(func.blocks[hot[2]].term.kind.successors(), vec![n]);
-        let chain: Vec<BlockId> = hot[..3].iter().copied().chain(n..n + tail).collect();
+        assert_eq!(func.blocks[hot[2]].term.kind.successors(), vec![bb(n)]);
+        let chain: Vec<BlockId> = hot[..3]
+            .iter()
+            .copied()
+            .chain((n..n + tail).map(bb))
+            .collect();
         assert!(single_entry(&func, &chain));
         // The copy of the join exits to the original `else` arm; the last copy jumps back to
         // the original header.
         let original_else = walk(&func, hot[0], &[true, false, false]).0[4];
-        assert!(original_else < n);
+        assert!(original_else < bb(n));
         assert_eq!(
-            func.blocks[n].term.kind.successors(),
-            vec![n + 1, original_else]
+            func.blocks[bb(n)].term.kind.successors(),
+            vec![bb(n + 1), original_else]
         );
-        assert_eq!(func.blocks[n + tail - 1].term.kind.successors(), vec![h]);
+        assert_eq!(
+            func.blocks[bb(n + tail - 1)].term.kind.successors(),
+            vec![h]
+        );
         // The rare arm still reaches the original join.
         assert_eq!(
             func.blocks[freq.paths[1].blocks[2]].term.kind.successors(),
             vec![join]
         );
-        assert_eq!(done.statements, size(&func, n..n + tail));
+        assert_eq!(done.statements, size(&func, (n..n + tail).map(bb)));
     }
 
     #[test]

@@ -196,10 +196,10 @@ fn own_latch(func: &mut Function, path: &[BlockId], taken: &[BlockId]) -> Option
     let &before = own.last()?;
     let first_copy = func.blocks.len();
     let copies = append_copies(func, tail, |i, target| match tail.get(i + 1) {
-        Some(&next) if target == next => first_copy + i + 1,
+        Some(&next) if target == next => BlockId::new(first_copy + i + 1),
         _ => target,
     });
-    func.blocks[before].term.kind.retarget(tail[0], first_copy);
+    func.blocks[before].term.kind.retarget(tail[0], copies[0]);
     Some(own.iter().copied().chain(copies).collect())
 }
 
@@ -227,9 +227,9 @@ pub fn build_chain(
     let header = path[0];
     let latch = path[path.len() - 1];
     let span = func.blocks[header].term.span;
-    let guard = func.blocks.len();
-    let first = guard + 1;
-    let copy = |j: usize, i: usize| first + j * path.len() + i;
+    let guard = func.blocks.next_id();
+    let first = guard.index() + 1;
+    let copy = |j: usize, i: usize| BlockId::new(first + j * path.len() + i);
     // A placeholder until the chain is there to be evaluated.
     func.blocks.push(BasicBlock::new(
         Vec::new(),
@@ -256,14 +256,14 @@ pub fn build_chain(
     func.blocks[latch].term.kind.retarget(header, guard);
 
     for &(position, s) in &coverage.covered {
-        match &mut func.blocks[copy(0, 0) + position].stmts[s].kind {
+        match &mut func.blocks[BlockId::new(first + position)].stmts[s].kind {
             StatementKind::Assign(_, Rvalue::Index { checked, .. })
             | StatementKind::SetIndex { checked, .. } => *checked = false,
             _ => unreachable!("only element accesses are covered"),
         }
     }
     for &(position, then) in &coverage.decided {
-        let term = &mut func.blocks[copy(0, 0) + position].term.kind;
+        let term = &mut func.blocks[BlockId::new(first + position)].term.kind;
         if let TerminatorKind::Branch {
             then_bb, else_bb, ..
         } = *term
@@ -275,7 +275,10 @@ pub fn build_chain(
     // after the copies; a failing test leaves to the original header.
     let tests = guard::guard_tests(func, coverage, span);
     let ids: Vec<BlockId> = std::iter::once(guard)
-        .chain(func.blocks.len()..func.blocks.len() + tests.len().saturating_sub(1))
+        .chain(
+            (func.blocks.len()..func.blocks.len() + tests.len().saturating_sub(1))
+                .map(BlockId::new),
+        )
         .collect();
     for (i, (stmts, ok)) in tests.into_iter().enumerate() {
         let pass = ids.get(i + 1).copied().unwrap_or(copy(0, 0));
@@ -308,7 +311,7 @@ mod tests {
         let source = "fn f(n: int) -> int { let s = 0; for i in 0..n { if i % 3 == 0 { s += 1; } \
                       else { s += 2; } } return s; }\nfn main() { println(f(10)); }";
         let program = pcc_lang::check_bytes("t.pl", source.as_bytes()).expect("valid");
-        crate::lower::lower_program(&program).functions[0].clone()
+        crate::lower::lower_program(&program).functions[crate::mir::FnId::new(0)].clone()
     }
 
     fn succs(func: &Function, b: BlockId) -> Vec<BlockId> {
@@ -321,10 +324,15 @@ mod tests {
         let n = func.blocks.len();
         // The header: the block with a branch whose target jumps back to it eventually; find it
         // as the target of the `goto` that ends the increment block (the only back edge).
-        let header = (0..n)
+        let header = func
+            .blocks
+            .ids()
             .find(|&h| {
                 matches!(func.blocks[h].term.kind, TerminatorKind::Branch { .. })
-                    && (0..n).any(|b| b > h && succs(&func, b) == vec![h])
+                    && func
+                        .blocks
+                        .ids()
+                        .any(|b| b > h && succs(&func, b) == vec![h])
             })
             .expect("a loop header");
         let TerminatorKind::Branch {
@@ -354,14 +362,14 @@ mod tests {
         assert!(body.len() >= 4 && !body.contains(&side));
         let coverage = guard::cover(&func, &body.repeat(3));
         build_chain(&mut func, &body, 3, &coverage);
-        let guard = n;
-        let copy = |i: usize, j: usize| n + 1 + i * body.len() + j;
+        let guard = BlockId::new(n);
+        let copy = |i: usize, j: usize| BlockId::new(n + 1 + i * body.len() + j);
         // No array access, but the loop test `i < n` of every copy is decided by the guard:
         // `i + 2 < n`, and `i <= i + 2` (no wrap-around), one test per block.
         assert_eq!(coverage.decided.len(), 3);
         assert_eq!(coverage.comparisons(), 1);
         assert_eq!(func.blocks.len(), n + 1 + 3 * body.len() + 1);
-        let second_test = n + 1 + 3 * body.len();
+        let second_test = BlockId::new(n + 1 + 3 * body.len());
         for i in 0..3 {
             // Within a copy, the path's edges stay in the copy; the loop test is gone; the `else`
             // side is a side exit to the original block.
@@ -380,6 +388,6 @@ mod tests {
         // The general loop's back edge at the end of the path (the latch both arms share)
         // enters the chain; the loop's entry still goes to the original header.
         assert_eq!(succs(&func, latch), vec![guard]);
-        assert!((0..header).any(|b| succs(&func, b).contains(&header)));
+        assert!((0..header.index()).any(|b| succs(&func, BlockId::new(b)).contains(&header)));
     }
 }

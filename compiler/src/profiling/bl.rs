@@ -47,6 +47,6 @@ pub(super) fn instrument_streamed(
     }
     for b in 0..fcfg.exit().0 {
         let ops = inserter.path_code(register, code.dead_end_ops(NodeId(b)));
-        inserter.at_dead_end(b, stream(ops));
+        inserter.at_dead_end(super::block(NodeId(b)), stream(ops));
     }
 }

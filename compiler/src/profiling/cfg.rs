@@ -21,19 +21,32 @@ impl FunctionCfg {
     }
 }
 
+/// The CFG node of block `b`: nodes `0..blocks.len()` are the blocks, by the same numbers.
+pub fn node(b: BlockId) -> NodeId {
+    NodeId(b.index())
+}
+
+/// The block of CFG node `n`, which is not EXIT.
+pub fn block(n: NodeId) -> BlockId {
+    BlockId::new(n.0)
+}
+
 /// Nodes `0..blocks.len()` are the blocks (same ids), node `blocks.len()` is EXIT. Blocks that
 /// end in `unreachable` (after `exit()`) have no successors: the profiler treats them as dead ends.
 pub fn function_cfg(func: &Function) -> FunctionCfg {
     let exit = func.blocks.len();
     let mut edges = Vec::new();
-    for (b, block) in func.blocks.iter().enumerate() {
+    for (b, block) in func.blocks.iter_enumerated() {
         match &block.term.kind {
             TerminatorKind::Return(_) => edges.push((b, None)),
             kind => edges.extend(kind.successors().into_iter().map(|s| (b, Some(s)))),
         }
     }
-    let pairs: Vec<(usize, usize)> = edges.iter().map(|&(b, s)| (b, s.unwrap_or(exit))).collect();
-    let cfg = Cfg::from_edges(exit + 1, ENTRY, exit, &pairs)
+    let pairs: Vec<(usize, usize)> = edges
+        .iter()
+        .map(|&(b, s)| (node(b).0, s.map_or(exit, |s| node(s).0)))
+        .collect();
+    let cfg = Cfg::from_edges(exit + 1, node(ENTRY).0, exit, &pairs)
         .expect("MIR blocks form a valid CFG: one entry, EXIT without successors");
     FunctionCfg { cfg, edges }
 }

@@ -30,7 +30,10 @@ pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Pl
     }
     for b in 0..fcfg.exit().0 {
         if let Some(counter) = counters.dead_end_counter(NodeId(b)) {
-            inserter.at_dead_end(b, vec![count_const(table, counter as u64)]);
+            inserter.at_dead_end(
+                super::block(NodeId(b)),
+                vec![count_const(table, counter as u64)],
+            );
         }
     }
 }

@@ -9,7 +9,7 @@ use pcc_profiler::instrument::PathOp;
 
 use super::FunctionCfg;
 use crate::mir::{
-    self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, Operand, Rvalue, Statement,
+    self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, IdVec, Operand, Rvalue, Statement,
     StatementKind, Terminator, TerminatorKind, Type,
 };
 
@@ -78,8 +78,8 @@ pub(super) fn count_const(table: usize, index: u64) -> StatementKind {
 pub(super) struct Inserter<'f> {
     pub(super) func: &'f mut mir::Function,
     edges: &'f [(BlockId, Option<BlockId>)],
-    num_succs: Vec<usize>,
-    num_preds: Vec<usize>,
+    num_succs: IdVec<BlockId, usize>,
+    num_preds: IdVec<BlockId, usize>,
     pub(super) table: usize,
 }
 
@@ -178,8 +178,7 @@ impl<'f> Inserter<'f> {
                 self.func.blocks[to].stmts.splice(0..0, stmts);
             }
             Some(to) => {
-                let split = self.func.blocks.len();
-                self.func.blocks.push(BasicBlock::new(
+                let split = self.func.blocks.push(BasicBlock::new(
                     stmts.collect(),
                     Terminator {
                         kind: TerminatorKind::Goto(to),

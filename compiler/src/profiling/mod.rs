@@ -19,7 +19,7 @@ mod tpp;
 mod trace;
 mod wpp;
 
-pub use cfg::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
+pub use cfg::{FunctionCfg, block, cfg_hash, function_cfg, node, node_line, node_lines};
 pub(crate) use ppp::interesting_ids;
 pub use tpp::EdgeProfileSource;
 pub(crate) use tpp::edge_counts;
@@ -97,7 +97,7 @@ pub fn instrument(
         .iter_mut()
         .zip(hashes)
         .enumerate()
-        .filter(|&(id, _)| id != init)
+        .filter(|&(id, _)| id != init.index())
         .map(|(_, pair)| pair)
     {
         let table = functions.len();
@@ -125,7 +125,7 @@ pub fn instrument(
             edges: fcfg
                 .edges
                 .iter()
-                .map(|&(b, s)| (b, s.unwrap_or(fcfg.exit().0)))
+                .map(|&(b, s)| (node(b).0, s.map_or(fcfg.exit(), node).0))
                 .collect(),
             node_lines: node_lines(func, &lines),
             node_line: node_line(func, &lines),

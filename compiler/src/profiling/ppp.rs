@@ -46,7 +46,7 @@ pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Pl
     }
     for b in 0..fcfg.exit().0 {
         let code = ppp_code(&mut inserter, registers, plan.code.dead_end_ops(NodeId(b)));
-        inserter.at_dead_end(b, code);
+        inserter.at_dead_end(super::block(NodeId(b)), code);
     }
 }
 

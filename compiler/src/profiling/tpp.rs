@@ -85,7 +85,7 @@ pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Pl
         let code = tpp_code(table, register, num_paths, ops, &mut |ty| {
             inserter.func.new_temp(ty)
         });
-        inserter.at_dead_end(b, code);
+        inserter.at_dead_end(super::block(NodeId(b)), code);
     }
 }
 

@@ -14,8 +14,8 @@ use crate::mir::{
 /// lowered (instrumentation appends blocks that split edges or, for `wpp`, blocks before calls:
 /// those are not traced).
 pub fn trace_blocks(program: &mut mir::Program, lowered: &[usize]) {
-    for (f, func) in program.functions.iter_mut().enumerate() {
-        for (b, block) in func.blocks.iter_mut().enumerate() {
+    for (f, func) in program.functions.iter_enumerated_mut() {
+        for (b, block) in func.blocks.iter_enumerated_mut() {
             let span = block.stmts.first().map_or(block.term.span, |s| s.span);
             let event = |event| Statement {
                 kind: StatementKind::Trace(event),
@@ -23,7 +23,7 @@ pub fn trace_blocks(program: &mut mir::Program, lowered: &[usize]) {
             };
             // A block `wpp` split off before a call holds the end of a lowered block: it reports
             // the activation's end, not itself.
-            if b < lowered[f] {
+            if b.index() < lowered[f.index()] {
                 block.stmts.insert(0, event(TraceEvent::Block(f, b)));
             }
             match block.term.kind {
@@ -47,7 +47,7 @@ pub fn trace_blocks(program: &mut mir::Program, lowered: &[usize]) {
         }
         // A new entry block reports the activation, then jumps to the old one, which may be a
         // loop header and so cannot report it itself.
-        let old_entry = func.blocks.len();
+        let old_entry = func.blocks.next_id();
         let enter = BasicBlock::new(
             vec![Statement {
                 kind: StatementKind::Trace(TraceEvent::Enter(f)),
@@ -60,7 +60,7 @@ pub fn trace_blocks(program: &mut mir::Program, lowered: &[usize]) {
         );
         let entry = std::mem::replace(&mut func.blocks[ENTRY], enter);
         func.blocks.push(entry);
-        for block in &mut func.blocks[1..] {
+        for block in func.blocks.iter_mut().skip(1) {
             block.term.kind.retarget(ENTRY, old_entry);
         }
     }

@@ -14,7 +14,7 @@ use pcc_profiler::wpp::{CallSplit, SplitError};
 
 use super::insert::stop_nodes;
 use super::{FunctionCfg, bl, function_cfg, stream};
-use crate::mir::{self, BasicBlock, BlockId, Terminator, TerminatorKind};
+use crate::mir::{self, BasicBlock, BlockId, ENTRY, Terminator, TerminatorKind};
 
 /// The plan of `func`, already split before calls ([`split_before_calls`] returned
 /// `continuations`).
@@ -50,17 +50,17 @@ pub fn call_split(func: &mir::Function) -> Result<CallSplit, SplitError> {
 pub(super) fn split_before_calls(func: &mut mir::Function) -> Vec<BlockId> {
     let lowered = func.blocks.len();
     let mut continuations = Vec::new();
-    let mut b = 0;
-    while b < func.blocks.len() {
+    let mut b = ENTRY;
+    while b.index() < func.blocks.len() {
         // A block added here starts with its call: look for the next one after it.
-        let from = usize::from(b >= lowered);
+        let from = usize::from(b.index() >= lowered);
         let call = func.blocks[b].stmts[from.min(func.blocks[b].stmts.len())..]
             .iter()
             .position(|s| s.kind.called_function().is_some());
         if let Some(at) = call {
             let rest = func.blocks[b].stmts.split_off(from + at);
             let span = rest[0].span;
-            let next = func.blocks.len();
+            let next = func.blocks.next_id();
             let goto = Terminator {
                 kind: TerminatorKind::Goto(next),
                 span,
@@ -70,7 +70,7 @@ pub(super) fn split_before_calls(func: &mut mir::Function) -> Vec<BlockId> {
             continuations.push(next);
         }
         // The new block is scanned when its turn comes.
-        b += 1;
+        b = BlockId::new(b.index() + 1);
     }
     continuations
 }

@@ -8,7 +8,7 @@ use super::{Checker, builtins, suggest};
 use crate::ast::{self, ExprKind as Ast};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
-use crate::typed::{BinOp, Expr, ExprKind, Type, UnOp};
+use crate::typed::{BinOp, Expr, ExprKind, StructId, Type, UnOp};
 
 /// Whether a binary operator (other than a comparison) applies to operands of this type.
 pub(super) fn operator_accepts(op: BinOp, ty: &Type) -> bool {
@@ -514,7 +514,7 @@ impl Checker<'_> {
         }
     }
 
-    fn no_such_field(&mut self, id: usize, field: &ast::Ident) {
+    fn no_such_field(&mut self, id: StructId, field: &ast::Ident) {
         let strukt = &self.structs[id];
         let names = || strukt.fields.iter().map(|f| f.name.as_str());
         let hint = suggest::did_you_mean(&field.name, names());

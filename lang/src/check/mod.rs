@@ -21,6 +21,7 @@ use std::collections::HashMap;
 
 use crate::ast;
 use crate::diagnostics::Diagnostic;
+use crate::id::IdVec;
 use crate::index::{Index, SymbolId, SymbolKind};
 use crate::span::Span;
 use crate::typed::{self, FnId, GlobalId, LocalId, StructId, Type};
@@ -48,7 +49,9 @@ pub fn check_program_indexed(
     checker.record_signatures();
     let main = checker.find_main();
     let globals = checker.check_globals(program);
-    let functions: Vec<_> = (0..checker.functions.len())
+    let functions: Vec<_> = checker
+        .functions
+        .ids()
         .map(|id| checker.check_function(id))
         .collect();
     *index = std::mem::take(&mut checker.record.index);
@@ -58,8 +61,8 @@ pub fn check_program_indexed(
     // Without diagnostics, nothing above produced `None`.
     let (Some(main), Some(globals), Some(functions)) = (
         main,
-        globals.into_iter().collect::<Option<Vec<_>>>(),
-        functions.into_iter().collect::<Option<Vec<_>>>(),
+        globals.into_iter().collect::<Option<IdVec<_, _>>>(),
+        functions.into_iter().collect::<Option<IdVec<_, _>>>(),
     ) else {
         return Err(vec![Diagnostic::new(
             "internal error: checking failed without a diagnostic",
@@ -138,7 +141,7 @@ struct Body {
     fn_name: String,
     /// `None` when the return type does not exist.
     ret: Option<Type>,
-    locals: Vec<LocalInfo>,
+    locals: IdVec<LocalId, LocalInfo>,
     scopes: Vec<HashMap<String, LocalId>>,
     loop_depth: u32,
     /// The function being checked (`None` for a global initializer) and its parameter count.
@@ -149,11 +152,11 @@ struct Body {
 #[derive(Default)]
 struct Checker<'a> {
     diagnostics: Vec<Diagnostic>,
-    structs: Vec<StructInfo>,
+    structs: IdVec<StructId, StructInfo>,
     struct_ids: HashMap<&'a str, StructId>,
-    globals: Vec<GlobalType>,
+    globals: IdVec<GlobalId, GlobalType>,
     global_ids: HashMap<&'a str, GlobalId>,
-    functions: Vec<FnInfo<'a>>,
+    functions: IdVec<FnId, FnInfo<'a>>,
     fn_ids: HashMap<&'a str, FnId>,
     body: Body,
     record: record::Recorder,
@@ -190,7 +193,7 @@ impl<'a> Checker<'a> {
                     .with_secondary(first, "first defined here"),
                 );
             } else {
-                self.struct_ids.insert(&name.name, self.structs.len());
+                self.struct_ids.insert(&name.name, self.structs.next_id());
             }
             let symbol = self.record.symbol(SymbolKind::Struct, name, decl.span);
             self.record.structs.push(symbol);
@@ -214,7 +217,7 @@ impl<'a> Checker<'a> {
             });
         }
         // Field types may name any struct, so they are resolved once all are known.
-        for (id, decl) in decls.iter().enumerate() {
+        for (id, decl) in self.structs.ids().zip(&decls) {
             let mut seen: HashMap<&str, Span> = HashMap::new();
             for (field, ty) in &decl.fields {
                 if let Some(&first) = seen.get(field.name.as_str()) {
@@ -258,7 +261,7 @@ impl<'a> Checker<'a> {
                     .with_secondary(first, "first defined here"),
                 );
             } else {
-                self.fn_ids.insert(&name.name, self.functions.len());
+                self.fn_ids.insert(&name.name, self.functions.next_id());
             }
             let params = decl
                 .params
@@ -324,7 +327,7 @@ impl<'a> Checker<'a> {
         for decl in &decls {
             let name = &decl.name;
             if let Some(&first) = self.global_ids.get(name.name.as_str()) {
-                let first = decls[first].name.span;
+                let first = decls[first.index()].name.span;
                 self.error(
                     Diagnostic::new(
                         format!("global `{}` is defined more than once", name.name),
@@ -333,7 +336,7 @@ impl<'a> Checker<'a> {
                     .with_secondary(first, "first defined here"),
                 );
             } else {
-                self.global_ids.insert(&name.name, self.globals.len());
+                self.global_ids.insert(&name.name, self.globals.next_id());
             }
             let annotation = decl.ty.as_ref().map(|ty| self.resolve_type(ty));
             let ty = match &annotation {
@@ -349,8 +352,8 @@ impl<'a> Checker<'a> {
         decls
             .iter()
             .zip(annotations)
-            .enumerate()
-            .map(|(id, (decl, annotation))| {
+            .zip(self.globals.ids())
+            .map(|((decl, annotation), id)| {
                 self.body = Body::default();
                 let init = self.initializer(&decl.name, annotation, &decl.init);
                 if let GlobalType::Pending = self.globals[id] {
@@ -428,7 +431,7 @@ impl<'a> Checker<'a> {
             .collect();
         Some(typed::Function {
             name: decl.name.name.clone(),
-            params: (0..decl.params.len()).collect(),
+            params: (0..decl.params.len()).map(LocalId::new).collect(),
             ret: ret?,
             locals,
             body: typed::Block {

@@ -3,6 +3,7 @@
 
 use super::Checker;
 use crate::ast;
+use crate::id::IdVec;
 use crate::index::{Index, Symbol, SymbolId, SymbolKind};
 use crate::span::Span;
 use crate::typed::{FnId, GlobalId, StructId, Type};
@@ -12,11 +13,11 @@ use crate::typed::{FnId, GlobalId, StructId, Type};
 pub(super) struct Recorder {
     pub index: Index,
     /// By position in `Checker::structs` (every declaration, duplicates too).
-    pub structs: Vec<SymbolId>,
+    pub structs: IdVec<StructId, SymbolId>,
     /// By struct, then field position.
-    pub fields: Vec<Vec<SymbolId>>,
-    pub functions: Vec<SymbolId>,
-    pub globals: Vec<SymbolId>,
+    pub fields: IdVec<StructId, Vec<SymbolId>>,
+    pub functions: IdVec<FnId, SymbolId>,
+    pub globals: IdVec<GlobalId, SymbolId>,
 }
 
 impl Recorder {
@@ -46,7 +47,7 @@ impl Checker<'_> {
 
     /// Gives struct and function symbols their signatures, once every type is resolved.
     pub(super) fn record_signatures(&mut self) {
-        for (id, strukt) in self.structs.iter().enumerate() {
+        for (id, strukt) in self.structs.iter_enumerated() {
             let fields: Vec<String> = strukt
                 .fields
                 .iter()
@@ -59,7 +60,7 @@ impl Checker<'_> {
             self.record.index.symbols[symbol].detail =
                 format!("struct {} {{ {} }}", strukt.name, fields.join(", "));
         }
-        for (id, f) in self.functions.iter().enumerate() {
+        for (id, f) in self.functions.iter_enumerated() {
             let params: Vec<String> = f
                 .decl
                 .params

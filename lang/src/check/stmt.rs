@@ -40,9 +40,8 @@ impl Checker<'_> {
         ty: Option<Type>,
         is_for_var: bool,
     ) -> (LocalId, Option<LocalId>) {
-        let id = self.body.locals.len();
         let symbol = self.record_local(name, ty.as_ref());
-        self.body.locals.push(LocalInfo {
+        let id = self.body.locals.push(LocalInfo {
             name: name.name.clone(),
             ty,
             span: name.span,

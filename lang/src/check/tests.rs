@@ -1,7 +1,9 @@
 //! Checker tests: valid programs of every feature (and the shape of what they produce), and
 //! the messages of errors.
 
-use crate::typed::{Builtin, ExprKind, Place, Program, StmtKind, Type};
+use crate::typed::{
+    Builtin, ExprKind, FnId, GlobalId, LocalId, Place, Program, StmtKind, StructId, Type,
+};
 
 fn ok(source: &str) -> Program {
     match crate::check("test.pl", source) {
@@ -112,7 +114,7 @@ fn main_may_return_int() {
     let program = ok("fn main() -> int { return 3; }");
     assert_eq!(program.functions[program.main].ret, Type::Int);
     let program = ok("fn helper() {} fn main() { helper(); }");
-    assert_eq!(program.main, 1);
+    assert_eq!(program.main, FnId::new(1));
     assert_eq!(program.functions[program.main].ret, Type::Void);
 }
 
@@ -130,13 +132,13 @@ fn typed_tree_shapes() {
          }");
     let main = &program.functions[program.main];
     assert_eq!(main.locals.len(), 4);
-    assert_eq!(main.locals[3].name, "i");
+    assert_eq!(main.locals[LocalId::new(3)].name, "i");
     let stmts = &main.body.stmts;
     // `null` takes the struct type it meets.
     let StmtKind::Let { init, .. } = &stmts[0].kind else {
         panic!()
     };
-    assert!(matches!(init.kind, ExprKind::Null) && init.ty == Type::Struct(0));
+    assert!(matches!(init.kind, ExprKind::Null) && init.ty == Type::Struct(StructId::new(0)));
     // `-5` is a literal; `-(5)` a negation.
     let StmtKind::Let { init, .. } = &stmts[1].kind else {
         panic!()
@@ -158,10 +160,10 @@ fn typed_tree_shapes() {
     assert!(matches!(
         then_block.stmts[0].kind,
         StmtKind::CompoundAssign {
-            target: Place::Local(1),
+            target: Place::Local(l),
             op: crate::typed::BinOp::Add,
             ..
-        }
+        } if l == LocalId::new(1)
     ));
     assert_eq!(else_block.stmts.len(), 1);
     let StmtKind::If {
@@ -175,9 +177,9 @@ fn typed_tree_shapes() {
     assert!(matches!(
         then_block.stmts[0].kind,
         StmtKind::Assign {
-            target: Place::Global(0),
+            target: Place::Global(g),
             ..
-        }
+        } if g == GlobalId::new(0)
     ));
     assert!(matches!(
         last.stmts[0].kind,
@@ -203,7 +205,7 @@ fn typed_tree_shapes() {
     let ExprKind::Binary { rhs, .. } = &args[3].kind else {
         panic!()
     };
-    assert_eq!(rhs.ty, Type::Struct(0));
+    assert_eq!(rhs.ty, Type::Struct(StructId::new(0)));
 }
 
 #[test]
@@ -223,7 +225,10 @@ fn functions_and_structs_in_any_order() {
     let program = ok("fn main() { let t = make(); println(t.next.key); }
          fn make() -> T { return new T { key: 1, next: null }; }
          struct T { key: int, next: T }");
-    assert_eq!(program.structs[0].fields[1].ty, Type::Struct(0));
+    assert_eq!(
+        program.structs[StructId::new(0)].fields[1].ty,
+        Type::Struct(StructId::new(0))
+    );
 }
 
 #[test]
@@ -237,7 +242,7 @@ fn user_functions_shadow_builtins() {
     let ExprKind::Builtin { args, .. } = &call.kind else {
         panic!()
     };
-    assert!(matches!(args[0].kind, ExprKind::Call { func: 0, .. }));
+    assert!(matches!(args[0].kind, ExprKind::Call { func, .. } if func == FnId::new(0)));
 }
 
 #[test]
