@@ -319,6 +319,34 @@ mod tests {
         assert!(error_of(&twice.to_json()).contains("path id 3 is listed twice"));
     }
 
+    /// A record must have the fields its mode always writes: the mode decides the record's type.
+    #[test]
+    fn refuses_a_record_without_its_modes_fields() {
+        let good = sample().to_json();
+        for (mode, field) in [
+            ("ppp", "interesting"),
+            ("edge", "num_blocks"),
+            ("block", "num_blocks"),
+            ("tpp", "edge_counts` or `bl_fallback"),
+        ] {
+            let text = good.replace("\"mode\": \"bl\"", &format!("\"mode\": \"{mode}\""));
+            assert!(
+                error_of(&text).contains(&format!(
+                    "function `add_even`: a {mode} record needs `{field}`"
+                )),
+                "{mode}: {}",
+                error_of(&text)
+            );
+        }
+        // A kbl record without a forest has an empty one.
+        let text = good.replace("\"mode\": \"bl\"", "\"mode\": \"kbl\"");
+        let kbl = Profile::from_json(&text).unwrap();
+        assert_eq!(
+            kbl.functions[0].record,
+            ModeRecord::Kbl(super::super::KblRecord { kipf: Vec::new() })
+        );
+    }
+
     #[test]
     fn block_and_edge_records_name_blocks_of_the_function() {
         let mut profile = sample();
