@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Counters, Layout, counter_table};
+use super::{Counters, Layout, counter_table, unnumbered};
 use crate::cfg::NodeId;
-use crate::profile::{BlockCount, BlockRecord, FunctionProfile, ModeRecord, Storage};
+use crate::profile::{BlockCount, BlockRecord, FunctionProfile, ModeRecord};
 use crate::spec::FunctionSpec;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -21,10 +21,7 @@ pub fn plan(num_blocks: usize) -> Plan {
 
 impl Plan {
     pub fn layout(&self) -> Layout {
-        Layout {
-            len: self.num_blocks as u64,
-            hashed: false,
-        }
+        Layout::array(self.num_blocks as u64)
     }
 }
 
@@ -47,11 +44,5 @@ pub fn decode(
         num_blocks: plan.num_blocks,
         blocks,
     });
-    Ok(FunctionProfile::new(
-        &function.name,
-        &function.cfg_hash,
-        0,
-        Storage::Array,
-        record,
-    ))
+    Ok(unnumbered(function, record))
 }

@@ -4,12 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Counters, Layout, counter_table};
+use super::{Counters, Layout, counter_table, unnumbered};
 use crate::cfg::Cfg;
 use crate::dag::Dag;
 use crate::edge_profile::EdgeProfilePlan;
 use crate::estimate::static_edge_weights;
-use crate::profile::{EdgeCount, EdgeRecord, FunctionProfile, ModeRecord, Storage};
+use crate::profile::{EdgeCount, EdgeRecord, FunctionProfile, ModeRecord};
 use crate::spec::FunctionSpec;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -28,10 +28,7 @@ pub fn plan(cfg: &Cfg, may_stop: &[bool]) -> Plan {
 
 impl Plan {
     pub fn layout(&self) -> Layout {
-        Layout {
-            len: self.counters.num_counters() as u64,
-            hashed: false,
-        }
+        Layout::array(self.counters.num_counters() as u64)
     }
 }
 
@@ -67,11 +64,5 @@ pub fn decode(
         edges,
         unfinished,
     });
-    Ok(FunctionProfile::new(
-        &function.name,
-        &function.cfg_hash,
-        0,
-        Storage::Array,
-        record,
-    ))
+    Ok(unnumbered(function, record))
 }

@@ -22,7 +22,7 @@ pub mod wpp;
 
 use serde::{Deserialize, Serialize};
 
-use crate::profile::{FunctionProfile, Mode};
+use crate::profile::{FunctionProfile, Mode, ModeRecord, Storage};
 use crate::spec::FunctionSpec;
 
 /// One function's plan, in the mode the program was instrumented for.
@@ -59,6 +59,13 @@ pub struct FunctionCounters<'a> {
     pub residual: &'a Counters,
 }
 
+impl Layout {
+    /// An array of `len` counters in the program's memory.
+    pub fn array(len: u64) -> Layout {
+        Layout { len, hashed: false }
+    }
+}
+
 impl Plan {
     pub fn mode(&self) -> Mode {
         match self {
@@ -93,10 +100,7 @@ impl Plan {
             Plan::Ppp(plan) => plan.layout,
             Plan::Tpp(plan) => plan.layout(),
             // `wpp` streams its paths instead of counting them.
-            Plan::Wpp(_) => Layout {
-                len: 0,
-                hashed: false,
-            },
+            Plan::Wpp(_) => Layout::array(0),
         }
     }
 
@@ -116,6 +120,18 @@ impl Plan {
             Plan::Wpp(_) => Err("a wpp profile is decoded from its trace".to_string()),
         }
     }
+}
+
+/// The record of a function whose paths are not numbered (`edge`, `block`): its counters are an
+/// array whatever its size.
+fn unnumbered(function: &FunctionSpec, record: ModeRecord) -> FunctionProfile {
+    FunctionProfile::new(
+        &function.name,
+        &function.cfg_hash,
+        0,
+        Storage::Array,
+        record,
+    )
 }
 
 /// A dense table of `len` counters from the (index, count) pairs a run left.

@@ -53,7 +53,7 @@ pub fn plan(
         storage: Storage::choose(ppp.range(), array_limit),
         ppp,
         code,
-        layout: Layout { len, hashed: false },
+        layout: Layout::array(len),
         slots,
     })
 }

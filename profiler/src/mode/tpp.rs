@@ -43,10 +43,7 @@ pub fn plan(
             len: num_paths + 1,
             hashed: num_paths > array_limit,
         },
-        false => Layout {
-            len: 0,
-            hashed: false,
-        },
+        false => Layout::array(0),
     };
     Ok(Plan::Targeted {
         tpp,
