@@ -291,6 +291,40 @@ fn annotate_prints_each_lines_count_without_colour_in_a_pipe() {
     assert!(bad.stderr.contains("no function `nope`"), "{}", bad.stderr);
 }
 
+/// Each annotated line's count, whatever order the functions are listed in.
+fn annotated_counts(text: &str) -> BTreeMap<u32, String> {
+    text.lines()
+        .filter_map(|row| {
+            let (left, _) = row.split_once(" | ")?;
+            let mut cells = left.split_whitespace();
+            let count = cells.next()?.to_string();
+            let line = cells.last()?.parse().ok()?;
+            Some((line, count))
+        })
+        .collect()
+}
+
+/// An edge profile's line counts follow the rule a path's lines follow: a line is entered once
+/// however many blocks of it run in a row, also when blocks without statements (a join between
+/// `||`'s operands, on the same line) lie between them. Same run, same counts as bl's.
+#[test]
+fn edge_annotations_count_lines_as_bl_paths_do() {
+    for program in ["precedence.pl", "control_flow.pl", "y2k.pl", "sieve.pl"] {
+        let scratch = Scratch::new("annotate-edge");
+        let annotate = |mode: &str| {
+            let profile = profiled(&scratch, program, mode);
+            let run = pcc(
+                &scratch,
+                &["profile", "annotate", profile.to_str().unwrap()],
+            );
+            annotated_counts(&run.stdout)
+        };
+        let (bl, edge) = (annotate("bl"), annotate("edge"));
+        assert!(bl.len() > 5, "{program}: {bl:?}");
+        assert_eq!(edge, bl, "{program}");
+    }
+}
+
 /// `(line, block, branch) → taken` of `BRDA` records.
 type Branches = BTreeMap<(u32, u32, u32), String>;
 

@@ -451,21 +451,19 @@ impl CfgView {
     }
 
     /// An edge profile's line counts, by the rule of [`path_line_counts`]: each block enters
-    /// its lines, except a first line that the edge into it was already on, unless that edge
-    /// ends a path (a back or cut edge: the next path enters the line anew).
+    /// its lines, except a first line that control was already on when it took the edge into
+    /// the block ([`CfgView::line_before`]).
     fn edge_line_counts(&self) -> BTreeMap<u32, u64> {
-        let dag = self.numbering.dag();
-        let ends_path = |e: &EdgeId| dag.back_edges().contains(e) || dag.cut_edges().contains(e);
         let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
         for (v, lines) in self.node_lines.iter().enumerate() {
             for &line in lines {
                 *counts.entry(line).or_default() += self.node_counts[v];
             }
         }
-        for (e, edge) in self.fcfg.cfg.edges().filter(|(e, _)| !ends_path(e)) {
-            let last = self.node_lines[edge.from.0].last();
+        let before = self.line_before();
+        for (e, edge) in self.fcfg.cfg.edges() {
             let first = self.node_lines[edge.to.0].first();
-            if let (Some(&last), Some(&first)) = (last, first)
+            if let (Some(last), Some(&first)) = (before[e.0], first)
                 && last == first
                 && let Some(count) = counts.get_mut(&first)
             {
@@ -474,5 +472,40 @@ impl CfgView {
         }
         counts.retain(|_, count| *count > 0);
         counts
+    }
+
+    /// For each edge, the last line control was on when it took the edge, as a path's lines
+    /// record it: the last statement line of the edge's source, or, through blocks without
+    /// statements (joins, latches), of the block before them, when every way into them agrees
+    /// on it. `None` after an edge that ends a path (a back or cut edge: the next path enters
+    /// its first line anew), at the entry, and where the ways into an empty block disagree.
+    fn line_before(&self) -> Vec<Option<u32>> {
+        let cfg = &self.fcfg.cfg;
+        let dag = self.numbering.dag();
+        let ends_path = |e: &EdgeId| dag.back_edges().contains(e) || dag.cut_edges().contains(e);
+        // The line control is on when it leaves each node, in topological order so that an empty
+        // block's predecessors come first (path-ending edges close every cycle).
+        let mut leaving: Vec<Option<u32>> = vec![None; cfg.num_nodes()];
+        for &v in dag.topological_order() {
+            leaving[v.0] = match self.node_lines[v.0].last() {
+                Some(&line) => Some(line),
+                None => {
+                    let mut ins = cfg.preds(v).iter();
+                    let first = ins.next();
+                    first.and_then(|e| {
+                        let line = |e: &EdgeId| {
+                            (!ends_path(e))
+                                .then(|| leaving[cfg.edge(*e).from.0])
+                                .flatten()
+                        };
+                        let agreed = line(e)?;
+                        ins.all(|e| line(e) == Some(agreed)).then_some(agreed)
+                    })
+                }
+            };
+        }
+        cfg.edges()
+            .map(|(e, edge)| (!ends_path(&e)).then(|| leaving[edge.from.0]).flatten())
+            .collect()
     }
 }
