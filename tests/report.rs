@@ -511,6 +511,64 @@ fn dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue() {
     assert!(run.stdout.contains("bb3  ×322"));
 }
 
+/// The bl profile, `large.json`, of a loop of 40 `if`s (a CFG of 124 blocks) in `scratch`.
+fn large_profile(scratch: &Scratch) -> PathBuf {
+    let mut source =
+        String::from("fn main() {\n    let s = 0;\n    let i = 0;\n    while i < 50 {\n");
+    for k in 0..40 {
+        let (m, r) = (k % 7 + 2, k % 3);
+        source += &format!("        if i % {m} == {r} {{ s += {k}; }} else {{ s -= 1; }}\n");
+    }
+    source += "        i += 1;\n    }\n    println(s);\n}\n";
+    std::fs::write(scratch.path("large.pl"), source).unwrap();
+    let args = [
+        "run",
+        "large.pl",
+        "--profile",
+        "bl",
+        "--profile-out",
+        "large.json",
+    ];
+    pcc(scratch, &args);
+    scratch.path("large.json")
+}
+
+/// A CFG too large for layout-rs is laid out by Graphviz's `dot` when it is installed, with
+/// every block and edge tagged as the small ones are; without `dot`, the page says what to
+/// install instead of a drawing.
+#[test]
+fn large_cfgs_are_drawn_by_graphviz_when_it_is_installed() {
+    let scratch = Scratch::new("report-large");
+    let profile = large_profile(&scratch);
+    let blocks = |html: &str| html.matches("<g class=\"block\" data-b=").count();
+    let has_dot = Command::new("dot")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has_dot {
+        let html = report(&scratch, &profile, &[]);
+        // 124 blocks and EXIT; every real edge drawn, the back edge dashed.
+        assert_eq!(blocks(&html), 125);
+        assert_eq!(html.matches("class=\"edge back\"").count(), 1);
+        assert!(html.matches("class=\"edge real\"").count() > 120);
+    } else {
+        println!("skipped the Graphviz half: no `dot` (apt-get install graphviz)");
+    }
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pcc"));
+    command
+        .args(["profile", "report", "large.json", "-o", "nodot.html"])
+        .current_dir(&scratch.0)
+        .env("PATH", "/nonexistent");
+    let run = common::run_command(command, "").unwrap();
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = std::fs::read_to_string(scratch.path("nodot.html")).unwrap();
+    assert_eq!(blocks(&html), 0);
+    assert!(
+        html.contains("above 80 blocks it needs Graphviz"),
+        "no hint"
+    );
+}
+
 /// Renders reports in headless Chromium: no console error, the page's self-check passed (each
 /// function's hottest path highlighted), and a screenshot of each in the target directory.
 #[test]
@@ -530,8 +588,13 @@ fn reports_render_in_chromium_without_errors() {
     let scratch = Scratch::new("chromium");
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
-    for mode in ["edge", "bl", "ppp", "kbl", "wpp", "tpp", "block"] {
-        let profile = profiled(&scratch, "control_flow.pl", mode);
+    let mut pages: Vec<(&str, PathBuf)> = ["edge", "bl", "ppp", "kbl", "wpp", "tpp", "block"]
+        .into_iter()
+        .map(|mode| (mode, profiled(&scratch, "control_flow.pl", mode)))
+        .collect();
+    // A CFG that Graphviz lays out, when it is installed.
+    pages.push(("large-bl", large_profile(&scratch)));
+    for (mode, profile) in pages {
         report(&scratch, &profile, &[]);
         let url = format!("file://{}", profile.with_extension("html").display());
         let headless = [

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use pcc_profiler::dag::DagEdgeKind;
 use pcc_profiler::profile::Mode;
 
-use super::svg::{cfg_svg, heat_background};
+use super::svg::{cfg_svg, graphviz_svg, heat_background};
 use crate::commands::paths::compact_lines;
 use crate::commands::profile_view::{FunctionView, PathView, ProgramView};
 
@@ -17,8 +17,11 @@ pub const PATHS_PER_CLICK: usize = 50;
 pub const PATHS_IN_PAGE: usize = 500;
 /// Functions whose CFG is drawn open (the hottest); the others' are a click away.
 const OPEN_CFGS: usize = 3;
-/// Larger CFGs are not drawn: layout-rs takes minutes on a hundred blocks.
+/// Larger CFGs are laid out by Graphviz's `dot` when it is installed: layout-rs takes minutes
+/// on a hundred blocks.
 const MAX_CFG_NODES: usize = 80;
+/// Larger CFGs are not drawn at all: the page would be unreadable and `dot` slow.
+const MAX_DOT_NODES: usize = 2000;
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -142,14 +145,35 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
     paths_table(out, view, f);
     out.push_str("</div><div class=\"right\">");
     match &f.cfg {
-        Some(cfg) if cfg.fcfg.cfg.num_nodes() <= MAX_CFG_NODES => {
+        Some(cfg) => {
             let path_mode = !matches!(mode, Mode::Edge | Mode::Block);
             let line = |n: u32| view.line(n).to_string();
-            let Some((svg, dummies)) = cfg_svg(cfg, &line, path_mode) else {
-                out.push_str(
-                    "<p class=\"note\">The layout library could not lay out this CFG \
-                     (`pcc paths --format dot --profile` draws it with Graphviz).</p></div></div>\
-                     </section>\n",
+            let nodes = cfg.fcfg.cfg.num_nodes();
+            // layout-rs for small CFGs, Graphviz for large ones and where layout-rs fails.
+            let small = (nodes <= MAX_CFG_NODES)
+                .then(|| cfg_svg(cfg, &line, path_mode))
+                .flatten();
+            let drawn = small.or_else(|| {
+                (nodes <= MAX_DOT_NODES)
+                    .then(|| graphviz_svg(cfg, &line, path_mode))
+                    .flatten()
+                    .map(|svg| (svg, false))
+            });
+            let Some((svg, dummies)) = drawn else {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"note\">The CFG ({} blocks) is not drawn: {}. `pcc paths \
+                     --format dot --profile P` writes it for Graphviz.</p></div></div>\
+                     </section>",
+                    nodes - 1,
+                    if nodes > MAX_DOT_NODES {
+                        format!("the report draws at most {MAX_DOT_NODES} blocks")
+                    } else if nodes > MAX_CFG_NODES {
+                        "above 80 blocks it needs Graphviz's `dot` (apt-get install graphviz)"
+                            .to_string()
+                    } else {
+                        "the layout library could not lay it out".to_string()
+                    }
                 );
                 return;
             };
@@ -158,7 +182,7 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
                 "<details class=\"cfg\"{}><summary>control-flow graph ({} blocks; edge labels: \
                  count{})</summary><div class=\"svgbox\">{svg}</div></details>",
                 if open { " open" } else { "" },
-                cfg.fcfg.cfg.num_nodes() - 1,
+                nodes - 1,
                 match (path_mode, dummies) {
                     (true, true) => {
                         " +Val(e), the Ball-Larus increment; dashed: back edges; dotted: the \
@@ -173,14 +197,6 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
                     }
                     _ => "; dashed: back edges",
                 },
-            );
-        }
-        Some(cfg) => {
-            let _ = write!(
-                out,
-                "<p class=\"note\">The CFG has {} blocks, more than the {MAX_CFG_NODES} the \
-                 report draws (`pcc paths --format dot --profile P` draws it with Graphviz).</p>",
-                cfg.fcfg.cfg.num_nodes()
             );
         }
         None => out.push_str(

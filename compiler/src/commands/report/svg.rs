@@ -1,6 +1,8 @@
 //! A function's CFG as inline SVG for the report: layout by the `layout-rs` crate (layered, as
 //! Graphviz's `dot` draws CFGs; pure Rust, so no Graphviz is needed), drawing here, through a
 //! layout-rs render backend that tags each block and edge with its id for the page's script.
+//! CFGs too large for layout-rs are laid out by `dot` itself when it is installed
+//! ([`graphviz_svg`]) and drawn by the same code.
 //!
 //! As [BL96] draws a path-profiled CFG: real edges solid, each labelled with its count and, for
 //! path modes, its Ball-Larus increment `Val(e)`; back edges dashed; the dummy edges that
@@ -52,23 +54,13 @@ fn laid_out(
     dummies: bool,
     optimize: bool,
 ) -> Option<String> {
-    let graph = &cfg.fcfg.cfg;
-    let exit = graph.exit();
-    let max_count = cfg.edge_counts.iter().copied().max().unwrap_or(0).max(1);
-    let blocks: Vec<Vec<String>> = (0..graph.num_nodes())
-        .map(|v| block_text(cfg, NodeId(v), line))
-        .collect();
-
+    let blocks = blocks_text(cfg, line);
     let mut vg = VisualGraph::new(Orientation::TopToBottom);
     let handles: Vec<_> = blocks
         .iter()
         .enumerate()
         .map(|(v, text)| {
-            let width = text.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f64;
-            let size = Point::new(
-                width * CHAR_WIDTH + 14.0,
-                text.len() as f64 * LINE_HEIGHT + 10.0,
-            );
+            let size = block_size(text);
             let look = StyleAttr::new(Color::fast("black"), 1, None, 4, FONT as usize);
             vg.add_node(Element::create_with_properties(
                 ShapeKind::Box(String::new()),
@@ -79,6 +71,195 @@ fn laid_out(
             ))
         })
         .collect();
+    for arrow_drawn in arrows(cfg, path_mode, dummies) {
+        vg.add_edge(
+            arrow(
+                &arrow_drawn.label,
+                arrow_drawn.style,
+                arrow_drawn.properties,
+            ),
+            handles[arrow_drawn.from],
+            handles[arrow_drawn.to],
+        );
+    }
+    let mut canvas = Canvas::new(cfg, blocks);
+    // layout-rs's crossing minimization can run for minutes on a CFG of a hundred blocks, and
+    // it asserts on some graphs: it runs on a thread of its own, given `LAYOUT_TIME` (then
+    // abandoned: it ends with the process), and its panic message is kept off stderr.
+    let (send, receive) = std::sync::mpsc::channel();
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    std::thread::spawn(move || {
+        vg.do_it(false, !optimize, false, &mut canvas);
+        let _ = send.send(canvas.finish());
+    });
+    let svg = receive.recv_timeout(LAYOUT_TIME).ok();
+    std::panic::set_hook(hook);
+    svg
+}
+
+/// Every node's text ([`block_text`]).
+fn blocks_text(cfg: &CfgView, line: &dyn Fn(u32) -> String) -> Vec<Vec<String>> {
+    (0..cfg.fcfg.cfg.num_nodes())
+        .map(|v| block_text(cfg, NodeId(v), line))
+        .collect()
+}
+
+/// The size of a block's box holding `text`, in pixels.
+fn block_size(text: &[String]) -> Point {
+    let width = text.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f64;
+    Point::new(
+        width * CHAR_WIDTH + 14.0,
+        text.len() as f64 * LINE_HEIGHT + 10.0,
+    )
+}
+
+/// The SVG of `cfg` laid out by Graphviz's `dot`, for CFGs too large for layout-rs, drawn as
+/// [`cfg_svg`] draws (so the page's script works the same) but without the dummy edges. `None`
+/// when `dot` is not installed, fails, or takes longer than [`DOT_TIME`].
+pub fn graphviz_svg(
+    cfg: &CfgView,
+    line: &dyn Fn(u32) -> String,
+    path_mode: bool,
+) -> Option<String> {
+    let blocks = blocks_text(cfg, line);
+    let arrows = arrows(cfg, path_mode, false);
+    let mut dot = String::from(
+        "digraph cfg {\n  graph [nodesep=0.25, ranksep=0.35];\n  \
+         node [shape=box, fixedsize=true, label=\"\"];\n  edge [fontsize=11];\n",
+    );
+    for (v, text) in blocks.iter().enumerate() {
+        let size = block_size(text);
+        let _ = writeln!(
+            dot,
+            "  n{v} [width={:.3}, height={:.3}];",
+            size.x / POINTS,
+            size.y / POINTS
+        );
+    }
+    for (i, a) in arrows.iter().enumerate() {
+        // The label only reserves room; the drawing writes its own text.
+        let label = a.label.replace(['"', '\\'], "");
+        let _ = writeln!(
+            dot,
+            "  n{} -> n{} [id=\"a{i}\", label=\"{label}\"];",
+            a.from, a.to
+        );
+    }
+    dot.push_str("}\n");
+    let layout: serde_json::Value = serde_json::from_slice(&run_dot(&dot)?).ok()?;
+    // Graphviz measures in points from the bottom left; SVG in pixels from the top left.
+    let height = layout["bb"]
+        .as_str()?
+        .split(',')
+        .nth(3)?
+        .parse::<f64>()
+        .ok()?;
+    let point = |x: f64, y: f64| Point::new(x, height - y);
+    let pair = |text: &str| -> Option<Point> {
+        let (x, y) = text.split_once(',')?;
+        Some(point(x.parse().ok()?, y.parse().ok()?))
+    };
+    let mut canvas = Canvas::new(cfg, blocks);
+    let look = StyleAttr::new(Color::fast("black"), 1, None, 0, 11);
+    for node in layout["objects"].as_array()? {
+        let v: usize = node["name"].as_str()?.strip_prefix('n')?.parse().ok()?;
+        let centre = pair(node["pos"].as_str()?)?;
+        let size = block_size(&canvas.blocks[v]);
+        let corner = Point::new(centre.x - size.x / 2.0, centre.y - size.y / 2.0);
+        canvas.draw_rect(corner, size, &look, Some(format!("n{v}")), None);
+    }
+    for edge in layout["edges"].as_array()? {
+        let i: usize = edge["id"].as_str()?.strip_prefix('a')?.parse().ok()?;
+        let a = &arrows[i];
+        // `e,x,y` is where the arrowhead ends, then the spline: a start point and three points
+        // per cubic Bézier segment.
+        let mut end = None;
+        let mut spline = Vec::new();
+        for item in edge["pos"].as_str()?.split_whitespace() {
+            match item.strip_prefix("e,") {
+                Some(tip) => end = pair(tip),
+                None if item.starts_with("s,") => {}
+                None => spline.push(pair(item)?),
+            }
+        }
+        let (first, rest) = spline.split_first()?;
+        let mut d = format!("M {:.1} {:.1}", first.x, first.y);
+        for c in rest.chunks(3) {
+            let _ = write!(d, " C");
+            for p in c {
+                let _ = write!(d, " {:.1} {:.1}", p.x, p.y);
+            }
+        }
+        if let Some(tip) = end {
+            let _ = write!(d, " L {:.1} {:.1}", tip.x, tip.y);
+        }
+        let dashed = matches!(a.style, LineStyleKind::Dashed);
+        canvas.path(d, &spline, dashed, false, &a.properties);
+        if let Some(label) = edge["lp"].as_str().and_then(pair) {
+            canvas.draw_text(label, &a.label, &look);
+        }
+    }
+    Some(canvas.finish())
+}
+
+/// Points (Graphviz's unit) per inch, and pixels per point in the drawing.
+const POINTS: f64 = 72.0;
+/// How long `dot` may take on one CFG.
+const DOT_TIME: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// `dot -Tjson` of `graph`: its output, or `None` when it is missing, fails or runs too long.
+fn run_dot(graph: &str) -> Option<Vec<u8>> {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("dot")
+        .arg("-Tjson")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    let graph = graph.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(graph.as_bytes()));
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).map(|_| out)
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().ok()? {
+            break status;
+        }
+        if started.elapsed() > DOT_TIME {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let _ = writer.join();
+    let out = reader.join().ok()?.ok()?;
+    status.success().then_some(out)
+}
+
+/// One arrow of a CFG drawing: its ends (node ids), its label, its line style, and the SVG
+/// attributes the page's script finds it by.
+struct Arrowed {
+    from: usize,
+    to: usize,
+    label: String,
+    style: LineStyleKind,
+    properties: String,
+}
+
+/// The arrows of `cfg`'s drawing: real edges (parallel ones as one arrow), labelled with their
+/// counts and, in `path_mode`, their `Val(e)`; with `dummies`, the DAG's dummy edges too.
+fn arrows(cfg: &CfgView, path_mode: bool, dummies: bool) -> Vec<Arrowed> {
+    let graph = &cfg.fcfg.cfg;
+    let max_count = cfg.edge_counts.iter().copied().max().unwrap_or(0).max(1);
+    let mut drawn = Vec::new();
     let dag = cfg.numbering.dag();
     let back_edges = dag.back_edges();
     // Parallel edges (a branch whose arms meet at once) are drawn as one arrow: layout-rs
@@ -125,11 +306,13 @@ fn laid_out(
             "class=\"edge {class}\" data-e=\"{}\" stroke-width=\"{width:.1}\" stroke=\"{colour}\"",
             ids.join(" "),
         );
-        vg.add_edge(
-            arrow(labels.join(" | ").trim(), style, properties),
-            handles[from],
-            handles[to],
-        );
+        drawn.push(Arrowed {
+            from,
+            to,
+            label: labels.join(" | ").trim().to_string(),
+            style,
+            properties,
+        });
     }
     if dummies {
         for (d, edge) in dag.edges() {
@@ -143,38 +326,16 @@ fn laid_out(
                 "class=\"edge dummy\" data-d=\"{}\" data-what=\"{what}\" stroke-width=\"1\" stroke=\"#888\"",
                 d.0
             );
-            vg.add_edge(
-                arrow(
-                    &format!("+{}", cfg.numbering.increment(d)),
-                    LineStyleKind::Dotted,
-                    properties,
-                ),
-                handles[edge.from.0],
-                handles[edge.to.0],
-            );
+            drawn.push(Arrowed {
+                from: edge.from.0,
+                to: edge.to.0,
+                label: format!("+{}", cfg.numbering.increment(d)),
+                style: LineStyleKind::Dotted,
+                properties,
+            });
         }
     }
-    let mut canvas = Canvas {
-        blocks,
-        counts: cfg.node_counts.clone(),
-        exit: exit.0,
-        max_count: cfg.node_counts.iter().copied().max().unwrap_or(0),
-        min: (f64::INFINITY, f64::INFINITY),
-        ..Canvas::default()
-    };
-    // layout-rs's crossing minimization can run for minutes on a CFG of a hundred blocks, and
-    // it asserts on some graphs: it runs on a thread of its own, given `LAYOUT_TIME` (then
-    // abandoned: it ends with the process), and its panic message is kept off stderr.
-    let (send, receive) = std::sync::mpsc::channel();
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    std::thread::spawn(move || {
-        vg.do_it(false, !optimize, false, &mut canvas);
-        let _ = send.send(canvas.finish());
-    });
-    let svg = receive.recv_timeout(LAYOUT_TIME).ok();
-    std::panic::set_hook(hook);
-    svg
+    drawn
 }
 
 fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
@@ -267,6 +428,46 @@ struct Canvas {
 }
 
 impl Canvas {
+    fn new(cfg: &CfgView, blocks: Vec<Vec<String>>) -> Canvas {
+        Canvas {
+            blocks,
+            counts: cfg.node_counts.clone(),
+            exit: cfg.fcfg.exit().0,
+            max_count: cfg.node_counts.iter().copied().max().unwrap_or(0),
+            min: (f64::INFINITY, f64::INFINITY),
+            ..Canvas::default()
+        }
+    }
+
+    /// An edge's curve `d` through `points`, dashed (a back edge) or dotted (a dummy edge,
+    /// by its `properties`), with its arrowhead at the start or at the end.
+    fn path(
+        &mut self,
+        d: String,
+        points: &[Point],
+        dashed: bool,
+        head_at_start: bool,
+        properties: &str,
+    ) {
+        for &p in points {
+            self.grow(p);
+        }
+        let dash = match (dashed, properties.contains("dummy")) {
+            (_, true) => " stroke-dasharray=\"2,3\"",
+            (true, false) => " stroke-dasharray=\"6,4\"",
+            (false, false) => "",
+        };
+        let head = if head_at_start {
+            "marker-start"
+        } else {
+            "marker-end"
+        };
+        let _ = write!(
+            self.body,
+            "<path d=\"{d}\" fill=\"none\" {head}=\"url(#arrowhead)\"{dash} {properties}/>"
+        );
+    }
+
     fn grow(&mut self, p: Point) {
         self.max = (self.max.0.max(p.x), self.max.1.max(p.y));
         self.min = (self.min.0.min(p.x), self.min.1.min(p.y));
@@ -361,10 +562,6 @@ impl RenderBackend for Canvas {
         let (Some(first), Some(second)) = (path.first(), path.get(1)) else {
             return;
         };
-        for p in path {
-            self.grow(p.0);
-            self.grow(p.1);
-        }
         // The curve as layout-rs's own SVG backend writes it: `M C` then `S` per point.
         let mut d = format!(
             "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
@@ -380,18 +577,9 @@ impl RenderBackend for Canvas {
         for p in &path[2..] {
             let _ = write!(d, " S {:.1} {:.1}, {:.1} {:.1}", p.0.x, p.0.y, p.1.x, p.1.y);
         }
-        let properties = properties.unwrap_or_default();
-        let dash = match (dashed, properties.contains("dummy")) {
-            (_, true) => " stroke-dasharray=\"2,3\"",
-            (true, false) => " stroke-dasharray=\"6,4\"",
-            (false, false) => "",
-        };
+        let points: Vec<Point> = path.iter().flat_map(|p| [p.0, p.1]).collect();
         // A back edge is laid out reversed, with its head at the start.
-        let head = if head.0 { "marker-start" } else { "marker-end" };
-        let _ = write!(
-            self.body,
-            "<path d=\"{d}\" fill=\"none\" {head}=\"url(#arrowhead)\"{dash} {properties}/>"
-        );
+        self.path(d, &points, dashed, head.0, &properties.unwrap_or_default());
     }
 
     fn create_clip(&mut self, _: Point, _: Point, _: usize) -> ClipHandle {
