@@ -67,8 +67,11 @@ pub enum Verdict {
     Skipped(Skip),
 }
 
-/// Longest a single run may take.
+/// The most CPU time a single run may take. CPU, not wall time: on a loaded machine a run can
+/// wait for a processor far longer than it computes, which is no reason to call it a hang.
 const TIMEOUT: Duration = Duration::from_secs(30);
+/// The most wall time a single run may take, whatever its CPU time.
+const WALL_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// Runs `pcc` (or, with `exe`, a built program) in `dir`.
 pub struct Runner {
@@ -108,7 +111,12 @@ impl Runner {
             if let Some(status) = child.try_wait().ok()? {
                 break status;
             }
-            if started.elapsed() > TIMEOUT {
+            let elapsed = started.elapsed();
+            let over = match cpu_time(child.id()) {
+                Some(cpu) => cpu > TIMEOUT || elapsed > WALL_TIMEOUT,
+                None => elapsed > TIMEOUT,
+            };
+            if over {
                 let _ = child.kill();
                 let _ = child.wait();
                 return None;
@@ -132,6 +140,23 @@ impl Runner {
         args.extend(ARGS.iter().map(|a| a.to_string()));
         self.run(None, &args)
     }
+}
+
+/// The CPU time process `pid` and its finished children (the linker under `pcc build`) have
+/// used so far, from `/proc` (`None` where there is none).
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces: utime,
+    // stime, cutime and cstime are the 14th to 17th fields of the line, in clock ticks.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields
+        .get(11..15)?
+        .iter()
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    // SAFETY: sysconf only reads a configuration value.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (per_second > 0).then(|| Duration::from_secs_f64(ticks as f64 / per_second as f64))
 }
 
 fn flags(list: &[&str]) -> Vec<String> {
@@ -458,4 +483,35 @@ fn kipf_level_one(text: &str) -> BTreeMap<String, BTreeMap<u64, u64>> {
         all.insert(name, level);
     }
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The timeout's clock: this process's own CPU time, which grows as it computes.
+    #[test]
+    fn cpu_time_counts_what_a_process_computed() {
+        let Some(before) = cpu_time(std::process::id()) else {
+            println!("skipped: no /proc on this system (the timeout is wall time here)");
+            return;
+        };
+        // Compute until the clock shows 100 ms more, for at most 20 s of wall time (a loaded
+        // machine gives this thread only part of it).
+        let started = Instant::now();
+        let mut x = 0u64;
+        let mut after = before;
+        while after < before + Duration::from_millis(100)
+            && started.elapsed() < Duration::from_secs(20)
+        {
+            for _ in 0..100_000 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+            after = cpu_time(std::process::id()).unwrap();
+        }
+        assert!(
+            after >= before + Duration::from_millis(100),
+            "{before:?} → {after:?}"
+        );
+    }
 }
