@@ -20,6 +20,7 @@ mod trace;
 mod wpp;
 
 pub use cfg::{FunctionCfg, block, cfg_hash, function_cfg, node, node_line, node_lines};
+pub use ppp::InterestingSource;
 pub(crate) use ppp::interesting_ids;
 pub use tpp::EdgeProfileSource;
 pub(crate) use tpp::edge_counts;
@@ -28,7 +29,7 @@ pub use wpp::call_split;
 
 use pcc_lang::LineIndex;
 use pcc_profiler::mode::Plan;
-use pcc_profiler::profile::{Mode, Profile};
+use pcc_profiler::profile::Mode;
 use pcc_profiler::spec::{FunctionSpec, ProfileSpec};
 
 use crate::mir::{self, CounterTable};
@@ -52,21 +53,6 @@ pub struct Instrumentation<'a> {
     pub k: usize,
     /// `tpp`: the edge profile and thresholds the plan is made from.
     pub edge_profile: Option<EdgeProfileSource>,
-}
-
-/// Where `--profile=ppp` takes its interesting paths from.
-pub enum InterestingSource {
-    /// The executed paths of a path profile (`bl`; of a `ppp` one, its interesting and residual
-    /// paths), per function the hottest ones that cover `share` (0–1] of its path executions.
-    /// `name` says where the profile came from, for warnings.
-    Profile {
-        profile: Box<Profile>,
-        name: String,
-        share: f64,
-    },
-    /// A static Wu-Larus-style estimate: the estimated hottest paths that cover `coverage` of
-    /// the estimated path executions.
-    Estimate { coverage: f64 },
 }
 
 /// Instruments every function of `program` but the global initializers (counter table `i` for

@@ -9,11 +9,27 @@ use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::estimate::estimated_hot_paths;
 use pcc_profiler::mode::ppp::{self, Plan};
 use pcc_profiler::ppp::PppOp;
+use pcc_profiler::profile::Profile;
 
 use super::insert::{Inserter, stop_nodes};
-use super::{FunctionCfg, Instrumentation, InterestingSource};
+use super::{FunctionCfg, Instrumentation};
 use crate::mir::{self, StatementKind, Type};
 use crate::notes::Notes;
+
+/// Where `--profile=ppp` takes its interesting paths from.
+pub enum InterestingSource {
+    /// The executed paths of a path profile (`bl`; of a `ppp` one, its interesting and residual
+    /// paths), per function the hottest ones that cover `share` (0–1] of its path executions.
+    /// `name` says where the profile came from, for warnings.
+    Profile {
+        profile: Box<Profile>,
+        name: String,
+        share: f64,
+    },
+    /// A static Wu-Larus-style estimate: the estimated hottest paths that cover `coverage` of
+    /// the estimated path executions.
+    Estimate { coverage: f64 },
+}
 
 /// At most this many interesting paths per function come from the static estimate.
 const MAX_ESTIMATED_PATHS: usize = 256;
