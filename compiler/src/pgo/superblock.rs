@@ -20,8 +20,8 @@ use std::collections::HashSet;
 
 use crate::mir::{BlockId, ENTRY, Function, IdVec};
 
-use super::clone::{append_copies, size};
 use super::frequencies::Frequencies;
+use crate::mir::clone::{append_copies, size};
 
 /// A path is hot if it is at least this share of its function's path executions…
 pub const MIN_SHARE: f64 = 0.1;
