@@ -1,9 +1,10 @@
-//! Range-check elimination by loop versioning, the classic scheme of HotSpot's C2 and LLVM's
-//! IRCE ([WMM11] for the deoptimizing variant; here the fallback is the loop itself): one test
-//! at a loop's entry proves every bounds-checked access of the loop in bounds for the whole
-//! iteration space, and a copy of the loop without those checks runs when it holds; otherwise
-//! the original loop runs with its checks intact, so a bounds error is reported exactly where
-//! and when the program reports it unoptimized.
+//! Range-check elimination by loop versioning ([WWM09] §4: conditions at the loop's entry that
+//! cover every iteration of an index linear in the loop variable, where HotSpot deoptimizes if
+//! they fail; LLVM's IRCE and HotSpot's C2 split the iteration range instead): one test at a
+//! loop's entry proves every bounds-checked access it covers in bounds for the whole iteration
+//! space, and a copy of the loop without those checks runs when it holds; otherwise the
+//! original loop runs with its checks intact, so a bounds error is reported exactly where and
+//! when the program reports it unoptimized.
 //!
 //! Which loops: innermost loops of at most `MAX_LOOP_SIZE` statements, not headed by the entry
 //! block, every back edge of which is a test of one induction variable `i` against a bound
@@ -27,10 +28,12 @@
 //!
 //! Loads the loop cannot change (item 2 of issue 17): a global the loop does not store, or a
 //! field of an object the loop does not reassign, where no store in the loop and no function it
-//! calls (transitively) stores that global or that field of any object, is read once by the
-//! guard (after a null test of the object), and the unchecked copy uses that value; an array
-//! read so is one the guard can measure. Array lengths never change (docs/LANGUAGE.md), and a
-//! call cannot assign the caller's locals, so calls in the loop are no obstacle otherwise.
+//! calls (transitively) stores that global or that field of any object, and the length of an
+//! array the loop does not reassign, is read once by the guard (a field after a null test of
+//! its object), and the unchecked copy uses that value; an array read so is one the guard can
+//! measure, and a length read so is an invariant bound. Array lengths never change
+//! (docs/LANGUAGE.md), and a call cannot assign the caller's locals, so calls in the loop are no
+//! obstacle otherwise.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -162,12 +165,13 @@ fn innermost_loops(func: &Function) -> Vec<Vec<BlockId>> {
     loops
 }
 
-/// A value read once by the guard: a global, or a field of an object (an invariant local or
-/// an earlier load).
+/// A value read once by the guard: a global, a field of an object, or the length of an array
+/// or string (the object, array or string an invariant local or an earlier load).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Load {
     Global(GlobalId),
     Field(LocalId, StructId, usize),
+    Len(LocalId),
 }
 
 /// How to version one loop.
@@ -321,6 +325,14 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
                 ) if !stored.fields.contains(&(*strukt, *field)) => {
                     state.alias[*o].map(|o| Load::Field(o, *strukt, *field))
                 }
+                StatementKind::Call {
+                    callee: Callee::Builtin(Builtin::Len),
+                    args,
+                    ..
+                } => match args[..] {
+                    [Operand::Local(a)] => state.alias[a].map(Load::Len),
+                    _ => None,
+                },
                 _ => None,
             };
             let loaded = load.map(|load| {
@@ -539,6 +551,14 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     for (k, (what, _)) in plan.loads.iter().enumerate() {
         let rvalue = match *what {
             Load::Global(g) => Rvalue::Global(g),
+            Load::Len(array) => {
+                out.push(StatementKind::Call {
+                    dest: Some(load(k)),
+                    callee: Callee::Builtin(Builtin::Len),
+                    args: vec![Operand::Local(array)],
+                });
+                continue;
+            }
             Load::Field(object, strukt, field) => {
                 tests.push(out.test(
                     BinOp::Ne,
@@ -643,5 +663,133 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     }
     for p in entries {
         func.blocks[p].term.kind.retarget(header, guard);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opt::testing::lower;
+
+    /// The plan for the innermost loop of `f` in `source`, after the passes before this one
+    /// (which rotate loops: their tests move to the bottom).
+    fn plan_of(source: &str) -> Option<Plan> {
+        let mut program = lower(source);
+        for func in program.functions.iter_mut() {
+            crate::opt::const_fold::fold_constants(func);
+            crate::opt::simplify_cfg::simplify_cfg(func);
+            crate::opt::dead_code::remove_dead_assignments(func);
+        }
+        let f = program.functions.position(|f| f.name == "f").expect("f");
+        let func = &program.functions[f];
+        let loops = innermost_loops(func);
+        assert_eq!(loops.len(), 1, "one innermost loop");
+        plan(func, &loops[0], &stores(&program))
+    }
+
+    fn with_main(f: &str) -> String {
+        format!("{f}\nfn main() {{}}")
+    }
+
+    #[test]
+    fn indices_are_affine_in_the_induction_variable() {
+        // `a[i - 1]`, `a[i + 1]` share a base; `b[2 * i]` has coefficient 2; `a[i * i]` is not
+        // affine and keeps its check.
+        let plan = plan_of(&with_main(
+            "fn f(a: [int], b: [int], n: int) -> int { let s = 0; for i in 1..n { \
+             s += a[i - 1] + a[i + 1] + b[2 * i] + a[i * i]; } return s; }",
+        ))
+        .expect("versioned");
+        assert_eq!(plan.covered.len(), 3);
+        let ranges: Vec<(i64, Spread)> =
+            plan.ranges.iter().map(|((_, a, _), s)| (*a, *s)).collect();
+        assert_eq!(ranges, [(1, (-1, 1)), (2, (0, 0))]);
+        // The ends: `n - 1` (the bound of the bottom test `i + 1 < n`) and the start `i`.
+        assert_eq!(plan.ends.len(), 2);
+        assert_eq!(
+            constant(&plan.ends[0].add(&plan.ends[1], -1).unwrap()),
+            None
+        );
+    }
+
+    #[test]
+    fn a_variable_step_is_tested_for_its_sign() {
+        // The sieve's inner loop: `k += i`, `k <= size`; the bound is `size` itself.
+        let plan = plan_of(&with_main(
+            "fn f(flags: [bool], size: int, i: int) { let k = i + i; \
+             while k <= size { flags[k - 1] = false; k += i; } }",
+        ))
+        .expect("versioned");
+        assert_eq!(plan.covered.len(), 1);
+        assert_eq!(plan.non_negative.len(), 1, "i - 1 >= 0");
+        let size = LocalId::new(1);
+        assert_eq!(plan.ends[0], Poly::local(size));
+        // Counting down needs a lower bound; a constant step is checked now.
+        let down = plan_of(&with_main(
+            "fn f(a: [int]) -> int { let s = 0; let i = len(a) - 1; \
+             while i >= 0 { s += a[i]; i -= 2; } return s; }",
+        ))
+        .expect("versioned");
+        assert!(down.non_negative.is_empty());
+        assert_eq!(constant(&down.ends[0]), Some(0), "i >= 0 after each step");
+    }
+
+    #[test]
+    fn loops_it_cannot_bound_are_left_alone() {
+        for f in [
+            // The step's sign disagrees with the test, no test at the back edge, two variables.
+            "fn f(a: [int], n: int) { let i = 0; while i < n { a[i] = 0; i -= 1; } }",
+            "fn f(a: [int], n: int) { let i = 0; while true { a[i] = 0; i += 1; } }",
+            "fn f(a: [int]) { let i = 0; let j = 0; while i < j { a[i] = 0; i += 1; j += 1; } }",
+            // The array changes in the loop; the index is not a polynomial.
+            "fn f(a: [int], n: int) { let i = 0; while i < n { a[i] = 0; a = [0; 3]; i += 1; } }",
+            "fn f(a: [int], n: int) { let i = 0; while i < n { a[i % 3] = 0; i += 1; } }",
+        ] {
+            assert!(plan_of(&with_main(f)).is_none(), "{f}");
+        }
+    }
+
+    #[test]
+    fn loads_are_hoisted_only_where_nothing_stores_them() {
+        let source = "struct S { a: [int], n: int }\nlet G: [int] = [1];\n\
+                      fn f(s: S) -> int { let t = 0; for i in 0..s.n { \
+                      t += s.a[i] + G[i] + len(s.a); if i == 9 { g(s); } } return t; }\n";
+        // `g` stores `G`: it is read every time, and `G[i]` keeps its check.
+        let stored = plan_of(&format!(
+            "{source}fn g(s: S) {{ G = [2]; }}\nfn main() {{}}"
+        ))
+        .expect("versioned");
+        assert_eq!(stored.covered.len(), 1);
+        assert!(
+            stored
+                .loads
+                .iter()
+                .all(|(l, _)| !matches!(l, Load::Global(_)))
+        );
+        // `g` stores nothing: `s.a`, `G` and `len(s.a)` are read once (`s.n` is, by the `for`).
+        let plan = plan_of(&format!(
+            "{source}fn g(s: S) {{ println(1); }}\nfn main() {{}}"
+        ))
+        .expect("versioned");
+        let loads: Vec<&Load> = plan.loads.iter().map(|(l, _)| l).collect();
+        assert!(
+            matches!(
+                loads[..],
+                [Load::Field(_, _, 0), Load::Global(_), Load::Len(_)]
+            ),
+            "{loads:?}"
+        );
+        assert_eq!(plan.covered.len(), 2);
+        // A callee of a callee stores the field `a`: its reads stay, so does `s.a[i]`'s check.
+        let deep = plan_of(&format!(
+            "{source}fn g(s: S) {{ h(s); }}\nfn h(s: S) {{ s.a = [3]; }}\nfn main() {{}}"
+        ))
+        .expect("versioned");
+        assert_eq!(deep.covered.len(), 1);
+        assert!(
+            deep.loads
+                .iter()
+                .all(|(l, _)| !matches!(l, Load::Field(_, _, 0)))
+        );
     }
 }

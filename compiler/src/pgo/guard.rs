@@ -4,8 +4,8 @@
 //! A chain is entered in one place, its guard block, and each copy of the path is reached only
 //! from the copy before it, so what every int local holds at any statement of the chain is a
 //! function of the locals' values at the guard. Evaluating the path's statements copy after copy
-//! over polynomials in those values (`+ - *` and shifts by constants; PL's ints wrap, and
-//! polynomials with wrapping coefficients are exactly that arithmetic) gives every array
+//! over polynomials in those values (`mir/poly.rs`: `+ - *` and shifts by constants; PL's ints
+//! wrap, and polynomials with wrapping coefficients are exactly that arithmetic) gives every array
 //! index of the chain as `base + c`: for `a[y * w + x + 1]` with `x` stepping by one, the copies
 //! share the base `y * w + x` and differ in `c` only. All accesses to one array with one base
 //! are in bounds when the smallest and the largest are, so the guard checks two indices per

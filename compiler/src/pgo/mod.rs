@@ -4,7 +4,7 @@
 //! `kbl` profile selective unrolling of the hot innermost loops whose iterations take the same
 //! path many times in a row (`unroll.rs`), each chain of copies guarded once for all its bounds
 //! checks (`guard.rs`), then superblocks: the other hot paths made single-entry by tail
-//! duplication (`superblock.rs`). They copy blocks with `clone.rs`.
+//! duplication (`superblock.rs`). They copy blocks with `mir/clone.rs`.
 
 mod cold;
 mod frequencies;

@@ -9,7 +9,7 @@
 //! goes on), and a failing guard runs the iteration in the general loop.
 //!
 //! Why this keeps the semantics: every edge of a copy goes to a copy of, or the original of,
-//! the block its original went to (`clone.rs`), the guard block has no effect but its choice,
+//! the block its original went to (`mir/clone.rs`), the guard block has no effect but its choice,
 //! and the only statements changed are bounds checks the guard has proven to pass. So a side
 //! exit re-enters the general loop at exactly the block and state the original loop would have
 //! been in.
