@@ -548,6 +548,7 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     // every difference that must not be negative is not.
     let mut out = Emitter::new(func, span);
     let mut tests = Vec::new();
+    let mut non_null = BTreeSet::new();
     for (k, (what, _)) in plan.loads.iter().enumerate() {
         let rvalue = match *what {
             Load::Global(g) => Rvalue::Global(g),
@@ -560,11 +561,13 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
                 continue;
             }
             Load::Field(object, strukt, field) => {
-                tests.push(out.test(
-                    BinOp::Ne,
-                    Operand::Local(object),
-                    Operand::Const(Const::Null),
-                ));
+                if non_null.insert(object) {
+                    tests.push(out.test(
+                        BinOp::Ne,
+                        Operand::Local(object),
+                        Operand::Const(Const::Null),
+                    ));
+                }
                 Rvalue::Field {
                     object: Operand::Local(object),
                     strukt,
