@@ -6,7 +6,9 @@
 //! of its blocks. Checks that can fail at run time (bounds, null, division) stay inside statements:
 //! they are not MIR edges, because a runtime error ends the program rather than a path.
 
+pub mod clone;
 mod display;
+pub mod poly;
 pub mod verify;
 
 use pcc_lang::Span;

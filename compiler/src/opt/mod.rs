@@ -9,6 +9,7 @@ mod const_fold;
 mod dead_code;
 mod inline;
 mod simplify_cfg;
+mod version;
 
 pub use inline::MAX_HOT_CALLEE_SIZE;
 
@@ -30,6 +31,8 @@ pub fn optimize(program: &mut mir::Program) {
         program.functions.iter_mut().for_each(pass);
         verify::after_pass(program, name);
     }
+    version::version_loops(program);
+    verify::after_pass(program, "version");
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! A chain is entered in one place, its guard block, and each copy of the path is reached only
 //! from the copy before it, so what every int local holds at any statement of the chain is a
 //! function of the locals' values at the guard. Evaluating the path's statements copy after copy
-//! over polynomials in those values (`+ - *` and shifts by constants; PL's ints wrap, and
-//! polynomials with wrapping coefficients are exactly that arithmetic) gives every array
+//! over polynomials in those values (`mir/poly.rs`: `+ - *` and shifts by constants; PL's ints
+//! wrap, and polynomials with wrapping coefficients are exactly that arithmetic) gives every array
 //! index of the chain as `base + c`: for `a[y * w + x + 1]` with `x` stepping by one, the copies
 //! share the base `y * w + x` and differ in `c` only. All accesses to one array with one base
 //! are in bounds when the smallest and the largest are, so the guard checks two indices per
@@ -17,85 +17,13 @@ use std::collections::BTreeMap;
 
 use pcc_lang::Span;
 
+use crate::mir::poly::{
+    Compare, Emitter, Poly, Spread, evaluate, int, operand, requirement, widened,
+};
 use crate::mir::{
-    BinOp, BlockId, Builtin, Callee, Const, Function, IdVec, LocalId, Operand, Rvalue, Statement,
+    BinOp, BlockId, Builtin, Callee, Function, IdVec, LocalId, Operand, Rvalue, Statement,
     StatementKind, TerminatorKind, Type,
 };
-
-/// Polynomials with more terms or a higher degree are given up on: no real index needs them.
-const MAX_TERMS: usize = 8;
-const MAX_DEGREE: usize = 3;
-/// The widest spread of constant offsets one guard covers; with array lengths below 2^60 it
-/// keeps the indices between the two checked ones from wrapping around.
-const MAX_SPREAD: i64 = 1 << 20;
-
-/// `Σ coefficient × monomial` over the locals' values at the guard; a monomial is a sorted
-/// list of locals (repeats allowed), the empty one the constant term. No zero coefficients.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Poly(BTreeMap<Vec<LocalId>, i64>);
-
-impl Poly {
-    fn constant(c: i64) -> Poly {
-        Poly(BTreeMap::new()).plus_term(Vec::new(), c)
-    }
-
-    fn local(l: LocalId) -> Poly {
-        Poly(BTreeMap::from([(vec![l], 1)]))
-    }
-
-    fn plus_term(mut self, monomial: Vec<LocalId>, coefficient: i64) -> Poly {
-        let sum = self
-            .0
-            .get(&monomial)
-            .map_or(coefficient, |c| c.wrapping_add(coefficient));
-        if sum == 0 {
-            self.0.remove(&monomial);
-        } else {
-            self.0.insert(monomial, sum);
-        }
-        self
-    }
-
-    fn add(&self, other: &Poly, sign: i64) -> Option<Poly> {
-        let sum = other.0.iter().fold(self.clone(), |acc, (m, c)| {
-            acc.plus_term(m.clone(), c.wrapping_mul(sign))
-        });
-        (sum.0.len() <= MAX_TERMS).then_some(sum)
-    }
-
-    fn mul(&self, other: &Poly) -> Option<Poly> {
-        let mut product = Poly(BTreeMap::new());
-        for (m1, c1) in &self.0 {
-            for (m2, c2) in &other.0 {
-                let mut m: Vec<LocalId> = m1.iter().chain(m2).copied().collect();
-                if m.len() > MAX_DEGREE {
-                    return None;
-                }
-                m.sort_unstable();
-                product = product.plus_term(m, c1.wrapping_mul(*c2));
-            }
-        }
-        (product.0.len() <= MAX_TERMS).then_some(product)
-    }
-
-    /// The polynomial without its constant term, and that term.
-    fn split_constant(&self) -> (Poly, i64) {
-        let mut base = self.clone();
-        let c = base.0.remove(&Vec::new()).unwrap_or(0);
-        (base, c)
-    }
-}
-
-/// The smallest and the largest constant offset seen with one base.
-type Spread = (i64, i64);
-
-/// `spread` widened to take `c`, unless that makes it wider than `MAX_SPREAD`.
-fn widened(spread: Spread, c: i64) -> Option<Spread> {
-    let w = (spread.0.min(c), spread.1.max(c));
-    w.1.checked_sub(w.0)
-        .is_some_and(|d| d <= MAX_SPREAD)
-        .then_some(w)
-}
 
 /// What a chain's guard establishes: per (array, base), the spread of the constant offsets of
 /// its indices; per (left base, right base, strict) of the comparisons that steer the chain,
@@ -157,22 +85,6 @@ impl Coverage {
             self.decided.push((position, then));
         }
     }
-}
-
-/// A comparison of ints a bool local holds: `a op b`.
-type Compare = (BinOp, Poly, Poly);
-
-/// What must hold for a branch on `a op b` to leave by `then` (or else), as `left < right`
-/// (strict) or `left <= right`.
-fn requirement((op, a, b): &Compare, then: bool) -> Option<(Poly, Poly, bool)> {
-    let (a, b) = (a.clone(), b.clone());
-    Some(match (op, then) {
-        (BinOp::Lt, true) | (BinOp::Ge, false) => (a, b, true),
-        (BinOp::Le, true) | (BinOp::Gt, false) => (a, b, false),
-        (BinOp::Gt, true) | (BinOp::Le, false) => (b, a, true),
-        (BinOp::Ge, true) | (BinOp::Lt, false) => (b, a, false),
-        _ => return None,
-    })
 }
 
 /// Evaluates the chain `blocks` (copies of the path in execution order, each block's
@@ -263,37 +175,6 @@ fn checked_access(kind: &StatementKind) -> Option<(&Operand, &Operand)> {
     }
 }
 
-fn operand(value: &IdVec<LocalId, Option<Poly>>, op: &Operand) -> Option<Poly> {
-    match op {
-        Operand::Local(l) => value[*l].clone(),
-        Operand::Const(Const::Int(c)) => Some(Poly::constant(*c)),
-        Operand::Const(_) => None,
-    }
-}
-
-fn evaluate(value: &IdVec<LocalId, Option<Poly>>, rvalue: &Rvalue) -> Option<Poly> {
-    match rvalue {
-        Rvalue::Use(op) => operand(value, op),
-        Rvalue::Binary(op, a, b) => {
-            let (a, b) = (operand(value, a)?, operand(value, b)?);
-            match op {
-                BinOp::Add => a.add(&b, 1),
-                BinOp::Sub => a.add(&b, -1),
-                BinOp::Mul => a.mul(&b),
-                // `x << c` is `x * 2^c` in wrapping arithmetic.
-                BinOp::Shl => match b.split_constant() {
-                    (rest, c) if rest.0.is_empty() && (0..63).contains(&c) => {
-                        a.mul(&Poly::constant(1 << c))
-                    }
-                    _ => None,
-                },
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 /// The guard of `coverage` as a sequence of tests, each statements computing a new bool local
 /// and that local: the chain may be entered when all are true.
 ///
@@ -308,11 +189,7 @@ pub fn guard_tests(
     coverage: &Coverage,
     span: Span,
 ) -> Vec<(Vec<Statement>, LocalId)> {
-    let mut out = Emitter {
-        func,
-        stmts: Vec::new(),
-        span,
-    };
+    let mut out = Emitter::new(func, span);
     let mut tests = Vec::new();
     if !coverage.ranges.is_empty() {
         let mut signs = int(0);
@@ -351,89 +228,9 @@ pub fn guard_tests(
     tests
 }
 
-fn int(v: i64) -> Operand {
-    Operand::Const(Const::Int(v))
-}
-
-/// Appends int computations to a list of statements, each into a new temporary.
-struct Emitter<'a> {
-    func: &'a mut Function,
-    stmts: Vec<Statement>,
-    span: Span,
-}
-
-impl Emitter<'_> {
-    /// `a op b` into a new bool local, with the statements emitted since the last test.
-    fn test(&mut self, op: BinOp, a: Operand, b: Operand) -> (Vec<Statement>, LocalId) {
-        let ok = self.func.new_temp(Type::Bool);
-        self.push(StatementKind::Assign(ok, Rvalue::Binary(op, a, b)));
-        (std::mem::take(&mut self.stmts), ok)
-    }
-
-    fn push(&mut self, kind: StatementKind) {
-        self.stmts.push(Statement {
-            kind,
-            span: self.span,
-        });
-    }
-
-    fn binary(&mut self, op: BinOp, a: Operand, b: Operand) -> Operand {
-        let dest = self.func.new_temp(Type::Int);
-        self.push(StatementKind::Assign(dest, Rvalue::Binary(op, a, b)));
-        Operand::Local(dest)
-    }
-
-    /// `poly` computed from the locals, whose values are those at the guard.
-    fn polynomial(&mut self, poly: &Poly) -> Operand {
-        let mut sum: Option<Operand> = None;
-        for (monomial, &coefficient) in &poly.0 {
-            let mut factors = monomial.iter().map(|&l| Operand::Local(l));
-            let first = match (coefficient, factors.next()) {
-                (1, Some(local)) => local,
-                (_, Some(local)) => self.binary(BinOp::Mul, int(coefficient), local),
-                (_, None) => int(coefficient),
-            };
-            let term = factors.fold(first, |term, f| self.binary(BinOp::Mul, term, f));
-            sum = Some(match sum {
-                Some(sum) => self.binary(BinOp::Add, sum, term),
-                None => term,
-            });
-        }
-        sum.unwrap_or(int(0))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn polynomials_are_exact_in_wrapping_arithmetic() {
-        let (i, w) = (Poly::local(LocalId::new(1)), Poly::local(LocalId::new(2)));
-        // (i * (2^62 + 1)) - (i * 2^62) is i, whatever i is.
-        let big = i.mul(&Poly::constant((1 << 62) + 1)).unwrap();
-        let bigger = i.mul(&Poly::constant(1 << 62)).unwrap();
-        assert_eq!(big.add(&bigger, -1), Some(i.clone()));
-        // y * w + x + 1 - 1 splits into the base y * w + x and the offset 0.
-        let y = Poly::local(LocalId::new(0));
-        let index = y.mul(&w).unwrap().add(&i, 1).unwrap();
-        let shifted = index.add(&Poly::constant(1), 1).unwrap();
-        assert_eq!(shifted.split_constant(), (index.clone(), 1));
-        // `x << 3` is `8 * x`; a shift by a variable or out of range is not a polynomial.
-        let shl = |amount: Operand| {
-            let values = IdVec::from_vec(vec![Some(Poly::local(LocalId::new(0))), Some(i.clone())]);
-            evaluate(
-                &values,
-                &Rvalue::Binary(BinOp::Shl, Operand::Local(LocalId::new(0)), amount),
-            )
-        };
-        assert_eq!(shl(int(3)), y.mul(&Poly::constant(8)));
-        assert_eq!(shl(Operand::Local(LocalId::new(1))), None);
-        assert_eq!(shl(int(64)), None);
-        // Too high a degree is given up on.
-        let cube = y.mul(&y).unwrap().mul(&y).unwrap();
-        assert_eq!(cube.mul(&y), None);
-    }
 
     /// The loop body `s += a[i] + a[i + 1]; i += 1` run three times from the guard.
     #[test]

@@ -4,9 +4,8 @@
 //! `kbl` profile selective unrolling of the hot innermost loops whose iterations take the same
 //! path many times in a row (`unroll.rs`), each chain of copies guarded once for all its bounds
 //! checks (`guard.rs`), then superblocks: the other hot paths made single-entry by tail
-//! duplication (`superblock.rs`). They copy blocks with `clone.rs`.
+//! duplication (`superblock.rs`). They copy blocks with `mir/clone.rs`.
 
-mod clone;
 mod cold;
 mod frequencies;
 mod guard;
@@ -70,7 +69,7 @@ pub fn optimize(
         .map(|(freq, func)| {
             !func.calls_functions()
                 && freq.as_ref().is_none_or(|freq| {
-                    let size = clone::size(func, func.blocks.ids()) as u64;
+                    let size = mir::clone::size(func, func.blocks.ids()) as u64;
                     freq.weight(func) <= 2 * size * freq.block[mir::ENTRY].max(1)
                 })
         })

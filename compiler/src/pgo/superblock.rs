@@ -8,7 +8,7 @@
 //! Cranelift's GVN) see the path alone. Edges leaving the chain are side exits to the original
 //! blocks, and the chain's back edge goes to the original loop header.
 //!
-//! Semantics are kept as for any cloning (`clone.rs`): a copy's edges go to a copy of, or the
+//! Semantics are kept as for any cloning (`mir/clone.rs`): a copy's edges go to a copy of, or the
 //! original of, its original's targets.
 //!
 //! Traces are formed hottest first. Later paths are followed through the copies made so far
@@ -20,8 +20,8 @@ use std::collections::HashSet;
 
 use crate::mir::{BlockId, ENTRY, Function, IdVec};
 
-use super::clone::{append_copies, size};
 use super::frequencies::Frequencies;
+use crate::mir::clone::{append_copies, size};
 
 /// A path is hot if it is at least this share of its function's path executions…
 pub const MIN_SHARE: f64 = 0.1;

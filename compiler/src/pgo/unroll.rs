@@ -9,7 +9,7 @@
 //! goes on), and a failing guard runs the iteration in the general loop.
 //!
 //! Why this keeps the semantics: every edge of a copy goes to a copy of, or the original of,
-//! the block its original went to (`clone.rs`), the guard block has no effect but its choice,
+//! the block its original went to (`mir/clone.rs`), the guard block has no effect but its choice,
 //! and the only statements changed are bounds checks the guard has proven to pass. So a side
 //! exit re-enters the general loop at exactly the block and state the original loop would have
 //! been in.
@@ -19,9 +19,9 @@ use crate::mir::{
     TerminatorKind,
 };
 
-use super::clone::{append_copies, size};
 use super::frequencies::{ExecutedPath, Frequencies};
 use super::guard;
+use crate::mir::clone::{append_copies, size};
 
 /// A path counts as running long when at least this share of its executions start a run of
 /// the length considered.

@@ -1,6 +1,6 @@
-//! Block cloning shared by the passes that duplicate code along hot paths (`unroll.rs`,
-//! `superblock.rs`). Copies go at the end of the function, so the lowered ids the profile
-//! speaks of keep naming the original blocks.
+//! Block cloning shared by the passes that duplicate code: along hot paths (`pgo/unroll.rs`,
+//! `pgo/superblock.rs`) and loops run without bounds checks (`opt/version.rs`). Copies go at the
+//! end of the function, so the lowered ids the profile speaks of keep naming the original blocks.
 //!
 //! Why cloning keeps the semantics: a copy holds its original's statements unchanged, and if
 //! every edge of a copy goes to a copy of, or the original of, the block its original went to,
