@@ -35,7 +35,41 @@ fn main() {
             same(&std::fs::read_to_string(&program)?)
         }));
     }
+    trials.push(Trial::test(
+        "regressions/an_array_of_a_third_of_memory",
+        an_array_of_a_third_of_memory,
+    ));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// Seed 3520 of the soak: an array too large for the machine was granted by the OS and the
+/// compiled program killed when it filled it, while the interpreter reported `out of memory`.
+/// Now one object larger than a quarter of physical memory is out of memory in every engine.
+fn an_array_of_a_third_of_memory() -> Result<(), Failed> {
+    let Some(memory) = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .next()?
+            .split_whitespace()
+            .nth(1)?
+            .parse::<u64>()
+            .ok()
+    }) else {
+        println!("skipped: no /proc/meminfo");
+        return Ok(());
+    };
+    let elements = memory * 1024 / 3 / 8;
+    let source = format!("fn main() {{\n    let a = [7; {elements}];\n    println(len(a));\n}}\n");
+    let scratch = Scratch::new("fuzz-oom");
+    std::fs::write(scratch.path("big.pl"), source)?;
+    for engine in [&["--engine", "interp"][..], &["-O0"], &["-O2"]] {
+        let mut args = vec!["run", "big.pl"];
+        args.extend_from_slice(engine);
+        let run = common::pcc_in(&scratch.0, &args, "");
+        if run.status != 101 || !run.stderr.contains("out of memory\n  --> big.pl:2:13") {
+            return Err(format!("{engine:?}: status {}: {}", run.status, run.stderr).into());
+        }
+    }
+    Ok(())
 }
 
 fn same(source: &str) -> Result<(), Failed> {

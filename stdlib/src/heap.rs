@@ -24,6 +24,9 @@ thread_local! {
 /// Allocates `size` zeroed bytes, 8-byte aligned, never freed. Every call returns a distinct non-null
 /// pointer, also for `size == 0` (struct identity is pointer identity, even for structs without fields).
 pub fn alloc_zeroed(size: usize) -> Option<NonNull<u8>> {
+    if !object_fits(size) {
+        return None;
+    }
     let size = size.max(ALIGN).checked_next_multiple_of(ALIGN)?;
     if size > LARGE {
         return alloc_chunk(size);
@@ -39,6 +42,27 @@ pub fn alloc_zeroed(size: usize) -> Option<NonNull<u8>> {
         // SAFETY: `size <= LARGE < CHUNK`.
         current.set((unsafe { chunk.as_ptr().add(size) }, CHUNK - size));
         Some(chunk)
+    })
+}
+
+/// Whether one object of `size` bytes may be allocated: at most a quarter of the machine's
+/// physical memory. Past that the OS would often grant the address space and then kill the
+/// program when it touches the pages (overcommit), a signal instead of the `out of memory`
+/// error; the reference interpreter applies the same rule to the same sizes, so both report it.
+pub fn object_fits(size: usize) -> bool {
+    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    size <= *LIMIT.get_or_init(|| {
+        // SAFETY: sysconf only reads configuration values.
+        let (pages, page) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        match (usize::try_from(pages), usize::try_from(page)) {
+            (Ok(pages), Ok(page)) if pages > 0 && page > 0 => pages.saturating_mul(page) / 4,
+            _ => usize::MAX,
+        }
     })
 }
 

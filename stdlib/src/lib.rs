@@ -51,10 +51,12 @@ static ALLOCATOR: interrupt::Allocator = interrupt::Allocator;
 pub mod interp_support {
     pub use crate::errors::{ERROR_EXIT_CODE, RuntimeError, report};
     pub use crate::format::{Printable, Shape, Sink, put_bool, put_float, put_int, put_shown};
+    pub use crate::heap::object_fits;
     pub use crate::input::Input;
     pub use crate::output::{flush, pcc_print_newline as print_newline, print_bytes};
     pub use crate::profile::write_profile_file;
     pub use crate::strings::{fixed, parse_float, parse_int, substr_range};
+    pub use crate::value::HEADER;
 }
 
 /// Every runtime symbol (functions and the data symbol `pcc_stack_limit`) by name, for

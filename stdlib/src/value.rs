@@ -10,7 +10,8 @@
 use crate::heap;
 
 /// Header size of strings and arrays (the `i64` length).
-const HEADER: usize = 8;
+/// Bytes before a string's bytes or an array's slots: the length.
+pub const HEADER: usize = 8;
 
 /// A `B` argument (`i8`, 0 or 1) as a Rust `bool`. Only bit 0 is read, so the result is right even if the
 /// caller left garbage above the low byte (the generated code should still extend `B` arguments, `uext`).

@@ -1,7 +1,7 @@
 //! Statements and expressions: what each MIR statement and rvalue does to the locals, the
 //! globals and the heap, with the checks compiled code makes (bounds, null, division).
 
-use pcc_stdlib::interp_support::RuntimeError;
+use pcc_stdlib::interp_support::{HEADER, RuntimeError, object_fits};
 
 use super::machine::{Machine, Stop};
 use super::value::{Object, Value};
@@ -112,8 +112,9 @@ impl Machine<'_> {
                     return Err(self.error(RuntimeError::NegativeArrayLength(count), span));
                 };
                 // What the runtime cannot allocate, neither can we: out of memory, no abort.
+                let bytes = len.checked_mul(8).and_then(|b| b.checked_add(HEADER));
                 let mut elements = Vec::new();
-                if elements.try_reserve_exact(len).is_err() {
+                if !bytes.is_some_and(object_fits) || elements.try_reserve_exact(len).is_err() {
                     return Err(self.error(RuntimeError::OutOfMemory, span));
                 }
                 elements.resize(len, value);
@@ -171,10 +172,10 @@ impl Machine<'_> {
             (Value::Str(x), Value::Str(y)) => match op {
                 BinOp::Add => {
                     // The runtime reports a failed allocation here without a location.
+                    let len = x.len().saturating_add(y.len());
                     let mut bytes = Vec::new();
-                    if bytes
-                        .try_reserve_exact(x.len().saturating_add(y.len()))
-                        .is_err()
+                    if !object_fits(len.saturating_add(HEADER))
+                        || bytes.try_reserve_exact(len).is_err()
                     {
                         return Err(Stop::Error(RuntimeError::OutOfMemory, None));
                     }
