@@ -245,4 +245,28 @@ mod tests {
         assert_eq!(interesting, &vec![1, 4, 6]);
         assert_eq!((*range, *rho), (ppp.range(), ppp.compactness()));
     }
+
+    /// A function whose Ball-Larus paths fit the array counts every path by Ball-Larus id, as
+    /// `bl` does, with no residual table of its own: the same profile as the two registers give.
+    #[test]
+    fn ppp_profile_of_a_function_counted_by_ball_larus_id() {
+        let spec = y2k_spec(Mode::Ppp, |cfg| {
+            let bl = BallLarus::new(cfg).unwrap();
+            let plan = mode::ppp::plan(&bl, cfg, [1, 4, 6], &[], 1 << 16).unwrap();
+            assert!(matches!(plan.code, mode::ppp::Code::BallLarus(_)));
+            assert_eq!(plan.layout.len, bl.num_paths());
+            Plan::Ppp(plan)
+        });
+        let counters = vec![(0, 3), (1, 11), (4, 14), (6, 16), (7, 2)];
+        let (profile, problems) = build_profile(&spec, vec![], &[counters, vec![]]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let f = &profile.functions[0];
+        let counts =
+            |paths: &[PathCount]| paths.iter().map(|p| (p.id, p.count)).collect::<Vec<_>>();
+        assert_eq!(counts(&f.paths), vec![(1, 11), (4, 14), (6, 16)]);
+        let ModeRecord::Ppp(PppRecord { residual, .. }) = &f.record else {
+            panic!("a ppp record")
+        };
+        assert_eq!(counts(residual), vec![(0, 3), (7, 2)]);
+    }
 }
