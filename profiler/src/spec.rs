@@ -246,6 +246,30 @@ mod tests {
         assert_eq!((*range, *rho), (ppp.range(), ppp.compactness()));
     }
 
+    /// A `kbl` function without back edges streams nothing: its k-IPF is a root per executed
+    /// path with the path's count; a function with a loop streams.
+    #[test]
+    fn kbl_profile_of_a_function_without_loops_from_its_counters() {
+        let spec = y2k_spec(Mode::Kbl, |cfg| {
+            let plan = bl::plan(cfg, &[], &[], 1 << 16).unwrap();
+            assert!(!mode::kbl::streams(&plan));
+            Plan::Kbl(plan)
+        });
+        let (profile, problems) = build_profile(&spec, vec![], &[vec![(6, 2), (1, 5)]]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let ModeRecord::Kbl(record) = &profile.functions[0].record else {
+            panic!("a kbl record")
+        };
+        let roots: Vec<_> = record
+            .kipf
+            .iter()
+            .map(|n| (n.id, n.count, n.children.len()))
+            .collect();
+        assert_eq!(roots, vec![(1, 5, 0), (6, 2, 0)]);
+        let with_loop = bl::plan(&crate::examples::add_even_numbers(), &[], &[], 1 << 16).unwrap();
+        assert!(mode::kbl::streams(&with_loop));
+    }
+
     /// A function whose Ball-Larus paths fit the array counts every path by Ball-Larus id, as
     /// `bl` does, with no residual table of its own: the same profile as the two registers give.
     #[test]
