@@ -99,7 +99,7 @@ pub fn decode(
     let cfg = function.cfg().map_err(|e| e.to_string())?;
     let ppp = &plan.ppp;
     let numbering = ppp.ball_larus();
-    let (by_ppp_id, by_bl_id): (&[(u64, u64)], [&[(u64, u64)]; 2]) = match plan.code {
+    let (by_ppp_id, by_bl_id): (&[_], [&[_]; 2]) = match plan.code {
         Code::BallLarus(_) => (&[], [counters.counts, counters.residual]),
         Code::Ppp(_) => (counters.counts, [&[], counters.residual]),
     };
