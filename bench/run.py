@@ -11,7 +11,8 @@
    interleaved runs each, trained as `pcc pgo` trains: kbl with k = 6 on the same input), and the
    overhead (instrumented / plain at -O2) of edge, block (a counter on every basic block, the naive
    placement edge's spanning tree improves on, [BL94]), bl, ppp, tpp and kbl (k = 4); ppp and tpp are guided by the bl and edge profiles of the same input
-   measured just before.
+   measured just before; next to them, the same ratio for gcc's own edge profiler on the C port
+   (`gcc -O2 -fprofile-generate` / `gcc -O2`, runs interleaved), the anchor the modes are held to.
 2. Details on loop kernels (`PROFILED`): kbl for k = 2, 4, 8, functions counting in a hash table,
    ppp's rho per function, tpp's AoDF against bl and the functions it moved from a hash table.
 3. wpp on smaller inputs (its cost follows the number of acyclic paths): overhead, trace length,
@@ -210,15 +211,27 @@ def pgo_table(rows):
     return lines
 
 
+def gcc_times(name, args, runs, tmp):
+    """The C port's gcc -O2 seconds, its seconds under gcc's own edge profiler (`-O2
+    -fprofile-generate`, the counts written under tmp), runs interleaved, and its stdout."""
+    source = C_PORTS / f"{name}.c"
+    exe, profiled = BUILD / name, BUILD / f"{name}.profile-generate"
+    subprocess.run(["gcc", "-O2", "-o", exe, source, "-lm"], check=True)
+    subprocess.run(["gcc", "-O2", f"-fprofile-generate={tmp}", "-o", profiled, source, "-lm"], check=True)
+    (t_c, _, out_c), (t_profiled, _, out_profiled) = timed_together([[exe, *args], [profiled, *args]], runs)
+    if out_profiled != out_c:
+        sys.exit(f"{name}: the C port's output changed under -fprofile-generate")
+    return t_c, t_profiled, out_c
+
+
 def suite_rows(runs, only, baseline):
     """Per benchmark: name, gcc and pcc -O2 seconds, compile seconds, overhead per suite mode, the
-    -O2 seconds of the `baseline` pcc binary (None without one), and the `--use-profile` speedup."""
+    -O2 seconds of the `baseline` pcc binary (None without one), the `--use-profile` speedup, and
+    the overhead of gcc's `-fprofile-generate` on the C port."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, pl, args in benchmarks(only):
-            exe = BUILD / name
-            subprocess.run(["gcc", "-O2", "-o", exe, C_PORTS / f"{name}.c", "-lm"], check=True)
-            t_c, out_c = timed([exe, *args], runs)
+            t_c, t_gcc_profiled, out_c = gcc_times(name, args, runs, tmp)
             t_compile, _ = timed([PCC, "run", pl, "-O2", "--emit", "asm"], runs)
             plain, out_pcc, results = profiled_runs(pl, args, SUITE_MODES, runs, tmp)
             if out_c != out_pcc:
@@ -231,7 +244,7 @@ def suite_rows(runs, only, baseline):
                 t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs)
                 if out_base != out_c:
                     sys.exit(f"{name}: the baseline's output differs from the C port's")
-            rows.append((name, t_c, plain, t_compile, overheads, t_base, guided))
+            rows.append((name, t_c, plain, t_compile, overheads, t_base, guided, t_gcc_profiled / t_c))
             print(f"{name}: gcc {t_c:.2f} s, pcc {plain:.2f} s, use-profile speedup {guided:.2f}", file=sys.stderr)
     return rows
 
@@ -324,26 +337,32 @@ def suite_table(rows):
         "The suite at -O2 (CPU seconds; pcc / gcc = run time ratio; compile = `pcc run --emit asm`, the whole "
         "pipeline without running; use-profile = speedup of `--use-profile`, plain / guided user time, medians "
         f"of {PGO_RUNS} interleaved runs (the guided code runs in user mode; system time is page zeroing, the "
-        f"same in both), trained with kbl, k = {PGO_K}, on the same input; profiling columns = instrumented / plain run time, kbl with k = 4"
+        f"same in both), trained with kbl, k = {PGO_K}, on the same input; profiling columns = instrumented / plain run time, kbl with k = 4; gcc -fprofile-generate = the "
+        "same ratio for gcc's own edge profiler on the C port, `gcc -O2 -fprofile-generate` / `gcc -O2`, "
+        "interleaved runs"
         + ("; baseline = the `--baseline` pcc binary" if base else "") + "):",
         "",
         "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc | "
-        + ("baseline | baseline / gcc | " if base else "") + "compile | use-profile | " + " | ".join(modes) + " |",
-        "|---|---|---|---|" + ("---|---|" if base else "") + "---|---|" + "---|" * len(modes),
+        + ("baseline | baseline / gcc | " if base else "") + "compile | use-profile | " + " | ".join(modes)
+        + " | gcc -fprofile-generate |",
+        "|---|---|---|---|" + ("---|---|" if base else "") + "---|---|" + "---|" * len(modes) + "---|",
     ]
-    for name, t_c, t_pcc, t_compile, overheads, t_base, guided in rows:
+    for name, t_c, t_pcc, t_compile, overheads, t_base, guided, gcc_profiled in rows:
         cells = " | ".join(f"{o:.2f}" for o in overheads)
         baseline = f"{t_base:.3f} | {t_base / t_c:.2f} | " if base else ""
         lines.append(
-            f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} | {baseline}{t_compile:.3f} | {guided:.2f} | {cells} |"
+            f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} | {baseline}{t_compile:.3f} | {guided:.2f} | "
+            f"{cells} | {gcc_profiled:.2f} |"
         )
     means = " | ".join(f"{geomean([r[4][i] for r in rows]):.2f}" for i in range(len(modes)))
     ratio = geomean([r[2] / r[1] for r in rows])
     baseline = f" | {geomean([r[5] / r[1] for r in rows]):.2f} |" if base else ""
     total_compile = sum(r[3] for r in rows)
     guided = geomean([r[6] for r in rows])  # speedups
+    gcc_profiled = geomean([r[7] for r in rows])
     lines.append(
-        f"| geometric mean | | | {ratio:.2f} |{baseline} {total_compile:.3f} (sum) | {guided:.2f} | {means} |"
+        f"| geometric mean | | | {ratio:.2f} |{baseline} {total_compile:.3f} (sum) | {guided:.2f} | {means} | "
+        f"{gcc_profiled:.2f} |"
     )
     return lines
 

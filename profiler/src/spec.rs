@@ -245,4 +245,52 @@ mod tests {
         assert_eq!(interesting, &vec![1, 4, 6]);
         assert_eq!((*range, *rho), (ppp.range(), ppp.compactness()));
     }
+
+    /// A `kbl` function without back edges streams nothing: its k-IPF is a root per executed
+    /// path with the path's count; a function with a loop streams.
+    #[test]
+    fn kbl_profile_of_a_function_without_loops_from_its_counters() {
+        let spec = y2k_spec(Mode::Kbl, |cfg| {
+            let plan = bl::plan(cfg, &[], &[], 1 << 16).unwrap();
+            assert!(!mode::kbl::streams(&plan));
+            Plan::Kbl(plan)
+        });
+        let (profile, problems) = build_profile(&spec, vec![], &[vec![(6, 2), (1, 5)]]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let ModeRecord::Kbl(record) = &profile.functions[0].record else {
+            panic!("a kbl record")
+        };
+        let roots: Vec<_> = record
+            .kipf
+            .iter()
+            .map(|n| (n.id, n.count, n.children.len()))
+            .collect();
+        assert_eq!(roots, vec![(1, 5, 0), (6, 2, 0)]);
+        let with_loop = bl::plan(&crate::examples::add_even_numbers(), &[], &[], 1 << 16).unwrap();
+        assert!(mode::kbl::streams(&with_loop));
+    }
+
+    /// A function whose Ball-Larus paths fit the array counts every path by Ball-Larus id, as
+    /// `bl` does, with no residual table of its own: the same profile as the two registers give.
+    #[test]
+    fn ppp_profile_of_a_function_counted_by_ball_larus_id() {
+        let spec = y2k_spec(Mode::Ppp, |cfg| {
+            let bl = BallLarus::new(cfg).unwrap();
+            let plan = mode::ppp::plan(&bl, cfg, [1, 4, 6], &[], 1 << 16).unwrap();
+            assert!(matches!(plan.code, mode::ppp::Code::BallLarus(_)));
+            assert_eq!(plan.layout.len, bl.num_paths());
+            Plan::Ppp(plan)
+        });
+        let counters = vec![(0, 3), (1, 11), (4, 14), (6, 16), (7, 2)];
+        let (profile, problems) = build_profile(&spec, vec![], &[counters, vec![]]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let f = &profile.functions[0];
+        let counts =
+            |paths: &[PathCount]| paths.iter().map(|p| (p.id, p.count)).collect::<Vec<_>>();
+        assert_eq!(counts(&f.paths), vec![(1, 11), (4, 14), (6, 16)]);
+        let ModeRecord::Ppp(PppRecord { residual, .. }) = &f.record else {
+            panic!("a ppp record")
+        };
+        assert_eq!(counts(residual), vec![(0, 3), (7, 2)]);
+    }
 }

@@ -22,6 +22,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::stream::{self, Event};
 use pcc_profiler::kbl::{Cursor, KSlabForest};
+use pcc_profiler::mode::Plan;
 use pcc_profiler::profile::{KipfNode, Profile};
 use pcc_profiler::spec::ProfileSpec;
 
@@ -120,6 +121,10 @@ pub extern "C" fn pcc_kbl_flush(table: i64) {
 pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) {
     let mut streams = STATE.lock().unwrap_or_else(PoisonError::into_inner);
     for (function, stream) in spec.functions.iter().zip(streams.iter_mut()) {
+        // A function that streams nothing has its k-IPF from its counters already.
+        if !matches!(&function.plan, Plan::Kbl(plan) if pcc_profiler::mode::kbl::streams(plan)) {
+            continue;
+        }
         stream.flush();
         let kipf: Vec<KipfNode> = stream.forest.make_k_ipf();
         if let Some(record) = profile

@@ -72,7 +72,7 @@ pub fn translate(
         func_refs: HashMap::new(),
         data_refs: HashMap::new(),
         regions: HashMap::new(),
-        stream: None,
+        stream: Vec::new(),
         non_null: HashSet::new(),
     };
     t.prologue()?;
@@ -126,10 +126,11 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     func_refs: HashMap<FuncId, FuncRef>,
     data_refs: HashMap<DataId, GlobalValue>,
     regions: HashMap<Memory, AliasRegion>,
-    /// `kbl`, `wpp`: the stream buffer, and a variable with its number of used words, so
-    /// that a loop appending to the buffer keeps it in a register rather than reloading what
+    /// `kbl`, `wpp`: each stream buffer the function appends to (`kbl`: its own, and those of
+    /// the streaming functions inlined into it), and a variable with its number of used words,
+    /// so that a loop appending to the buffer keeps it in a register rather than reloading what
     /// it just stored (the memory copy is still kept up to date, for the runtime).
-    stream: Option<(DataId, Variable)>,
+    stream: Vec<(DataId, Variable)>,
     /// Struct values known to be non-null here: null-checked, or just allocated, earlier in the
     /// MIR block or in a block that dominates it. A later null check of the same SSA value is
     /// left out.
@@ -154,6 +155,7 @@ impl FunctionTranslator<'_, '_> {
         if self.mir.calls_functions() {
             self.stack_check()?;
         }
+        self.stream_positions()?;
         self.builder.ins().jump(self.blocks[mir::ENTRY], &[]);
         Ok(())
     }
@@ -228,8 +230,10 @@ impl FunctionTranslator<'_, '_> {
                 let result = match callee {
                     Callee::Function(f) => {
                         let result = self.call_function(*f, args)?;
-                        // A recursive activation may have used the stream buffer.
-                        self.reload_stream_position();
+                        // A recursive activation may have used the stream buffers.
+                        for (data, position) in self.stream.clone() {
+                            self.reload_stream_position(data, position);
+                        }
                         result
                     }
                     Callee::Builtin(b) => self.builtin(*b, args)?,
@@ -378,15 +382,13 @@ impl FunctionTranslator<'_, '_> {
             StreamEvent::Path { table, id } => (*table, vec![self.operand(id)?]),
         };
         let data = self.cx.stream_buffer(table)?;
-        let position = match self.stream {
-            Some((_, position)) => position,
-            None => {
-                let position = self.builder.declare_var(types::I64);
-                self.stream = Some((data, position));
-                self.reload_stream_position();
-                position
-            }
-        };
+        let position = self
+            .stream
+            .iter()
+            .find_map(|&(d, position)| (d == data).then_some(position))
+            .ok_or_else(|| {
+                CodegenError::internal(format!("no stream position for table {table}"))
+            })?;
         let buffer = self.data_address(data);
         let flags = self.memory_flags(Memory::Counters);
         let used = self.builder.use_var(position);
@@ -417,22 +419,47 @@ impl FunctionTranslator<'_, '_> {
         let func_ref = self.func_ref(id);
         let table = self.iconst(table as i64);
         self.builder.ins().call(func_ref, &[table]);
-        self.reload_stream_position();
+        self.reload_stream_position(data, position);
         self.builder.ins().jump(done, &[]);
         self.builder.seal_block(done);
         self.builder.switch_to_block(done);
         Ok(())
     }
 
-    /// `kbl`, `wpp`: reads the used words of the stream buffer into its variable, where
-    /// they may have changed: at entry, and after a call or a flush.
-    fn reload_stream_position(&mut self) {
-        if let Some((data, position)) = self.stream {
-            let buffer = self.data_address(data);
-            let flags = self.memory_flags(Memory::Counters);
-            let used = self.builder.ins().load(types::I64, flags, buffer, 0);
-            self.builder.def_var(position, used);
+    /// `kbl`, `wpp`: a variable for the used words of each stream buffer the function's
+    /// statements append to, read at entry, so that it is defined on every path to them.
+    fn stream_positions(&mut self) -> Result<()> {
+        let tables = self
+            .mir
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|stmt| match stmt.kind {
+                StatementKind::Stream(
+                    StreamEvent::Enter { table }
+                    | StreamEvent::Leave { table }
+                    | StreamEvent::Path { table, .. },
+                ) => Some(table),
+                _ => None,
+            });
+        for table in tables.collect::<Vec<_>>() {
+            let data = self.cx.stream_buffer(table)?;
+            if self.stream.iter().all(|&(d, _)| d != data) {
+                let position = self.builder.declare_var(types::I64);
+                self.stream.push((data, position));
+                self.reload_stream_position(data, position);
+            }
         }
+        Ok(())
+    }
+
+    /// `kbl`, `wpp`: reads the used words of stream buffer `data` into its variable `position`,
+    /// where they may have changed: at entry, and after a call or a flush.
+    fn reload_stream_position(&mut self, data: DataId, position: Variable) {
+        let buffer = self.data_address(data);
+        let flags = self.memory_flags(Memory::Counters);
+        let used = self.builder.ins().load(types::I64, flags, buffer, 0);
+        self.builder.def_var(position, used);
     }
 
     fn terminator(&mut self, term: &TerminatorKind) -> Result<()> {

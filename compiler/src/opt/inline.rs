@@ -9,8 +9,10 @@
 //! Path and edge counting statements (`bl`, `edge`, `ppp`, `tpp`) are inlined with the rest: they
 //! name the callee's counter table and read the callee's own (renamed) path register, which its
 //! copied entry code resets, so every inlined activation counts exactly as a call would, and
-//! profiled programs keep the speed of unprofiled ones. A callee that streams events (`kbl`,
-//! `wpp`: codegen keeps one stream position per function) or traces blocks is not inlined.
+//! profiled programs keep the speed of unprofiled ones. So are the path events a callee streams
+//! (`kbl`, `wpp`): they name the callee's stream (codegen keeps a position per stream buffer a
+//! function appends to), and the copy appends the same events, enter and leave markers
+//! included, in the same order as the call would. A callee that traces blocks is not inlined.
 //!
 //! Inlined statements keep their spans, so a runtime error in inlined code is reported at the
 //! same place and, since codegen names the function whose source contains the location, in the
@@ -51,7 +53,7 @@ fn size(func: &Function) -> usize {
     func.blocks.iter().map(|b| b.stmts.len() + 1).sum()
 }
 
-/// The size of `func` if it is a leaf without event streams or traces, small enough for a hot site.
+/// The size of `func` if it is a leaf without block traces, small enough for a hot site.
 fn inlinable_size(func: &Function) -> Option<usize> {
     let size = size(func);
     let leaf = size <= MAX_HOT_CALLEE_SIZE
@@ -61,8 +63,9 @@ fn inlinable_size(func: &Function) -> Option<usize> {
             .flat_map(|b| &b.stmts)
             .all(|stmt| match stmt.kind {
                 StatementKind::Call { callee, .. } => matches!(callee, Callee::Builtin(_)),
-                StatementKind::Trace(_) | StatementKind::Stream(_) => false,
+                StatementKind::Trace(_) => false,
                 StatementKind::Count { .. }
+                | StatementKind::Stream(_)
                 | StatementKind::CountOrCold { .. }
                 | StatementKind::CountPpp { .. }
                 | StatementKind::Assign(..)
@@ -278,13 +281,14 @@ fn main() {
     }
 
     #[test]
-    fn leaves_streaming_and_large_callees_alone_but_inlines_counting_ones() {
+    fn leaves_traced_and_large_callees_alone_but_inlines_counting_and_streaming_ones() {
         let big_body = "x = x * 3 + 1; ".repeat(MAX_CALLEE_SIZE);
         let source = format!(
             "fn counted(x: int) -> int {{ return x; }}
 fn streamed(x: int) -> int {{ return x; }}
+fn traced(x: int) -> int {{ return x; }}
 fn big(x: int) -> int {{ {big_body} return x; }}
-fn main() {{ println(counted(1), streamed(2), big(3)); }}"
+fn main() {{ println(counted(1), streamed(2), traced(3), big(4)); }}"
         );
         let mut program = lower(&source);
         let add = |program: &mut Program, name: &str, kind: StatementKind| {
@@ -303,13 +307,22 @@ fn main() {{ println(counted(1), streamed(2), big(3)); }}"
         add(&mut program, "counted", count);
         let enter = StatementKind::Stream(crate::mir::StreamEvent::Enter { table: 1 });
         add(&mut program, "streamed", enter);
+        let trace = StatementKind::Trace(crate::mir::TraceEvent::Enter(FnId::new(2)));
+        add(&mut program, "traced", trace);
         inline_small_functions(&mut program);
-        assert_eq!(calls(&program, "main"), ["streamed", "big"]);
-        // The inlined callee still counts in its own table.
+        assert_eq!(calls(&program, "main"), ["traced", "big"]);
+        // The inlined callees still count in their own table and stream to their own stream.
         let main = program.functions.iter().find(|f| f.name == "main").unwrap();
-        let counts = main.blocks.iter().flat_map(|b| &b.stmts);
-        let counts = counts.filter(|s| matches!(s.kind, StatementKind::Count { table: 7, .. }));
+        let stmts = || main.blocks.iter().flat_map(|b| &b.stmts);
+        let counts = stmts().filter(|s| matches!(s.kind, StatementKind::Count { table: 7, .. }));
         assert_eq!(counts.count(), 1);
+        let enters = stmts().filter(|s| {
+            matches!(
+                s.kind,
+                StatementKind::Stream(crate::mir::StreamEvent::Enter { table: 1 })
+            )
+        });
+        assert_eq!(enters.count(), 1);
     }
 
     #[test]

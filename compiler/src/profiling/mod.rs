@@ -148,7 +148,10 @@ fn counter_table(plan: &Plan) -> CounterTable {
         len: layout.len,
         hashed: layout.hashed,
         slots: match plan {
-            Plan::Ppp(plan) => Some(plan.slots.clone()),
+            Plan::Ppp(plan) => match plan.code {
+                pcc_profiler::mode::ppp::Code::Ppp(_) => Some(plan.slots.clone()),
+                pcc_profiler::mode::ppp::Code::BallLarus(_) => None,
+            },
             _ => None,
         },
     }

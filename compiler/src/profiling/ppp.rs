@@ -2,13 +2,15 @@
 //! profile of an earlier run or from a static estimate; the profiler numbers them compactly and
 //! places the code of two registers, one for the PPP id and one for the Ball-Larus id
 //! (`pcc_profiler::mode::ppp`); a path ends in one `CountPpp`, which counts an interesting path
-//! by PPP id and any other one as residual by its Ball-Larus id.
+//! by PPP id and any other one as residual by its Ball-Larus id. A function whose Ball-Larus
+//! paths all fit the array is instrumented as `bl` instruments it (the plan's
+//! `Code::BallLarus`).
 
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::estimate::estimated_hot_paths;
-use pcc_profiler::mode::ppp::{self, Plan};
-use pcc_profiler::ppp::PppOp;
+use pcc_profiler::mode::ppp::{self, Code, Plan};
+use pcc_profiler::ppp::{PppOp, PppPlan};
 use pcc_profiler::profile::Profile;
 
 use super::insert::{Inserter, stop_nodes};
@@ -51,17 +53,29 @@ pub(super) fn plan(
 }
 
 pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
+    match &plan.code {
+        Code::BallLarus(code) => super::bl::instrument(func, fcfg, code, table),
+        Code::Ppp(code) => instrument_two_registers(func, fcfg, code, table),
+    }
+}
+
+fn instrument_two_registers(
+    func: &mut mir::Function,
+    fcfg: &FunctionCfg,
+    code: &PppPlan,
+    table: usize,
+) {
     let registers = PppRegisters {
         bl: func.new_temp(Type::Int),
         ppp: func.new_temp(Type::Int),
     };
     let mut inserter = Inserter::new(func, fcfg, table);
     for e in 0..fcfg.edges.len() {
-        let code = ppp_code(&mut inserter, registers, plan.code.edge_ops(EdgeId(e)));
+        let code = ppp_code(&mut inserter, registers, code.edge_ops(EdgeId(e)));
         inserter.on_edge(e, code);
     }
     for b in 0..fcfg.exit().0 {
-        let code = ppp_code(&mut inserter, registers, plan.code.dead_end_ops(NodeId(b)));
+        let code = ppp_code(&mut inserter, registers, code.dead_end_ops(NodeId(b)));
         inserter.at_dead_end(super::block(NodeId(b)), code);
     }
 }
