@@ -272,6 +272,27 @@ impl Rvalue {
 }
 
 impl StatementKind {
+    /// The array and index of a bounds-checked element access.
+    pub fn checked_access(&self) -> Option<(&Operand, &Operand)> {
+        match self {
+            StatementKind::Assign(
+                _,
+                Rvalue::Index {
+                    base,
+                    index,
+                    checked: true,
+                },
+            ) => Some((base, index)),
+            StatementKind::SetIndex {
+                array,
+                index,
+                checked: true,
+                ..
+            } => Some((array, index)),
+            _ => None,
+        }
+    }
+
     /// The operands the statement reads, in evaluation order.
     pub fn operands(&self) -> Vec<&Operand> {
         match self {

@@ -302,7 +302,7 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
             known?
         };
         for (s, stmt) in func.blocks[b].stmts.iter().enumerate() {
-            if let Some((Operand::Local(array), index)) = checked_access(&stmt.kind)
+            if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
                 && let Some(array) = state.alias[*array]
                 && let Some(index) = operand(&state.value, index)
             {
@@ -506,27 +506,6 @@ impl Plan {
 fn constant(p: &Poly) -> Option<i64> {
     let (rest, c) = p.split_constant();
     rest.0.is_empty().then_some(c)
-}
-
-/// The array and index of a bounds-checked element access.
-fn checked_access(kind: &StatementKind) -> Option<(&Operand, &Operand)> {
-    match kind {
-        StatementKind::Assign(
-            _,
-            Rvalue::Index {
-                base,
-                index,
-                checked: true,
-            },
-        ) => Some((base, index)),
-        StatementKind::SetIndex {
-            array,
-            index,
-            checked: true,
-            ..
-        } => Some((array, index)),
-        _ => None,
-    }
 }
 
 /// Copies the loop `body` without the checks `plan` covers and with its loads hoisted, and

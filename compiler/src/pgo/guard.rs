@@ -116,7 +116,7 @@ pub fn cover(func: &Function, blocks: &[BlockId]) -> Coverage {
     for (position, &b) in blocks.iter().enumerate() {
         let block = &func.blocks[b];
         for (s, stmt) in block.stmts.iter().enumerate() {
-            if let Some((Operand::Local(array), index)) = checked_access(&stmt.kind)
+            if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
                 && !assigned[*array]
                 && let Some(index) = operand(&value, index)
             {
@@ -152,27 +152,6 @@ pub fn cover(func: &Function, blocks: &[BlockId]) -> Coverage {
         }
     }
     coverage
-}
-
-/// The array and index of a bounds-checked element access.
-fn checked_access(kind: &StatementKind) -> Option<(&Operand, &Operand)> {
-    match kind {
-        StatementKind::Assign(
-            _,
-            Rvalue::Index {
-                base,
-                index,
-                checked: true,
-            },
-        ) => Some((base, index)),
-        StatementKind::SetIndex {
-            array,
-            index,
-            checked: true,
-            ..
-        } => Some((array, index)),
-        _ => None,
-    }
 }
 
 /// The guard of `coverage` as a sequence of tests, each statements computing a new bool local
@@ -249,7 +228,7 @@ mod tests {
                 func.blocks[b]
                     .stmts
                     .iter()
-                    .any(|s| checked_access(&s.kind).is_some())
+                    .any(|s| s.kind.checked_access().is_some())
             })
             .expect("the loop body");
         let coverage = cover(&func, &[body, body, body]);
