@@ -289,13 +289,16 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
                 compare: IdVec::from_elem(None, n),
             }
         } else {
-            // The header dominates the loop: other predecessors are unreachable.
+            // The header dominates the loop: other predecessors are unreachable. A predecessor
+            // in the body not visited yet (the body's order does not put it first) has no state
+            // to meet: the loop is not versioned.
             let mut known: Option<State> = None;
             for p in &predecessors[b] {
                 if let Some(&j) = position.get(p) {
+                    let before = out.get(j)?;
                     match &mut known {
-                        None => known = Some(out[j].clone()),
-                        Some(known) => known.meet(&out[j]),
+                        None => known = Some(before.clone()),
+                        Some(known) => known.meet(before),
                     }
                 }
             }
