@@ -23,13 +23,12 @@ thread_local! {
 
 /// Allocates `size` zeroed bytes, 8-byte aligned, never freed. Every call returns a distinct non-null
 /// pointer, also for `size == 0` (struct identity is pointer identity, even for structs without fields).
-pub fn alloc_zeroed(size: usize) -> Option<NonNull<u8>> {
-    if !object_fits(size) {
-        return None;
-    }
-    let size = size.max(ALIGN).checked_next_multiple_of(ALIGN)?;
+pub fn alloc_zeroed(requested: usize) -> Option<NonNull<u8>> {
+    let size = requested.max(ALIGN).checked_next_multiple_of(ALIGN)?;
+    // Only large objects can exceed the limit (on the size asked for, as the interpreter checks
+    // it): the bump path of small ones stays free of it.
     if size > LARGE {
-        return alloc_chunk(size);
+        return object_fits(requested).then(|| alloc_chunk(size)).flatten();
     }
     CURRENT.with(|current| {
         let (next, left) = current.get();
