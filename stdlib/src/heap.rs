@@ -1,9 +1,14 @@
-//! Memory for PL objects: a bump allocator that never frees.
+//! Memory for PL objects: a bump allocator, with activation regions.
 //!
 //! PL never frees memory (docs/LANGUAGE.md), so objects are carved out of large zeroed chunks: an allocation is a
 //! pointer bump, and zeroing is free because fresh chunks come from the OS already zeroed. Each thread has its
 //! own chunk (a PL program runs on one thread), so the fast path takes no lock. Allocation is fallible: callers
 //! turn `None` into the `out of memory` runtime error instead of aborting.
+//!
+//! The one exception: `-O 2` brackets a function whose objects cannot outlive its activation with
+//! [`pcc_heap_mark`] and [`pcc_heap_release`] (`compiler/src/opt/region.rs`), and the release gives
+//! the bytes allocated since the mark back to the bump pointer. Everything past the bump pointer of the
+//! current chunk stays zero, so a release zeroes what it takes back.
 
 use std::alloc::{self, Layout};
 use std::cell::Cell;
@@ -63,6 +68,43 @@ pub fn object_fits(size: usize) -> bool {
             _ => usize::MAX,
         }
     })
+}
+
+/// The bump pointer, as the mark a later [`pcc_heap_release`] rewinds to (0 before the first chunk).
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_heap_mark() -> i64 {
+    CURRENT.with(|current| current.get().0 as i64)
+}
+
+/// Takes back, zeroed, every small object allocated since `mark` came from [`pcc_heap_mark`], when the
+/// current chunk is still the mark's (otherwise the newer objects are simply never reused: a chunk
+/// change in between is rare, and large objects have their own allocations). The caller guarantees
+/// that none of those objects is reachable any more. Returns `value`: the function's result passes
+/// through, so that generated code computes it before the release.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_heap_release(mark: i64, value: i64) -> i64 {
+    release(mark);
+    value
+}
+
+fn release(mark: i64) {
+    CURRENT.with(|current| {
+        let (next, left) = current.get();
+        if next.is_null() {
+            return;
+        }
+        // Every current chunk is CHUNK bytes and ends where the free bytes end.
+        let start = (next as usize + left).wrapping_sub(CHUNK);
+        let mark = mark as usize;
+        if mark < start || mark > next as usize {
+            return;
+        }
+        let used = next as usize - mark;
+        let mark = next.wrapping_sub(used);
+        // SAFETY: `mark..next` lies in the current chunk, and its objects are unreachable.
+        unsafe { std::ptr::write_bytes(mark, 0, used) };
+        current.set((mark, left + used));
+    });
 }
 
 fn alloc_chunk(size: usize) -> Option<NonNull<u8>> {
@@ -149,6 +191,34 @@ mod tests {
             let bytes = unsafe { std::slice::from_raw_parts(chunk.as_ptr(), CHUNK) };
             assert!(bytes.iter().all(|&b| b == 0));
         }
+    }
+
+    #[test]
+    fn a_release_takes_back_zeroed_what_was_allocated_since_its_mark() {
+        let before = alloc_zeroed(8).unwrap();
+        let mark = pcc_heap_mark();
+        let first = alloc_zeroed(100).unwrap();
+        // SAFETY: the allocation has 100 bytes.
+        unsafe { std::ptr::write_bytes(first.as_ptr(), 0xff, 100) };
+        let inner = pcc_heap_mark();
+        alloc_zeroed(40).unwrap();
+        assert_eq!(pcc_heap_release(inner, 7), 7);
+        release(mark);
+        let again = alloc_zeroed(100).unwrap();
+        assert_eq!(again, first);
+        assert_ne!(again, before);
+        // SAFETY: as above.
+        let bytes = unsafe { std::slice::from_raw_parts(again.as_ptr(), 100) };
+        assert!(bytes.iter().all(|&b| b == 0));
+        // A mark from an older chunk releases nothing.
+        let old = pcc_heap_mark();
+        for _ in 0..2 * CHUNK / LARGE {
+            alloc_zeroed(LARGE).unwrap();
+        }
+        let next = alloc_zeroed(8).unwrap();
+        release(old);
+        assert_ne!(alloc_zeroed(8).unwrap(), next);
+        release(0);
     }
 
     #[test]

@@ -117,6 +117,14 @@ impl<'p> Machine<'p> {
                     let values = self.operands(args);
                     match callee {
                         Callee::Function(f) => self.call(*f, values, *dest)?,
+                        // The interpreter runs MIR as lowered, without `-O 2`'s regions; a
+                        // mark is any int, and a release frees nothing and passes its value on.
+                        Callee::Region(_) => {
+                            if let Some(dest) = dest {
+                                let result = values.into_iter().nth(1).unwrap_or(Value::Int(0));
+                                self.frame_mut().locals[*dest] = result;
+                            }
+                        }
                         Callee::Builtin(builtin) => {
                             if matches!(callee, Callee::Builtin(Builtin::Exit))
                                 && self.frame().next == block.stmts.len()

@@ -62,7 +62,7 @@ fn inlinable_size(func: &Function) -> Option<usize> {
             .iter()
             .flat_map(|b| &b.stmts)
             .all(|stmt| match stmt.kind {
-                StatementKind::Call { callee, .. } => matches!(callee, Callee::Builtin(_)),
+                StatementKind::Call { callee, .. } => !matches!(callee, Callee::Function(_)),
                 StatementKind::Trace(_) => false,
                 StatementKind::Count { .. }
                 | StatementKind::Stream(_)
