@@ -28,7 +28,8 @@ fn length_of_scratch(d: int) -> int {
 }
 
 fn byte_of_scratch(d: int) -> int {
-    let s = "ab" + str(d);
+    let parts = ["ab", str(d)];
+    let s = parts[0] + parts[1];
     return s[len(s) - 1];
 }
 
@@ -56,6 +57,25 @@ fn list_sum(n: int) -> int {
         head = head.next;
     }
     return s;
+}
+
+// A list linked by its maker (a field store into a node it allocated itself), measured by a
+// caller that returns an int: the caller's region takes the whole list back.
+fn make_chain(n: int) -> Node {
+    if n == 0 { return null; }
+    let node = new Node { value: n, next: null };
+    node.next = make_chain(n - 1);
+    return node;
+}
+
+fn chain_length(n: int) -> int {
+    let c = make_chain(n);
+    let k = 0;
+    while c != null {
+        k += 1;
+        c = c.next;
+    }
+    return k;
 }
 
 // Recursion: each activation has its own region, nested in its caller's.
@@ -104,7 +124,7 @@ fn main() {
     println("primes:", total);
     let t = 0;
     for i in 0..100 {
-        t += length_of_scratch(i) + byte_of_scratch(i) + list_sum(i % 17);
+        t += length_of_scratch(i) + byte_of_scratch(i) + list_sum(i % 17) + chain_length(i);
         if bool_of_scratch(i) { t += 1; }
     }
     println("scratch:", t, float_of_scratch(3), depth_sum(20));

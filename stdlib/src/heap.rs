@@ -11,7 +11,7 @@
 //! current chunk stays zero, so a release zeroes what it takes back.
 
 use std::alloc::{self, Layout};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
 
 /// Size of the chunks small objects are carved from.
@@ -24,6 +24,9 @@ const ALIGN: usize = 8;
 thread_local! {
     /// The current chunk: next free byte and bytes left.
     static CURRENT: Cell<(*mut u8, usize)> = const { Cell::new((std::ptr::null_mut(), 0)) };
+    /// The marks of the activation regions that have started and not ended, innermost last. Kept
+    /// here rather than in the generated code so that a region costs its function no register.
+    static MARKS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Allocates `size` zeroed bytes, 8-byte aligned, never freed. Every call returns a distinct non-null
@@ -70,24 +73,29 @@ pub fn object_fits(size: usize) -> bool {
     })
 }
 
-/// The bump pointer, as the mark a later [`pcc_heap_release`] rewinds to (0 before the first chunk).
+/// Pushes the bump pointer on the stack of marks (0 before the first chunk): an activation
+/// region starts.
 #[unsafe(no_mangle)]
-pub extern "C" fn pcc_heap_mark() -> i64 {
-    CURRENT.with(|current| current.get().0 as i64)
+pub extern "C" fn pcc_heap_mark() {
+    let next = CURRENT.with(|current| current.get().0 as usize);
+    MARKS.with(|marks| marks.borrow_mut().push(next));
 }
 
-/// Takes back, zeroed, every small object allocated since `mark` came from [`pcc_heap_mark`], when the
-/// current chunk is still the mark's (otherwise the newer objects are simply never reused: a chunk
-/// change in between is rare, and large objects have their own allocations). The caller guarantees
-/// that none of those objects is reachable any more. Returns `value`: the function's result passes
-/// through, so that generated code computes it before the release.
+/// Ends the innermost activation region: pops its mark and takes back, zeroed, every small object
+/// allocated since, when the current chunk is still the mark's (otherwise the newer objects are
+/// simply never reused: a chunk change in between is rare, and large objects have their own
+/// allocations). The caller guarantees that none of those objects is reachable any more. Returns
+/// `value`: the function's result passes through, so that generated code computes it before the
+/// release.
 #[unsafe(no_mangle)]
-pub extern "C" fn pcc_heap_release(mark: i64, value: i64) -> i64 {
-    release(mark);
+pub extern "C" fn pcc_heap_release(value: i64) -> i64 {
+    if let Some(mark) = MARKS.with(|marks| marks.borrow_mut().pop()) {
+        release(mark);
+    }
     value
 }
 
-fn release(mark: i64) {
+fn release(mark: usize) {
     CURRENT.with(|current| {
         let (next, left) = current.get();
         if next.is_null() {
@@ -95,7 +103,6 @@ fn release(mark: i64) {
         }
         // Every current chunk is CHUNK bytes and ends where the free bytes end.
         let start = (next as usize + left).wrapping_sub(CHUNK);
-        let mark = mark as usize;
         if mark < start || mark > next as usize {
             return;
         }
@@ -196,14 +203,15 @@ mod tests {
     #[test]
     fn a_release_takes_back_zeroed_what_was_allocated_since_its_mark() {
         let before = alloc_zeroed(8).unwrap();
-        let mark = pcc_heap_mark();
+        pcc_heap_mark();
         let first = alloc_zeroed(100).unwrap();
         // SAFETY: the allocation has 100 bytes.
         unsafe { std::ptr::write_bytes(first.as_ptr(), 0xff, 100) };
-        let inner = pcc_heap_mark();
-        alloc_zeroed(40).unwrap();
-        assert_eq!(pcc_heap_release(inner, 7), 7);
-        release(mark);
+        pcc_heap_mark();
+        let inner = alloc_zeroed(40).unwrap();
+        assert_eq!(pcc_heap_release(7), 7);
+        assert_eq!(alloc_zeroed(40).unwrap(), inner);
+        pcc_heap_release(0);
         let again = alloc_zeroed(100).unwrap();
         assert_eq!(again, first);
         assert_ne!(again, before);
@@ -211,14 +219,16 @@ mod tests {
         let bytes = unsafe { std::slice::from_raw_parts(again.as_ptr(), 100) };
         assert!(bytes.iter().all(|&b| b == 0));
         // A mark from an older chunk releases nothing.
-        let old = pcc_heap_mark();
+        pcc_heap_mark();
         for _ in 0..2 * CHUNK / LARGE {
             alloc_zeroed(LARGE).unwrap();
         }
         let next = alloc_zeroed(8).unwrap();
-        release(old);
+        pcc_heap_release(0);
         assert_ne!(alloc_zeroed(8).unwrap(), next);
+        // Neither does a mark taken before the first chunk, nor a release without a mark.
         release(0);
+        pcc_heap_release(0);
     }
 
     #[test]

@@ -238,7 +238,7 @@ impl FunctionTranslator<'_, '_> {
                     }
                     Callee::Builtin(b) => self.builtin(*b, args)?,
                     Callee::Region(RegionOp::Mark) => {
-                        Some(self.call_runtime(&runtime::HEAP_MARK, &[])?)
+                        self.call_runtime_opt(&runtime::HEAP_MARK, &[])?
                     }
                     Callee::Region(RegionOp::Release) => self.region_release(args)?,
                 };
@@ -730,19 +730,18 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// Calls a runtime function that returns a value.
-    /// `pcc_heap_release(mark, value)`, the value (if any) passing through as a slot's bits.
+    /// `pcc_heap_release(value)`, the value (if any) passing through as a slot's bits.
     fn region_release(&mut self, args: &[Operand]) -> Result<Option<Value>> {
-        let values = self.operands(args)?;
-        let (mark, value) = match values[..] {
-            [mark] => (mark, None),
-            [mark, value] => (mark, Some(value)),
-            _ => return Err(CodegenError::internal("a region release without its mark")),
+        let value = match args {
+            [] => None,
+            [value] => Some(self.operand(value)?),
+            _ => return Err(CodegenError::internal("a region release of several values")),
         };
         let bits = match value {
             Some(value) => slot_bits(&mut self.builder, value),
             None => self.iconst(0),
         };
-        let bits = self.call_runtime(&runtime::HEAP_RELEASE, &[mark, bits])?;
+        let bits = self.call_runtime(&runtime::HEAP_RELEASE, &[bits])?;
         Ok(
             value.map(|value| match self.builder.func.dfg.value_type(value) {
                 types::I8 => self.builder.ins().ireduce(types::I8, bits),

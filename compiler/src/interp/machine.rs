@@ -118,11 +118,10 @@ impl<'p> Machine<'p> {
                     match callee {
                         Callee::Function(f) => self.call(*f, values, *dest)?,
                         // The interpreter runs MIR as lowered, without `-O 2`'s regions; a
-                        // mark is any int, and a release frees nothing and passes its value on.
+                        // release frees nothing and passes its value on.
                         Callee::Region(_) => {
-                            if let Some(dest) = dest {
-                                let result = values.into_iter().nth(1).unwrap_or(Value::Int(0));
-                                self.frame_mut().locals[*dest] = result;
+                            if let (Some(dest), Some(value)) = (dest, values.into_iter().next()) {
+                                self.frame_mut().locals[*dest] = value;
                             }
                         }
                         Callee::Builtin(builtin) => {

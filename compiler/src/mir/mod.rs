@@ -212,13 +212,13 @@ pub enum Callee {
 }
 
 /// The bracket `-O 2` puts around an activation whose objects cannot outlive it
-/// (`pcc_heap_mark` / `pcc_heap_release` of the runtime).
+/// (`pcc_heap_mark` / `pcc_heap_release` of the runtime, which keeps the marks on a stack).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RegionOp {
-    /// `dest = mark()`: the heap's bump pointer (an int).
+    /// `mark()`: a region starts at the heap's bump pointer.
     Mark,
-    /// `release(mark)`, or `dest = release(mark, value)` returning `value` (an int, float or
-    /// bool): the objects allocated since `mark` are garbage; their memory is reused.
+    /// `release()`, or `dest = release(value)` returning `value` (an int, float or bool): the
+    /// objects allocated since the innermost mark are garbage; their memory is reused.
     Release,
 }
 

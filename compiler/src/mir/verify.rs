@@ -274,16 +274,11 @@ impl Verifier<'_> {
     }
 
     /// `op` is an existing `int`.
-    /// A region mark defines an int and takes nothing; a release takes that int.
+    /// A region mark takes and gives nothing; a release passes a scalar on, or nothing.
     fn region(&self, op: RegionOp, dest: Option<LocalId>, args: &[Operand]) -> Result<()> {
         match (op, dest, args) {
-            (RegionOp::Mark, Some(dest), []) => {
-                self.same(&Type::Int, &self.func.locals[dest].ty, "a region mark")
-            }
-            (RegionOp::Release, None, [mark]) => self.int(mark),
-            (RegionOp::Release, Some(dest), [mark, value]) => {
-                self.int(mark)?;
-                self.operand(value)?;
+            (RegionOp::Mark, None, []) | (RegionOp::Release, None, []) => Ok(()),
+            (RegionOp::Release, Some(dest), [value]) => {
                 let ty = &self.func.locals[dest].ty;
                 if ty.is_reference() {
                     return Err(error("a region release passes a reference on"));
