@@ -52,18 +52,26 @@ impl FunctionStream {
         } = self;
         // SAFETY: see the module documentation.
         unsafe {
-            stream::drain(*buffer, |words| {
+            stream::drain(*buffer, |mut words| {
                 // A local cursor, which the compiler keeps in registers.
                 let mut cursor = *current;
-                for event in stream::events(words) {
-                    match event {
-                        Event::Path(id) => forest.process_bl_path_id(&mut cursor, id),
-                        Event::Enter(_) => {
-                            interrupted.push(cursor);
-                            cursor = Cursor::ROUTINE_ENTRY;
+                loop {
+                    let ids = forest.process_bl_path_ids(&mut cursor, words);
+                    words = match &words[ids..] {
+                        [stream::MARKER, kind, rest @ ..] => {
+                            match stream::marker(*kind) {
+                                Event::Enter(_) => {
+                                    interrupted.push(cursor);
+                                    cursor = Cursor::ROUTINE_ENTRY;
+                                }
+                                _ => cursor = interrupted.pop().unwrap_or_default(),
+                            }
+                            rest
                         }
-                        Event::Leave => cursor = interrupted.pop().unwrap_or_default(),
-                    }
+                        // The end (or a marker cut off: the buffer ends with a whole one).
+                        [] | [stream::MARKER] => break,
+                        [id, ..] => panic!("path id {id} out of range"),
+                    };
                 }
                 *current = cursor;
             })
