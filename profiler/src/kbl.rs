@@ -242,6 +242,25 @@ impl KSlabForest {
     /// If `r` is not below the `num_ids` the forest was made for.
     #[inline]
     pub fn process_bl_path_id(&mut self, cursor: &mut Cursor, r: u64) {
+        self.step(cursor, r, 1);
+    }
+
+    /// An activation that ran `ids` (from `*` to its return), `times` times: the forest
+    /// becomes what processing each of them from [`Cursor::ROUTINE_ENTRY`] makes it, each
+    /// node found once.
+    ///
+    /// # Panics
+    /// If an id is not below the `num_ids` the forest was made for.
+    pub fn process_activation(&mut self, ids: &[u64], times: u64) {
+        let mut cursor = Cursor::ROUTINE_ENTRY;
+        for &r in ids {
+            self.step(&mut cursor, r, times);
+        }
+    }
+
+    /// [`Self::process_bl_path_id`], counting `times` ids `r`.
+    #[inline(always)]
+    fn step(&mut self, cursor: &mut Cursor, r: u64, times: u64) {
         debug_assert!(cursor.tau == NIL || (cursor.tau as usize) < self.nodes.len());
         debug_assert!(cursor.beta == NIL || (cursor.beta as usize) < self.nodes.len());
         if cursor.n == 0 {
@@ -256,10 +275,10 @@ impl KSlabForest {
         if cursor.beta != NIL {
             // Lines 20–27: extend the lower slab and count there.
             cursor.beta = self.find_or_add_child(cursor.beta, r);
-            self.nodes[cursor.beta as usize].count += 1;
+            self.nodes[cursor.beta as usize].count += times;
         } else {
             // Line 29: the first chunk after `*` is counted in the upper slab.
-            self.nodes[cursor.tau as usize].count += 1;
+            self.nodes[cursor.tau as usize].count += times;
         }
         // Line 31: n ← n + 1, kept modulo k − 1.
         cursor.n += 1;
@@ -270,9 +289,13 @@ impl KSlabForest {
 
     /// [`Self::process_bl_path_id`] for each of the leading `ids` below the forest's
     /// `num_ids`, returning how many: the runtime's hot loop, which stops at the first word of
-    /// its stream that is not a path id.
-    #[inline]
+    /// its stream that is not a path id. Inlined, so that a short run costs no call.
+    #[inline(always)]
     pub fn process_bl_path_ids(&mut self, cursor: &mut Cursor, ids: &[u64]) -> usize {
+        // No id (as between two markers): nothing to set up.
+        if ids.first().is_none_or(|&r| r >= self.num_ids) {
+            return 0;
+        }
         let mut done = 0;
         loop {
             done += self.dense_steps(cursor, &ids[done..]);

@@ -20,6 +20,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
+use crate::activations::{self, Activations};
 use crate::stream::{self, Event};
 use pcc_profiler::kbl::{Cursor, KSlabForest};
 use pcc_profiler::mode::Plan;
@@ -35,6 +36,8 @@ struct FunctionStream {
     current: Cursor,
     /// The cursors of the activations a recursive call interrupted, innermost last.
     interrupted: Vec<Cursor>,
+    /// The short activations a buffer held whole, to be given to the forest at exit.
+    activations: Activations,
 }
 
 // SAFETY: `buffer` points to a data object of the program, alive until the process ends; the
@@ -49,6 +52,7 @@ impl FunctionStream {
             buffer,
             current,
             interrupted,
+            activations,
         } = self;
         // SAFETY: see the module documentation.
         unsafe {
@@ -60,10 +64,22 @@ impl FunctionStream {
                     words = match &words[ids..] {
                         [stream::MARKER, kind, rest @ ..] => {
                             match stream::marker(*kind) {
-                                Event::Enter(_) => {
-                                    interrupted.push(cursor);
-                                    cursor = Cursor::ROUTINE_ENTRY;
-                                }
+                                Event::Enter(_) => match whole_activation(rest) {
+                                    Some(run) => {
+                                        // Its own cursor, and no other's to keep.
+                                        if run.len() < activations::MIN_IDS || !activations.add(run)
+                                        {
+                                            let mut fresh = Cursor::ROUTINE_ENTRY;
+                                            forest.process_bl_path_ids(&mut fresh, run);
+                                        }
+                                        words = &rest[run.len() + 2..];
+                                        continue;
+                                    }
+                                    None => {
+                                        interrupted.push(cursor);
+                                        cursor = Cursor::ROUTINE_ENTRY;
+                                    }
+                                },
                                 _ => cursor = interrupted.pop().unwrap_or_default(),
                             }
                             rest
@@ -79,6 +95,16 @@ impl FunctionStream {
     }
 }
 
+/// The ids of the activation whose enter marker `words` follow, if its return follows them in
+/// `words` with no marker between (no call of the function itself), and they are few.
+fn whole_activation(words: &[u64]) -> Option<&[u64]> {
+    let len = words
+        .iter()
+        .take(activations::MAX_IDS + 1)
+        .position(|&w| w == stream::MARKER)?;
+    (words.get(len + 1) == Some(&stream::LEAVE)).then(|| &words[..len])
+}
+
 static STATE: Mutex<Vec<FunctionStream>> = Mutex::new(Vec::new());
 
 /// Prepares one forest per instrumented function of `spec` (counter table `i` is function `i`).
@@ -92,6 +118,7 @@ pub fn install(spec: &ProfileSpec) {
             buffer: std::ptr::null_mut(),
             current: Cursor::ROUTINE_ENTRY,
             interrupted: Vec::new(),
+            activations: Activations::default(),
         })
         .collect();
 }
@@ -134,6 +161,7 @@ pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) {
             continue;
         }
         stream.flush();
+        stream.activations.drain_into(&mut stream.forest);
         let kipf: Vec<KipfNode> = stream.forest.make_k_ipf();
         if let Some(record) = profile
             .functions
