@@ -10,7 +10,9 @@
 //!
 //! Buffers are per function, so a call to another function leaves the caller's ids contiguous;
 //! the enter and leave markers let a recursive activation have its own cursor: the runtime keeps
-//! each function's current cursor and those of the activations it interrupted.
+//! each function's current cursor and those of the activations it interrupted. An activation
+//! the buffer holds whole (its enter marker, its ids, its leave marker) needs no cursor kept:
+//! short ones are counted in [`Activations`] and reach the forest at exit.
 //!
 //! Threads: the buffers are written by the program's thread; they are read, and the state is
 //! used, only by [`pcc_kbl_flush`] on that thread, and by the exit hook once the program's
