@@ -31,10 +31,10 @@
 //!
 //! - The cursor keeps `n mod (k−1)` rather than `n`, its only use (no division per id).
 //! - Children are not found by scanning them (`O(δ)`, and a mispredicted comparison whenever
-//!   a loop's path changes between iterations), but in constant time: for a function with few
-//!   potential paths ([`DENSE_MAX_IDS`]) each node has a row of child slots indexed by id (and
-//!   so has `R`); otherwise a hash table keyed by `(parent, id)`, plus the child each node last
-//!   went to, so that a loop repeating a path skips the table.
+//!   a loop's path changes between iterations), but in constant time: while a function has run
+//!   few distinct paths ([`DENSE_MAX_IDS`]) each node has a row of child slots, one per id seen
+//!   (and so has `R`); otherwise a hash table keyed by `(parent, id)`, plus the child each node
+//!   last went to, so that a loop repeating a path skips the table.
 //! - `k = 1` (the paper needs `k ≥ 2`) uses chunks of one id; the 1-IPF is then the BL counts.
 //! - The k-IPF lists roots and children in id order.
 
@@ -99,22 +99,31 @@ struct Node {
     count: u64,
 }
 
-/// Functions with at most this many potential paths get a [`ChildIndex::Dense`] forest (a row
-/// of 4-byte slots per node, 128 bytes at most).
+/// A forest keeps dense rows (4-byte slots, 128 bytes per node at most) while its function has
+/// run at most this many distinct path ids (a power of two); the next new id moves it to hash
+/// tables.
 pub const DENSE_MAX_IDS: u64 = 32;
+
+/// Functions with at most this many potential paths start with dense rows (the table from id to
+/// slot takes 4 bytes per potential path).
+const DENSE_MAX_POTENTIAL_IDS: u64 = 4096;
 
 /// How the forest finds the child of a node (or the root) labelled `r`: the paper scans the
 /// children (`O(δ)`); here a lookup costs no scan and, in a loop whose path varies from one
 /// iteration to the next, no mispredicted comparison.
 #[derive(Clone, Debug)]
 enum ChildIndex {
-    /// Ids below `width` (at most [`DENSE_MAX_IDS`]): `R` and each node's children are rows
-    /// of `width` slots indexed by id, a lookup is one load.
+    /// Rows of `2^shift` slots: row 0 is `R`, row `v + 1` holds the children of node `v`; id
+    /// `r` has slot `slot_of[r]`, given in the order ids are first seen. A lookup is two loads.
     Dense {
-        width: usize,
-        roots: Vec<u32>,
-        /// The children of node `v` are `kids[v * width..(v + 1) * width]`.
-        kids: Vec<u32>,
+        /// The slot of each potential id, [`NIL`] until it is seen.
+        slot_of: Vec<u32>,
+        /// Slots per row: the potential ids, at most [`DENSE_MAX_IDS`], rounded up to a power
+        /// of two (a shift, not a multiplication, finds a row).
+        shift: u32,
+        /// Ids seen so far: their slots are `0..seen`.
+        seen: usize,
+        rows: Vec<u32>,
     },
     /// Any ids: hash tables keyed by `(parent, id)`, `R` keyed with parent [`NIL`]; each node
     /// (and `R`) remembers the child it last went to, so a loop repeating a path skips the
@@ -122,17 +131,23 @@ enum ChildIndex {
     Hashed {
         roots: ArcTable,
         arcs: ArcTable,
-        /// At [`hint_slot`]`(v)`: the label and index of the child of `v` last found, or
+        /// At [`parent_index`]`(v)`: the label and index of the child of `v` last found, or
         /// [`NIL`].
         hints: Vec<(u64, u32)>,
     },
 }
 
-/// Where [`ChildIndex::Hashed`] keeps the hint of node `parent`: `R` ([`NIL`]) first, then
+/// Where the index keeps the dense row or the hint of node `parent`: `R` ([`NIL`]) first, then
 /// the nodes.
 #[inline(always)]
-fn hint_slot(parent: u32) -> usize {
+fn parent_index(parent: u32) -> usize {
     parent.wrapping_add(1) as usize
+}
+
+/// Where [`ChildIndex::Dense`] keeps the child of `parent` in slot `slot`.
+#[inline(always)]
+fn dense_index(shift: u32, parent: u32, slot: usize) -> usize {
+    (parent_index(parent) << shift) | slot
 }
 
 /// The k-slab forest of one function ([KBLPP] §"Algorithms", Definition "k-slab forest"): an arena
@@ -140,6 +155,8 @@ fn hint_slot(parent: u32) -> usize {
 #[derive(Clone, Debug)]
 pub struct KSlabForest {
     k: usize,
+    /// Path ids are below this.
+    num_ids: u64,
     /// Chunk length: `k − 1` (1 when `k = 1`).
     chunk: u32,
     nodes: Vec<Node>,
@@ -155,11 +172,13 @@ impl KSlabForest {
     pub fn new(k: usize, num_ids: u64) -> KSlabForest {
         assert!(k >= 1, "k-iteration paths need k ≥ 1");
         let chunk = u32::try_from(k.saturating_sub(1).max(1)).expect("k fits in 32 bits");
-        let index = if num_ids <= DENSE_MAX_IDS {
+        let index = if num_ids <= DENSE_MAX_POTENTIAL_IDS {
+            let width = num_ids.min(DENSE_MAX_IDS).next_power_of_two();
             ChildIndex::Dense {
-                width: num_ids as usize,
-                roots: vec![NIL; num_ids as usize],
-                kids: Vec::new(),
+                slot_of: vec![NIL; num_ids as usize],
+                shift: width.trailing_zeros(),
+                seen: 0,
+                rows: vec![NIL; width as usize],
             }
         } else {
             ChildIndex::Hashed {
@@ -170,6 +189,7 @@ impl KSlabForest {
         };
         KSlabForest {
             k,
+            num_ids,
             chunk,
             nodes: Vec::new(),
             index,
@@ -222,6 +242,25 @@ impl KSlabForest {
     /// If `r` is not below the `num_ids` the forest was made for.
     #[inline]
     pub fn process_bl_path_id(&mut self, cursor: &mut Cursor, r: u64) {
+        self.step(cursor, r, 1);
+    }
+
+    /// An activation that ran `ids` (from `*` to its return), `times` times: the forest
+    /// becomes what processing each of them from [`Cursor::ROUTINE_ENTRY`] makes it, each
+    /// node found once.
+    ///
+    /// # Panics
+    /// If an id is not below the `num_ids` the forest was made for.
+    pub fn process_activation(&mut self, ids: &[u64], times: u64) {
+        let mut cursor = Cursor::ROUTINE_ENTRY;
+        for &r in ids {
+            self.step(&mut cursor, r, times);
+        }
+    }
+
+    /// [`Self::process_bl_path_id`], counting `times` ids `r`.
+    #[inline(always)]
+    fn step(&mut self, cursor: &mut Cursor, r: u64, times: u64) {
         debug_assert!(cursor.tau == NIL || (cursor.tau as usize) < self.nodes.len());
         debug_assert!(cursor.beta == NIL || (cursor.beta as usize) < self.nodes.len());
         if cursor.n == 0 {
@@ -236,10 +275,10 @@ impl KSlabForest {
         if cursor.beta != NIL {
             // Lines 20–27: extend the lower slab and count there.
             cursor.beta = self.find_or_add_child(cursor.beta, r);
-            self.nodes[cursor.beta as usize].count += 1;
+            self.nodes[cursor.beta as usize].count += times;
         } else {
             // Line 29: the first chunk after `*` is counted in the upper slab.
-            self.nodes[cursor.tau as usize].count += 1;
+            self.nodes[cursor.tau as usize].count += times;
         }
         // Line 31: n ← n + 1, kept modulo k − 1.
         cursor.n += 1;
@@ -248,25 +287,116 @@ impl KSlabForest {
         }
     }
 
+    /// [`Self::process_bl_path_id`] for each of the leading `ids` below the forest's
+    /// `num_ids`, returning how many: the runtime's hot loop, which stops at the first word of
+    /// its stream that is not a path id. Inlined, so that a short run costs no call.
+    #[inline(always)]
+    pub fn process_bl_path_ids(&mut self, cursor: &mut Cursor, ids: &[u64]) -> usize {
+        // No id (as between two markers): nothing to set up.
+        if ids.first().is_none_or(|&r| r >= self.num_ids) {
+            return 0;
+        }
+        let mut done = 0;
+        loop {
+            done += self.dense_steps(cursor, &ids[done..]);
+            match ids.get(done) {
+                Some(&r) if r < self.num_ids => self.process_bl_path_id(cursor, r),
+                _ => return done,
+            }
+            done += 1;
+        }
+    }
+
+    /// [`Self::process_bl_path_id`] for the longest prefix of `ids` that only meets nodes a
+    /// dense index already has, returning its length (0 with the hashed index): the same
+    /// steps, with the index's kind, the cursor and the rows' bounds in registers.
+    #[inline(always)]
+    fn dense_steps(&mut self, cursor: &mut Cursor, ids: &[u64]) -> usize {
+        let Self {
+            chunk,
+            nodes,
+            index,
+            ..
+        } = self;
+        let ChildIndex::Dense {
+            slot_of,
+            shift,
+            rows,
+            ..
+        } = index
+        else {
+            return 0;
+        };
+        let (chunk, shift) = (*chunk, *shift);
+        let child = |parent: u32, slot: usize| rows[dense_index(shift, parent, slot)];
+        let Cursor {
+            mut n,
+            mut tau,
+            mut beta,
+        } = *cursor;
+        let mut done = 0;
+        for &r in ids {
+            let slot = match slot_of.get(r as usize) {
+                Some(&slot) if slot != NIL => slot as usize,
+                _ => break,
+            };
+            // Branches, not selects: `n` cycles predictably, and a select would make each
+            // step's lookup wait for the previous one's.
+            let (next_tau, lower) = if n == 0 {
+                (child(NIL, slot), tau)
+            } else {
+                (child(tau, slot), beta)
+            };
+            if next_tau == NIL {
+                break;
+            }
+            let next_beta = if lower == NIL {
+                NIL
+            } else {
+                let below = child(lower, slot);
+                if below == NIL {
+                    break;
+                }
+                below
+            };
+            let counted = if next_beta == NIL {
+                next_tau
+            } else {
+                next_beta
+            };
+            nodes[counted as usize].count += 1;
+            n += 1;
+            if n == chunk {
+                n = 0;
+            }
+            (tau, beta) = (next_tau, next_beta);
+            done += 1;
+        }
+        *cursor = Cursor { n, tau, beta };
+        done
+    }
+
     /// "find child of `parent` labelled `r`; if null, add node and arc" (lines 13–16, 21–24);
     /// for `parent` [`NIL`], `τ ← find(R, r)`, adding a root if null (lines 8–10).
     ///
-    /// The dense lookup of an existing node is the whole fast path; the rest is out of line.
+    /// The lookup of an existing node in the dense rows or the hint is the whole fast path;
+    /// the rest is out of line.
     #[inline(always)]
     fn find_or_add_child(&mut self, parent: u32, r: u64) -> u32 {
         let found = match &self.index {
-            ChildIndex::Dense { width, roots, kids } if r < *width as u64 => {
-                if parent == NIL {
-                    roots[r as usize]
-                } else {
-                    kids[parent as usize * *width + r as usize]
-                }
-            }
-            ChildIndex::Hashed { hints, .. } => match hints[hint_slot(parent)] {
+            ChildIndex::Dense {
+                slot_of,
+                shift,
+                rows,
+                ..
+            } => match slot_of.get(r as usize) {
+                Some(&slot) if slot != NIL => rows[dense_index(*shift, parent, slot as usize)],
+                _ => NIL,
+            },
+            ChildIndex::Hashed { hints, .. } => match hints[parent_index(parent)] {
                 (label, child) if label == r => child,
                 _ => NIL,
             },
-            ChildIndex::Dense { .. } => NIL,
         };
         if found != NIL {
             return found;
@@ -274,22 +404,60 @@ impl KSlabForest {
         self.find_or_add_child_slowly(parent, r)
     }
 
-    /// [`Self::find_or_add_child`] through the hash tables, or adding a node.
+    /// [`Self::find_or_add_child`] for an id the dense rows have no slot for yet (giving it
+    /// one, or moving the forest to hash tables when every slot is taken), through the hash
+    /// tables, or adding a node.
     #[inline(never)]
     fn find_or_add_child_slowly(&mut self, parent: u32, r: u64) -> u32 {
-        let found = match &mut self.index {
-            ChildIndex::Dense { width, .. } => {
-                assert!(r < *width as u64, "path id {r} out of range 0..{width}");
-                None
+        let rows_full = match &mut self.index {
+            ChildIndex::Dense {
+                slot_of,
+                shift,
+                seen,
+                ..
+            } => {
+                let potential = slot_of.len();
+                let slot = slot_of
+                    .get_mut(r as usize)
+                    .unwrap_or_else(|| panic!("path id {r} out of range 0..{potential}"));
+                let full = *slot == NIL && *seen == 1 << *shift;
+                if *slot == NIL && !full {
+                    *slot = *seen as u32;
+                    *seen += 1;
+                }
+                full
             }
-            ChildIndex::Hashed { roots, arcs, .. } if parent == NIL => roots.find(NIL, r),
+            ChildIndex::Hashed { .. } => false,
+        };
+        if rows_full {
+            self.index = self.hashed_index();
+        }
+        let found = match &self.index {
+            // The dense lookup found no child.
+            ChildIndex::Dense { .. } => None,
+            ChildIndex::Hashed { roots, .. } if parent == NIL => roots.find(NIL, r),
             ChildIndex::Hashed { arcs, .. } => arcs.find(parent, r),
         };
         let child = found.unwrap_or_else(|| self.add_node(parent, r));
         if let ChildIndex::Hashed { hints, .. } = &mut self.index {
-            hints[hint_slot(parent)] = (r, child);
+            hints[parent_index(parent)] = (r, child);
         }
         child
+    }
+
+    /// The hash tables holding the arcs of the forest, with no hints yet.
+    #[cold]
+    fn hashed_index(&self) -> ChildIndex {
+        let (mut roots, mut arcs) = (ArcTable::new(), ArcTable::new());
+        for (parent, child) in self.arcs() {
+            let table = if parent == NIL { &mut roots } else { &mut arcs };
+            table.insert(parent, self.nodes[child as usize].label, child);
+        }
+        ChildIndex::Hashed {
+            roots,
+            arcs,
+            hints: vec![(0, NIL); self.nodes.len() + 1],
+        }
     }
 
     #[cold]
@@ -300,13 +468,14 @@ impl KSlabForest {
             .expect("k-slab forest exceeds 2^32 − 1 nodes");
         self.nodes.push(Node { label: r, count: 0 });
         match &mut self.index {
-            ChildIndex::Dense { width, roots, kids } => {
-                kids.resize(kids.len() + *width, NIL);
-                if parent == NIL {
-                    roots[r as usize] = node;
-                } else {
-                    kids[parent as usize * *width + r as usize] = node;
-                }
+            ChildIndex::Dense {
+                slot_of,
+                shift,
+                rows,
+                ..
+            } => {
+                rows.resize(rows.len() + (1 << *shift), NIL);
+                rows[dense_index(*shift, parent, slot_of[r as usize] as usize)] = node;
             }
             ChildIndex::Hashed { roots, arcs, hints } => {
                 hints.push((0, NIL));
@@ -323,14 +492,12 @@ impl KSlabForest {
     /// Every arc of the forest as `(parent, child)`, the roots with parent [`NIL`].
     fn arcs(&self) -> Vec<(u32, u32)> {
         match &self.index {
-            ChildIndex::Dense { width, roots, kids } => {
-                let roots = roots.iter().map(|&root| (NIL, root));
-                let kids = kids
-                    .iter()
-                    .enumerate()
-                    .map(|(slot, &child)| ((slot / *width) as u32, child));
-                roots.chain(kids).filter(|&(_, c)| c != NIL).collect()
-            }
+            ChildIndex::Dense { shift, rows, .. } => rows
+                .iter()
+                .enumerate()
+                .filter(|&(_, &child)| child != NIL)
+                .map(|(slot, &child)| (((slot >> *shift) as u32).wrapping_sub(1), child))
+                .collect(),
             ChildIndex::Hashed { roots, arcs, .. } => roots
                 .iter()
                 .chain(arcs.iter())

@@ -156,6 +156,7 @@ proptest! {
             let mut cursor = Cursor::ROUTINE_ENTRY;
             forest.process_stream(&mut cursor, stream.iter().copied());
             check(&forest, &segments(&stream));
+            prop_assert_eq!(forest.make_k_ipf(), in_slices(k, num_ids, &segments(&stream)));
         }
     }
 
@@ -171,6 +172,48 @@ proptest! {
         for num_ids in num_ids_to_try(&[ids]) {
             calls_keep_sequences(k, num_ids, &events);
         }
+    }
+}
+
+/// The k-IPF of `segments` (activations) given to the forest a slice of ids at a time, as the
+/// runtime gives them.
+fn in_slices(k: usize, num_ids: u64, segments: &[Vec<u64>]) -> Vec<KipfNode> {
+    let mut forest = KSlabForest::new(k, num_ids);
+    for segment in segments {
+        let mut cursor = Cursor::ROUTINE_ENTRY;
+        for slice in segment.chunks(7) {
+            assert_eq!(forest.process_bl_path_ids(&mut cursor, slice), slice.len());
+        }
+    }
+    forest.make_k_ipf()
+}
+
+/// A forest with dense rows that meets more distinct ids than they have slots moves to hash
+/// tables on the way, and counts as a forest hashed from the start.
+#[test]
+fn kbl_dense_rows_give_way_to_hash_tables() {
+    let num_ids = 3 * DENSE_MAX_IDS;
+    // Activations of 50 pseudo-random ids: small ones first, all of them later.
+    let segments: Vec<Vec<u64>> = (0..400u64)
+        .map(|a| {
+            let alphabet = if a < 100 { 5 } else { num_ids };
+            (0..50u64)
+                .map(|i| ((a * 50 + i).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % alphabet)
+                .collect()
+        })
+        .collect();
+    for k in [1, 2, 4, 7] {
+        let hashed = in_slices(k, u64::MAX, &segments);
+        assert_eq!(in_slices(k, num_ids, &segments), hashed, "k = {k}");
+        let mut forest = KSlabForest::new(k, num_ids);
+        for segment in &segments {
+            let mut cursor = Cursor::ROUTINE_ENTRY;
+            for &r in segment {
+                forest.process_bl_path_id(&mut cursor, r);
+            }
+        }
+        check(&forest, &segments);
+        assert_eq!(forest.make_k_ipf(), hashed, "k = {k}");
     }
 }
 

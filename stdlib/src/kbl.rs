@@ -10,7 +10,9 @@
 //!
 //! Buffers are per function, so a call to another function leaves the caller's ids contiguous;
 //! the enter and leave markers let a recursive activation have its own cursor: the runtime keeps
-//! each function's current cursor and those of the activations it interrupted.
+//! each function's current cursor and those of the activations it interrupted. An activation
+//! the buffer holds whole (its enter marker, its ids, its leave marker) needs no cursor kept:
+//! short ones are counted in [`Activations`] and reach the forest at exit.
 //!
 //! Threads: the buffers are written by the program's thread; they are read, and the state is
 //! used, only by [`pcc_kbl_flush`] on that thread, and by the exit hook once the program's
@@ -20,6 +22,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
+use crate::activations::{self, Activations};
 use crate::stream::{self, Event};
 use pcc_profiler::kbl::{Cursor, KSlabForest};
 use pcc_profiler::mode::Plan;
@@ -35,6 +38,8 @@ struct FunctionStream {
     current: Cursor,
     /// The cursors of the activations a recursive call interrupted, innermost last.
     interrupted: Vec<Cursor>,
+    /// The short activations a buffer held whole, to be given to the forest at exit.
+    activations: Activations,
 }
 
 // SAFETY: `buffer` points to a data object of the program, alive until the process ends; the
@@ -49,26 +54,57 @@ impl FunctionStream {
             buffer,
             current,
             interrupted,
+            activations,
         } = self;
         // SAFETY: see the module documentation.
         unsafe {
-            stream::drain(*buffer, |words| {
+            stream::drain(*buffer, |mut words| {
                 // A local cursor, which the compiler keeps in registers.
                 let mut cursor = *current;
-                for event in stream::events(words) {
-                    match event {
-                        Event::Path(id) => forest.process_bl_path_id(&mut cursor, id),
-                        Event::Enter(_) => {
-                            interrupted.push(cursor);
-                            cursor = Cursor::ROUTINE_ENTRY;
+                loop {
+                    let ids = forest.process_bl_path_ids(&mut cursor, words);
+                    words = match &words[ids..] {
+                        [stream::MARKER, kind, rest @ ..] => {
+                            match stream::marker(*kind) {
+                                Event::Enter(_) => match whole_activation(rest) {
+                                    Some(run) => {
+                                        // Its own cursor, and no other's to keep.
+                                        if run.len() < activations::MIN_IDS || !activations.add(run)
+                                        {
+                                            let mut fresh = Cursor::ROUTINE_ENTRY;
+                                            forest.process_bl_path_ids(&mut fresh, run);
+                                        }
+                                        words = &rest[run.len() + 2..];
+                                        continue;
+                                    }
+                                    None => {
+                                        interrupted.push(cursor);
+                                        cursor = Cursor::ROUTINE_ENTRY;
+                                    }
+                                },
+                                _ => cursor = interrupted.pop().unwrap_or_default(),
+                            }
+                            rest
                         }
-                        Event::Leave => cursor = interrupted.pop().unwrap_or_default(),
-                    }
+                        // The end (or a marker cut off: the buffer ends with a whole one).
+                        [] | [stream::MARKER] => break,
+                        [id, ..] => panic!("path id {id} out of range"),
+                    };
                 }
                 *current = cursor;
             })
         };
     }
+}
+
+/// The ids of the activation whose enter marker `words` follow, if its return follows them in
+/// `words` with no marker between (no call of the function itself), and they are few.
+fn whole_activation(words: &[u64]) -> Option<&[u64]> {
+    let len = words
+        .iter()
+        .take(activations::MAX_IDS + 1)
+        .position(|&w| w == stream::MARKER)?;
+    (words.get(len + 1) == Some(&stream::LEAVE)).then(|| &words[..len])
 }
 
 static STATE: Mutex<Vec<FunctionStream>> = Mutex::new(Vec::new());
@@ -84,6 +120,7 @@ pub fn install(spec: &ProfileSpec) {
             buffer: std::ptr::null_mut(),
             current: Cursor::ROUTINE_ENTRY,
             interrupted: Vec::new(),
+            activations: Activations::default(),
         })
         .collect();
 }
@@ -126,6 +163,7 @@ pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) {
             continue;
         }
         stream.flush();
+        stream.activations.drain_into(&mut stream.forest);
         let kipf: Vec<KipfNode> = stream.forest.make_k_ipf();
         if let Some(record) = profile
             .functions

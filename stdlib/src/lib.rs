@@ -15,6 +15,7 @@
 //! The runtime is single-program: one [`run_program`] at a time per process (the state it sets is global so
 //! that a native executable, whose `main` calls into this library, uses the same code path).
 
+mod activations;
 mod aot;
 mod arrays;
 mod errors;

@@ -44,11 +44,17 @@ pub fn events(words: &[u64]) -> impl Iterator<Item = Event> + '_ {
         if word != MARKER {
             return Some(Event::Path(word));
         }
-        Some(match *words.next()? {
-            LEAVE => Event::Leave,
-            kind => Event::Enter((kind - ENTER) as u32),
-        })
+        Some(marker(*words.next()?))
     })
+}
+
+/// The event of a marker whose second word is `kind`.
+#[inline]
+pub fn marker(kind: u64) -> Event {
+    match kind {
+        LEAVE => Event::Leave,
+        kind => Event::Enter((kind - ENTER) as u32),
+    }
 }
 
 /// Passes the words of `buffer` (null: none) to `consume`, then empties it.
