@@ -1,6 +1,6 @@
 //! What the generated programs exercise: the MIR statement and terminator kinds of their code as
-//! lowered (`pcc run --emit mir`), and the optimizer's transforms on them: bounds checks removed
-//! and calls inlined at `-O 2`, and what `--use-profile` with each program's own `kbl` profile
+//! lowered (`pcc run --emit mir`), and the optimizer's transforms on them: activation regions,
+//! bounds checks removed and calls inlined at `-O 2`, and what `--use-profile` with each program's own `kbl` profile
 //! changed (cold blocks, hot call sites, unrolled loops, superblocks), from its report.
 
 use std::collections::BTreeMap;
@@ -50,6 +50,10 @@ impl Coverage {
             "opt: calls inlined",
             get(&lowered_kinds, "call (function)")
                 .saturating_sub(get(&optimized_kinds, "call (function)")),
+        );
+        self.add(
+            "opt: activation regions",
+            optimized.matches("region_mark()").count() as u64,
         );
         self.add(
             "opt: bounds checks removed",

@@ -1,12 +1,17 @@
-//! Memory for PL objects: a bump allocator that never frees.
+//! Memory for PL objects: a bump allocator, with activation regions.
 //!
 //! PL never frees memory (docs/LANGUAGE.md), so objects are carved out of large zeroed chunks: an allocation is a
 //! pointer bump, and zeroing is free because fresh chunks come from the OS already zeroed. Each thread has its
 //! own chunk (a PL program runs on one thread), so the fast path takes no lock. Allocation is fallible: callers
 //! turn `None` into the `out of memory` runtime error instead of aborting.
+//!
+//! The one exception: `-O 2` brackets a function whose objects cannot outlive its activation with
+//! [`pcc_heap_mark`] and [`pcc_heap_release`] (`compiler/src/opt/region.rs`), and the release gives
+//! the bytes allocated since the mark back to the bump pointer. Everything past the bump pointer of the
+//! current chunk stays zero, so a release zeroes what it takes back.
 
 use std::alloc::{self, Layout};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
 
 /// Size of the chunks small objects are carved from.
@@ -19,6 +24,9 @@ const ALIGN: usize = 8;
 thread_local! {
     /// The current chunk: next free byte and bytes left.
     static CURRENT: Cell<(*mut u8, usize)> = const { Cell::new((std::ptr::null_mut(), 0)) };
+    /// The marks of the activation regions that have started and not ended, innermost last. Kept
+    /// here rather than in the generated code so that a region costs its function no register.
+    static MARKS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Allocates `size` zeroed bytes, 8-byte aligned, never freed. Every call returns a distinct non-null
@@ -63,6 +71,47 @@ pub fn object_fits(size: usize) -> bool {
             _ => usize::MAX,
         }
     })
+}
+
+/// Pushes the bump pointer on the stack of marks (0 before the first chunk): an activation
+/// region starts.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_heap_mark() {
+    let next = CURRENT.with(|current| current.get().0 as usize);
+    MARKS.with(|marks| marks.borrow_mut().push(next));
+}
+
+/// Ends the innermost activation region: pops its mark and takes back, zeroed, every small object
+/// allocated since, when the current chunk is still the mark's (otherwise the newer objects are
+/// simply never reused: a chunk change in between is rare, and large objects have their own
+/// allocations). The caller guarantees that none of those objects is reachable any more. Returns
+/// `value`: the function's result passes through, so that generated code computes it before the
+/// release.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_heap_release(value: i64) -> i64 {
+    if let Some(mark) = MARKS.with(|marks| marks.borrow_mut().pop()) {
+        release(mark);
+    }
+    value
+}
+
+fn release(mark: usize) {
+    CURRENT.with(|current| {
+        let (next, left) = current.get();
+        if next.is_null() {
+            return;
+        }
+        // Every current chunk is CHUNK bytes and ends where the free bytes end.
+        let start = (next as usize + left).wrapping_sub(CHUNK);
+        if mark < start || mark > next as usize {
+            return;
+        }
+        let used = next as usize - mark;
+        let mark = next.wrapping_sub(used);
+        // SAFETY: `mark..next` lies in the current chunk, and its objects are unreachable.
+        unsafe { std::ptr::write_bytes(mark, 0, used) };
+        current.set((mark, left + used));
+    });
 }
 
 fn alloc_chunk(size: usize) -> Option<NonNull<u8>> {
@@ -149,6 +198,37 @@ mod tests {
             let bytes = unsafe { std::slice::from_raw_parts(chunk.as_ptr(), CHUNK) };
             assert!(bytes.iter().all(|&b| b == 0));
         }
+    }
+
+    #[test]
+    fn a_release_takes_back_zeroed_what_was_allocated_since_its_mark() {
+        let before = alloc_zeroed(8).unwrap();
+        pcc_heap_mark();
+        let first = alloc_zeroed(100).unwrap();
+        // SAFETY: the allocation has 100 bytes.
+        unsafe { std::ptr::write_bytes(first.as_ptr(), 0xff, 100) };
+        pcc_heap_mark();
+        let inner = alloc_zeroed(40).unwrap();
+        assert_eq!(pcc_heap_release(7), 7);
+        assert_eq!(alloc_zeroed(40).unwrap(), inner);
+        pcc_heap_release(0);
+        let again = alloc_zeroed(100).unwrap();
+        assert_eq!(again, first);
+        assert_ne!(again, before);
+        // SAFETY: as above.
+        let bytes = unsafe { std::slice::from_raw_parts(again.as_ptr(), 100) };
+        assert!(bytes.iter().all(|&b| b == 0));
+        // A mark from an older chunk releases nothing.
+        pcc_heap_mark();
+        for _ in 0..2 * CHUNK / LARGE {
+            alloc_zeroed(LARGE).unwrap();
+        }
+        let next = alloc_zeroed(8).unwrap();
+        pcc_heap_release(0);
+        assert_ne!(alloc_zeroed(8).unwrap(), next);
+        // Neither does a mark taken before the first chunk, nor a release without a mark.
+        release(0);
+        pcc_heap_release(0);
     }
 
     #[test]

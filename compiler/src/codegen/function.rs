@@ -17,14 +17,14 @@ use pcc_stdlib::stream;
 
 use super::layout::{
     self, DATA_OFFSET, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, load_slot,
-    slot_offset, store_slot,
+    slot_bits, slot_offset, store_slot,
 };
 use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::{
-    self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, Rvalue, Statement,
-    StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
+    self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, RegionOp, Rvalue,
+    Statement, StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
 };
 
 /// The trap that ends a block after a call that never returns; it is never executed.
@@ -237,6 +237,10 @@ impl FunctionTranslator<'_, '_> {
                         result
                     }
                     Callee::Builtin(b) => self.builtin(*b, args)?,
+                    Callee::Region(RegionOp::Mark) => {
+                        self.call_runtime_opt(&runtime::HEAP_MARK, &[])?
+                    }
+                    Callee::Region(RegionOp::Release) => self.region_release(args)?,
                 };
                 if let (Some(dest), Some(result)) = (dest, result) {
                     self.assign(*dest, result)?;
@@ -726,6 +730,30 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// Calls a runtime function that returns a value.
+    /// `pcc_heap_release(value)`, the value (if any) passing through as a slot's bits.
+    fn region_release(&mut self, args: &[Operand]) -> Result<Option<Value>> {
+        let value = match args {
+            [] => None,
+            [value] => Some(self.operand(value)?),
+            _ => return Err(CodegenError::internal("a region release of several values")),
+        };
+        let bits = match value {
+            Some(value) => slot_bits(&mut self.builder, value),
+            None => self.iconst(0),
+        };
+        let bits = self.call_runtime(&runtime::HEAP_RELEASE, &[bits])?;
+        Ok(
+            value.map(|value| match self.builder.func.dfg.value_type(value) {
+                types::I8 => self.builder.ins().ireduce(types::I8, bits),
+                types::F64 => self
+                    .builder
+                    .ins()
+                    .bitcast(types::F64, MemFlagsData::new(), bits),
+                _ => bits,
+            }),
+        )
+    }
+
     pub fn call_runtime(&mut self, f: &RuntimeFn, args: &[Value]) -> Result<Value> {
         self.call_runtime_opt(f, args)?
             .ok_or_else(|| CodegenError::internal(format!("`{}` returns nothing", f.name)))

@@ -127,6 +127,8 @@ runtime_functions! {
     PARSE_FLOAT = "pcc_parse_float"(P, I) -> F;
     ARRAY_NEW = "pcc_array_new"(I, I, I) -> P;
     STRUCT_NEW = "pcc_struct_new"(I, I) -> P;
+    HEAP_MARK = "pcc_heap_mark"();
+    HEAP_RELEASE = "pcc_heap_release"(I) -> I;
     FMOD = "pcc_fmod"(F, F) -> F;
     POW = "pcc_pow"(F, F) -> F;
     ATAN2 = "pcc_atan2"(F, F) -> F;

@@ -1,6 +1,7 @@
 //! MIR optimizations run at `-O 2`, after instrumentation. Cranelift already does GVN, LICM and
 //! constant folding on its own IR, but inlines nothing and cannot see that an index is in bounds;
-//! these passes do what is easier on MIR: inlining small leaf functions, then removing branches on
+//! these passes do what is easier on MIR: heap regions for activations whose objects die with
+//! them, inlining small leaf functions, then removing branches on
 //! constants, chains of empty blocks, values that are computed but never used, and bounds checks
 //! that loop and branch conditions prove redundant.
 
@@ -8,6 +9,7 @@ mod bounds;
 mod const_fold;
 mod dead_code;
 mod inline;
+mod region;
 mod simplify_cfg;
 mod version;
 
@@ -19,6 +21,9 @@ use crate::mir::{self, verify};
 type FunctionPass = fn(&mut mir::Function);
 
 pub fn optimize(program: &mut mir::Program) {
+    // Before inlining, so that inlined callees bring their brackets along.
+    region::free_activation_regions(program);
+    verify::after_pass(program, "region");
     inline::inline_small_functions(program);
     verify::after_pass(program, "inline");
     let passes: [(&str, FunctionPass); 4] = [
