@@ -1,10 +1,14 @@
-//! Inlining of small leaf functions. Cranelift inlines nothing, and a call in a hot loop costs
-//! the call, the callee's prologue and the caller's values spilled around it.
+//! Inlining of small functions that cannot recurse. Cranelift inlines nothing, and a call in a
+//! hot loop costs the call, the callee's prologue (with its stack check) and the caller's values
+//! spilled around it.
 //!
-//! Only *leaf* callees are inlined: functions that call no PL function. They cannot recurse, and
-//! they have no stack check (codegen gives one only to functions that call functions), so deep
-//! recursion is still detected, and reported, at the entry of the same function. Inlining goes
-//! bottom-up: a caller whose calls were all inlined becomes a leaf in turn.
+//! Only callees on no cycle of the call graph are inlined: leaf functions (which call no PL
+//! function and have no stack check) and functions whose callees never lead back to them. Every
+//! recursion runs through functions that are never inlined, and each keeps the stack check of
+//! its prologue, so deep recursion is still detected, and reported, at the entry of a function
+//! of the cycle (which one depends on frame sizes, at every level); a caller that inlined a
+//! callee's calls makes calls itself, so it has a check of its own. Inlining repeats until
+//! nothing changes: a callee's own inlined calls are inlined into its callers in a later round.
 //!
 //! Path and edge counting statements (`bl`, `edge`, `ppp`, `tpp`) are inlined with the rest: they
 //! name the callee's counter table and read the callee's own (renamed) path register, which its
@@ -19,7 +23,7 @@
 //! same function.
 
 use crate::mir::{
-    BasicBlock, BlockId, Callee, ENTRY, FnId, Function, IdVec, LocalId, Operand, Program, Rvalue,
+    BasicBlock, BlockId, ENTRY, FnId, Function, IdVec, LocalId, Operand, Program, Rvalue,
     Statement, StatementKind, Terminator, TerminatorKind,
 };
 
@@ -34,11 +38,14 @@ pub const MAX_HOT_CALLEE_SIZE: usize = 160;
 const MAX_CALLER_SIZE: usize = 2000;
 
 pub fn inline_small_functions(program: &mut Program) {
-    // Every inlining removes a call of a PL function and adds none (the callee is a leaf), so
-    // this ends.
+    // Every inlining grows a caller smaller than `MAX_CALLER_SIZE`, so this ends.
+    let recursive = recursive(program);
     loop {
-        let inlinable: IdVec<FnId, Option<usize>> =
-            program.functions.iter().map(inlinable_size).collect();
+        let inlinable: IdVec<FnId, Option<usize>> = program
+            .functions
+            .iter_enumerated()
+            .map(|(f, func)| inlinable_size(func, recursive[f]))
+            .collect();
         let mut changed = false;
         for caller in program.functions.ids() {
             changed |= inline_calls(program, caller, &inlinable);
@@ -53,27 +60,50 @@ fn size(func: &Function) -> usize {
     func.blocks.iter().map(|b| b.stmts.len() + 1).sum()
 }
 
-/// The size of `func` if it is a leaf without block traces, small enough for a hot site.
-fn inlinable_size(func: &Function) -> Option<usize> {
+/// Functions on a cycle of the call graph: those reachable from their own callees.
+fn recursive(program: &Program) -> IdVec<FnId, bool> {
+    let callees: IdVec<FnId, Vec<FnId>> = program
+        .functions
+        .iter()
+        .map(|func| {
+            func.blocks
+                .iter()
+                .flat_map(|b| &b.stmts)
+                .filter_map(|stmt| stmt.kind.called_function())
+                .collect()
+        })
+        .collect();
+    program
+        .functions
+        .ids()
+        .map(|f| {
+            let mut seen = IdVec::from_elem(false, program.functions.len());
+            let mut todo = callees[f].clone();
+            while let Some(g) = todo.pop() {
+                if g == f {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[g], true) {
+                    todo.extend(&callees[g]);
+                }
+            }
+            false
+        })
+        .collect()
+}
+
+/// The size of `func` if it cannot recurse (`recursive`: it is on a cycle of the call graph)
+/// and has no block traces, and is small enough for a hot site.
+fn inlinable_size(func: &Function, recursive: bool) -> Option<usize> {
     let size = size(func);
-    let leaf = size <= MAX_HOT_CALLEE_SIZE
+    let inlinable = size <= MAX_HOT_CALLEE_SIZE
+        && !recursive
         && func
             .blocks
             .iter()
             .flat_map(|b| &b.stmts)
-            .all(|stmt| match stmt.kind {
-                StatementKind::Call { callee, .. } => !matches!(callee, Callee::Function(_)),
-                StatementKind::Trace(_) => false,
-                StatementKind::Count { .. }
-                | StatementKind::Stream(_)
-                | StatementKind::CountOrCold { .. }
-                | StatementKind::CountPpp { .. }
-                | StatementKind::Assign(..)
-                | StatementKind::SetGlobal(..)
-                | StatementKind::SetIndex { .. }
-                | StatementKind::SetField { .. } => true,
-            });
-    leaf.then_some(size)
+            .all(|stmt| !matches!(stmt.kind, StatementKind::Trace(_)));
+    inlinable.then_some(size)
 }
 
 /// Inlines every call in `caller` of a function whose `inlinable` size fits the site's budget;
@@ -202,6 +232,7 @@ fn renamed(l: LocalId, local_base: usize) -> LocalId {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mir::Callee;
     use crate::opt::testing::{lower, text};
 
     fn calls(program: &Program, name: &str) -> Vec<String> {
@@ -278,6 +309,29 @@ fn main() {
         assert_eq!(calls(&program, "middle"), Vec::<String>::new());
         assert_eq!(calls(&program, "down"), ["down"]);
         assert_eq!(calls(&program, "main"), ["down"]);
+    }
+
+    #[test]
+    fn inlines_callers_of_functions_but_no_function_of_a_cycle() {
+        let source = "\
+fn step(n: int) -> int { return down(n - 1); }
+fn down(n: int) -> int {
+    if n <= 0 { return 0; }
+    return other(n) + 1;
+}
+fn other(n: int) -> int { return step(n); }
+fn calls_down(n: int) -> int { return down(n) + 1; }
+fn main() {
+    println(calls_down(3));
+}
+";
+        let mut program = lower(source);
+        inline_small_functions(&mut program);
+        // `calls_down` calls `down` but is on no cycle: inlined into `main`; `down`, `other`
+        // and `step` form one, and stay calls.
+        assert_eq!(calls(&program, "main"), ["down"]);
+        assert_eq!(calls(&program, "down"), ["other"]);
+        assert_eq!(calls(&program, "other"), ["step"]);
     }
 
     #[test]
