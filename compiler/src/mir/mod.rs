@@ -257,6 +257,14 @@ pub enum Rvalue {
 }
 
 impl Rvalue {
+    /// Whether evaluating it makes a new array or struct.
+    pub fn makes_object(&self) -> bool {
+        matches!(
+            self,
+            Rvalue::ArrayLit(_) | Rvalue::ArrayRepeat { .. } | Rvalue::New { .. }
+        )
+    }
+
     /// The operands the rvalue reads, in evaluation order.
     pub fn operands(&self) -> Vec<&Operand> {
         match self {

@@ -119,11 +119,8 @@ fn fresh_locals(func: &Function) -> IdVec<LocalId, bool> {
         for kind in statements(func) {
             let Some(dest) = kind.dest() else { continue };
             let allocates = match kind {
-                StatementKind::Assign(
-                    _,
-                    Rvalue::ArrayLit(_) | Rvalue::ArrayRepeat { .. } | Rvalue::New { .. },
-                ) => true,
                 StatementKind::Assign(_, Rvalue::Use(Operand::Local(l))) => fresh[*l],
+                StatementKind::Assign(_, rvalue) => rvalue.makes_object(),
                 _ => false,
             };
             if fresh[dest] && !allocates {
@@ -141,10 +138,7 @@ fn fresh_locals(func: &Function) -> IdVec<LocalId, bool> {
 /// line), and the calls, in a loop that would otherwise call nothing, cost more than their memory.
 fn allocates(func: &Function) -> bool {
     statements(func).any(|kind| match kind {
-        StatementKind::Assign(
-            _,
-            Rvalue::ArrayLit(_) | Rvalue::ArrayRepeat { .. } | Rvalue::New { .. },
-        ) => true,
+        StatementKind::Assign(_, rvalue) => rvalue.makes_object(),
         StatementKind::Call {
             dest: Some(dest),
             callee: Callee::Function(_),
