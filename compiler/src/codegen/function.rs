@@ -197,8 +197,8 @@ impl FunctionTranslator<'_, '_> {
                 let array = self.operand(array)?;
                 let index = self.operand(index)?;
                 let value = self.operand(value)?;
-                let slot = self.element_slot(array, index, *checked)?;
-                store_slot(&mut self.builder, flags, value, slot, DATA_OFFSET);
+                let (slot, displacement) = self.element_slot(array, index, *checked)?;
+                store_slot(&mut self.builder, flags, value, slot, displacement);
             }
             StatementKind::SetField {
                 object,
@@ -544,8 +544,8 @@ impl FunctionTranslator<'_, '_> {
             } => {
                 let (flags, ty) = self.element_access(base)?;
                 let (array, index) = (self.operand(base)?, self.operand(index)?);
-                let slot = self.element_slot(array, index, *checked)?;
-                Ok(load_slot(&mut self.builder, flags, ty, slot, DATA_OFFSET))
+                let (slot, displacement) = self.element_slot(array, index, *checked)?;
+                Ok(load_slot(&mut self.builder, flags, ty, slot, displacement))
             }
             Rvalue::Field {
                 object,

@@ -904,3 +904,35 @@ fn main() { println(f(new P { a: 1, b: 2 }, new P { a: 3, b: 4 }, true)); }
     let clif = emit_clif(&program, source, &options, Some("main")).unwrap();
     assert!(!clif.contains("pcc_err_null"), "{clif}");
 }
+
+#[test]
+fn a_constant_added_to_an_unchecked_index_is_in_the_displacement() {
+    let source = "\
+fn f(a: [int]) -> int {
+    let s = 0;
+    for i in 1..len(a) - 1 { s += a[i - 1] + a[i + 1] + a[i]; }
+    return s;
+}
+fn main() { println(f([1, 2, 3, 4])); }
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let mut program = crate::lower::lower_program(&typed);
+    crate::opt::optimize(&mut program);
+    let options = Options { opt_level: 2 };
+    let clif = emit_clif(&program, source, &options, Some("f")).unwrap();
+    // The loop without checks (versioned) loads `a + 8i` at displacements 0, 16 and 8; the one
+    // with checks computes `i - 1` and `i + 1` for its bounds checks and addresses by them.
+    for displacement in ["+16", "+8"] {
+        assert!(
+            clif.lines()
+                .any(|l| l.contains("load.i64") && l.ends_with(displacement)),
+            "no load at {displacement}:\n{clif}"
+        );
+    }
+    assert!(
+        clif.lines()
+            .any(|l| l.contains("load.i64") && !l.contains('+')),
+        "no load at displacement 0:\n{clif}"
+    );
+    assert_eq!(run(&program), 0);
+}
