@@ -70,7 +70,7 @@ impl FunctionTranslator<'_, '_> {
 
     /// Stops with an error unless `0 <= index < len(object)` (a string or an array).
     fn bounds_check(&mut self, object: Value, index: Value) -> Result<()> {
-        let len = load_len(&mut self.builder, object);
+        let len = load_len(&mut self.builder, object, self.movable_lengths);
         // One unsigned comparison also catches negative indices.
         let outside = self
             .builder

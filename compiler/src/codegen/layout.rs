@@ -147,9 +147,14 @@ pub fn slot_bits(b: &mut FunctionBuilder, value: Value) -> Value {
 }
 
 /// The length of a string or an array. Both are never null and their length never changes,
-/// so the load may move anywhere its operand is available: Cranelift can share it between
-/// bounds checks and hoist it out of loops.
-pub fn load_len(b: &mut FunctionBuilder, object: Value) -> Value {
-    let flags = access_flags().with_readonly().with_can_move();
+/// so Cranelift may share the load between bounds checks; where `movable`, it may also place it
+/// anywhere its operand is available, hoisting it out of loops.
+pub fn load_len(b: &mut FunctionBuilder, object: Value, movable: bool) -> Value {
+    let flags = access_flags().with_readonly();
+    let flags = if movable {
+        flags.with_can_move()
+    } else {
+        flags
+    };
     b.ins().load(types::I64, flags, object, LEN_OFFSET)
 }

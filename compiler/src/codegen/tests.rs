@@ -936,3 +936,31 @@ fn main() { println(f([1, 2, 3, 4])); }
     );
     assert_eq!(run(&program), 0);
 }
+
+#[test]
+fn lengths_stay_in_place_in_a_function_that_dispatches_with_match() {
+    let source = "\
+fn dispatch(code: [int], regs: [int]) -> int {
+    let pc = 0;
+    while pc < len(code) {
+        match code[pc] { 1 => { regs[0] += 1; } 2 => { regs[1] += 1; } _ => {} }
+        pc += 1;
+    }
+    return regs[0];
+}
+fn sum(a: [int]) -> int {
+    let s = 0;
+    let i = 0;
+    while i < len(a) { s += a[i]; i += 1; }
+    return s;
+}
+fn main() { println(dispatch([1, 2, 1], [0, 0]), sum([1, 2])); }
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let program = crate::lower::lower_program(&typed);
+    let options = Options { opt_level: 0 };
+    let clif = |f| emit_clif(&program, source, &options, Some(f)).unwrap();
+    let movable = |clif: &str| clif.lines().any(|l| l.contains("readonly can_move"));
+    assert!(!movable(&clif("dispatch")), "{}", clif("dispatch"));
+    assert!(movable(&clif("sum")), "{}", clif("sum"));
+}
