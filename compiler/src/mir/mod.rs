@@ -560,6 +560,18 @@ impl Function {
         postorder
     }
 
+    /// Whether a reachable block has an edge back to itself or to a block before it in reverse
+    /// postorder: a loop.
+    pub fn has_loop(&self) -> bool {
+        let rpo = self.reverse_postorder();
+        let mut order = IdVec::from_elem(usize::MAX, self.blocks.len());
+        for (i, &b) in rpo.iter().enumerate() {
+            order[b] = i;
+        }
+        rpo.iter()
+            .any(|&b| (self.blocks[b].term.kind.successors().iter()).any(|&s| order[s] <= order[b]))
+    }
+
     /// The immediate dominator of each block reachable from `ENTRY` (`None` for the entry and
     /// for unreachable blocks), by the iterative algorithm of Cooper, Harvey and Kennedy.
     pub fn immediate_dominators(&self) -> IdVec<BlockId, Option<BlockId>> {
