@@ -356,6 +356,15 @@ impl StatementKind {
         }
     }
 
+    /// Drops the bounds check of an element access that a guard proved in bounds.
+    pub fn uncheck(&mut self) {
+        match self {
+            StatementKind::Assign(_, Rvalue::Index { checked, .. })
+            | StatementKind::SetIndex { checked, .. } => *checked = false,
+            _ => unreachable!("only element accesses are covered"),
+        }
+    }
+
     /// The PL function the statement calls, if it is such a call.
     pub fn called_function(&self) -> Option<FnId> {
         match self {

@@ -1,15 +1,16 @@
 //! Polynomials over the values of int locals at one point of a function, with wrapping
 //! coefficients: PL's ints wrap, and polynomials with wrapping coefficients are exactly that
 //! arithmetic. `evaluate` reads an rvalue as a polynomial in what the locals held; `Emitter`
-//! writes a polynomial back as MIR statements. Used by the guards of `pgo/guard.rs` and of
-//! `opt/version.rs`.
+//! writes a polynomial back as MIR statements, and `chain_tests` puts a guard's tests in blocks.
+//! Used by the guards of `pgo/guard.rs` and of `opt/version.rs`.
 
 use std::collections::BTreeMap;
 
 use pcc_lang::Span;
 
 use crate::mir::{
-    BinOp, Const, Function, IdVec, LocalId, Operand, Rvalue, Statement, StatementKind, Type,
+    BasicBlock, BinOp, BlockId, Const, Function, IdVec, LocalId, Operand, Rvalue, Statement,
+    StatementKind, Terminator, TerminatorKind, Type,
 };
 
 /// Polynomials with more terms or a higher degree are given up on: no real index needs them.
@@ -193,6 +194,47 @@ impl<'a> Emitter<'a> {
             });
         }
         sum.unwrap_or(int(0))
+    }
+}
+
+/// Chains the blocks of `tests` (each made by [`Emitter::test`]s, as `pgo::guard::guard_tests`
+/// makes them): each goes on to the next when its test
+/// holds and to `fail` when it does not, the last one to `pass`. The first block replaces `at`;
+/// the others are appended. With no tests, `at` goes straight to `pass`.
+pub fn chain_tests(
+    func: &mut Function,
+    tests: Vec<(Vec<Statement>, LocalId)>,
+    at: BlockId,
+    pass: BlockId,
+    fail: BlockId,
+    span: Span,
+) {
+    let count = tests.len();
+    let next = func.blocks.len();
+    let mut blocks = tests.into_iter().enumerate().map(|(t, (stmts, ok))| {
+        let then_bb = if t + 1 < count {
+            BlockId::new(next + t)
+        } else {
+            pass
+        };
+        let branch = TerminatorKind::Branch {
+            cond: Operand::Local(ok),
+            then_bb,
+            else_bb: fail,
+        };
+        BasicBlock::new(stmts, Terminator { kind: branch, span })
+    });
+    func.blocks[at] = blocks.next().unwrap_or_else(|| {
+        BasicBlock::new(
+            Vec::new(),
+            Terminator {
+                kind: TerminatorKind::Goto(pass),
+                span,
+            },
+        )
+    });
+    for block in blocks {
+        func.blocks.push(block);
     }
 }
 

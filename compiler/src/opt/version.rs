@@ -39,7 +39,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::mir::clone::{append_copies, size};
 use crate::mir::poly::{
-    Compare, Emitter, Poly, Spread, evaluate, int, operand, requirement, widened,
+    Compare, Emitter, Poly, Spread, chain_tests, evaluate, int, operand, requirement, widened,
 };
 use crate::mir::{
     BasicBlock, BinOp, BlockId, Builtin, Callee, Const, ENTRY, FnId, Function, GlobalId, IdVec,
@@ -608,11 +608,7 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
             .map_or(target, |&k| BlockId::new(first + k))
     });
     for &(k, s) in &plan.covered {
-        match &mut func.blocks[BlockId::new(first + k)].stmts[s].kind {
-            StatementKind::Assign(_, Rvalue::Index { checked, .. })
-            | StatementKind::SetIndex { checked, .. } => *checked = false,
-            _ => unreachable!("only element accesses are covered"),
-        }
+        func.blocks[BlockId::new(first + k)].stmts[s].kind.uncheck();
     }
     for &(k, s, l) in &plan.hoisted {
         let kind = &mut func.blocks[BlockId::new(first + k)].stmts[s].kind;
@@ -626,26 +622,15 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
         .copied()
         .filter(|p| !position.contains_key(p))
         .collect();
-    let guard = func.blocks.next_id();
-    let count = tests.len();
-    for (t, (stmts, ok)) in tests.into_iter().enumerate() {
-        let pass = if t + 1 < count {
-            BlockId::new(guard.index() + t + 1)
-        } else {
-            BlockId::new(first)
-        };
-        func.blocks.push(BasicBlock::new(
-            stmts,
-            Terminator {
-                kind: TerminatorKind::Branch {
-                    cond: Operand::Local(ok),
-                    then_bb: pass,
-                    else_bb: header,
-                },
-                span,
-            },
-        ));
-    }
+    // A placeholder block for the first test, which `chain_tests` replaces.
+    let guard = func.blocks.push(BasicBlock::new(
+        Vec::new(),
+        Terminator {
+            kind: TerminatorKind::Unreachable,
+            span,
+        },
+    ));
+    chain_tests(func, tests, guard, BlockId::new(first), header, span);
     for p in entries {
         func.blocks[p].term.kind.retarget(header, guard);
     }

@@ -14,14 +14,12 @@
 //! exit re-enters the general loop at exactly the block and state the original loop would have
 //! been in.
 
-use crate::mir::{
-    BasicBlock, BlockId, ENTRY, Function, Operand, Rvalue, StatementKind, Terminator,
-    TerminatorKind,
-};
+use crate::mir::{BasicBlock, BlockId, ENTRY, Function, Terminator, TerminatorKind};
 
 use super::frequencies::{ExecutedPath, Frequencies};
 use super::guard;
 use crate::mir::clone::{append_copies, size};
+use crate::mir::poly::chain_tests;
 
 /// A path counts as running long when at least this share of its executions start a run of
 /// the length considered.
@@ -256,11 +254,9 @@ pub fn build_chain(
     func.blocks[latch].term.kind.retarget(header, guard);
 
     for &(position, s) in &coverage.covered {
-        match &mut func.blocks[BlockId::new(first + position)].stmts[s].kind {
-            StatementKind::Assign(_, Rvalue::Index { checked, .. })
-            | StatementKind::SetIndex { checked, .. } => *checked = false,
-            _ => unreachable!("only element accesses are covered"),
-        }
+        func.blocks[BlockId::new(first + position)].stmts[s]
+            .kind
+            .uncheck();
     }
     for &(position, then) in &coverage.decided {
         let term = &mut func.blocks[BlockId::new(first + position)].term.kind;
@@ -271,34 +267,10 @@ pub fn build_chain(
             *term = TerminatorKind::Goto(if then { then_bb } else { else_bb });
         }
     }
-    // The guard's tests, each in a block of its own, the first one at `guard` and the others
-    // after the copies; a failing test leaves to the original header.
+    // The guard's tests, the first one at `guard` and the others after the copies; a failing
+    // test leaves to the original header.
     let tests = guard::guard_tests(func, coverage, span);
-    let ids: Vec<BlockId> = std::iter::once(guard)
-        .chain(
-            (func.blocks.len()..func.blocks.len() + tests.len().saturating_sub(1))
-                .map(BlockId::new),
-        )
-        .collect();
-    for (i, (stmts, ok)) in tests.into_iter().enumerate() {
-        let pass = ids.get(i + 1).copied().unwrap_or(copy(0, 0));
-        let block = BasicBlock::new(
-            stmts,
-            Terminator {
-                kind: TerminatorKind::Branch {
-                    cond: Operand::Local(ok),
-                    then_bb: pass,
-                    else_bb: header,
-                },
-                span,
-            },
-        );
-        if i == 0 {
-            func.blocks[guard] = block;
-        } else {
-            func.blocks.push(block);
-        }
-    }
+    chain_tests(func, tests, guard, copy(0, 0), header, span);
 }
 
 #[cfg(test)]
