@@ -3,8 +3,10 @@
 //! these passes do what is easier on MIR: heap regions for activations whose objects die with
 //! them, inlining small leaf functions, then removing branches on
 //! constants, chains of empty blocks, values that are computed but never used, and bounds checks
-//! that loop and branch conditions prove redundant.
+//! that loop and branch conditions prove redundant; then loops, and blocks, whose remaining
+//! checks one guard at their entry can prove are versioned.
 
+mod block_guard;
 mod bounds;
 mod const_fold;
 mod dead_code;
@@ -38,6 +40,11 @@ pub fn optimize(program: &mut mir::Program) {
     }
     version::version_loops(program);
     verify::after_pass(program, "version");
+    program
+        .functions
+        .iter_mut()
+        .for_each(block_guard::guard_blocks);
+    verify::after_pass(program, "block-guard");
 }
 
 #[cfg(test)]

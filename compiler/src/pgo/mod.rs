@@ -8,7 +8,8 @@
 
 mod cold;
 mod frequencies;
-mod guard;
+/// Also the guard of `opt/block_guard.rs`.
+pub(crate) mod guard;
 mod superblock;
 mod unroll;
 
