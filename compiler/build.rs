@@ -62,4 +62,13 @@ fn main() {
         archive.display()
     );
     println!("cargo:rustc-env=PCC_RUNTIME_ARCHIVE={}", archive.display());
+    // A digest of the archive names the copy `pcc build` keeps in the user's cache (link.rs).
+    let bytes = std::fs::read(&archive)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", archive.display()));
+    let mut hasher = std::hash::DefaultHasher::new();
+    std::hash::Hasher::write(&mut hasher, &bytes);
+    println!(
+        "cargo:rustc-env=PCC_RUNTIME_DIGEST={:016x}",
+        std::hash::Hasher::finish(&hasher)
+    );
 }

@@ -3,15 +3,20 @@
 //! default linker of the platform).
 //!
 //! The runtime is `pcc-stdlib` as a static library, built by `build.rs` and embedded in `pcc`,
-//! so that a `pcc` binary needs nothing beside it but a C compiler.
+//! so that a `pcc` binary needs nothing beside it but a C compiler. The linker reads it from a
+//! file: a copy in the user's cache (`$XDG_CACHE_HOME/pcc` or `~/.cache/pcc`), named by the
+//! archive's digest and written once, atomically; writing the 25 MB archive for every build took
+//! a third of a `pcc build`. Where there is no cache, each build writes its own copy.
 
 use std::ffi::OsString;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// `libpcc_runtime.a`, as `build.rs` built it.
 const RUNTIME_ARCHIVE: &[u8] = include_bytes!(env!("PCC_RUNTIME_ARCHIVE"));
+/// Its digest (`build.rs`), which names the cached copy.
+const RUNTIME_DIGEST: &str = env!("PCC_RUNTIME_DIGEST");
 
 /// The environment variable naming the C compiler that links (default `cc`); it may carry
 /// arguments (`CC="ccache gcc"`).
@@ -83,9 +88,15 @@ pub fn link(object: &[u8], output: &Path) -> Result<(), LinkError> {
         .tempdir()
         .map_err(LinkError::Io)?;
     let object_path = dir.path().join("program.o");
-    let runtime_path = dir.path().join("libpcc_runtime.a");
     std::fs::write(&object_path, object).map_err(LinkError::Io)?;
-    std::fs::write(&runtime_path, RUNTIME_ARCHIVE).map_err(LinkError::Io)?;
+    let runtime_path = match cache_dir().and_then(|cache| cached_runtime(&cache)) {
+        Some(path) => path,
+        None => {
+            let path = dir.path().join("libpcc_runtime.a");
+            std::fs::write(&path, RUNTIME_ARCHIVE).map_err(LinkError::Io)?;
+            path
+        }
+    };
     let mut args: Vec<OsString> = cc_args.into_iter().map(OsString::from).collect();
     args.extend([
         "-o".into(),
@@ -118,6 +129,35 @@ pub fn link(object: &[u8], output: &Path) -> Result<(), LinkError> {
     })
 }
 
+/// The user's cache folder for pcc: `$XDG_CACHE_HOME/pcc`, else `$HOME/.cache/pcc`.
+fn cache_dir() -> Option<PathBuf> {
+    let nonempty = |var| {
+        std::env::var_os(var)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = nonempty("XDG_CACHE_HOME").or_else(|| nonempty("HOME").map(|h| h.join(".cache")))?;
+    Some(base.join("pcc"))
+}
+
+/// The runtime archive in `cache`, written there first if it is not (`None` if that fails).
+/// A copy of the right size under the digest's name is the archive: copies are only ever
+/// renamed into place whole.
+fn cached_runtime(cache: &Path) -> Option<PathBuf> {
+    let path = cache.join(format!("libpcc_runtime-{RUNTIME_DIGEST}.a"));
+    let fits =
+        |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.len() == RUNTIME_ARCHIVE.len() as u64);
+    if fits(&path) {
+        return Some(path);
+    }
+    std::fs::create_dir_all(cache).ok()?;
+    let mut file = tempfile::NamedTempFile::new_in(cache).ok()?;
+    std::io::Write::write_all(&mut file, RUNTIME_ARCHIVE).ok()?;
+    // Another build may have put its copy there meanwhile: the same bytes, so either wins.
+    file.persist(&path).ok()?;
+    fits(&path).then_some(path)
+}
+
 /// The program and leading arguments of `$CC` (`cc` when unset or blank).
 fn c_compiler(var: Option<&str>) -> (String, Vec<String>) {
     let mut words = var.unwrap_or("").split_whitespace().map(String::from);
@@ -147,5 +187,26 @@ mod tests {
     #[test]
     fn the_embedded_runtime_is_an_archive() {
         assert!(RUNTIME_ARCHIVE.starts_with(b"!<arch>\n"));
+    }
+
+    /// The cached copy is written once, whole, and used as it is afterwards; a copy of another
+    /// size (cut short) is replaced.
+    #[test]
+    fn the_runtime_is_cached_once_and_a_truncated_copy_replaced() {
+        let cache = tempfile::tempdir().expect("a temporary folder");
+        let dir = cache.path().join("pcc");
+        let path = cached_runtime(&dir).expect("cached");
+        assert_eq!(std::fs::read(&path).unwrap(), RUNTIME_ARCHIVE);
+        let written = std::fs::metadata(&path).unwrap().modified().unwrap();
+        assert_eq!(cached_runtime(&dir), Some(path.clone()));
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            written
+        );
+        std::fs::write(&path, b"!<arch>\n").unwrap();
+        assert_eq!(cached_runtime(&dir), Some(path.clone()));
+        assert_eq!(std::fs::read(&path).unwrap(), RUNTIME_ARCHIVE);
+        // Only the archive is left in the folder: no temporary files.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     }
 }

@@ -127,9 +127,20 @@ proptest! {
         let plan = PathPlan::new(&bl, &weights);
         let mut rng = Rng(seed);
         for _ in 0..4 {
-            let (execution, _) = random_execution(&cfg, &bl, &mut rng, 40);
+            let (execution, finished) = random_execution(&cfg, &bl, &mut rng, 40);
             let ids = bl.path_ids_of_execution(&cfg, &execution);
-            prop_assert_eq!(&simulate(&cfg, &plan, &execution), &ids);
+            let counted = simulate(&cfg, &plan, &execution);
+            if finished {
+                prop_assert_eq!(&counted, &ids);
+            } else {
+                // Cut short in an endless loop, right after a back or cut edge. `PathPlan::new`
+                // declares no node a stop, so the count of the path that edge starts may have
+                // moved up onto it (when the rest of that path is forced, its id is known
+                // there): the plan counts at most that one path ahead. Programs declare where
+                // they may stop (`PathPlan::with_stops`), and no count moves above those.
+                prop_assert!(counted.len() == ids.len() || counted.len() == ids.len() + 1);
+                prop_assert_eq!(&counted[..ids.len()], &ids[..]);
+            }
             assert_regenerates(&cfg, &bl, &ids, &execution);
         }
     }
