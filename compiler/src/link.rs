@@ -155,7 +155,7 @@ fn cached_runtime(cache: &Path) -> Option<PathBuf> {
     std::io::Write::write_all(&mut file, RUNTIME_ARCHIVE).ok()?;
     // Another build may have put its copy there meanwhile: the same bytes, so either wins.
     file.persist(&path).ok()?;
-    fits(&path).then_some(path)
+    Some(path)
 }
 
 /// The program and leading arguments of `$CC` (`cc` when unset or blank).

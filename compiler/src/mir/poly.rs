@@ -198,9 +198,9 @@ impl<'a> Emitter<'a> {
 }
 
 /// Chains the blocks of `tests` (each made by [`Emitter::test`]s, as `pgo::guard::guard_tests`
-/// makes them): each goes on to the next when its test
-/// holds and to `fail` when it does not, the last one to `pass`. The first block replaces `at`;
-/// the others are appended. With no tests, `at` goes straight to `pass`.
+/// makes them): each goes on to the next when its test holds and to `fail` when it does not,
+/// the last one to `pass`. The first block replaces `at`; the others are appended. With no
+/// tests, `at` goes straight to `pass`.
 pub fn chain_tests(
     func: &mut Function,
     tests: Vec<(Vec<Statement>, LocalId)>,
