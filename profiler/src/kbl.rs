@@ -104,6 +104,9 @@ struct Node {
 /// tables.
 pub const DENSE_MAX_IDS: u64 = 32;
 
+/// After this many repeats of one id, the rest of its run goes to [`KSlabForest::skip_run`].
+const RUN: usize = 16;
+
 /// Functions with at most this many potential paths start with dense rows (the table from id to
 /// slot takes 4 bytes per potential path).
 const DENSE_MAX_POTENTIAL_IDS: u64 = 4096;
@@ -258,9 +261,9 @@ impl KSlabForest {
         }
     }
 
-    /// [`Self::process_bl_path_id`], counting `times` ids `r`.
+    /// [`Self::process_bl_path_id`], counting `times` ids `r`; returns the node counted.
     #[inline(always)]
-    fn step(&mut self, cursor: &mut Cursor, r: u64, times: u64) {
+    fn step(&mut self, cursor: &mut Cursor, r: u64, times: u64) -> u32 {
         debug_assert!(cursor.tau == NIL || (cursor.tau as usize) < self.nodes.len());
         debug_assert!(cursor.beta == NIL || (cursor.beta as usize) < self.nodes.len());
         if cursor.n == 0 {
@@ -272,24 +275,27 @@ impl KSlabForest {
             // Lines 12–19: extend the upper slab.
             cursor.tau = self.find_or_add_child(cursor.tau, r);
         }
-        if cursor.beta != NIL {
+        let counted = if cursor.beta != NIL {
             // Lines 20–27: extend the lower slab and count there.
             cursor.beta = self.find_or_add_child(cursor.beta, r);
-            self.nodes[cursor.beta as usize].count += times;
+            cursor.beta
         } else {
             // Line 29: the first chunk after `*` is counted in the upper slab.
-            self.nodes[cursor.tau as usize].count += times;
-        }
+            cursor.tau
+        };
+        self.nodes[counted as usize].count += times;
         // Line 31: n ← n + 1, kept modulo k − 1.
         cursor.n += 1;
         if cursor.n == self.chunk {
             cursor.n = 0;
         }
+        counted
     }
 
     /// [`Self::process_bl_path_id`] for each of the leading `ids` below the forest's
     /// `num_ids`, returning how many: the runtime's hot loop, which stops at the first word of
-    /// its stream that is not a path id. Inlined, so that a short run costs no call.
+    /// its stream that is not a path id. Inlined, so that a short run costs no call. A long run
+    /// of one id (a loop repeating its path) goes to [`Self::skip_run`].
     #[inline(always)]
     pub fn process_bl_path_ids(&mut self, cursor: &mut Cursor, ids: &[u64]) -> usize {
         // No id (as between two markers): nothing to set up.
@@ -297,21 +303,75 @@ impl KSlabForest {
             return 0;
         }
         let mut done = 0;
+        // How many ids before `done` equal the one just before it.
+        let mut same = 0;
         loop {
-            done += self.dense_steps(cursor, &ids[done..]);
+            let (steps, in_run) = self.dense_steps(cursor, &ids[done..]);
+            done += steps;
+            if in_run {
+                done += self.skip_run(cursor, &ids[done..]);
+                same = 0;
+                continue;
+            }
             match ids.get(done) {
-                Some(&r) if r < self.num_ids => self.process_bl_path_id(cursor, r),
+                Some(&r) if r < self.num_ids => {
+                    same = if done > 0 && ids[done - 1] == r {
+                        same + 1
+                    } else {
+                        0
+                    };
+                    self.process_bl_path_id(cursor, r);
+                    done += 1;
+                    if same >= RUN {
+                        done += self.skip_run(cursor, &ids[done..]);
+                        same = 0;
+                    }
+                }
                 _ => return done,
             }
-            done += 1;
         }
     }
 
+    /// The ids at the start of `ids` that continue a run of one id `r` (the cursor has just
+    /// processed some): once `chunk` steps bring the cursor back to where they started, the
+    /// rest of the run repeats them, node for node, so each of its whole periods adds one to
+    /// the nodes one period counted. Returns how many ids it processed (it leaves fewer than
+    /// two periods of the run, or all of it if the cursor never comes back, to the caller).
+    #[inline(never)]
+    fn skip_run(&mut self, cursor: &mut Cursor, ids: &[u64]) -> usize {
+        let Some(&r) = ids.first() else { return 0 };
+        let len = ids.iter().position(|&id| id != r).unwrap_or(ids.len());
+        let chunk = self.chunk as usize;
+        let mut done = 0;
+        let mut counted = Vec::with_capacity(chunk);
+        // A run settles into its period within a few chunks, once both slabs hold only `r`.
+        for _ in 0..4 {
+            if len - done < 2 * chunk {
+                break;
+            }
+            let start = *cursor;
+            counted.clear();
+            for _ in 0..chunk {
+                counted.push(self.step(cursor, r, 1));
+            }
+            done += chunk;
+            if *cursor == start {
+                let periods = (len - done) / chunk;
+                for &node in &counted {
+                    self.nodes[node as usize].count += periods as u64;
+                }
+                return done + periods * chunk;
+            }
+        }
+        done
+    }
+
     /// [`Self::process_bl_path_id`] for the longest prefix of `ids` that only meets nodes a
-    /// dense index already has, returning its length (0 with the hashed index): the same
-    /// steps, with the index's kind, the cursor and the rows' bounds in registers.
+    /// dense index already has and does not end [`RUN`] repeats of one id into a run, returning
+    /// its length (0 with the hashed index) and whether it ends so: the same steps, with the
+    /// index's kind, the cursor and the rows' bounds in registers.
     #[inline(always)]
-    fn dense_steps(&mut self, cursor: &mut Cursor, ids: &[u64]) -> usize {
+    fn dense_steps(&mut self, cursor: &mut Cursor, ids: &[u64]) -> (usize, bool) {
         let Self {
             chunk,
             nodes,
@@ -325,7 +385,7 @@ impl KSlabForest {
             ..
         } = index
         else {
-            return 0;
+            return (0, false);
         };
         let (chunk, shift) = (*chunk, *shift);
         let child = |parent: u32, slot: usize| rows[dense_index(shift, parent, slot)];
@@ -335,7 +395,16 @@ impl KSlabForest {
             mut beta,
         } = *cursor;
         let mut done = 0;
+        let (mut previous, mut same) = (u64::MAX, 0);
         for &r in ids {
+            if r == previous {
+                same += 1;
+                if same == RUN {
+                    break;
+                }
+            } else {
+                (previous, same) = (r, 0);
+            }
             let slot = match slot_of.get(r as usize) {
                 Some(&slot) if slot != NIL => slot as usize,
                 _ => break,
@@ -373,7 +442,7 @@ impl KSlabForest {
             done += 1;
         }
         *cursor = Cursor { n, tau, beta };
-        done
+        (done, same == RUN)
     }
 
     /// "find child of `parent` labelled `r`; if null, add node and arc" (lines 13–16, 21–24);

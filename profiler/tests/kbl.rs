@@ -121,6 +121,18 @@ fn stream() -> impl Strategy<Value = (usize, Vec<StreamItem>)> {
     })
 }
 
+/// Activations made of runs of one id (a loop repeating its path), some long enough for the
+/// forest to skip, and `k`.
+fn runs() -> impl Strategy<Value = (usize, Vec<Vec<u64>>)> {
+    let run = (0u64..4, prop_oneof![3 => 1usize..6, 1 => 1usize..400]);
+    let activation = prop::collection::vec(run, 0..12).prop_map(|runs| {
+        (runs.into_iter())
+            .flat_map(|(id, len)| std::iter::repeat_n(id, len))
+            .collect::<Vec<u64>>()
+    });
+    (1usize..=9, prop::collection::vec(activation, 1..4))
+}
+
 /// An event of a run with calls: ids go to the innermost activation.
 #[derive(Clone, Debug)]
 enum Event {
@@ -157,6 +169,28 @@ proptest! {
             forest.process_stream(&mut cursor, stream.iter().copied());
             check(&forest, &segments(&stream));
             prop_assert_eq!(forest.make_k_ipf(), in_slices(k, num_ids, &segments(&stream)));
+        }
+    }
+
+    /// Long runs of one id, which the forest counts a period at a time, give the forest that
+    /// counting each id gives, whether the runtime hands them over whole or cut into slices.
+    #[test]
+    fn kbl_runs_of_one_id_count_as_each_id((k, segments) in runs(), slice in 1usize..700) {
+        for num_ids in [4, u64::MAX] {
+            let mut by_id = KSlabForest::new(k, num_ids);
+            let mut by_slice = KSlabForest::new(k, num_ids);
+            for segment in &segments {
+                let (mut one, mut many) = (Cursor::ROUTINE_ENTRY, Cursor::ROUTINE_ENTRY);
+                for &r in segment {
+                    by_id.process_bl_path_id(&mut one, r);
+                }
+                for ids in segment.chunks(slice) {
+                    prop_assert_eq!(by_slice.process_bl_path_ids(&mut many, ids), ids.len());
+                }
+                prop_assert_eq!(one, many);
+            }
+            check(&by_slice, &segments);
+            prop_assert_eq!(by_slice.slabs(), by_id.slabs());
         }
     }
 

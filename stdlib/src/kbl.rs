@@ -154,23 +154,29 @@ pub extern "C" fn pcc_kbl_flush(table: i64) {
     })
 }
 
-/// Flushes every buffer and gives each function of `profile` (named as in `spec`) its k-IPF.
-pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) {
+/// Flushes every buffer and gives each function of `profile` (named as in `spec`) that streams
+/// the record its k-IPF makes; returns what went wrong.
+pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) -> Vec<String> {
+    let mut problems = Vec::new();
     let mut streams = STATE.lock().unwrap_or_else(PoisonError::into_inner);
     for (function, stream) in spec.functions.iter().zip(streams.iter_mut()) {
         // A function that streams nothing has its k-IPF from its counters already.
-        if !matches!(&function.plan, Plan::Kbl(plan) if pcc_profiler::mode::kbl::streams(plan)) {
+        let Plan::Kbl(plan) = &function.plan else {
+            continue;
+        };
+        if !pcc_profiler::mode::kbl::streams(plan) {
             continue;
         }
         stream.flush();
         stream.activations.drain_into(&mut stream.forest);
         let kipf: Vec<KipfNode> = stream.forest.make_k_ipf();
-        if let Some(record) = profile
-            .functions
-            .iter_mut()
-            .find(|f| f.name == function.name)
-        {
-            pcc_profiler::mode::kbl::with_forest(record, kipf);
+        let Some(record) = (profile.functions.iter_mut()).find(|f| f.name == function.name) else {
+            continue;
+        };
+        match pcc_profiler::mode::kbl::with_forest(plan, function, kipf) {
+            Ok(made) => *record = made,
+            Err(problem) => problems.push(format!("function `{}`: {problem}", function.name)),
         }
     }
+    problems
 }

@@ -83,12 +83,12 @@ fn snapshot(num_tables: usize) -> Vec<Counters> {
 /// Writes the profile of the run so far, and says so in one line on stderr; returns whether it
 /// was written.
 pub fn write_profile(spec: &ProfileSpec, args: &[String]) -> bool {
-    let (mut profile, problems) = match spec.mode {
+    let (mut profile, mut problems) = match spec.mode {
         Mode::Wpp => crate::wpp::finish(spec, args.to_vec()),
         _ => build_profile(spec, args.to_vec(), &snapshot(spec.num_counter_tables())),
     };
     if spec.mode == Mode::Kbl {
-        crate::kbl::add_k_ipfs(spec, &mut profile);
+        problems.extend(crate::kbl::add_k_ipfs(spec, &mut profile));
     }
     for problem in problems {
         eprintln!("pcc: warning: {} profile: {problem}", spec.mode);

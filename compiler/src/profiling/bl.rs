@@ -1,7 +1,7 @@
 //! `--profile=bl`: Ball-Larus path profiling ([BL96]). The profiler numbers the paths and
 //! places the path register's code on the chords of a spanning tree (`pcc_profiler::mode::bl`);
 //! this module puts that code into MIR, each path counted where it ends. `kbl` and `wpp` put the
-//! same code, with each count also or instead reported to the runtime ([`instrument_streamed`]).
+//! same code, with each count reported to the runtime instead ([`instrument_streamed`]).
 
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::instrument::PathPlan;

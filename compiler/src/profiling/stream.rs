@@ -3,25 +3,17 @@
 
 use crate::mir::{self, Statement, StatementKind, StreamEvent, TerminatorKind};
 
-/// Each path count of `code` followed by the same id reported to the stream (`kbl`, whose
-/// forest's first level then equals the `bl` counts), or replaced by it (`wpp`, which counts
-/// nothing): `keep_counts` says which.
-pub(super) fn path_events(code: Vec<StatementKind>, keep_counts: bool) -> Vec<StatementKind> {
-    let mut out = Vec::with_capacity(code.len() * 2);
-    for kind in code {
-        let event = match &kind {
-            StatementKind::Count { table, index } => Some(StreamEvent::Path {
-                table: *table,
-                id: index.clone(),
-            }),
-            _ => None,
-        };
-        if keep_counts || event.is_none() {
-            out.push(kind);
-        }
-        out.extend(event.map(StatementKind::Stream));
-    }
-    out
+/// Each path count of `code` replaced by the same id reported to the stream: `kbl`'s forest
+/// and `wpp`'s trace count the paths.
+pub(super) fn path_events(code: Vec<StatementKind>) -> Vec<StatementKind> {
+    (code.into_iter())
+        .map(|kind| match kind {
+            StatementKind::Count { table, index } => {
+                StatementKind::Stream(StreamEvent::Path { table, id: index })
+            }
+            kind => kind,
+        })
+        .collect()
 }
 
 /// The `*` marker (EnterRoutine) where an activation starts (the entry block, which lowering

@@ -29,9 +29,7 @@ pub(super) fn plan(
 }
 
 pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
-    bl::instrument_streamed(func, fcfg, &plan.code, table, |code| {
-        stream::path_events(code, false)
-    });
+    bl::instrument_streamed(func, fcfg, &plan.code, table, stream::path_events);
     stream::activations(func, table);
 }
 

@@ -1,6 +1,7 @@
-//! `kbl`: k-iteration path profiling ([KBLPP]). The paths are numbered and counted as in `bl`
-//! (so the forest's first level equals the `bl` counts); each path id is also streamed to the
-//! runtime's k-slab forest, whose k-IPF joins the record when the program ends ([`with_forest`]).
+//! `kbl`: k-iteration path profiling ([KBLPP]). The paths are numbered as in `bl`; each path id
+//! is streamed to the runtime's k-slab forest, whose k-IPF makes the record when the program
+//! ends ([`with_forest`]). The k-IPF's first level counts each id streamed, which are the `bl`
+//! counts: a function that streams counts nothing else.
 //!
 //! A function without back edges runs at most one path per activation, so its k-IPF is known
 //! from the counts alone: each activation is the sequence `*` then its path, and the k-SF only
@@ -22,8 +23,9 @@ pub fn streams(plan: &Plan) -> bool {
     (0..dag.num_cfg_edges()).any(|e| matches!(dag.role(EdgeId(e)), EdgeRole::Closing { .. }))
 }
 
-/// The function's paths, with an empty forest until [`with_forest`], or, for a function that
-/// does not stream, the k-IPF of its counts: a root per executed path.
+/// For a function that does not stream, its paths and the k-IPF of its counts: a root per
+/// executed path. A function that streams has no counts and gets its record from
+/// [`with_forest`].
 pub fn decode(
     plan: &Plan,
     function: &FunctionSpec,
@@ -45,7 +47,13 @@ pub fn decode(
     plan.record(function, counts, ModeRecord::Kbl(KblRecord { kipf }))
 }
 
-/// Gives a `kbl` record the k-IPF of its function's forest.
-pub fn with_forest(record: &mut FunctionProfile, kipf: Vec<KipfNode>) {
-    record.record = ModeRecord::Kbl(KblRecord { kipf });
+/// The `kbl` record of a function that streams, from the k-IPF of its forest: its paths are
+/// the k-IPF's roots.
+pub fn with_forest(
+    plan: &Plan,
+    function: &FunctionSpec,
+    kipf: Vec<KipfNode>,
+) -> Result<FunctionProfile, String> {
+    let counts: Counters = kipf.iter().map(|root| (root.id, root.count)).collect();
+    plan.record(function, &counts, ModeRecord::Kbl(KblRecord { kipf }))
 }
