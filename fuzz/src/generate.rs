@@ -24,17 +24,20 @@ enum Ty {
     Str,
     Ints,
     Floats,
+    /// `[bool]`, which compiled code keeps a byte per element.
+    Bools,
     /// `struct P { v: int, w: float, s: str, next: P }`.
     P,
 }
 
-const ALL: [Ty; 7] = [
+const ALL: [Ty; 8] = [
     Ty::Int,
     Ty::Float,
     Ty::Bool,
     Ty::Str,
     Ty::Ints,
     Ty::Floats,
+    Ty::Bools,
     Ty::P,
 ];
 
@@ -47,6 +50,7 @@ impl Ty {
             Ty::Str => "str",
             Ty::Ints => "[int]",
             Ty::Floats => "[float]",
+            Ty::Bools => "[bool]",
             Ty::P => "P",
         }
     }
@@ -171,8 +175,12 @@ impl Gen {
                 6 => Expr::node(&["", ".s"], vec![self.struct_ref(scope)]),
                 _ => self.call(scope, Ty::Str, d),
             },
-            Ty::Ints | Ty::Floats => {
-                let elem = if ty == Ty::Ints { Ty::Int } else { Ty::Float };
+            Ty::Ints | Ty::Floats | Ty::Bools => {
+                let elem = match ty {
+                    Ty::Ints => Ty::Int,
+                    Ty::Floats => Ty::Float,
+                    _ => Ty::Bool,
+                };
                 match self.below(3) {
                     0 => {
                         let n = 1 + self.below(4);
@@ -226,6 +234,7 @@ impl Gen {
             Ty::Str => self.pick(&["\"\"", "\"ab\"", "\"x y\"", "\"PL\""]).into(),
             Ty::Ints => format!("[{}, {}, {}]", self.below(9), self.below(9), self.below(99)),
             Ty::Floats => "[0.5, 2.0]".into(),
+            Ty::Bools => "[true, false, true]".into(),
             Ty::P => {
                 let _ = scope;
                 "new P { v: 1, w: 2.0, s: \"p\", next: null }".into()
@@ -284,7 +293,7 @@ impl Gen {
             10 => Expr::node(&["-(", ")"], vec![int(self)]),
             11 => Expr::node(&["~(", ")"], vec![int(self)]),
             12 => {
-                let ty = self.pick(&[Ty::Str, Ty::Ints, Ty::Floats]);
+                let ty = self.pick(&[Ty::Str, Ty::Ints, Ty::Floats, Ty::Bools]);
                 Expr::node(&["len(", ")"], vec![self.array_var_or_expr(scope, ty, d)])
             }
             13..15 => {
@@ -366,6 +375,11 @@ impl Gen {
                 let v = self.expr(scope, Ty::Int, d);
                 let close = format!(" % {} == {})", 2 + self.below(6), self.below(2));
                 Expr::node(&["(", &close], vec![v])
+            }
+            10 => {
+                let a = self.array_var_or_expr(scope, Ty::Bools, d);
+                let i = self.index(scope, &a, d);
+                Expr::node(&["", "[", "]"], vec![a, i])
             }
             _ => Expr::leaf("eof()"),
         }
@@ -625,6 +639,15 @@ impl Gen {
                     let a = self.array_var_or_expr(scope, Ty::Ints, 1);
                     let i = self.index(scope, &a, 1);
                     let v = e(self, scope, Ty::Int);
+                    return vec![Stmt::simple(Expr::node(
+                        &["", "[", "] = ", ";"],
+                        vec![a, i, v],
+                    ))];
+                }
+                if target == 2 && self.chance(50) {
+                    let a = self.array_var_or_expr(scope, Ty::Bools, 1);
+                    let i = self.index(scope, &a, 1);
+                    let v = e(self, scope, Ty::Bool);
                     return vec![Stmt::simple(Expr::node(
                         &["", "[", "] = ", ";"],
                         vec![a, i, v],

@@ -1,4 +1,5 @@
-//! Allocation of arrays (`[e1, e2]`, `[v; n]`, the empty default) and structs (`new S {...}`). Memory is
+//! Allocation of arrays (`[e1, e2]`, `[v; n]`, the empty default; `[bool]` arrays hold a byte per
+//! element, the others a slot) and structs (`new S {...}`). Memory is
 //! never freed; allocation failure is the `out of memory` runtime error, never an abort.
 
 use crate::errors::{RuntimeError, raise};
@@ -12,6 +13,16 @@ pub extern "C" fn pcc_array_new(len: i64, fill_bits: i64, loc: i64) -> *const u8
         raise(RuntimeError::NegativeArrayLength(len), Some(loc))
     };
     value::new_array(len, fill_bits as u64)
+        .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
+}
+
+/// A new array of `len` bools, a byte each, each `fill` (0 or 1).
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_bool_array_new(len: i64, fill: i64, loc: i64) -> *const u8 {
+    let Ok(len) = usize::try_from(len) else {
+        raise(RuntimeError::NegativeArrayLength(len), Some(loc))
+    };
+    value::new_byte_array(len, fill as u8)
         .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
 }
 
@@ -31,7 +42,7 @@ pub extern "C" fn pcc_struct_new(nfields: i64, loc: i64) -> *const u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::{array_len, array_slot, struct_field};
+    use crate::value::{array_byte, array_len, array_slot, struct_field};
 
     #[test]
     fn arrays_are_filled() {
@@ -46,6 +57,9 @@ mod tests {
         assert_eq!(f64::from_bits(unsafe { array_slot(floats, 1) }), 1.5);
         // SAFETY: an empty array has its length.
         assert_eq!(unsafe { array_len(pcc_array_new(0, 0, 0)) }, 0);
+        let bools = pcc_bool_array_new(3, 1, 0);
+        // SAFETY: `bools` is a fresh array of 3 bools.
+        assert!((0..3).all(|i| unsafe { array_byte(bools, i) } == 1));
     }
 
     #[test]

@@ -163,7 +163,11 @@ impl Printable for Slot<'_> {
                 .map(|i| Slot {
                     info: self.info,
                     ty: element,
-                    bits: value::array_slot(array, i),
+                    bits: match **element {
+                        // `[bool]` arrays hold a byte per element.
+                        TypeInfo::Bool => value::array_byte(array, i).into(),
+                        _ => value::array_slot(array, i),
+                    },
                 })
                 .collect()
         }
@@ -336,8 +340,11 @@ mod tests {
             show(&info, &array(TypeInfo::Float), floats),
             "[1.0, 0.5, NaN]"
         );
-        let bools = array_value(&[1, 0]);
-        assert_eq!(show(&info, &array(TypeInfo::Bool), bools), "[true, false]");
+        let bools = bool_array_value(&[true, false, false, true, true, false, true, false, true]);
+        assert_eq!(
+            show(&info, &array(TypeInfo::Bool), bools),
+            "[true, false, false, true, true, false, true, false, true]"
+        );
         let strs = array_value(&[str_value("a b") as u64, str_value("") as u64]);
         assert_eq!(show(&info, &array(TypeInfo::Str), strs), "[a b, ]");
         let nested = array_value(&[ints as u64, array_value(&[]) as u64]);
@@ -362,7 +369,7 @@ mod tests {
         let bag = struct_value(&[
             str_value("box") as u64,
             array_value(&[1e20f64.to_bits()]) as u64,
-            array_value(&[0, 1]) as u64,
+            bool_array_value(&[false, true]) as u64,
             array_value(&[leaf as u64, 0]) as u64,
             1,
         ]);

@@ -58,6 +58,7 @@ pub mod interp_support {
     pub use crate::profile::write_profile_file;
     pub use crate::strings::{fixed, parse_float, parse_int, substr_range};
     pub use crate::value::HEADER;
+    pub use crate::value::array_size;
 }
 
 /// Every runtime symbol (functions and the data symbol `pcc_stack_limit`) by name, for
@@ -88,6 +89,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         strings::pcc_parse_int,
         strings::pcc_parse_float,
         arrays::pcc_array_new,
+        arrays::pcc_bool_array_new,
         arrays::pcc_struct_new,
         heap::pcc_heap_mark,
         heap::pcc_heap_release,
@@ -162,6 +164,7 @@ mod tests {
             "pcc_parse_int",
             "pcc_parse_float",
             "pcc_array_new",
+            "pcc_bool_array_new",
             "pcc_struct_new",
             "pcc_heap_mark",
             "pcc_heap_release",

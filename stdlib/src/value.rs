@@ -57,6 +57,15 @@ pub unsafe fn array_slot(a: *const u8, i: usize) -> u64 {
     unsafe { a.add(HEADER).cast::<u64>().add(i).read() }
 }
 
+/// Element `i` of the `[bool]` array at `a`: one byte each.
+///
+/// # Safety
+/// `a` must point to a PL array of bools with more than `i` elements.
+pub unsafe fn array_byte(a: *const u8, i: usize) -> u8 {
+    // SAFETY: bytes follow the 8-byte header.
+    unsafe { a.add(HEADER).add(i).read() }
+}
+
 /// Field `i` of the struct at `s`, as raw bits.
 ///
 /// # Safety
@@ -95,16 +104,35 @@ pub fn new_str_concat(a: &[u8], b: &[u8]) -> Option<*const u8> {
 
 /// A new PL array of `len` slots, each set to `fill`; `None` when out of memory.
 pub fn new_array(len: usize, fill: u64) -> Option<*const u8> {
-    let size = len.checked_mul(8)?.checked_add(HEADER)?;
-    let ptr = heap::alloc_zeroed(size)?.as_ptr();
-    // SAFETY: the allocation has room for the header and `len` slots.
-    unsafe {
-        ptr.cast::<i64>().write(len as i64);
-        if fill != 0 {
-            std::slice::from_raw_parts_mut(ptr.add(HEADER).cast::<u64>(), len).fill(fill);
-        }
+    let ptr = new_zeroed_array(len, 8)?;
+    if fill != 0 {
+        // SAFETY: the array has room for `len` slots after its header.
+        unsafe { std::slice::from_raw_parts_mut(ptr.add(HEADER).cast::<u64>(), len).fill(fill) };
     }
+    Some(ptr.cast_const())
+}
+
+/// A new PL array of `len` bools (a byte each), each set to `fill`; `None` when out of memory.
+pub fn new_byte_array(len: usize, fill: u8) -> Option<*const u8> {
+    let ptr = new_zeroed_array(len, 1)?;
+    if fill != 0 {
+        // SAFETY: the array has room for `len` bytes after its header.
+        unsafe { std::slice::from_raw_parts_mut(ptr.add(HEADER), len).fill(fill) };
+    }
+    Some(ptr.cast_const())
+}
+
+/// A new PL array of `len` zeroed elements of `size` bytes; `None` when out of memory.
+fn new_zeroed_array(len: usize, size: usize) -> Option<*mut u8> {
+    let ptr = heap::alloc_zeroed(array_size(len, size)?)?.as_ptr();
+    // SAFETY: the allocation starts with room for the header.
+    unsafe { ptr.cast::<i64>().write(len as i64) };
     Some(ptr)
+}
+
+/// The bytes of an array of `len` elements of `size` bytes, header included.
+pub fn array_size(len: usize, size: usize) -> Option<usize> {
+    len.checked_mul(size)?.checked_add(HEADER)
 }
 
 /// Hand-built PL values for unit tests, in the documented layout.
@@ -130,6 +158,19 @@ pub mod testing {
     pub fn array_value(slots: &[u64]) -> *const u8 {
         let mut words = vec![slots.len() as u64];
         words.extend_from_slice(slots);
+        leak_words(words)
+    }
+
+    /// A PL `[bool]` array (a byte per element), built by hand.
+    pub fn bool_array_value(flags: &[bool]) -> *const u8 {
+        let mut words = vec![flags.len() as u64];
+        for chunk in flags.chunks(8) {
+            let mut word = [0u8; 8];
+            for (byte, &flag) in word.iter_mut().zip(chunk) {
+                *byte = flag.into();
+            }
+            words.push(u64::from_ne_bytes(word));
+        }
         leak_words(words)
     }
 
@@ -179,6 +220,11 @@ mod tests {
             let z = new_array(2, 0).unwrap();
             assert_eq!((array_slot(z, 0), array_slot(z, 1)), (0, 0));
             assert_eq!(array_len(new_array(0, 5).unwrap()), 0);
+            let b = new_byte_array(9, 1).unwrap();
+            assert_eq!(array_len(b), 9);
+            assert!((0..9).all(|i| array_byte(b, i) == 1));
+            let z = new_byte_array(3, 0).unwrap();
+            assert!((0..3).all(|i| array_byte(z, i) == 0));
         }
     }
 
@@ -186,5 +232,6 @@ mod tests {
     fn huge_arrays_are_out_of_memory() {
         assert!(new_array(usize::MAX / 8, 0).is_none());
         assert!(new_array(1 << 60, 0).is_none());
+        assert!(new_byte_array(usize::MAX, 0).is_none());
     }
 }

@@ -7,7 +7,7 @@ use cranelift_codegen::ir::{InstBuilder, InstructionData, Opcode, Value, ValueDe
 
 use super::Result;
 use super::function::FunctionTranslator;
-use super::layout::{DATA_OFFSET, Memory, PTR, SLOT, load_len};
+use super::layout::{DATA_OFFSET, Memory, PTR, load_len};
 use super::runtime::{self, RuntimeFn};
 use crate::mir::{BinOp, StructId};
 
@@ -81,21 +81,26 @@ impl FunctionTranslator<'_, '_> {
         })
     }
 
-    /// The address of element `index` of `array`, as a base and a displacement, after a bounds
-    /// check if `checked` (MIR clears it where the index is proven in bounds).
+    /// The address of element `index` of `array`, whose elements take `size` bytes (1 or
+    /// `SLOT`), as a base and a displacement, after a bounds check if `checked` (MIR clears it
+    /// where the index is proven in bounds).
     pub fn element_slot(
         &mut self,
         array: Value,
         index: Value,
         checked: bool,
+        size: i32,
     ) -> Result<(Value, i32)> {
         let (index, displacement) = if checked {
             self.bounds_check(array, index)?;
             (index, DATA_OFFSET)
         } else {
-            self.displaced(index, SLOT.into())
+            self.displaced(index, size.into())
         };
-        let scaled = self.builder.ins().ishl_imm_u(index, 3);
+        let scaled = match size.trailing_zeros() {
+            0 => index,
+            shift => self.builder.ins().ishl_imm_u(index, i64::from(shift)),
+        };
         Ok((self.builder.ins().iadd(array, scaled), displacement))
     }
 

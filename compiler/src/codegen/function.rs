@@ -16,8 +16,8 @@ use pcc_lang::Span;
 use pcc_stdlib::stream;
 
 use super::layout::{
-    self, DATA_OFFSET, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, load_slot,
-    slot_bits, slot_offset, store_slot,
+    self, DATA_OFFSET, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, element_size,
+    load_element, load_slot, slot_bits, slot_offset, store_element, store_slot,
 };
 use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
@@ -199,12 +199,12 @@ impl FunctionTranslator<'_, '_> {
                 value,
                 checked,
             } => {
-                let (flags, _) = self.element_access(array)?;
+                let (flags, _, size) = self.element_access(array)?;
                 let array = self.operand(array)?;
                 let index = self.operand(index)?;
                 let value = self.operand(value)?;
-                let (slot, displacement) = self.element_slot(array, index, *checked)?;
-                store_slot(&mut self.builder, flags, value, slot, displacement);
+                let (slot, displacement) = self.element_slot(array, index, *checked, size)?;
+                store_element(&mut self.builder, flags, size, value, slot, displacement);
             }
             StatementKind::SetField {
                 object,
@@ -548,10 +548,17 @@ impl FunctionTranslator<'_, '_> {
                 index,
                 checked,
             } => {
-                let (flags, ty) = self.element_access(base)?;
+                let (flags, ty, size) = self.element_access(base)?;
                 let (array, index) = (self.operand(base)?, self.operand(index)?);
-                let (slot, displacement) = self.element_slot(array, index, *checked)?;
-                Ok(load_slot(&mut self.builder, flags, ty, slot, displacement))
+                let (slot, displacement) = self.element_slot(array, index, *checked, size)?;
+                Ok(load_element(
+                    &mut self.builder,
+                    flags,
+                    ty,
+                    size,
+                    slot,
+                    displacement,
+                ))
             }
             Rvalue::Field {
                 object,
@@ -575,21 +582,39 @@ impl FunctionTranslator<'_, '_> {
                 let len = self.iconst(values.len() as i64);
                 let zero = self.iconst(0);
                 let loc = self.location();
-                let array = self.call_runtime(&runtime::ARRAY_NEW, &[len, zero, loc])?;
-                for (i, (element, value)) in elements.iter().zip(values).enumerate() {
-                    let class = ElementClass::of(&self.mir.operand_type(element));
+                let element = elements.first().map(|e| self.mir.operand_type(e));
+                let size = element.as_ref().map_or(SLOT, element_size);
+                let new = if size == 1 {
+                    &runtime::BOOL_ARRAY_NEW
+                } else {
+                    &runtime::ARRAY_NEW
+                };
+                let array = self.call_runtime(new, &[len, zero, loc])?;
+                for (i, value) in values.into_iter().enumerate() {
+                    let class = ElementClass::of(element.as_ref().unwrap_or(&Type::Int));
                     let flags = self.memory_flags(Memory::Elements(class));
-                    let offset = DATA_OFFSET + slot_offset(i)?;
-                    store_slot(&mut self.builder, flags, value, array, offset);
+                    let offset = i32::try_from(i)
+                        .ok()
+                        .and_then(|i| i.checked_mul(size)?.checked_add(DATA_OFFSET))
+                        .ok_or_else(|| CodegenError::internal("too many elements"))?;
+                    store_element(&mut self.builder, flags, size, value, array, offset);
                 }
                 Ok(array)
             }
-            Rvalue::ArrayRepeat { value, count } => {
-                let value = self.operand(value)?;
+            Rvalue::ArrayRepeat {
+                value: element,
+                count,
+            } => {
+                let value = self.operand(element)?;
                 let fill = layout::slot_bits(&mut self.builder, value);
                 let count = self.operand(count)?;
                 let loc = self.location();
-                self.call_runtime(&runtime::ARRAY_NEW, &[count, fill, loc])
+                let new = if element_size(&self.mir.operand_type(element)) == 1 {
+                    &runtime::BOOL_ARRAY_NEW
+                } else {
+                    &runtime::ARRAY_NEW
+                };
+                self.call_runtime(new, &[count, fill, loc])
             }
             Rvalue::New { strukt, fields } => {
                 let values = self.operands(fields)?;
@@ -841,12 +866,12 @@ impl FunctionTranslator<'_, '_> {
         access_flags().with_alias_region(Some(region))
     }
 
-    /// The flags and machine type of an access to an element of `array`.
-    fn element_access(&mut self, array: &Operand) -> Result<(MemFlagsData, types::Type)> {
+    /// The flags, machine type and size of an access to an element of `array`.
+    fn element_access(&mut self, array: &Operand) -> Result<(MemFlagsData, types::Type, i32)> {
         match self.mir.operand_type(array) {
             Type::Array(elem) => {
                 let flags = self.memory_flags(Memory::Elements(ElementClass::of(&elem)));
-                Ok((flags, self.machine_type(&elem)?))
+                Ok((flags, self.machine_type(&elem)?, element_size(&elem)))
             }
             _ => Err(CodegenError::internal(
                 "indexing a value that is not an array",

@@ -1,5 +1,6 @@
 //! Value layout (docs/CONVENTIONS.md): how PL values are machine values, how they sit in the
-//! 8-byte slots of arrays, structs and globals, and which memory accesses may alias.
+//! 8-byte slots of arrays, structs and globals (a `[bool]` array's elements are bytes), and
+//! which memory accesses may alias.
 
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type as ClifType, Value, types};
 use cranelift_frontend::FunctionBuilder;
@@ -11,7 +12,7 @@ use crate::mir::{GlobalId, Program, StructId, Type};
 /// pointers with `int` indices and lengths freely.
 pub const PTR: ClifType = types::I64;
 
-/// Every array element, struct field and global occupies one slot.
+/// Every array element but a bool, struct field and global occupies one slot.
 pub const SLOT: i32 = 8;
 
 /// Strings and arrays start with their length (`i64`); elements or bytes follow.
@@ -135,6 +136,46 @@ pub fn store_slot(
         value
     };
     b.ins().store(flags, value, addr, offset);
+}
+
+/// The bytes an array element of type `elem` takes: a `[bool]` array holds a byte per element
+/// (as C's `bool` arrays do: a sieve's flags fit the cache eight times better), any other array
+/// a slot.
+pub fn element_size(elem: &Type) -> i32 {
+    if *elem == Type::Bool { 1 } else { SLOT }
+}
+
+/// Reads the array element of `size` bytes (see [`element_size`]) at `addr + offset`, a value
+/// of machine type `ty`.
+pub fn load_element(
+    b: &mut FunctionBuilder,
+    flags: MemFlagsData,
+    ty: ClifType,
+    size: i32,
+    addr: Value,
+    offset: i32,
+) -> Value {
+    if size == 1 {
+        b.ins().load(types::I8, flags, addr, offset)
+    } else {
+        load_slot(b, flags, ty, addr, offset)
+    }
+}
+
+/// Writes `value` into the array element of `size` bytes at `addr + offset`.
+pub fn store_element(
+    b: &mut FunctionBuilder,
+    flags: MemFlagsData,
+    size: i32,
+    value: Value,
+    addr: Value,
+    offset: i32,
+) {
+    if size == 1 {
+        b.ins().store(flags, value, addr, offset);
+    } else {
+        store_slot(b, flags, value, addr, offset);
+    }
 }
 
 /// The 64 bits of a slot holding `value` (also `pcc_array_new`'s fill argument).

@@ -126,6 +126,7 @@ runtime_functions! {
     PARSE_INT = "pcc_parse_int"(P, I) -> I;
     PARSE_FLOAT = "pcc_parse_float"(P, I) -> F;
     ARRAY_NEW = "pcc_array_new"(I, I, I) -> P;
+    BOOL_ARRAY_NEW = "pcc_bool_array_new"(I, I, I) -> P;
     STRUCT_NEW = "pcc_struct_new"(I, I) -> P;
     HEAP_MARK = "pcc_heap_mark"();
     HEAP_RELEASE = "pcc_heap_release"(I) -> I;

@@ -1,7 +1,7 @@
 //! Statements and expressions: what each MIR statement and rvalue does to the locals, the
 //! globals and the heap, with the checks compiled code makes (bounds, null, division).
 
-use pcc_stdlib::interp_support::{HEADER, RuntimeError, object_fits};
+use pcc_stdlib::interp_support::{HEADER, RuntimeError, array_size, object_fits};
 
 use super::machine::{Machine, Stop};
 use super::value::{Object, Value};
@@ -112,7 +112,12 @@ impl Machine<'_> {
                     return Err(self.error(RuntimeError::NegativeArrayLength(count), span));
                 };
                 // What the runtime cannot allocate, neither can we: out of memory, no abort.
-                let bytes = len.checked_mul(8).and_then(|b| b.checked_add(HEADER));
+                let element = if matches!(value, Value::Bool(_)) {
+                    1
+                } else {
+                    8
+                };
+                let bytes = array_size(len, element);
                 let mut elements = Vec::new();
                 if !bytes.is_some_and(object_fits) || elements.try_reserve_exact(len).is_err() {
                     return Err(self.error(RuntimeError::OutOfMemory, span));
