@@ -322,7 +322,7 @@ fn finished_profile(scratch: &Scratch, mode: &str) -> serde_json::Value {
 
 #[test]
 fn signals_write_the_profile_then_end_the_process_by_the_signal() {
-    let modes = ["bl", "edge"];
+    let modes = ["bl", "edge", "kbl"];
     let scratch = setup("signals", &modes);
     for mode in modes {
         let finished = finished_profile(&scratch, mode);
@@ -354,6 +354,27 @@ fn signals_write_the_profile_then_end_the_process_by_the_signal() {
                     function(&finished, "step"),
                     "{context}"
                 );
+                if mode == "kbl" {
+                    // `main` streams its paths, which its forest counts: those of the finished
+                    // run but the one still running (to the return), first level of its k-IPF.
+                    let counts = |profile, key: &str| -> Vec<(u64, u64)> {
+                        let list = function(profile, "main")[key].as_array().unwrap().clone();
+                        (list.iter())
+                            .map(|p| (p["id"].as_u64().unwrap(), p["count"].as_u64().unwrap()))
+                            .collect()
+                    };
+                    let total = |list: Vec<(u64, u64)>| list.iter().map(|p| p.1).sum::<u64>();
+                    assert_eq!(
+                        total(counts(&profile, "paths")) + 1,
+                        total(counts(&finished, "paths")),
+                        "{context}"
+                    );
+                    assert_eq!(
+                        counts(&profile, "paths"),
+                        counts(&profile, "kipf"),
+                        "{context}"
+                    );
+                }
                 if mode == "edge" {
                     // `main`'s activation is still running, in the block that reads a line: its
                     // edges are the finished run's but its return.
