@@ -635,19 +635,15 @@ impl Gen {
                 if ints.is_empty() {
                     return self.stmt(scope);
                 }
-                if target == 0 {
-                    let a = self.array_var_or_expr(scope, Ty::Ints, 1);
+                let element = match target {
+                    0 => Some((Ty::Ints, Ty::Int)),
+                    2 if self.chance(50) => Some((Ty::Bools, Ty::Bool)),
+                    _ => None,
+                };
+                if let Some((array, ty)) = element {
+                    let a = self.array_var_or_expr(scope, array, 1);
                     let i = self.index(scope, &a, 1);
-                    let v = e(self, scope, Ty::Int);
-                    return vec![Stmt::simple(Expr::node(
-                        &["", "[", "] = ", ";"],
-                        vec![a, i, v],
-                    ))];
-                }
-                if target == 2 && self.chance(50) {
-                    let a = self.array_var_or_expr(scope, Ty::Bools, 1);
-                    let i = self.index(scope, &a, 1);
-                    let v = e(self, scope, Ty::Bool);
+                    let v = e(self, scope, ty);
                     return vec![Stmt::simple(Expr::node(
                         &["", "[", "] = ", ";"],
                         vec![a, i, v],

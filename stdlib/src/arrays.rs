@@ -9,21 +9,22 @@ use crate::value;
 /// A new array of `len` slots, each holding `fill_bits`.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_array_new(len: i64, fill_bits: i64, loc: i64) -> *const u8 {
-    let Ok(len) = usize::try_from(len) else {
-        raise(RuntimeError::NegativeArrayLength(len), Some(loc))
-    };
-    value::new_array(len, fill_bits as u64)
-        .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
+    new_array(len, loc, |len| value::new_array(len, fill_bits as u64))
 }
 
 /// A new array of `len` bools, a byte each, each `fill` (0 or 1).
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_bool_array_new(len: i64, fill: i64, loc: i64) -> *const u8 {
-    let Ok(len) = usize::try_from(len) else {
+    new_array(len, loc, |len| value::new_byte_array(len, fill as u8))
+}
+
+/// The array `make` makes of `len` elements, or the runtime error of a negative length or of
+/// running out of memory, located at `loc`.
+fn new_array(len: i64, loc: i64, make: impl FnOnce(usize) -> Option<*const u8>) -> *const u8 {
+    let Ok(elements) = usize::try_from(len) else {
         raise(RuntimeError::NegativeArrayLength(len), Some(loc))
     };
-    value::new_byte_array(len, fill as u8)
-        .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
+    make(elements).unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
 }
 
 /// A new struct of `nfields` zeroed slots (the generated code stores the fields).
