@@ -1,4 +1,4 @@
-// Arrays of bools, which pcc keeps a byte per element (every other array keeps 8): literals,
+// Arrays of bools, which pcc keeps in 4 bytes per element (every other array in 8): literals,
 // `[v; n]`, reads and writes through parameters, struct fields, globals and nested arrays,
 // printing, and loops whose checks -O2 removes (a sieve over unchecked, versioned loops).
 

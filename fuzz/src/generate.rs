@@ -24,7 +24,7 @@ enum Ty {
     Str,
     Ints,
     Floats,
-    /// `[bool]`, which compiled code keeps a byte per element.
+    /// `[bool]`, which compiled code keeps in 4 bytes per element, not a slot.
     Bools,
     /// `struct P { v: int, w: float, s: str, next: P }`.
     P,

@@ -1,5 +1,5 @@
-//! Allocation of arrays (`[e1, e2]`, `[v; n]`, the empty default; `[bool]` arrays hold a byte per
-//! element, the others a slot) and structs (`new S {...}`). Memory is
+//! Allocation of arrays (`[e1, e2]`, `[v; n]`, the empty default; `[bool]` arrays hold
+//! `value::BOOL_SIZE` bytes per element, the others a slot) and structs (`new S {...}`). Memory is
 //! never freed; allocation failure is the `out of memory` runtime error, never an abort.
 
 use crate::errors::{RuntimeError, raise};
@@ -12,10 +12,10 @@ pub extern "C" fn pcc_array_new(len: i64, fill_bits: i64, loc: i64) -> *const u8
     new_array(len, loc, |len| value::new_array(len, fill_bits as u64))
 }
 
-/// A new array of `len` bools, a byte each, each `fill` (0 or 1).
+/// A new array of `len` bools (`value::BOOL_SIZE` bytes each), each `fill` (0 or 1).
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_bool_array_new(len: i64, fill: i64, loc: i64) -> *const u8 {
-    new_array(len, loc, |len| value::new_byte_array(len, fill as u8))
+    new_array(len, loc, |len| value::new_bool_array(len, fill & 1 != 0))
 }
 
 /// The array `make` makes of `len` elements, or the runtime error of a negative length or of
@@ -43,7 +43,7 @@ pub extern "C" fn pcc_struct_new(nfields: i64, loc: i64) -> *const u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::{array_byte, array_len, array_slot, struct_field};
+    use crate::value::{array_bool, array_len, array_slot, struct_field};
 
     #[test]
     fn arrays_are_filled() {
@@ -60,7 +60,7 @@ mod tests {
         assert_eq!(unsafe { array_len(pcc_array_new(0, 0, 0)) }, 0);
         let bools = pcc_bool_array_new(3, 1, 0);
         // SAFETY: `bools` is a fresh array of 3 bools.
-        assert!((0..3).all(|i| unsafe { array_byte(bools, i) } == 1));
+        assert!((0..3).all(|i| unsafe { array_bool(bools, i) }));
     }
 
     #[test]

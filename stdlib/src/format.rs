@@ -164,8 +164,8 @@ impl Printable for Slot<'_> {
                     info: self.info,
                     ty: element,
                     bits: match **element {
-                        // `[bool]` arrays hold a byte per element.
-                        TypeInfo::Bool => value::array_byte(array, i).into(),
+                        // `[bool]` arrays hold a `u32` per element.
+                        TypeInfo::Bool => value::array_bool(array, i).into(),
                         _ => value::array_slot(array, i),
                     },
                 })

@@ -40,6 +40,7 @@ pub use program::{
     pcc_stack_limit, register_exit_hook, run_program,
 };
 pub use trace::install_block_trace;
+pub use value::BOOL_SIZE;
 
 /// Every program's allocator, also `pcc`'s own (a profiled `pcc run` is a program): the system's,
 /// made safe to stop the program's thread in (`interrupt`).
@@ -58,7 +59,7 @@ pub mod interp_support {
     pub use crate::profile::write_profile_file;
     pub use crate::strings::{fixed, parse_float, parse_int, substr_range};
     pub use crate::value::HEADER;
-    pub use crate::value::array_size;
+    pub use crate::value::{BOOL_SIZE, array_size};
 }
 
 /// Every runtime symbol (functions and the data symbol `pcc_stack_limit`) by name, for

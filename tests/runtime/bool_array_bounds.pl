@@ -1,4 +1,4 @@
-// An index out of bounds of a `[bool]` array (a byte per element): the bounds are the array's
+// An index out of bounds of a `[bool]` array (4 bytes per element): the bounds are the array's
 // length, not its bytes, whether the loop runs checked or versioned at -O 2.
 fn mark(flags: [bool], n: int) {
     for i in 0..n {

@@ -81,8 +81,8 @@ impl FunctionTranslator<'_, '_> {
         })
     }
 
-    /// The address of element `index` of `array`, whose elements take `size` bytes (1 or
-    /// `SLOT`), as a base and a displacement, after a bounds check if `checked` (MIR clears it
+    /// The address of element `index` of `array`, whose elements take `size` bytes (a power of
+    /// two), as a base and a displacement, after a bounds check if `checked` (MIR clears it
     /// where the index is proven in bounds).
     pub fn element_slot(
         &mut self,

@@ -584,7 +584,7 @@ impl FunctionTranslator<'_, '_> {
                 let loc = self.location();
                 let element = elements.first().map(|e| self.mir.operand_type(e));
                 let size = element.as_ref().map_or(SLOT, element_size);
-                let new = if size == 1 {
+                let new = if size != SLOT {
                     &runtime::BOOL_ARRAY_NEW
                 } else {
                     &runtime::ARRAY_NEW
@@ -609,7 +609,7 @@ impl FunctionTranslator<'_, '_> {
                 let fill = layout::slot_bits(&mut self.builder, value);
                 let count = self.operand(count)?;
                 let loc = self.location();
-                let new = if element_size(&self.mir.operand_type(element)) == 1 {
+                let new = if element_size(&self.mir.operand_type(element)) != SLOT {
                     &runtime::BOOL_ARRAY_NEW
                 } else {
                     &runtime::ARRAY_NEW

@@ -1,5 +1,5 @@
 //! Value layout (docs/CONVENTIONS.md): how PL values are machine values, how they sit in the
-//! 8-byte slots of arrays, structs and globals (a `[bool]` array's elements are bytes), and
+//! 8-byte slots of arrays, structs and globals (a `[bool]` array's elements are narrower), and
 //! which memory accesses may alias.
 
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type as ClifType, Value, types};
@@ -138,11 +138,14 @@ pub fn store_slot(
     b.ins().store(flags, value, addr, offset);
 }
 
-/// The bytes an array element of type `elem` takes: a `[bool]` array holds a byte per element
-/// (as C's `bool` arrays do: a sieve's flags fit the cache eight times better), any other array
-/// a slot.
+/// The bytes an array element of type `elem` takes: a slot, except in a `[bool]` array
+/// (`pcc_stdlib::BOOL_SIZE`, which says why).
 pub fn element_size(elem: &Type) -> i32 {
-    if *elem == Type::Bool { 1 } else { SLOT }
+    if *elem == Type::Bool {
+        pcc_stdlib::BOOL_SIZE as i32
+    } else {
+        SLOT
+    }
 }
 
 /// Reads the array element of `size` bytes (see [`element_size`]) at `addr + offset`, a value
@@ -155,10 +158,12 @@ pub fn load_element(
     addr: Value,
     offset: i32,
 ) -> Value {
-    if size == 1 {
-        b.ins().load(types::I8, flags, addr, offset)
-    } else {
-        load_slot(b, flags, ty, addr, offset)
+    match stored_type(size) {
+        Some(stored) => {
+            let value = b.ins().load(stored, flags, addr, offset);
+            b.ins().ireduce(ty, value)
+        }
+        None => load_slot(b, flags, ty, addr, offset),
     }
 }
 
@@ -171,11 +176,18 @@ pub fn store_element(
     addr: Value,
     offset: i32,
 ) {
-    if size == 1 {
-        b.ins().store(flags, value, addr, offset);
-    } else {
-        store_slot(b, flags, value, addr, offset);
+    match stored_type(size) {
+        Some(stored) => {
+            let value = b.ins().uextend(stored, value);
+            b.ins().store(flags, value, addr, offset);
+        }
+        None => store_slot(b, flags, value, addr, offset),
     }
+}
+
+/// The int type an element narrower than a slot is stored as (`None` for a slot).
+fn stored_type(size: i32) -> Option<ClifType> {
+    (size != SLOT).then(|| ClifType::int_with_byte_size(size as u16).expect("an int's size"))
 }
 
 /// The 64 bits of a slot holding `value` (also `pcc_array_new`'s fill argument).

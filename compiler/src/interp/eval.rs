@@ -1,7 +1,7 @@
 //! Statements and expressions: what each MIR statement and rvalue does to the locals, the
 //! globals and the heap, with the checks compiled code makes (bounds, null, division).
 
-use pcc_stdlib::interp_support::{HEADER, RuntimeError, array_size, object_fits};
+use pcc_stdlib::interp_support::{BOOL_SIZE, HEADER, RuntimeError, array_size, object_fits};
 
 use super::machine::{Machine, Stop};
 use super::value::{Object, Value};
@@ -113,7 +113,7 @@ impl Machine<'_> {
                 };
                 // What the runtime cannot allocate, neither can we: out of memory, no abort.
                 let element = if matches!(value, Value::Bool(_)) {
-                    1
+                    BOOL_SIZE
                 } else {
                     8
                 };
