@@ -584,15 +584,10 @@ impl FunctionTranslator<'_, '_> {
                 let loc = self.location();
                 let element = elements.first().map(|e| self.mir.operand_type(e));
                 let size = element.as_ref().map_or(SLOT, element_size);
-                let new = if size != SLOT {
-                    &runtime::BOOL_ARRAY_NEW
-                } else {
-                    &runtime::ARRAY_NEW
-                };
-                let array = self.call_runtime(new, &[len, zero, loc])?;
+                let array = self.call_runtime(array_constructor(size), &[len, zero, loc])?;
+                let class = ElementClass::of(element.as_ref().unwrap_or(&Type::Int));
+                let flags = self.memory_flags(Memory::Elements(class));
                 for (i, value) in values.into_iter().enumerate() {
-                    let class = ElementClass::of(element.as_ref().unwrap_or(&Type::Int));
-                    let flags = self.memory_flags(Memory::Elements(class));
                     let offset = i32::try_from(i)
                         .ok()
                         .and_then(|i| i.checked_mul(size)?.checked_add(DATA_OFFSET))
@@ -609,12 +604,8 @@ impl FunctionTranslator<'_, '_> {
                 let fill = layout::slot_bits(&mut self.builder, value);
                 let count = self.operand(count)?;
                 let loc = self.location();
-                let new = if element_size(&self.mir.operand_type(element)) != SLOT {
-                    &runtime::BOOL_ARRAY_NEW
-                } else {
-                    &runtime::ARRAY_NEW
-                };
-                self.call_runtime(new, &[count, fill, loc])
+                let size = element_size(&self.mir.operand_type(element));
+                self.call_runtime(array_constructor(size), &[count, fill, loc])
             }
             Rvalue::New { strukt, fields } => {
                 let values = self.operands(fields)?;
@@ -914,6 +905,16 @@ impl FunctionTranslator<'_, '_> {
 
     pub fn machine_type(&self, ty: &Type) -> Result<types::Type> {
         clif_type(ty).ok_or_else(|| CodegenError::internal("a value of type void"))
+    }
+}
+
+/// The runtime function that makes an array whose elements take `size` bytes: a slot each, or
+/// `[bool]`'s narrower elements.
+fn array_constructor(size: i32) -> &'static RuntimeFn {
+    if size == SLOT {
+        &runtime::ARRAY_NEW
+    } else {
+        &runtime::BOOL_ARRAY_NEW
     }
 }
 
