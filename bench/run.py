@@ -400,7 +400,7 @@ def detail_tables(rows):
     return lines
 
 
-def wpp_tables(runs):
+def wpp_table(runs):
     lines = [
         "",
         "`wpp` at -O2 on smaller inputs (overhead = wpp / plain CPU time, the grammar thread included; "
@@ -417,7 +417,11 @@ def wpp_tables(runs):
             f"{size} | {rules} | {trace / max(size, 1):.1f} | {trace / t / 1e6:.2f} |"
         )
     lines.append(f"| geometric mean | | | | {geomean([r[3] / r[2] for r in wrows]):.1f} | | | | | | |")
-    lines += [
+    return lines
+
+
+def throughput_tables():
+    lines = [
         "",
         f"SEQUITUR(1) throughput on synthetic traces of {SEQUITUR_SYMBOLS} symbols "
         "(`cargo bench -p pcc-profiler --bench sequitur`; M symbols/s on CPU, and wall-clock):",
@@ -470,6 +474,9 @@ def main():
         action="store_true",
         help="only the --use-profile speedups, written to bench/pgo.md unless --out says otherwise",
     )
+    parser.add_argument(
+        "--wpp-only", action="store_true", help="only the wpp table (section 3), printed, not written"
+    )
     parser.add_argument("--baseline", help="another pcc binary to time on the suite, for before/after ratios")
     parser.add_argument("--out")
     opts = parser.parse_args()
@@ -479,6 +486,9 @@ def main():
         print(report)
         Path(opts.out or ROOT / "bench" / "pgo.md").write_text(report)
         return
+    if opts.wpp_only:
+        print("\n".join([f"Machine: {machine()}", "", *wpp_table(opts.runs)]))
+        return
     lines = [
         f"Machine: {machine()}",
         f"Median of {opts.runs} runs each; CPU seconds; pcc times include process start and JIT compilation.",
@@ -487,7 +497,8 @@ def main():
     lines += suite_table(suite_rows(opts.runs, set(opts.only), opts.baseline))
     if not opts.suite_only:
         lines += detail_tables(detail_rows(opts.runs))
-        lines += wpp_tables(opts.runs)
+        lines += wpp_table(opts.runs)
+        lines += throughput_tables()
         lines += aot_table(opts.runs)
     report = "\n".join(lines) + "\n"
     print(report)

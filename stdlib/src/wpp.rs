@@ -5,8 +5,10 @@
 //! the buffer is full, it calls [`pcc_wpp_flush`], which copies the events into a chunk for a
 //! background thread and empties the buffer, so the program's thread only appends. The background
 //! thread makes each executed (routine, path) pair a terminal symbol the first time it is seen
-//! (§3.3) and builds the SEQUITUR(1) grammar of the symbols while the program runs (§1.1:
-//! "compression can run concurrently"), so only the grammar is ever kept. At exit the grammar and
+//! (§3.3) and builds a grammar of the symbols while the program runs (§1.1: "compression can run
+//! concurrently"), so only the grammar is ever kept: SEQUITUR(1) over the trace a repeated block
+//! of paths at a time (`pcc_profiler::wpp::BlockSequitur`, a documented departure from §3 that
+//! keeps up with loops). At exit the grammar and
 //! the symbol table become the profile (`pcc_profiler::mode::wpp::decode`).
 //!
 //! Threads: the buffer is written by the program's thread; it is read only by [`pcc_wpp_flush`]
@@ -25,7 +27,7 @@ use crate::stream::{self, Event};
 use pcc_profiler::mode;
 use pcc_profiler::profile::Profile;
 use pcc_profiler::spec::ProfileSpec;
-use pcc_profiler::wpp::{PathSymbols, Sequitur};
+use pcc_profiler::wpp::{BlockSequitur, PathSymbols};
 
 /// Chunks (of up to [`stream::BUFFER_CAPACITY`] + 1 words) in flight at most: when the builder
 /// falls behind, the program waits for it (a bounded buffer of 8 MiB rather than an unbounded
@@ -61,7 +63,7 @@ impl Recorder {
 /// The background thread's state: the symbol table, the grammar and, for testing, the raw trace.
 struct Builder {
     symbols: PathSymbols,
-    grammar: Sequitur,
+    grammar: BlockSequitur,
     /// Testing: every symbol, when `PCC_WPP_RAW_TRACE` is set.
     raw: Option<Vec<u32>>,
 }
@@ -93,7 +95,7 @@ pub(crate) fn start() {
 fn build(chunks: Receiver<Vec<u64>>, raw: bool) -> Builder {
     let mut b = Builder {
         symbols: PathSymbols::new(),
-        grammar: Sequitur::new(),
+        grammar: BlockSequitur::new(),
         raw: raw.then(Vec::new),
     };
     for chunk in chunks {

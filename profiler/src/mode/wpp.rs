@@ -118,7 +118,7 @@ pub fn decode(spec: &ProfileSpec, args: Vec<String>, trace: &WppTrace) -> (Profi
         function(f).map(|f| &f.plan.split)
     });
     let mut counts: Vec<BTreeMap<u64, u64>> = vec![BTreeMap::new(); functions.len()];
-    match trace.grammar.iter().try_for_each(|t| rejoin.push(t)) {
+    match rejoin.push_trace(&trace.grammar) {
         Ok(()) => {
             for ((f, id), count) in rejoin.finish() {
                 if let Some(c) = counts.get_mut(f as usize) {

@@ -7,6 +7,7 @@
 //! [`WppSection`], from which `pcc wpp expand` regenerates the trace and `pcc wpp hot` finds the
 //! minimal hot subpaths ([`hot_subpaths`], Fig. 7).
 
+pub mod blocks;
 mod digrams;
 pub mod grammar;
 #[cfg(feature = "analysis")]
@@ -16,6 +17,7 @@ pub mod section;
 pub mod sequitur;
 pub mod trace;
 
+pub use blocks::BlockSequitur;
 pub use grammar::{Expansion, Grammar, GrammarError, Occurrences, Symbol};
 #[cfg(feature = "analysis")]
 pub use hot::{HotParams, HotSubpath, hot_subpaths};

@@ -19,9 +19,14 @@ use std::hash::BuildHasherDefault;
 
 use crate::ball_larus::{BallLarus, NumberingError, PathRegister};
 use crate::cfg::{Cfg, CfgError, EdgeId, NodeId};
+use crate::dag::EdgeRole;
 use crate::regenerate::{CfgPath, PathEnd};
 
+use super::grammar::{Grammar, Symbol};
 use super::trace::KeyHasher;
+
+/// The most paths a function may have for [`Rejoin`] to count them in an array.
+const DENSE_PATHS: u64 = 1 << 16;
 
 /// Path counts by (function, Ball-Larus id).
 pub type JoinedCounts = HashMap<(u32, u64), u64, BuildHasherDefault<KeyHasher>>;
@@ -174,9 +179,38 @@ impl CallSplit {
         Some(PieceEffect {
             starts,
             ends,
+            start_register: if starts {
+                Some(0)
+            } else {
+                self.restart(piece.start)
+            },
             emits,
             register: register.0,
         })
+    }
+
+    /// The register a piece starting at `v` (not the entry) finds, when every edge that can
+    /// start it is a back edge of both numberings (not a call cut): each such edge resets the
+    /// register to the value of the `ENTRY→v` dummy of `paths` ([BL96] §3.3), whatever ran
+    /// before it.
+    fn restart(&self, v: NodeId) -> Option<u64> {
+        let mut value = None;
+        for &e in self.split.preds(v) {
+            if !matches!(self.pieces.dag().role(e), EdgeRole::Closing { .. }) {
+                continue;
+            }
+            let original = self.edge_map[e.0]?;
+            if !matches!(self.paths.dag().role(original), EdgeRole::Closing { .. }) {
+                return None;
+            }
+            let mut register = PathRegister::default();
+            register.take(&self.paths, original);
+            if value.is_some_and(|known| known != register.0) {
+                return None;
+            }
+            value = Some(register.0);
+        }
+        value
     }
 }
 
@@ -190,6 +224,9 @@ pub struct PieceEffect {
     pub starts: bool,
     /// The piece ends at EXIT or in a dead end: its activation is over.
     pub ends: bool,
+    /// The incoming register, when the piece alone determines it (0 for a piece that starts
+    /// the activation; after a back edge, that edge's restart value; `None` after a call).
+    pub start_register: Option<u64>,
     /// Ids of the Ball-Larus paths the piece finishes, in order.
     pub emits: Vec<u64>,
     /// The register afterwards.
@@ -221,7 +258,10 @@ pub struct Rejoin<'a> {
     stack: Vec<(u32, u64)>,
     /// How often each symbol was seen; its exact emissions are counted from this at the end.
     seen: Vec<u64>,
-    /// Emissions that depend on the incoming register.
+    /// Emissions that depend on the incoming register: per function with at most
+    /// [`DENSE_PATHS`] paths, a count per id (no hashing per path of a hot loop) ...
+    dense: Vec<Vec<u64>>,
+    /// ... and the others.
     joined: JoinedCounts,
     position: u64,
     _split: std::marker::PhantomData<&'a ()>,
@@ -234,14 +274,24 @@ impl<'a> Rejoin<'a> {
         symbols: impl IntoIterator<Item = (u32, u64)>,
         split: impl Fn(u32) -> Option<&'a CallSplit>,
     ) -> Rejoin<'a> {
+        let mut dense: Vec<Vec<u64>> = Vec::new();
         let effects: Vec<_> = symbols
             .into_iter()
-            .map(|(f, id)| split(f).and_then(|s| s.effect(id)).map(|e| (f, e)))
+            .map(|(f, id)| {
+                let s = split(f)?;
+                let paths = s.paths.num_paths();
+                if paths <= DENSE_PATHS && dense.get(f as usize).is_none_or(Vec::is_empty) {
+                    dense.resize(dense.len().max(f as usize + 1), Vec::new());
+                    dense[f as usize] = vec![0; paths as usize];
+                }
+                s.effect(id).map(|e| (f, e))
+            })
             .collect();
         Rejoin {
             seen: vec![0; effects.len()],
             effects,
             stack: Vec::new(),
+            dense,
             joined: JoinedCounts::default(),
             position: 0,
             _split: std::marker::PhantomData,
@@ -250,53 +300,155 @@ impl<'a> Rejoin<'a> {
 
     /// The next piece of the trace.
     pub fn push(&mut self, symbol: u32) -> Result<(), RejoinError> {
-        let error = |position, message: String| RejoinError { position, message };
         let Some(Some((f, effect))) = self.effects.get(symbol as usize) else {
-            return Err(error(
-                self.position,
-                format!("symbol {symbol} is not a path"),
-            ));
+            return Err(RejoinError {
+                position: self.position,
+                message: format!("symbol {symbol} is not a path"),
+            });
         };
-        if effect.starts {
-            self.stack.push((*f, 0));
+        let f = *f;
+        let (starts, ends, left) = (effect.starts, effect.ends, effect.register);
+        let first = effect.emits.first().copied();
+        // A first emission that depends on the incoming register is counted here; the others
+        // are counted from `seen` at the end.
+        let counted_here = first.filter(|_| effect.start_register.is_none());
+        if starts {
+            self.stack.push((f, 0));
         }
-        let Some((top, register)) = self.stack.last_mut().filter(|(top, _)| top == f) else {
-            return Err(error(
-                self.position,
-                format!("a path of function {f} continues no activation of it"),
-            ));
+        let register = self.activation(f)?;
+        let incoming = *register;
+        *register = match first {
+            None => incoming.wrapping_add(left),
+            Some(_) => left,
         };
-        if !effect.starts
-            && let Some(&first) = effect.emits.first()
-        {
-            *self
-                .joined
-                .entry((*top, register.wrapping_add(first)))
-                .or_default() += 1;
-        }
-        *register = if effect.emits.is_empty() {
-            register.wrapping_add(effect.register)
-        } else {
-            effect.register
-        };
-        if effect.ends {
+        if ends {
             self.stack.pop();
+        }
+        if let Some(first) = counted_here {
+            let id = incoming.wrapping_add(first);
+            match (self.dense.get_mut(f as usize)).and_then(|row| row.get_mut(id as usize)) {
+                Some(count) => *count += 1,
+                None => *self.joined.entry((f, id)).or_default() += 1,
+            }
         }
         self.seen[symbol as usize] += 1;
         self.position += 1;
         Ok(())
     }
 
+    /// The register of the innermost activation, which must be one of function `f`.
+    fn activation(&mut self, f: u32) -> Result<&mut u64, RejoinError> {
+        match self.stack.last_mut() {
+            Some((top, register)) if *top == f => Ok(register),
+            _ => Err(RejoinError {
+                position: self.position,
+                message: format!("a path of function {f} continues no activation of it"),
+            }),
+        }
+    }
+
+    /// The whole trace that `grammar` generates. A rule whose expansion is only pieces that
+    /// the context does not change (whole paths, and a loop's paths, which start after a back
+    /// edge: the iterations of a loop that calls nothing) is not expanded: its paths are
+    /// counted once per use of the rule, so a trace of 10^8 loop paths costs the size of its
+    /// grammar, not its length.
+    pub fn push_trace(&mut self, grammar: &Grammar) -> Result<(), RejoinError> {
+        let rules = grammar.rules();
+        let order = grammar.topological_order();
+        let lengths = grammar.rule_lengths();
+        let mut summaries: Vec<Option<Summary>> = vec![None; rules.len()];
+        // Children before parents; the start rule is never skipped.
+        for &r in order.iter().rev().filter(|&&r| r != 0) {
+            summaries[r as usize] =
+                rules[r as usize]
+                    .iter()
+                    .try_fold(Summary::default(), |summary, symbol| {
+                        let part = match *symbol {
+                            Symbol::Terminal(t) => self.summary(t)?,
+                            Symbol::Rule(c) => summaries[c as usize]?,
+                        };
+                        summary.then(part)
+                    });
+        }
+        // The trace in order, but for the uses of context-free rules, which are only counted.
+        let mut uses = vec![0u64; rules.len()];
+        let mut walk = vec![(0usize, 0usize)];
+        while let Some((r, i)) = walk.pop() {
+            let Some(&symbol) = rules[r].get(i) else {
+                continue;
+            };
+            walk.push((r, i + 1));
+            match symbol {
+                Symbol::Terminal(t) => self.push(t)?,
+                Symbol::Rule(c) => match summaries[c as usize] {
+                    Some(summary) => {
+                        if let Some((f, left)) = summary.activation {
+                            *self.activation(f)? = left;
+                        }
+                        uses[c as usize] += 1;
+                        self.position += lengths[c as usize];
+                    }
+                    None => walk.push((c as usize, 0)),
+                },
+            }
+        }
+        // Parents before children, so that a rule's uses are complete when it is reached.
+        for &r in &order {
+            let count = uses[r as usize];
+            if count == 0 {
+                continue;
+            }
+            for symbol in &rules[r as usize] {
+                match *symbol {
+                    Symbol::Terminal(t) => self.seen[t as usize] += count,
+                    Symbol::Rule(c) => uses[c as usize] += count,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What terminal `symbol` does, when no context changes it: a whole path, or a piece of an
+    /// activation in progress whose incoming register it determines.
+    fn summary(&self, symbol: u32) -> Option<Summary> {
+        let (f, effect) = self.effects.get(symbol as usize)?.as_ref()?;
+        let start = effect.start_register?;
+        match (effect.starts, effect.ends) {
+            (true, true) => Some(Summary::default()),
+            (false, false) => {
+                let left = if effect.emits.is_empty() {
+                    start.wrapping_add(effect.register)
+                } else {
+                    effect.register
+                };
+                Some(Summary {
+                    activation: Some((*f, left)),
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// Path counts per (function, Ball-Larus id). Paths of activations still in progress (the
     /// program ended inside them) are not counted, as `bl` does not count them.
     pub fn finish(self) -> JoinedCounts {
         let mut counts = self.joined;
+        for (f, row) in self.dense.iter().enumerate() {
+            for (id, &count) in row.iter().enumerate().filter(|(_, c)| **c > 0) {
+                *counts.entry((f as u32, id as u64)).or_default() += count;
+            }
+        }
         for (effect, &seen) in self.effects.iter().zip(&self.seen) {
             let Some((f, effect)) = effect.as_ref().filter(|_| seen > 0) else {
                 continue;
             };
-            let exact = &effect.emits[usize::from(!effect.starts).min(effect.emits.len())..];
-            for &id in exact {
+            // The first emission is exact when the piece determines its incoming register.
+            let (skip, offset) = match effect.start_register {
+                Some(start) => (0, start),
+                None => (1, 0),
+            };
+            for (i, &id) in effect.emits.iter().enumerate().skip(skip) {
+                let id = if i == 0 { offset.wrapping_add(id) } else { id };
                 *counts.entry((*f, id)).or_default() += seen;
             }
         }
@@ -304,10 +456,31 @@ impl<'a> Rejoin<'a> {
     }
 }
 
+/// What a stretch of the trace made of context-free pieces does to the activations: nothing,
+/// or, when it holds pieces of an activation in progress (all of one function), the register
+/// it leaves that activation.
+#[derive(Clone, Copy, Debug, Default)]
+struct Summary {
+    activation: Option<(u32, u64)>,
+}
+
+impl Summary {
+    /// This stretch followed by `next`; `None` when they continue activations of different
+    /// functions (only an invalid trace does, and then each piece is checked on its own).
+    fn then(self, next: Summary) -> Option<Summary> {
+        match (self.activation, next.activation) {
+            (Some((f, _)), Some((g, _))) if f != g => None,
+            (_, Some(_)) => Some(next),
+            (_, None) => Some(self),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::examples::{add_even_numbers, edges_along};
+    use crate::wpp::Sequitur;
 
     /// AddEvenNumbers ([PFP] Fig. 10) with a call in block 4 (`sum = sum + j` as a call): block 4
     /// becomes 4 → 7 (new, the call and the rest of 4), and 4→7 is a call cut. Exit 7 moves to 8.
@@ -404,6 +577,13 @@ mod tests {
             rejoin.finish()
         };
         assert_eq!(rejoined(&trace), expected);
+        // The same trace from a grammar, repeated so that rules of whole paths form.
+        let repeated: Vec<u32> = (0..50).flat_map(|_| trace.iter().copied()).collect();
+        let mut grammar = Sequitur::new();
+        grammar.extend(repeated.iter().copied());
+        let mut rejoin = Rejoin::new(symbols.iter().copied(), |_| Some(&s));
+        rejoin.push_trace(&grammar.finish()).unwrap();
+        assert_eq!(rejoin.finish(), rejoined(&repeated));
         // A trace cut short inside B (the program ended there) loses the paths in progress: B's
         // last, and A's whose first piece ran before the call.
         let first_call = trace

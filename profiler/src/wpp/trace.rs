@@ -36,9 +36,12 @@ impl Hasher for KeyHasher {
         self.write_u64(u64::from(x));
     }
 
+    /// Eight bytes at a time: a block of the two-level coder hashes its paths as one slice.
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+        for chunk in bytes.chunks(8) {
+            let mut word = [0; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
         }
     }
 
@@ -52,17 +55,45 @@ impl Hasher for KeyHasher {
 /// [`new_path`](Self::new_path) and [`leave_routine`](Self::leave_routine) per event (or
 /// [`path`](Self::path) when the routine is known); each path event returns the terminal symbol
 /// to append to the SEQUITUR(1) input. [`trace`](Self::trace) pairs the table with the grammar.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PathSymbols {
     ids: HashMap<PathKey, u32, BuildHasherDefault<KeyHasher>>,
+    /// The symbols of recent keys, at a slot chosen by the key (`EMPTY`: none): a loop's few
+    /// paths are found here without hashing, a few ns per path the runtime sees.
+    recent: Box<[(PathKey, u32)]>,
     symbols: Vec<PathKey>,
     routines: Vec<u32>,
     unmatched_leaves: u64,
 }
 
+/// Slots of [`PathSymbols::recent`] (a power of two).
+const RECENT: usize = 256;
+/// The symbol of an empty slot of [`PathSymbols::recent`] (never a real one: symbols are below
+/// 2^31).
+const EMPTY: u32 = u32::MAX;
+
+impl Default for PathSymbols {
+    fn default() -> Self {
+        PathSymbols::new()
+    }
+}
+
 impl PathSymbols {
     pub fn new() -> PathSymbols {
-        PathSymbols::default()
+        let empty = (
+            PathKey {
+                function: NO_ROUTINE,
+                path: 0,
+            },
+            EMPTY,
+        );
+        PathSymbols {
+            ids: HashMap::default(),
+            recent: vec![empty; RECENT].into_boxed_slice(),
+            symbols: Vec::new(),
+            routines: Vec::new(),
+            unmatched_leaves: 0,
+        }
     }
 
     /// `EnterRoutine(f)`: subsequent paths execute in routine `f`.
@@ -89,13 +120,24 @@ impl PathSymbols {
     #[inline]
     pub fn path(&mut self, function: u32, path: u64) -> u32 {
         let key = PathKey { function, path };
+        let slot = (path as usize ^ (function as usize).wrapping_mul(31)) & (RECENT - 1);
+        let (recent, symbol) = self.recent[slot];
+        if recent == key && symbol != EMPTY {
+            return symbol;
+        }
         let next = self.symbols.len();
         let symbols = &mut self.symbols;
-        *self.ids.entry(key).or_insert_with(|| {
-            let id = u32::try_from(next).expect("more than 2^32 distinct acyclic paths");
+        let symbol = *self.ids.entry(key).or_insert_with(|| {
+            // The two-level coder marks block numbers with bit 31.
+            let id = u32::try_from(next)
+                .ok()
+                .filter(|&id| id < 1 << 31)
+                .expect("fewer than 2^31 distinct acyclic paths");
             symbols.push(key);
             id
-        })
+        });
+        self.recent[slot] = (key, symbol);
+        symbol
     }
 
     /// The (routine, path) of every symbol so far, symbol `t` at index `t`.
