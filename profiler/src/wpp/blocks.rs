@@ -27,45 +27,92 @@ use super::trace::KeyHasher;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-/// Paths per block. Longer blocks send fewer symbols to SEQUITUR where the trace repeats, but
-/// repeat less where the paths vary (a data-dependent branch makes up to 2^`BLOCK_LEN` blocks).
-pub const BLOCK_LEN: usize = 16;
+/// Paths per block of the first level.
+pub const BLOCK_LEN: usize = 8;
 
-/// The most distinct blocks remembered (4 bytes per path each): past this, a block not seen
-/// before goes to SEQUITUR path by path, as every first occurrence does.
+/// Levels of blocks: blocks of [`BLOCK_LEN`] paths, then pairs of them, pairs of pairs…: 8, 16,
+/// 32 and 64 paths. Where the trace repeats, SEQUITUR sees one number per 64 paths; where it
+/// varies (a data-dependent branch makes up to 2^n blocks of n paths), the shorter blocks still
+/// repeat.
+const LEVELS: usize = 4;
+
+/// Paths per block of the top level.
+const TOP_LEN: usize = BLOCK_LEN << (LEVELS - 1);
+
+/// The most distinct blocks remembered per level: past this, a block not seen before goes to
+/// SEQUITUR in parts, as every first occurrence does.
 const MAX_BLOCKS: usize = 1 << 20;
 
-/// The bit that marks a terminal of SEQUITUR's input as a block number, not a path symbol.
-const BLOCK: u32 = 1 << 31;
+/// Bits 28–31 of a terminal of SEQUITUR's input: 0 for a path symbol, `l + 1` for the number of
+/// a block of level `l`.
+const LEVEL_SHIFT: u32 = 28;
+
+/// Path symbols are below this.
+pub const MAX_PATH_SYMBOLS: u32 = 1 << LEVEL_SHIFT;
+
+/// The terminals that separate blocks in the grammar of their paths (see [`block_grammar`]).
+const SEPARATOR: u32 = 0xf << LEVEL_SHIFT;
+
+type Numbers<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
+
+/// A block of the top block being coded: its number (`None` when there was no room to remember
+/// it) and whether it was seen before.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    number: Option<u32>,
+    seen: bool,
+}
 
 /// SEQUITUR(1) over the trace, a repeated block at a time (see the module documentation).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct BlockSequitur {
-    /// The block being filled.
-    block: Vec<u32>,
-    /// The number of each distinct block seen.
-    numbers: HashMap<Box<[u32]>, u32, BuildHasherDefault<KeyHasher>>,
-    /// The grammar of path symbols and block numbers (`BLOCK | number`).
+    /// The top block being filled.
+    paths: Vec<u32>,
+    /// The number of each distinct first-level block seen.
+    leaves: Numbers<Box<[u32]>>,
+    /// Per level above the first, the number of each distinct pair of lower blocks seen.
+    pairs: [Numbers<(u32, u32)>; LEVELS - 1],
+    /// The blocks of the top block being coded, per level.
+    nodes: [Vec<Node>; LEVELS],
+    /// The grammar of path symbols and block numbers.
     grammar: Sequitur,
     pushed: u64,
+    /// The most distinct blocks remembered per level.
+    max_blocks: usize,
+}
+
+impl Default for BlockSequitur {
+    fn default() -> Self {
+        BlockSequitur::new()
+    }
 }
 
 impl BlockSequitur {
     pub fn new() -> BlockSequitur {
+        BlockSequitur::with_max_blocks(MAX_BLOCKS)
+    }
+
+    fn with_max_blocks(max_blocks: usize) -> BlockSequitur {
         BlockSequitur {
-            block: Vec::with_capacity(BLOCK_LEN),
-            ..BlockSequitur::default()
+            paths: Vec::with_capacity(TOP_LEN),
+            leaves: Numbers::default(),
+            pairs: Default::default(),
+            nodes: Default::default(),
+            grammar: Sequitur::new(),
+            pushed: 0,
+            max_blocks,
         }
     }
 
-    /// Appends one terminal (an acyclic path's symbol, below 2^31) to the trace.
+    /// Appends one terminal (an acyclic path's symbol, below [`MAX_PATH_SYMBOLS`]) to the trace.
     #[inline]
     pub fn push(&mut self, symbol: u32) {
-        debug_assert!(symbol < BLOCK);
-        self.block.push(symbol);
+        debug_assert!(symbol < MAX_PATH_SYMBOLS);
+        self.paths.push(symbol);
         self.pushed += 1;
-        if self.block.len() == BLOCK_LEN {
-            self.end_block();
+        if self.paths.len() == TOP_LEN {
+            self.code_top_block();
+            self.paths.clear();
         }
     }
 
@@ -78,59 +125,157 @@ impl BlockSequitur {
         self.pushed == 0
     }
 
-    /// Hands the filled block to SEQUITUR: as its number when it was seen before, else path by
-    /// path (and it is remembered, while there is room).
-    fn end_block(&mut self) {
-        match self.numbers.get(self.block.as_slice()) {
-            Some(&number) => self.grammar.push(BLOCK | number),
+    /// Numbers the blocks of the full top block, level by level, then hands SEQUITUR the
+    /// largest blocks seen before, and the paths of first-level blocks that were not.
+    fn code_top_block(&mut self) {
+        let [leaves, upper @ ..] = &mut self.nodes;
+        leaves.clear();
+        for block in self.paths.chunks(BLOCK_LEN) {
+            leaves.push(remember(
+                &mut self.leaves,
+                block,
+                |b| b.into(),
+                self.max_blocks,
+            ));
+        }
+        let mut lower: &[Node] = leaves;
+        for (nodes, pairs) in upper.iter_mut().zip(&mut self.pairs) {
+            nodes.clear();
+            for pair in lower.chunks(2) {
+                nodes.push(match (pair[0].number, pair[1].number) {
+                    (Some(a), Some(b)) => remember(pairs, &(a, b), |&key| key, self.max_blocks),
+                    _ => Node {
+                        number: None,
+                        seen: false,
+                    },
+                });
+            }
+            lower = nodes;
+        }
+        self.emit(LEVELS - 1, 0);
+    }
+
+    /// Hands SEQUITUR block `i` of level `level` of the top block: its number if it was seen
+    /// before, else its two halves (first-level blocks: their paths).
+    fn emit(&mut self, level: usize, i: usize) {
+        let node = self.nodes[level][i];
+        match node.number.filter(|_| node.seen) {
+            Some(number) => self
+                .grammar
+                .push(((level as u32 + 1) << LEVEL_SHIFT) | number),
+            None if level == 0 => {
+                let paths = &self.paths[i * BLOCK_LEN..(i + 1) * BLOCK_LEN];
+                self.grammar.extend(paths.iter().copied());
+            }
             None => {
-                if self.numbers.len() < MAX_BLOCKS {
-                    let number = self.numbers.len() as u32;
-                    (self.numbers).insert(self.block.clone().into_boxed_slice(), number);
-                }
-                self.grammar.extend(self.block.iter().copied());
+                self.emit(level - 1, 2 * i);
+                self.emit(level - 1, 2 * i + 1);
             }
         }
-        self.block.clear();
     }
 
     /// Ends the trace and returns its grammar: SEQUITUR's, in which each block number stands for
     /// a rule that expands to the block's paths.
     pub fn finish(mut self) -> Grammar {
-        // A last, partial block goes path by path.
-        self.grammar.extend(self.block.iter().copied());
+        // A last, partial top block goes path by path.
+        self.grammar.extend(self.paths.iter().copied());
         let mut rules: Vec<Vec<Symbol>> = self.grammar.finish().into();
-        let mut blocks = vec![Box::default(); self.numbers.len()];
-        for (block, number) in self.numbers {
-            blocks[number as usize] = block;
+        // The contents of each block, by level and number.
+        let mut leaves = vec![Box::default(); self.leaves.len()];
+        for (block, number) in self.leaves {
+            leaves[number as usize] = block;
         }
-        // The blocks used, in order of first use, each given its place in that order.
-        let mut place: Vec<Option<u32>> = vec![None; blocks.len()];
-        let mut used = Vec::new();
-        for symbol in rules.iter_mut().flatten() {
-            if let Symbol::Terminal(t) = *symbol
-                && t & BLOCK != 0
-            {
-                let number = (t & !BLOCK) as usize;
-                let at = *place[number].get_or_insert_with(|| {
-                    used.push(number);
-                    (used.len() - 1) as u32
-                });
-                *symbol = Symbol::Terminal(BLOCK | at);
+        let halves: Vec<Vec<(u32, u32)>> = (self.pairs.into_iter())
+            .map(|pairs| {
+                let mut halves = vec![(0, 0); pairs.len()];
+                for (pair, number) in pairs {
+                    halves[number as usize] = pair;
+                }
+                halves
+            })
+            .collect();
+        // The blocks the grammar uses, directly or as halves of larger ones.
+        let mut used: Vec<Vec<bool>> = std::iter::once(leaves.len())
+            .chain(halves.iter().map(Vec::len))
+            .map(|n| vec![false; n])
+            .collect();
+        for symbol in rules.iter().flatten() {
+            if let Some((level, number)) = block_of(*symbol) {
+                used[level][number] = true;
             }
         }
-        let used_blocks = used.iter().map(|&number| &*blocks[number]);
-        let block_symbols = block_grammar(used_blocks, &mut rules);
-        for symbol in rules.iter_mut().flatten() {
-            if let Symbol::Terminal(t) = *symbol
-                && t & BLOCK != 0
-            {
-                *symbol = block_symbols[(t & !BLOCK) as usize];
+        for level in (1..LEVELS).rev() {
+            for number in 0..used[level].len() {
+                if used[level][number] {
+                    let (a, b) = halves[level - 1][number];
+                    used[level - 1][a as usize] = true;
+                    used[level - 1][b as usize] = true;
+                }
             }
         }
-        // Valid by construction: the rules of two SEQUITUR grammars and of the blocks, which
-        // refer only to rules of the second.
+        // The symbol of each block used: first-level blocks from a grammar of their paths, the
+        // others a rule of their halves.
+        let used_leaves = (leaves.iter().zip(&used[0])).filter(|(_, used)| **used);
+        let mut leaf_symbols =
+            block_grammar(used_leaves.map(|(b, _)| &**b), &mut rules).into_iter();
+        let mut symbols: Vec<Vec<Option<Symbol>>> =
+            used.iter().map(|level| vec![None; level.len()]).collect();
+        for (number, _) in used[0].iter().enumerate().filter(|(_, used)| **used) {
+            symbols[0][number] = leaf_symbols.next();
+        }
+        for level in 1..LEVELS {
+            for (number, _) in used[level].iter().enumerate().filter(|(_, used)| **used) {
+                let (a, b) = halves[level - 1][number];
+                let (below, this) = symbols.split_at_mut(level);
+                let half = |n: u32| below[level - 1][n as usize].expect("a used half has a symbol");
+                rules.push(vec![half(a), half(b)]);
+                this[0][number] = Some(Symbol::Rule((rules.len() - 1) as u32));
+            }
+        }
+        for symbol in rules.iter_mut().flatten() {
+            if let Some((level, number)) = block_of(*symbol) {
+                *symbol = symbols[level][number].expect("a used block has a symbol");
+            }
+        }
+        // Valid by construction: the rules of two SEQUITUR grammars and of the blocks, each of
+        // which refers only to rules of the second and to smaller blocks.
         Grammar::new(rules).expect("a block grammar is a valid grammar")
+    }
+}
+
+/// The number of `key` in `numbers` and whether it was there; a new number, while it holds
+/// fewer than `max_blocks`.
+fn remember<K: std::hash::Hash + Eq + ?Sized, O: std::hash::Hash + Eq + std::borrow::Borrow<K>>(
+    numbers: &mut Numbers<O>,
+    key: &K,
+    owned: impl Fn(&K) -> O,
+    max_blocks: usize,
+) -> Node {
+    if let Some(&number) = numbers.get(key) {
+        return Node {
+            number: Some(number),
+            seen: true,
+        };
+    }
+    let number = (numbers.len() < max_blocks).then(|| {
+        let number = numbers.len() as u32;
+        numbers.insert(owned(key), number);
+        number
+    });
+    Node {
+        number,
+        seen: false,
+    }
+}
+
+/// The (level, number) of a block's terminal in SEQUITUR's input.
+fn block_of(symbol: Symbol) -> Option<(usize, usize)> {
+    match symbol {
+        Symbol::Terminal(t) if t >> LEVEL_SHIFT != 0 => Some((
+            (t >> LEVEL_SHIFT) as usize - 1,
+            (t & (MAX_PATH_SYMBOLS - 1)) as usize,
+        )),
+        _ => None,
     }
 }
 
@@ -146,7 +291,7 @@ fn block_grammar<'a>(
     let mut count = 0;
     for block in blocks {
         grammar.extend(block.iter().copied());
-        grammar.push(BLOCK | count);
+        grammar.push(SEPARATOR | count);
         count += 1;
     }
     let mut block_rules: Vec<Vec<Symbol>> = grammar.finish().into();
@@ -164,7 +309,7 @@ fn block_grammar<'a>(
     );
     let mut symbols = Vec::new();
     // Each block's segment ends at its separator (the last one ends the start rule).
-    let segments = start.split(|s| matches!(*s, Symbol::Terminal(t) if t & BLOCK != 0));
+    let segments = start.split(|s| matches!(*s, Symbol::Terminal(t) if t & SEPARATOR == SEPARATOR));
     for segment in segments.take(count as usize) {
         let segment: Vec<Symbol> = segment.iter().copied().map(renumber).collect();
         symbols.push(match *segment {
@@ -234,13 +379,26 @@ mod tests {
     }
 
     #[test]
-    fn a_block_seen_once_stays_paths() {
-        // Blocks of different paths, then a partial one: nothing repeats, so no block rule.
-        let mut trace: Vec<u32> = (0..3 * BLOCK_LEN as u32).collect();
-        trace.push(2);
+    fn blocks_seen_once_stay_paths() {
+        // Paths that never repeat, then a partial top block: no block rule.
+        let trace: Vec<u32> = (0..2 * TOP_LEN as u32 + 3).collect();
         let g = grammar(&trace);
         assert_eq!(g.expand(), trace);
         assert_eq!(g.rules().len(), 1);
+    }
+
+    #[test]
+    fn a_full_dictionary_sends_new_blocks_as_paths() {
+        // More distinct first-level blocks than fit: the trace comes back all the same.
+        let trace: Vec<u32> = (0..3000 * BLOCK_LEN)
+            .map(|i| ((i / BLOCK_LEN) as u32 % 1000).wrapping_mul(2654435761) >> 8 & 0xff_ffff)
+            .chain((0..3 * TOP_LEN as u32).map(|i| i % 3))
+            .collect();
+        let mut coder = BlockSequitur::with_max_blocks(100);
+        trace.iter().for_each(|&t| coder.push(t));
+        assert_eq!(coder.leaves.len(), 100);
+        assert!(coder.pairs.iter().all(|level| level.len() <= 100));
+        assert!(coder.finish().iter().eq(trace.iter().copied()));
     }
 
     /// The analyses price a subpath by its occurrences in the trace, so they agree with those of

@@ -6,6 +6,7 @@
 //! (§3.3), which the runtime pushes into the grammar builder ([`super::Sequitur`]). The symbol table
 //! comes back with the grammar.
 
+use super::blocks::MAX_PATH_SYMBOLS;
 use super::grammar::Grammar;
 use super::section::{PathSymbol, WppError, WppSection};
 use std::collections::HashMap;
@@ -69,7 +70,7 @@ pub struct PathSymbols {
 /// Slots of [`PathSymbols::recent`] (a power of two).
 const RECENT: usize = 256;
 /// The symbol of an empty slot of [`PathSymbols::recent`] (never a real one: symbols are below
-/// 2^31).
+/// [`MAX_PATH_SYMBOLS`]).
 const EMPTY: u32 = u32::MAX;
 
 impl Default for PathSymbols {
@@ -128,11 +129,11 @@ impl PathSymbols {
         let next = self.symbols.len();
         let symbols = &mut self.symbols;
         let symbol = *self.ids.entry(key).or_insert_with(|| {
-            // The two-level coder marks block numbers with bit 31.
+            // The block coder marks block numbers with the high bits.
             let id = u32::try_from(next)
                 .ok()
-                .filter(|&id| id < 1 << 31)
-                .expect("fewer than 2^31 distinct acyclic paths");
+                .filter(|&id| id < MAX_PATH_SYMBOLS)
+                .expect("fewer than 2^28 distinct acyclic paths");
             symbols.push(key);
             id
         });
