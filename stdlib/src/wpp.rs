@@ -8,8 +8,8 @@
 //! (§3.3) and builds a grammar of the symbols while the program runs (§1.1: "compression can run
 //! concurrently"), so only the grammar is ever kept: SEQUITUR(1) over the trace a repeated block
 //! of paths at a time (`pcc_profiler::wpp::BlockSequitur`, a documented departure from §3 that
-//! keeps up with loops). At exit the grammar and
-//! the symbol table become the profile (`pcc_profiler::mode::wpp::decode`).
+//! keeps up with loops). At exit the grammar and the symbol table become the profile
+//! (`pcc_profiler::mode::wpp::decode`).
 //!
 //! Threads: the buffer is written by the program's thread; it is read only by [`pcc_wpp_flush`]
 //! on that thread, and by the exit hook once the program's thread has stopped running generated

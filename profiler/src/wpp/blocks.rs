@@ -1,18 +1,23 @@
-//! The two-level coder of the WPP runtime: a departure from [WPP] §3, which feeds every acyclic
-//! path to SEQUITUR(1).
+//! The block coder of the WPP runtime: a departure from [WPP] §3, which feeds every acyclic path
+//! to SEQUITUR(1).
 //!
 //! SEQUITUR handles a symbol in 70–250 ns, while a loop can end an acyclic path every 3–5 ns, so
-//! a grammar built path by path costs tens of times the program's own run time. Here a first
-//! level cuts the trace into blocks of [`BLOCK_LEN`] consecutive paths and remembers each
-//! distinct block, with one hash-table lookup per block. A block seen before reaches SEQUITUR(1)
-//! as one terminal, its number; a new one, path by path. At the end each block number used is
-//! replaced by a rule that expands to the block's paths: the rules of a second SEQUITUR grammar,
-//! of the used blocks' paths (each block followed by a separator of its own, so no rule spans
-//! two blocks), so that blocks share their common parts as the paths of the trace would have.
+//! a grammar built path by path costs tens of times the program's own run time. Here the trace is
+//! cut into top blocks of 64 paths, each split in halves down to first-level blocks of
+//! [`BLOCK_LEN`] paths, and every distinct block of each level gets a number: a first-level block
+//! by a hash-table lookup of its paths, a larger one by a lookup of its halves' numbers. SEQUITUR
+//! gets, for each top block, the largest blocks seen before as one terminal each, and the paths
+//! of the first-level blocks never seen. A trace that repeats thus costs SEQUITUR one symbol per
+//! 64 paths, and one that varies (a data-dependent branch makes up to 2^n blocks of n paths)
+//! still repeats in its shorter blocks.
 //!
+//! At the end each block number used becomes a rule that expands to the block's paths: a larger
+//! block, the pair of its halves; a first-level block, its part of a second SEQUITUR grammar, of
+//! the used first-level blocks' paths (each followed by a separator of its own, so that no rule
+//! spans two blocks), so that blocks share their common parts as the paths of the trace would.
 //! The result is an ordinary [`Grammar`] of the same trace: `pcc wpp expand` gives back the exact
-//! trace, and the analyses (`wpp hot`, subpath frequencies) work on it unchanged; they price a
-//! subpath by its occurrences in the whole trace, whatever the rules look like. What the
+//! trace, and the analyses (`wpp hot`, subpath frequencies) work on it unchanged, since they
+//! price a subpath by its occurrences in the whole trace, whatever the rules look like. What the
 //! departure costs: the grammar is somewhat larger than SEQUITUR's own (a block boundary cuts
 //! digrams that SEQUITUR would have shared), and a rule may be used once.
 //!

@@ -37,7 +37,7 @@ impl Hasher for KeyHasher {
         self.write_u64(u64::from(x));
     }
 
-    /// Eight bytes at a time: a block of the two-level coder hashes its paths as one slice.
+    /// Eight bytes at a time: the block coder hashes a block's paths as one slice.
     fn write(&mut self, bytes: &[u8]) {
         for chunk in bytes.chunks(8) {
             let mut word = [0; 8];
