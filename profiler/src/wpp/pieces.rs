@@ -233,6 +233,18 @@ pub struct PieceEffect {
     pub register: u64,
 }
 
+impl PieceEffect {
+    /// The register the piece leaves when its activation came in with `incoming`: a piece that
+    /// emits nothing has only added to it, one that emits restarted it.
+    pub fn register_after(&self, incoming: u64) -> u64 {
+        if self.emits.is_empty() {
+            incoming.wrapping_add(self.register)
+        } else {
+            self.register
+        }
+    }
+}
+
 /// A trace that is not a sequence of pieces of nested activations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RejoinError {
@@ -248,6 +260,18 @@ impl fmt::Display for RejoinError {
 }
 
 impl std::error::Error for RejoinError {}
+
+/// The register of the innermost activation on `stack`, which must be one of function `f`
+/// (`position`: where in the trace, for the error).
+fn innermost(stack: &mut [(u32, u64)], f: u32, position: u64) -> Result<&mut u64, RejoinError> {
+    match stack.last_mut() {
+        Some((top, register)) if *top == f => Ok(register),
+        _ => Err(RejoinError {
+            position,
+            message: format!("a path of function {f} continues no activation of it"),
+        }),
+    }
+}
 
 /// Joins a trace of pieces, given as terminal symbols, into Ball-Larus path counts per
 /// function. Each symbol's effect is computed once.
@@ -307,7 +331,7 @@ impl<'a> Rejoin<'a> {
             });
         };
         let f = *f;
-        let (starts, ends, left) = (effect.starts, effect.ends, effect.register);
+        let (starts, ends) = (effect.starts, effect.ends);
         let first = effect.emits.first().copied();
         // A first emission that depends on the incoming register is counted here; the others
         // are counted from `seen` at the end.
@@ -315,12 +339,9 @@ impl<'a> Rejoin<'a> {
         if starts {
             self.stack.push((f, 0));
         }
-        let register = self.activation(f)?;
+        let register = innermost(&mut self.stack, f, self.position)?;
         let incoming = *register;
-        *register = match first {
-            None => incoming.wrapping_add(left),
-            Some(_) => left,
-        };
+        *register = effect.register_after(incoming);
         if ends {
             self.stack.pop();
         }
@@ -334,17 +355,6 @@ impl<'a> Rejoin<'a> {
         self.seen[symbol as usize] += 1;
         self.position += 1;
         Ok(())
-    }
-
-    /// The register of the innermost activation, which must be one of function `f`.
-    fn activation(&mut self, f: u32) -> Result<&mut u64, RejoinError> {
-        match self.stack.last_mut() {
-            Some((top, register)) if *top == f => Ok(register),
-            _ => Err(RejoinError {
-                position: self.position,
-                message: format!("a path of function {f} continues no activation of it"),
-            }),
-        }
     }
 
     /// The whole trace that `grammar` generates. A rule whose expansion is only pieces that
@@ -383,7 +393,7 @@ impl<'a> Rejoin<'a> {
                 Symbol::Rule(c) => match summaries[c as usize] {
                     Some(summary) => {
                         if let Some((f, left)) = summary.activation {
-                            *self.activation(f)? = left;
+                            *innermost(&mut self.stack, f, self.position)? = left;
                         }
                         uses[c as usize] += 1;
                         self.position += lengths[c as usize];
@@ -415,16 +425,9 @@ impl<'a> Rejoin<'a> {
         let start = effect.start_register?;
         match (effect.starts, effect.ends) {
             (true, true) => Some(Summary::default()),
-            (false, false) => {
-                let left = if effect.emits.is_empty() {
-                    start.wrapping_add(effect.register)
-                } else {
-                    effect.register
-                };
-                Some(Summary {
-                    activation: Some((*f, left)),
-                })
-            }
+            (false, false) => Some(Summary {
+                activation: Some((*f, effect.register_after(start))),
+            }),
             _ => None,
         }
     }
