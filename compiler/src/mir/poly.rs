@@ -66,6 +66,23 @@ impl Poly {
         (product.0.len() <= MAX_TERMS).then_some(product)
     }
 
+    /// The polynomial with the locals `value` knows replaced by their values.
+    pub fn substitute(&self, value: impl Fn(LocalId) -> Option<i64>) -> Poly {
+        let mut result = Poly(BTreeMap::new());
+        for (monomial, &c) in &self.0 {
+            let mut coefficient = c;
+            let mut rest = Vec::new();
+            for &l in monomial {
+                match value(l) {
+                    Some(v) => coefficient = coefficient.wrapping_mul(v),
+                    None => rest.push(l),
+                }
+            }
+            result = result.plus_term(rest, coefficient);
+        }
+        result
+    }
+
     /// The polynomial without its constant term, and that term.
     pub fn split_constant(&self) -> (Poly, i64) {
         let mut base = self.clone();

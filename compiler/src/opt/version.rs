@@ -24,7 +24,10 @@
 //! (`i0`, `s`, the bounds' parts, each `q`) is within ±2^40 and `a` is at most 2^20: then
 //! neither the induction variable nor any covered index nor the guard's own sums wrap around.
 //! Accesses to one array whose `q`s differ by a constant share one range (`pgo/guard.rs`'s
-//! spreads).
+//! spreads). Locals that every block entering the loop ends with a constant in are replaced by
+//! those constants, so what they decide is decided at compile time (a loop from 0 to 8 tests
+//! only the lengths of its arrays), and of the conditions `x + c >= 0` with one `x` only the
+//! one with the smallest `c` is tested.
 //!
 //! Loads the loop cannot change (item 2 of issue 17): a global the loop does not store, or a
 //! field of an object the loop does not reassign, where no store in the loop and no function it
@@ -185,15 +188,12 @@ struct Plan {
     hoisted: Vec<(usize, usize, usize)>,
     /// (position in the loop, statement) of each access that loses its check.
     covered: Vec<(usize, usize)>,
-    /// Per (array, coefficient of the induction variable, invariant base), the spread of the
-    /// constant offsets of the covered indices.
-    ranges: BTreeMap<(LocalId, i64, Poly), Spread>,
-    /// The ends of the induction variable's range: its value at the entry, each test's bound.
-    ends: Vec<Poly>,
-    /// Quantities that must be within ±`BOUND`.
+    /// Quantities that must be within ±`BOUND`, with the values the locals have at the guard.
     bounded: BTreeSet<Poly>,
-    /// Quantities that must not be negative (the step's sign).
-    non_negative: Vec<Poly>,
+    /// Quantities that must not be negative: the step's sign, and each covered index at each
+    /// end of the induction variable's range and its distance from the end of its array. Kept
+    /// as (part without constant term, smallest constant term): `x - 8 >= 0` implies `x - 1 >= 0`.
+    non_negative: BTreeMap<Poly, i64>,
 }
 
 /// What the evaluation of the loop body knows at a point, about the values at the header.
@@ -264,11 +264,12 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
         first_load: n,
         hoisted: Vec::new(),
         covered: Vec::new(),
-        ranges: BTreeMap::new(),
-        ends: Vec::new(),
         bounded: BTreeSet::new(),
-        non_negative: Vec::new(),
+        non_negative: BTreeMap::new(),
     };
+    // What the guard must prove, as found (`required`); folded with the locals' values at the
+    // guard at the end.
+    let mut required = Required::default();
     // Checked accesses: (position, statement, array, index).
     let mut accesses = Vec::new();
     let predecessors = func.predecessors();
@@ -339,15 +340,9 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
                 _ => None,
             };
             let loaded = load.map(|load| {
-                let l = match plan.loads.iter().position(|(known, _)| *known == load) {
-                    Some(l) => l,
-                    None => {
-                        plan.loads.push((load, func.locals[dest].ty.clone()));
-                        plan.loads.len() - 1
-                    }
-                };
-                plan.hoisted.push((k, s, l));
-                LocalId::new(n + l)
+                let l = plan.load(load, &func.locals[dest].ty);
+                plan.hoisted.push((k, s, l.index() - n));
+                l
             });
             let is_int = func.locals[dest].ty == Type::Int;
             state.compare[dest] = match &stmt.kind {
@@ -432,20 +427,18 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
             .add(&offset, -1)?
             .add(&step, 1)?
             .add(&Poly::constant(slack), 1)?;
-        plan.ends.push(end);
-        plan.bound(other)?;
-        plan.bound(offset)?;
+        required.ends.insert(end);
+        required.bounded.extend([other, offset]);
     }
     let (i, step, up) = induction?;
     let one = Poly::constant(1);
-    plan.not_negative(if up {
+    required.non_negative.push(if up {
         step.add(&one, -1)?
     } else {
         Poly::constant(-1).add(&step, -1)?
-    })?;
-    plan.bound(step)?;
-    plan.ends.push(Poly::local(i));
-    plan.bound(Poly::local(i))?;
+    });
+    required.ends.insert(Poly::local(i));
+    required.bounded.extend([step, Poly::local(i)]);
 
     for (k, s, array, index) in accesses {
         let Some((a, rest)) = linear(&index, i) else {
@@ -456,32 +449,82 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
         }
         let (base, c) = rest.split_constant();
         let key = (array, a, base);
-        let spread = match plan.ranges.get(&key) {
+        let spread = match required.ranges.get(&key) {
             None => Some((c, c)),
             Some(&spread) => widened(spread, c),
         };
         if let Some(spread) = spread {
-            plan.ranges.insert(key, spread);
+            required.ranges.insert(key, spread);
             plan.covered.push((k, s));
         }
     }
     if plan.covered.is_empty() {
         return None;
     }
-    let ranges: Vec<(Poly, Spread)> = plan
-        .ranges
+    let entries: Vec<BlockId> = predecessors[header]
         .iter()
-        .map(|((_, _, base), &spread)| (base.clone(), spread))
+        .copied()
+        .filter(|p| !position.contains_key(p))
         .collect();
-    for (base, (lo, hi)) in ranges {
-        for c in [lo, hi] {
-            plan.bound(base.add(&Poly::constant(c), 1)?)?;
-        }
-    }
+    plan.require(required, &constants_at_end(func, &entries))?;
     Some(plan)
 }
 
+/// What the guard must prove, over the locals' values at the loop's entry.
+#[derive(Default)]
+struct Required {
+    /// Per (array, coefficient of the induction variable, invariant base), the spread of the
+    /// constant offsets of the covered indices.
+    ranges: BTreeMap<(LocalId, i64, Poly), Spread>,
+    /// The ends of the induction variable's range: its value at the entry, each test's bound.
+    ends: BTreeSet<Poly>,
+    /// Quantities that must be within ±`BOUND`, besides each range's extreme offsets.
+    bounded: Vec<Poly>,
+    /// Quantities that must not be negative, besides the ranges' conditions.
+    non_negative: Vec<Poly>,
+}
+
 impl Plan {
+    /// The load `load` of type `ty` (made once): the guard's temporary for it.
+    fn load(&mut self, load: Load, ty: &Type) -> LocalId {
+        let k = match self.loads.iter().position(|(known, _)| *known == load) {
+            Some(k) => k,
+            None => {
+                self.loads.push((load, ty.clone()));
+                self.loads.len() - 1
+            }
+        };
+        LocalId::new(self.first_load + k)
+    }
+
+    /// Adds the conditions of `required` (each range's indices are in bounds at both ends of
+    /// every end of the induction variable's range), with the constants the locals are known to
+    /// hold at the guard put in: what that decides is decided now, so a loop that counts
+    /// between constants has only its arrays' lengths tested. `None` if a condition fails.
+    fn require(&mut self, mut required: Required, known: &BTreeMap<LocalId, i64>) -> Option<()> {
+        for ((array, a, base), &(lo, hi)) in &required.ranges {
+            let last_slot = Poly::local(self.load(Load::Len(*array), &Type::Int))
+                .add(&Poly::constant(1), -1)?;
+            for end in &required.ends {
+                let at = Poly::constant(*a).mul(end)?.add(base, 1)?;
+                let first = at.add(&Poly::constant(lo), 1)?;
+                let room = last_slot.add(&at, -1)?.add(&Poly::constant(hi), -1)?;
+                required.non_negative.extend([first, room]);
+            }
+            for c in [lo, hi] {
+                required.bounded.push(base.add(&Poly::constant(c), 1)?);
+            }
+        }
+        let at_guard = |p: &Poly| p.substitute(|l| known.get(&l).copied());
+        for p in &required.bounded {
+            self.bound(at_guard(p))?;
+        }
+        for p in &required.non_negative {
+            self.not_negative(at_guard(p))?;
+        }
+        Some(())
+    }
+
     /// Requires `p` to be within ±`BOUND`: at run time, or now if it is a constant.
     fn bound(&mut self, p: Poly) -> Option<()> {
         match constant(&p) {
@@ -495,14 +538,40 @@ impl Plan {
 
     /// Requires `p` not to be negative: at run time, or now if it is a constant.
     fn not_negative(&mut self, p: Poly) -> Option<()> {
-        match constant(&p) {
-            Some(c) => (c >= 0).then_some(()),
-            None => {
-                self.non_negative.push(p);
-                Some(())
-            }
+        let (rest, c) = p.split_constant();
+        if rest.0.is_empty() {
+            return (c >= 0).then_some(());
         }
+        let least = self.non_negative.entry(rest).or_insert(c);
+        *least = c.min(*least);
+        Some(())
     }
+}
+
+/// The int locals that each of `blocks` ends with a constant in, by its own statements (nothing
+/// is assumed across blocks), when they all agree on it.
+fn constants_at_end(func: &Function, blocks: &[BlockId]) -> BTreeMap<LocalId, i64> {
+    let at_end = |b: BlockId| {
+        let mut known = BTreeMap::new();
+        for stmt in &func.blocks[b].stmts {
+            let Some(dest) = stmt.kind.dest() else {
+                continue;
+            };
+            match stmt.kind {
+                StatementKind::Assign(_, Rvalue::Use(Operand::Const(Const::Int(v)))) => {
+                    known.insert(dest, v)
+                }
+                _ => known.remove(&dest),
+            };
+        }
+        known
+    };
+    let mut ends = blocks.iter().map(|&b| at_end(b));
+    let first = ends.next().unwrap_or_default();
+    ends.fold(first, |mut agreed, known| {
+        agreed.retain(|l, v| known.get(l) == Some(v));
+        agreed
+    })
 }
 
 /// The value of a polynomial without locals.
@@ -565,33 +634,8 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
         differences.push(out.binary(BinOp::Add, v.clone(), int(BOUND)));
         differences.push(out.binary(BinOp::Sub, int(BOUND), v));
     }
-    for p in &plan.non_negative {
-        differences.push(out.polynomial(p));
-    }
-    let ends: Vec<Operand> = plan.ends.iter().map(|e| out.polynomial(e)).collect();
-    for ((array, a, base), &(lo, hi)) in &plan.ranges {
-        let len = out.func.new_temp(Type::Int);
-        out.push(StatementKind::Call {
-            dest: Some(len),
-            callee: Callee::Builtin(Builtin::Len),
-            args: vec![Operand::Local(*array)],
-        });
-        let last_slot = out.binary(BinOp::Sub, Operand::Local(len), int(1));
-        let base = (!base.0.is_empty()).then(|| out.polynomial(base));
-        for end in &ends {
-            let scaled = match a {
-                1 => end.clone(),
-                _ => out.binary(BinOp::Mul, int(*a), end.clone()),
-            };
-            let at = match &base {
-                Some(base) => out.binary(BinOp::Add, scaled, base.clone()),
-                None => scaled,
-            };
-            let first = out.binary(BinOp::Add, at.clone(), int(lo));
-            let last = out.binary(BinOp::Add, at, int(hi));
-            let room = out.binary(BinOp::Sub, last_slot.clone(), last);
-            differences.extend([first, room]);
-        }
+    for (rest, &c) in &plan.non_negative {
+        differences.push(out.polynomial(&rest.clone().plus_term(Vec::new(), c)));
     }
     let signs = differences
         .into_iter()
@@ -642,8 +686,9 @@ mod tests {
     use crate::opt::testing::lower;
 
     /// The plan for the innermost loop of `f` in `source`, after the passes before this one
-    /// (which rotate loops: their tests move to the bottom).
-    fn plan_of(source: &str) -> Option<Plan> {
+    /// (which rotate loops: their tests move to the bottom), with the conditions its guard
+    /// tests that must not be negative, as text.
+    fn plan_of(source: &str) -> Option<(Plan, Vec<String>)> {
         let mut program = lower(source);
         for func in program.functions.iter_mut() {
             crate::opt::const_fold::fold_constants(func);
@@ -654,7 +699,39 @@ mod tests {
         let func = &program.functions[f];
         let loops = innermost_loops(func);
         assert_eq!(loops.len(), 1, "one innermost loop");
-        plan(func, &loops[0], &stores(&program))
+        let plan = plan(func, &loops[0], &stores(&program))?;
+        let mut conditions: Vec<String> = (plan.non_negative.iter())
+            .map(|(rest, &c)| text(func, &plan, &rest.clone().plus_term(Vec::new(), c)))
+            .collect();
+        conditions.sort();
+        Some((plan, conditions))
+    }
+
+    /// `p` with the locals' source names (`_N` for temporaries), `len(a)` for the guard's load
+    /// of the length of `a` and `loadK` for its other loads.
+    fn text(func: &Function, plan: &Plan, p: &Poly) -> String {
+        let name = |l: LocalId| {
+            let Some(k) = l.index().checked_sub(plan.first_load) else {
+                return (func.locals[l].name.clone()).unwrap_or(format!("_{}", l.index()));
+            };
+            match &plan.loads[k].0 {
+                Load::Len(a) if a.index() < plan.first_load => {
+                    format!("len({})", func.locals[*a].name.as_ref().unwrap())
+                }
+                _ => format!("load{k}"),
+            }
+        };
+        let terms: Vec<String> = (p.0.iter().rev())
+            .map(|(monomial, c)| {
+                let factors = monomial.iter().map(|&l| name(l));
+                let factors: Vec<String> = match c {
+                    1 if !monomial.is_empty() => factors.collect(),
+                    _ => std::iter::once(c.to_string()).chain(factors).collect(),
+                };
+                factors.join("*")
+            })
+            .collect();
+        terms.join(" + ")
     }
 
     fn with_main(f: &str) -> String {
@@ -663,45 +740,76 @@ mod tests {
 
     #[test]
     fn indices_are_affine_in_the_induction_variable() {
-        // `a[i - 1]`, `a[i + 1]` share a base; `b[2 * i]` has coefficient 2; `a[i * i]` is not
-        // affine and keeps its check.
-        let plan = plan_of(&with_main(
+        // `a[i - 1]`, `a[i + 1]` share a range; `b[2 * i]` has coefficient 2; `a[i * i]` is not
+        // affine and keeps its check. `i` runs from 1 (`a[0]`, `b[2]` are in bounds if the
+        // arrays are long enough) to `n - 1`, the bound of the bottom test `i + 1 < n`.
+        let (plan, conditions) = plan_of(&with_main(
             "fn f(a: [int], b: [int], n: int) -> int { let s = 0; for i in 1..n { \
              s += a[i - 1] + a[i + 1] + b[2 * i] + a[i * i]; } return s; }",
         ))
         .expect("versioned");
         assert_eq!(plan.covered.len(), 3);
-        let ranges: Vec<(i64, Spread)> =
-            plan.ranges.iter().map(|((_, a, _), s)| (*a, *s)).collect();
-        assert_eq!(ranges, [(1, (-1, 1)), (2, (0, 0))]);
-        // The ends: `n - 1` (the bound of the bottom test `i + 1 < n`) and the start `i`.
-        assert_eq!(plan.ends.len(), 2);
         assert_eq!(
-            constant(&plan.ends[0].add(&plan.ends[1], -1).unwrap()),
-            None
+            conditions,
+            [
+                "2*_5 + -2",
+                "_5 + -2",
+                "len(a) + -1*_5 + -1",
+                "len(a) + -3",
+                "len(b) + -2*_5 + 1",
+                "len(b) + -3"
+            ]
         );
     }
 
     #[test]
     fn a_variable_step_is_tested_for_its_sign() {
-        // The sieve's inner loop: `k += i`, `k <= size`; the bound is `size` itself.
-        let plan = plan_of(&with_main(
+        // The sieve's inner loop: `k += i`, `k <= size`; the bound is `size` itself, the start
+        // `k` as it enters.
+        let (plan, conditions) = plan_of(&with_main(
             "fn f(flags: [bool], size: int, i: int) { let k = i + i; \
              while k <= size { flags[k - 1] = false; k += i; } }",
         ))
         .expect("versioned");
         assert_eq!(plan.covered.len(), 1);
-        assert_eq!(plan.non_negative.len(), 1, "i - 1 >= 0");
-        let size = LocalId::new(1);
-        assert_eq!(plan.ends[0], Poly::local(size));
-        // Counting down needs a lower bound; a constant step is checked now.
-        let down = plan_of(&with_main(
+        assert_eq!(
+            conditions,
+            [
+                "i + -1",
+                "k + -1",
+                "len(flags) + -1*k",
+                "len(flags) + -1*size",
+                "size + -1"
+            ]
+        );
+        // Counting down needs a lower bound, 0 after each step here; a constant step is
+        // checked now.
+        let (_, down) = plan_of(&with_main(
             "fn f(a: [int]) -> int { let s = 0; let i = len(a) - 1; \
              while i >= 0 { s += a[i]; i -= 2; } return s; }",
         ))
         .expect("versioned");
-        assert!(down.non_negative.is_empty());
-        assert_eq!(constant(&down.ends[0]), Some(0), "i >= 0 after each step");
+        assert_eq!(down, ["i", "len(a) + -1", "len(a) + -1*i + -1"]);
+    }
+
+    #[test]
+    fn what_the_entry_decides_is_decided_now() {
+        // From 0 to 8 in steps of 1: only the array's length is left to test.
+        let (plan, conditions) = plan_of(&with_main(
+            "fn f(a: [int]) -> int { let s = 0; for i in 0..8 { s += a[i] + a[7 - i]; } \
+             return s; }",
+        ))
+        .expect("versioned");
+        assert_eq!(plan.covered.len(), 2);
+        assert!(plan.bounded.is_empty());
+        assert_eq!(conditions, ["len(a) + -8"]);
+        // `a[i - 1]` is out of bounds in the first iteration: no copy that could never run.
+        assert!(
+            plan_of(&with_main(
+                "fn f(a: [int]) -> int { let s = 0; for i in 0..8 { s += a[i - 1]; } return s; }"
+            ))
+            .is_none()
+        );
     }
 
     #[test]
@@ -725,7 +833,7 @@ mod tests {
                       fn f(s: S) -> int { let t = 0; for i in 0..s.n { \
                       t += s.a[i] + G[i] + len(s.a); if i == 9 { g(s); } } return t; }\n";
         // `g` stores `G`: it is read every time, and `G[i]` keeps its check.
-        let stored = plan_of(&format!(
+        let (stored, _) = plan_of(&format!(
             "{source}fn g(s: S) {{ G = [2]; }}\nfn main() {{}}"
         ))
         .expect("versioned");
@@ -736,22 +844,28 @@ mod tests {
                 .iter()
                 .all(|(l, _)| !matches!(l, Load::Global(_)))
         );
-        // `g` stores nothing: `s.a`, `G` and `len(s.a)` are read once (`s.n` is, by the `for`).
-        let plan = plan_of(&format!(
+        // `g` stores nothing: `s.a`, `G` and `len(s.a)` are read once (`s.n` is, by the `for`),
+        // and the guard reads `len(G)` for the range of `G[i]`.
+        let (plan, _) = plan_of(&format!(
             "{source}fn g(s: S) {{ println(1); }}\nfn main() {{}}"
         ))
         .expect("versioned");
         let loads: Vec<&Load> = plan.loads.iter().map(|(l, _)| l).collect();
+        let (s_a, g) = (
+            LocalId::new(plan.first_load),
+            LocalId::new(plan.first_load + 1),
+        );
         assert!(
             matches!(
                 loads[..],
-                [Load::Field(_, _, 0), Load::Global(_), Load::Len(_)]
+                [Load::Field(_, _, 0), Load::Global(_), Load::Len(a), Load::Len(b)]
+                    if *a == s_a && *b == g
             ),
             "{loads:?}"
         );
         assert_eq!(plan.covered.len(), 2);
         // A callee of a callee stores the field `a`: its reads stay, so does `s.a[i]`'s check.
-        let deep = plan_of(&format!(
+        let (deep, _) = plan_of(&format!(
             "{source}fn g(s: S) {{ h(s); }}\nfn h(s: S) {{ s.a = [3]; }}\nfn main() {{}}"
         ))
         .expect("versioned");
