@@ -363,6 +363,33 @@ pub enum Builtin {
 }
 
 impl Builtin {
+    /// Whether a call can end the program: a runtime error on a bad argument, an allocation,
+    /// I/O, or `exit()`. The arithmetic builtins, `len`, `argc` and `clock_ns` cannot.
+    pub fn may_stop(self) -> bool {
+        use Builtin::*;
+        !matches!(
+            self,
+            Len | ToFloat
+                | ToInt
+                | Abs
+                | Min
+                | Max
+                | Sqrt
+                | Sin
+                | Cos
+                | Tan
+                | Atan
+                | Exp
+                | Log
+                | Floor
+                | Ceil
+                | Pow
+                | Atan2
+                | Argc
+                | ClockNs
+        )
+    }
+
     /// The name programs call it by (`float` for [`Builtin::ToFloat`]).
     pub fn name(self) -> &'static str {
         crate::check::builtins::BUILTINS

@@ -4,16 +4,20 @@
 //! The graph is the CFG's reachable part plus three kinds of virtual edges: EXIT→ENTRY (each
 //! return starts the next invocation, so inflow equals outflow everywhere); `v→EXIT` for each
 //! dead end `v` (a node without successors), counted where the node stops; and `v→EXIT` for
-//! each node `v` where an activation may stop before the end of its block (a call, which may end
-//! the program, or a check that may fail), the activations "still running in `v`" when the
-//! profile is written. Those stop edges cannot be counted, so they are forced into the tree
-//! (they form a star at EXIT, so they can all be), and EXIT→ENTRY after them when it closes no
-//! cycle (else it is counted at the entry): their counts follow from the others. Conservation
-//! then holds whenever every activation that began has returned, stopped at a dead end, or is
-//! still running at a stop node: the callers of `exit()` and of a failing check are each at a
-//! call. An activation still running elsewhere (a signal in the middle of a loop without calls)
-//! breaks it, and [`EdgeProfilePlan::reconstruct`] reports an error when that makes a count
-//! negative.
+//! each node `v` where an activation may stop before the end of its block ([`Stop`]), the
+//! activations "still running in `v`" when the profile is written.
+//!
+//! A stop edge out of a node that may stop only at a failing check is an edge like any other:
+//! the check's error path counts it before it reports, so with no weight it is a chord counted
+//! off the hot paths. A stop edge out of a node with a call cannot be counted (the call may end
+//! the program from anywhere below), so those are forced into the tree (they form a star at
+//! EXIT, so they can all be), and EXIT→ENTRY after them when it closes no cycle (else it is
+//! counted at the entry): their counts follow from the others. Each forced edge costs a counter
+//! on some other, usually hot, edge. Conservation then holds whenever every activation that
+//! began has returned, stopped at a dead end, or is still running at a stop node: the callers
+//! of `exit()` and of a failing check are each at a call. An activation still running
+//! elsewhere (a signal in the middle of a loop without calls) breaks it, and
+//! [`EdgeProfilePlan::reconstruct`] reports an error when that makes a count negative.
 
 use std::fmt;
 
@@ -59,11 +63,24 @@ impl fmt::Display for EdgeProfileError {
 
 impl std::error::Error for EdgeProfileError {}
 
+/// Whether, and how, an activation may stop inside a node before the end of its block, in
+/// increasing order of cost.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stop {
+    Never,
+    /// Only where a check fails: the check's error path counts the stop.
+    AtCheck,
+    /// Also inside a call, which may end the program where nothing counts the stop.
+    InCall,
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum Arc {
     Cfg(EdgeId),
     DeadEnd(NodeId),
-    /// Activations still running in the node.
+    /// Activations still running in the node, stopped by a failing check (counted there).
+    CheckStop(NodeId),
+    /// Activations still running in the node, in a call (never counted).
     Stop,
     Return,
 }
@@ -78,6 +95,8 @@ pub struct EdgeProfilePlan {
     counter: Vec<Option<usize>>,
     edge_counter: Vec<Option<usize>>,
     dead_end_counter: Vec<Option<usize>>,
+    /// The counter a failing check in the node increments, if its stop edge is a chord.
+    check_stop_counter: Vec<Option<usize>>,
     /// The counter of the EXIT→ENTRY arc, when it is a chord: counted at the entry.
     entry_counter: Option<usize>,
     num_counters: usize,
@@ -91,8 +110,8 @@ impl EdgeProfilePlan {
     }
 
     /// As [`EdgeProfilePlan::new`], for a function whose activations may also stop inside the
-    /// nodes `v` with `may_stop[v]` (missing entries are false).
-    pub fn with_stops(cfg: &Cfg, cfg_edge_weights: &[u64], may_stop: &[bool]) -> EdgeProfilePlan {
+    /// nodes `v` as `stops[v]` says (missing entries are [`Stop::Never`]).
+    pub fn with_stops(cfg: &Cfg, cfg_edge_weights: &[u64], stops: &[Stop]) -> EdgeProfilePlan {
         let reachable = cfg.reachable();
         let mut arcs = Vec::new();
         let mut weights = Vec::new();
@@ -108,12 +127,20 @@ impl EdgeProfilePlan {
             }
         }
         let mut forced = Vec::new();
-        for v in (0..cfg.num_nodes()).filter(|&v| may_stop.get(v) == Some(&true)) {
-            if reachable[v] && v != cfg.exit().0 {
-                forced.push(arcs.len());
-                arcs.push((Arc::Stop, v, cfg.exit().0));
-                weights.push(0);
+        for (v, &stop) in stops.iter().enumerate() {
+            if !reachable[v] || v == cfg.exit().0 {
+                continue;
             }
+            match stop {
+                Stop::Never => continue,
+                // Failing checks are rare: the chords belong there.
+                Stop::AtCheck => arcs.push((Arc::CheckStop(NodeId(v)), v, cfg.exit().0)),
+                Stop::InCall => {
+                    forced.push(arcs.len());
+                    arcs.push((Arc::Stop, v, cfg.exit().0));
+                }
+            }
+            weights.push(0);
         }
         forced.push(arcs.len());
         arcs.push((Arc::Return, cfg.exit().0, cfg.entry().0));
@@ -127,6 +154,7 @@ impl EdgeProfilePlan {
             counter: vec![None; arcs.len()],
             edge_counter: vec![None; cfg.num_edges()],
             dead_end_counter: vec![None; cfg.num_nodes()],
+            check_stop_counter: vec![None; cfg.num_nodes()],
             entry_counter: None,
             num_counters: 0,
             arcs,
@@ -141,6 +169,7 @@ impl EdgeProfilePlan {
             match arc {
                 Arc::Cfg(e) => plan.edge_counter[e.0] = Some(index),
                 Arc::DeadEnd(v) => plan.dead_end_counter[v.0] = Some(index),
+                Arc::CheckStop(v) => plan.check_stop_counter[v.0] = Some(index),
                 Arc::Return => plan.entry_counter = Some(index),
                 Arc::Stop => unreachable!("stop arcs form a star, all in the tree"),
             }
@@ -166,6 +195,12 @@ impl EdgeProfilePlan {
     /// The counter to increment where the dead end `v` stops, if it has one.
     pub fn dead_end_counter(&self, v: NodeId) -> Option<usize> {
         self.dead_end_counter[v.0]
+    }
+
+    /// The counter a check that fails in node `v` increments before it reports, if it has one
+    /// (`v` is a [`Stop::AtCheck`] node).
+    pub fn check_stop_counter(&self, v: NodeId) -> Option<usize> {
+        self.check_stop_counter[v.0]
     }
 
     /// Every CFG edge's count from the chord counters, by flow conservation: a node with a
@@ -234,7 +269,7 @@ impl EdgeProfilePlan {
                     edges[e.0] = u64::try_from(c)
                         .map_err(|_| EdgeProfileError::FlowNotConserved { edge: e })?;
                 }
-                Arc::Stop => {
+                Arc::Stop | Arc::CheckStop(_) => {
                     running += u64::try_from(c)
                         .map_err(|_| EdgeProfileError::NegativeStop { node: NodeId(from) })?;
                 }
@@ -272,12 +307,10 @@ mod tests {
     /// AddEvenNumbers(2) stopped (a runtime error, say) in node 4, the second time there: blocks
     /// 1 2 3 4 6 3 4. With node 4 a stop node, the counts of the edges taken are rebuilt exactly,
     /// and one activation is still running in node 4.
-    #[test]
-    fn an_activation_stopped_at_a_stop_node_keeps_its_edges() {
-        let cfg = add_even_numbers();
-        let mut may_stop = vec![false; cfg.num_nodes()];
-        may_stop[3] = true; // node 4 (ids from 0)
-        let plan = EdgeProfilePlan::with_stops(&cfg, &[1; 9], &may_stop);
+    /// The edges of AddEvenNumbers(2) stopped in node 4 the second time there (blocks 1 2 3 4 6
+    /// 3 4), the counters `plan` has for them (the stop counted if node 4's failing check has
+    /// one), and the counters on CFG edges.
+    fn stopped_in_node_4(plan: &EdgeProfilePlan, cfg: &Cfg) -> (Vec<u64>, Vec<u64>, Vec<usize>) {
         let taken = [(0, 1), (1, 2), (2, 3), (3, 5), (5, 2), (2, 3)];
         let mut truth = vec![0u64; cfg.num_edges()];
         for (from, to) in taken {
@@ -288,20 +321,57 @@ mod tests {
             truth[e.0] += 1;
         }
         let mut counters = vec![0u64; plan.num_counters()];
+        let mut on_edges = Vec::new();
         for (e, &count) in truth.iter().enumerate() {
             if let Some(c) = plan.edge_counter(EdgeId(e)) {
                 counters[c] = count;
+                on_edges.push(e);
             }
         }
         if let Some(c) = plan.entry_counter() {
             counters[c] = 1;
         }
+        if let Some(c) = plan.check_stop_counter(NodeId(3)) {
+            counters[c] = 1;
+        }
+        (truth, counters, on_edges)
+    }
+
+    /// AddEvenNumbers(2) stopped in a call in node 4, the second time there. With node 4 a
+    /// stop node, the counts of the edges taken are rebuilt exactly, and one activation is
+    /// still running in node 4.
+    #[test]
+    fn an_activation_stopped_at_a_stop_node_keeps_its_edges() {
+        let cfg = add_even_numbers();
+        let mut stops = vec![Stop::Never; cfg.num_nodes()];
+        stops[3] = Stop::InCall; // node 4 (ids from 0)
+        let plan = EdgeProfilePlan::with_stops(&cfg, &[1; 9], &stops);
+        let (truth, counters, _) = stopped_in_node_4(&plan, &cfg);
         assert_eq!(plan.reconstruct_with_stops(&counters).unwrap(), (truth, 1));
         // One more counter than without the stop node: its stop count is an unknown more.
         assert_eq!(
             plan.num_counters(),
             EdgeProfilePlan::new(&cfg, &[1; 9]).num_counters() + 1
         );
+    }
+
+    /// The same run stopped by a failing check in node 4: the check counts the stop, so the
+    /// CFG edges carry the counters they have without any stop node, and the extra counter is
+    /// the check's.
+    #[test]
+    fn a_check_counts_its_stop_and_leaves_the_edges_counters_alone() {
+        let cfg = add_even_numbers();
+        let weights = [1, 1, 10, 1, 10, 10, 10, 10, 1];
+        let mut stops = vec![Stop::Never; cfg.num_nodes()];
+        stops[3] = Stop::AtCheck;
+        let plan = EdgeProfilePlan::with_stops(&cfg, &weights, &stops);
+        assert!(plan.check_stop_counter(NodeId(3)).is_some());
+        let (truth, counters, on_edges) = stopped_in_node_4(&plan, &cfg);
+        assert_eq!(plan.reconstruct_with_stops(&counters).unwrap(), (truth, 1));
+        let unstopped = EdgeProfilePlan::new(&cfg, &weights);
+        let (_, _, unstopped_on_edges) = stopped_in_node_4(&unstopped, &cfg);
+        assert_eq!(on_edges, unstopped_on_edges);
+        assert_eq!(plan.num_counters(), unstopped.num_counters() + 1);
     }
 
     #[test]

@@ -13,7 +13,8 @@ use crate::mir::{BinOp, StructId};
 
 impl FunctionTranslator<'_, '_> {
     /// When `fails` (an `i8` condition) holds, calls `error` with the arguments `args` makes in a
-    /// cold block; code goes on in a new block where it does not.
+    /// cold block, after counting the stop if the statement has a stop counter (`edge`); code
+    /// goes on in a new block where it does not.
     pub fn fail_if(
         &mut self,
         fails: Value,
@@ -27,6 +28,10 @@ impl FunctionTranslator<'_, '_> {
         self.builder.seal_block(cold);
         self.builder.seal_block(ok);
         self.builder.switch_to_block(cold);
+        if let Some((table, index)) = self.stop_counter {
+            let index = self.iconst(index as i64);
+            self.count(table, index)?;
+        }
         let args = args(self)?;
         self.call_never(error, &args)?;
         self.builder.switch_to_block(ok);

@@ -73,6 +73,7 @@ pub fn translate(
         data_refs: HashMap::new(),
         regions: HashMap::new(),
         stream: Vec::new(),
+        stop_counter: None,
         non_null: HashSet::new(),
         movable_lengths: !(mir.blocks.iter())
             .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
@@ -100,6 +101,7 @@ pub fn translate(
         if block.cold {
             t.builder.set_cold_block(t.blocks[b]);
         }
+        t.stop_counter = None;
         for stmt in &block.stmts {
             t.statement(stmt)?;
         }
@@ -133,6 +135,9 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// so that a loop appending to the buffer keeps it in a register rather than reloading what
     /// it just stored (the memory copy is still kept up to date, for the runtime).
     stream: Vec<(DataId, Variable)>,
+    /// `edge`: the counter (table, index) a failing check of the statement being translated
+    /// increments, set by the [`StatementKind::CountStop`] before it.
+    pub stop_counter: Option<(usize, u64)>,
     /// Struct values known to be non-null here: null-checked, or just allocated, earlier in the
     /// MIR block or in a block that dominates it. A later null check of the same SSA value is
     /// left out.
@@ -176,7 +181,17 @@ impl FunctionTranslator<'_, '_> {
 
     fn statement(&mut self, stmt: &Statement) -> Result<()> {
         self.span = stmt.span;
-        match &stmt.kind {
+        if let StatementKind::CountStop { table, index } = stmt.kind {
+            self.stop_counter = Some((table, index));
+            return Ok(());
+        }
+        self.statement_kind(&stmt.kind)?;
+        self.stop_counter = None;
+        Ok(())
+    }
+
+    fn statement_kind(&mut self, kind: &StatementKind) -> Result<()> {
+        match kind {
             StatementKind::Assign(local, rvalue) => {
                 let value = self.rvalue(rvalue)?;
                 self.assign(*local, value)?;
@@ -230,6 +245,7 @@ impl FunctionTranslator<'_, '_> {
             }
             StatementKind::CountOrCold { table, index } => self.count_or_cold(*table, index)?,
             StatementKind::CountPpp { table, ppp, bl } => self.count_ppp(*table, ppp, bl)?,
+            StatementKind::CountStop { .. } => unreachable!("handled by `statement`"),
             StatementKind::Trace(event) => self.trace(*event)?,
             StatementKind::Stream(event) => self.stream(event)?,
             StatementKind::Call { dest, callee, args } => {
@@ -258,7 +274,7 @@ impl FunctionTranslator<'_, '_> {
 
     /// Profiling: `table[index] += 1`, in place for an array table, through the runtime for a
     /// hashed one. Indices are in range by construction of the instrumentation.
-    fn count(&mut self, table: usize, index: Value) -> Result<()> {
+    pub fn count(&mut self, table: usize, index: Value) -> Result<()> {
         let data = *self
             .cx
             .counter_tables

@@ -69,6 +69,7 @@ impl Machine<'_> {
             StatementKind::Count { .. }
             | StatementKind::CountOrCold { .. }
             | StatementKind::CountPpp { .. }
+            | StatementKind::CountStop { .. }
             | StatementKind::Trace(_)
             | StatementKind::Stream(_) => {
                 panic!("interpreter: MIR as lowered has no profiling statements")

@@ -141,6 +141,9 @@ impl Program {
             StatementKind::CountOrCold { table, index } => {
                 format!("count table{table}[min({index}, cold)]")
             }
+            StatementKind::CountStop { table, index } => {
+                format!("count table{table}[{index}] if the next statement stops")
+            }
             StatementKind::CountPpp { table, ppp, bl } => {
                 format!("count_ppp table{table}[{ppp}] expect {bl}")
             }

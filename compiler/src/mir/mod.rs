@@ -115,6 +115,11 @@ impl BasicBlock {
             hot: false,
         }
     }
+
+    /// The statements that are not [profiling](StatementKind::is_profiling) ones.
+    pub fn program_statements(&self) -> usize {
+        self.stmts.iter().filter(|s| !s.kind.is_profiling()).count()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -153,6 +158,13 @@ pub enum StatementKind {
     Count {
         table: usize,
         index: Operand,
+    },
+    /// Profiling (`edge`): if a check of the next statement fails, adds one to counter `index`
+    /// of table `table` before the error is reported, counting the activation as stopped in
+    /// its block.
+    CountStop {
+        table: usize,
+        index: u64,
     },
     /// Profiling (`tpp`, [TPP] Appendix A.1): adds one to counter `min(index, len - 1)` (an
     /// unsigned minimum) of table `table`, whose last counter is the cold counter: a poisoned
@@ -331,7 +343,9 @@ impl StatementKind {
             StatementKind::SetField { object, value, .. } => vec![object, value],
             StatementKind::Call { args, .. } => args.iter().collect(),
             StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
-            StatementKind::Trace(_) | StatementKind::Stream(_) => Vec::new(),
+            StatementKind::CountStop { .. }
+            | StatementKind::Trace(_)
+            | StatementKind::Stream(_) => Vec::new(),
         }
     }
 
@@ -352,8 +366,24 @@ impl StatementKind {
             StatementKind::SetField { object, value, .. } => vec![object, value],
             StatementKind::Call { args, .. } => args.iter_mut().collect(),
             StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
-            StatementKind::Trace(_) | StatementKind::Stream(_) => Vec::new(),
+            StatementKind::CountStop { .. }
+            | StatementKind::Trace(_)
+            | StatementKind::Stream(_) => Vec::new(),
         }
+    }
+
+    /// Whether the statement only counts or reports for a profile or a trace: the optimizer's
+    /// size limits leave these out, so that instrumenting a function changes no decision.
+    pub fn is_profiling(&self) -> bool {
+        matches!(
+            self,
+            StatementKind::Count { .. }
+                | StatementKind::CountOrCold { .. }
+                | StatementKind::CountPpp { .. }
+                | StatementKind::CountStop { .. }
+                | StatementKind::Trace(_)
+                | StatementKind::Stream(_)
+        )
     }
 
     /// Drops the bounds check of an element access that a guard proved in bounds.

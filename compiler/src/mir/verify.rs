@@ -164,6 +164,14 @@ impl Verifier<'_> {
                 }
                 self.int(index)
             }
+            StatementKind::CountStop { table, index } => {
+                match self.program.counter_tables.get(*table) {
+                    Some(t) if !t.hashed && *index < t.len => Ok(()),
+                    _ => Err(error(format!(
+                        "stop counted in table {table} at {index}, which does not exist"
+                    ))),
+                }
+            }
             StatementKind::CountPpp { table, ppp, bl } => {
                 match self.program.counter_tables.get(*table) {
                     None => {

@@ -66,7 +66,7 @@ pub fn inline_small_functions(program: &mut Program) {
 }
 
 fn size(func: &Function) -> usize {
-    func.blocks.iter().map(|b| b.stmts.len() + 1).sum()
+    func.blocks.iter().map(|b| b.program_statements() + 1).sum()
 }
 
 /// Functions on a cycle of the call graph: those reachable from their own callees.

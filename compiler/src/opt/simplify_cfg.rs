@@ -13,7 +13,8 @@ pub fn simplify_cfg(func: &mut Function) {
     }
 }
 
-/// The most statements a block may have to be copied into the blocks that jump to it.
+/// The most statements a block may have to be copied into the blocks that jump to it, not
+/// counting profiling statements.
 const MAX_DUPLICATED: usize = 3;
 
 /// Tail duplication: a block that jumps to a small block shared with other predecessors gets its
@@ -30,7 +31,7 @@ fn duplicate_small_targets(func: &mut Function) -> bool {
         };
         if target == b
             || preds[target].len() < 2
-            || func.blocks[target].stmts.len() > MAX_DUPLICATED
+            || func.blocks[target].program_statements() > MAX_DUPLICATED
         {
             continue;
         }

@@ -5,6 +5,7 @@
 //! `ppp`, and where a program may stop inside a block.
 
 use pcc_lang::Span;
+use pcc_profiler::edge_profile::Stop;
 use pcc_profiler::instrument::PathOp;
 
 use super::FunctionCfg;
@@ -16,45 +17,77 @@ use crate::mir::{
 /// Whether the program may stop inside each node of the function's CFG (its blocks, then
 /// EXIT, which never does).
 pub(super) fn stop_nodes(func: &mir::Function) -> Vec<bool> {
-    let mut stops: Vec<bool> = func.blocks.iter().map(|b| may_stop(func, b)).collect();
-    stops.push(false);
+    stops(func)
+        .iter()
+        .map(|&stop| stop != Stop::Never)
+        .collect()
+}
+
+/// How the program may stop inside each node of the function's CFG (its blocks, then EXIT,
+/// which never does).
+pub(super) fn stops(func: &mir::Function) -> Vec<Stop> {
+    let mut stops: Vec<Stop> = func.blocks.iter().map(|b| block_stop(func, b)).collect();
+    stops.push(Stop::Never);
     stops
 }
 
-/// Whether the program may end inside `block` before it reaches its terminator: a check that
-/// fails (bounds, null, division, allocation, a builtin's argument), or a call, which may end
-/// the program itself (`exit()`, a runtime error, a stack overflow). The path in progress is
-/// then lost, so it must not have been counted yet (`PathPlan::with_stops`). A dead end's own
-/// final `exit()` is where its path ends, and is not such a place.
-fn may_stop(func: &mir::Function, block: &BasicBlock) -> bool {
+/// Whether the program may end inside `block` before it reaches its terminator, and how. The
+/// path in progress is then lost, so it must not have been counted yet
+/// (`PathPlan::with_stops`). A dead end's own final `exit()` is where its path ends, and is
+/// not such a place.
+fn block_stop(func: &mir::Function, block: &BasicBlock) -> Stop {
     let stmts = match block.stmts.split_last() {
         Some((last, rest)) if is_exit(&last.kind) => rest,
         _ => &block.stmts[..],
     };
-    stmts.iter().any(|stmt| match &stmt.kind {
+    (stmts.iter())
+        .map(|stmt| statement_stop(func, &stmt.kind))
+        .max()
+        .unwrap_or(Stop::Never)
+}
+
+/// Whether the statement may end the program, and how: a check that fails (bounds, null,
+/// division by a variable, an assertion), reported by code inline; or a call, which may end
+/// the program itself (`exit()`, a runtime error, a stack overflow; not a builtin that
+/// [cannot](Builtin::may_stop)), as may the runtime functions that allocate.
+pub(super) fn statement_stop(func: &mir::Function, kind: &StatementKind) -> Stop {
+    match kind {
         StatementKind::Assign(_, rvalue) => match rvalue {
-            Rvalue::Use(_) | Rvalue::Unary(..) | Rvalue::Global(_) => false,
-            // Division checks for zero; on strings, `+` allocates.
-            Rvalue::Binary(op, a, b) => {
-                matches!(op, BinOp::Div | BinOp::Rem)
-                    || [a, b].iter().any(|x| func.operand_type(x) == Type::Str)
+            Rvalue::Use(_) | Rvalue::Unary(..) | Rvalue::Global(_) => Stop::Never,
+            Rvalue::Binary(BinOp::Div | BinOp::Rem, a, b) => {
+                let constant = matches!(b, Operand::Const(Const::Int(d)) if *d != 0);
+                if func.operand_type(a) == Type::Int && !constant {
+                    Stop::AtCheck
+                } else {
+                    Stop::Never
+                }
             }
-            Rvalue::Index { .. }
-            | Rvalue::Field { .. }
-            | Rvalue::ArrayLit(_)
-            | Rvalue::ArrayRepeat { .. }
-            | Rvalue::New { .. } => true,
+            // On strings, `+` allocates.
+            Rvalue::Binary(_, a, b) if [a, b].iter().any(|x| func.operand_type(x) == Type::Str) => {
+                Stop::InCall
+            }
+            Rvalue::Binary(..) => Stop::Never,
+            Rvalue::Index { .. } | Rvalue::Field { .. } => Stop::AtCheck,
+            Rvalue::ArrayLit(_) | Rvalue::ArrayRepeat { .. } | Rvalue::New { .. } => Stop::InCall,
         },
         StatementKind::SetGlobal(..)
         | StatementKind::Count { .. }
         | StatementKind::CountOrCold { .. }
         | StatementKind::CountPpp { .. }
+        | StatementKind::CountStop { .. }
         | StatementKind::Stream(_)
-        | StatementKind::Trace(_) => false,
-        StatementKind::SetIndex { .. }
-        | StatementKind::SetField { .. }
-        | StatementKind::Call { .. } => true,
-    })
+        | StatementKind::Trace(_) => Stop::Never,
+        StatementKind::SetIndex { .. } | StatementKind::SetField { .. } => Stop::AtCheck,
+        StatementKind::Call {
+            callee: Callee::Builtin(Builtin::Assert),
+            ..
+        } => Stop::AtCheck,
+        StatementKind::Call {
+            callee: Callee::Builtin(builtin),
+            ..
+        } if !builtin.may_stop() => Stop::Never,
+        StatementKind::Call { .. } => Stop::InCall,
+    }
 }
 
 fn is_exit(kind: &StatementKind) -> bool {

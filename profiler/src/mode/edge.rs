@@ -1,13 +1,14 @@
 //! `edge`: counters on the chords of a maximum spanning tree, the other edges' counts following
 //! from flow conservation ([BL94]; [`EdgeProfilePlan`]), with a virtual stop edge out of every
-//! block the program may stop in, so activations still running at the end are counted too.
+//! block the program may stop in, so activations still running at the end are counted too (by
+//! the failing check's error path where only a check can stop it).
 
 use serde::{Deserialize, Serialize};
 
 use super::{Counters, Layout, counter_table, unnumbered};
 use crate::cfg::Cfg;
 use crate::dag::Dag;
-use crate::edge_profile::EdgeProfilePlan;
+use crate::edge_profile::{EdgeProfilePlan, Stop};
 use crate::estimate::static_edge_weights;
 use crate::profile::{EdgeCount, EdgeRecord, FunctionProfile, ModeRecord};
 use crate::spec::FunctionSpec;
@@ -18,11 +19,11 @@ pub struct Plan {
 }
 
 /// Counters for `cfg`, placed where the static estimate expects the fewest executions;
-/// `may_stop[v]` says the program may stop inside node `v` (a call, a check).
-pub fn plan(cfg: &Cfg, may_stop: &[bool]) -> Plan {
+/// `stops[v]` says whether, and how, the program may stop inside node `v`.
+pub fn plan(cfg: &Cfg, stops: &[Stop]) -> Plan {
     let weights = static_edge_weights(cfg, &Dag::new(cfg));
     Plan {
-        counters: EdgeProfilePlan::with_stops(cfg, &weights, may_stop),
+        counters: EdgeProfilePlan::with_stops(cfg, &weights, stops),
     }
 }
 
