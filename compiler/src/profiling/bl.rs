@@ -8,16 +8,17 @@ use pcc_profiler::instrument::PathPlan;
 use pcc_profiler::mode::bl::{self, Plan};
 
 use super::FunctionCfg;
-use super::insert::{Inserter, stop_nodes};
+use super::insert::{Inserter, Quiet, stop_nodes};
 use crate::mir::{self, StatementKind, Type};
 
 /// The plan of `func`: its paths numbered, with no cut edges and no limit.
 pub(super) fn plan(
     func: &mir::Function,
     fcfg: &FunctionCfg,
+    quiet: &Quiet,
     array_limit: u64,
 ) -> Result<Plan, String> {
-    bl::plan(&fcfg.cfg, &[], &stop_nodes(func), array_limit)
+    bl::plan(&fcfg.cfg, &[], &stop_nodes(func, quiet), array_limit)
         .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))
 }
 

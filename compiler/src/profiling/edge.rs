@@ -9,15 +9,21 @@ use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::mode::edge::{self, Plan};
 
 use super::FunctionCfg;
-use super::insert::{Inserter, count_const, statement_stop, stops};
+use super::insert::{Inserter, Quiet, count_const, statement_stop, stops};
 use crate::mir::{self, Statement, StatementKind};
 use pcc_profiler::edge_profile::Stop;
 
-pub(super) fn plan(func: &mir::Function, fcfg: &FunctionCfg) -> Plan {
-    edge::plan(&fcfg.cfg, &stops(func))
+pub(super) fn plan(func: &mir::Function, fcfg: &FunctionCfg, quiet: &Quiet) -> Plan {
+    edge::plan(&fcfg.cfg, &stops(func, quiet))
 }
 
-pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
+pub(super) fn instrument(
+    func: &mut mir::Function,
+    fcfg: &FunctionCfg,
+    plan: &Plan,
+    quiet: &Quiet,
+    table: usize,
+) {
     let counters = &plan.counters;
     if let Some(counter) = counters.entry_counter() {
         let span = func.blocks[mir::ENTRY].term.span;
@@ -28,7 +34,7 @@ pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Pl
     }
     for b in 0..fcfg.exit().0 {
         if let Some(counter) = counters.check_stop_counter(NodeId(b)) {
-            count_stops_at_checks(func, super::block(NodeId(b)), table, counter as u64);
+            count_stops_at_checks(func, super::block(NodeId(b)), quiet, table, counter as u64);
         }
     }
     let mut inserter = Inserter::new(func, fcfg, table);
@@ -49,11 +55,17 @@ pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Pl
 
 /// Puts a [`StatementKind::CountStop`] of counter `index` before each statement of `block` that
 /// a failing check may stop.
-fn count_stops_at_checks(func: &mut mir::Function, block: mir::BlockId, table: usize, index: u64) {
+fn count_stops_at_checks(
+    func: &mut mir::Function,
+    block: mir::BlockId,
+    quiet: &Quiet,
+    table: usize,
+    index: u64,
+) {
     let stmts = std::mem::take(&mut func.blocks[block].stmts);
     let mut counted = Vec::with_capacity(2 * stmts.len());
     for stmt in stmts {
-        if statement_stop(func, &stmt.kind) == Stop::AtCheck {
+        if statement_stop(func, &stmt.kind, quiet) == Stop::AtCheck {
             counted.push(Statement {
                 kind: StatementKind::CountStop { table, index },
                 span: stmt.span,

@@ -10,14 +10,31 @@ use pcc_profiler::instrument::PathOp;
 
 use super::FunctionCfg;
 use crate::mir::{
-    self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, IdVec, Operand, Rvalue, Statement,
-    StatementKind, Terminator, TerminatorKind, Type,
+    self, BasicBlock, BinOp, BlockId, Builtin, Callee, Const, FnId, IdVec, Operand, Rvalue,
+    Statement, StatementKind, Terminator, TerminatorKind, Type,
 };
+
+/// The functions whose calls cannot stop the program ([`quiet_functions`]), by id.
+pub(super) type Quiet = IdVec<FnId, bool>;
+
+/// The functions whose calls cannot stop the program: those that call no PL function (so have
+/// no stack check) and have no statement that can stop it (no check, no allocation, no
+/// builtin that may fail, no `exit()`), such as a numeric helper. Their calls are not stops.
+pub(super) fn quiet_functions(program: &mir::Program) -> Quiet {
+    let none = Quiet::from_elem(false, program.functions.len());
+    (program.functions.iter())
+        .map(|func| {
+            !func.calls_functions()
+                && (func.blocks.iter().flat_map(|b| &b.stmts))
+                    .all(|stmt| statement_stop(func, &stmt.kind, &none) == Stop::Never)
+        })
+        .collect()
+}
 
 /// Whether the program may stop inside each node of the function's CFG (its blocks, then
 /// EXIT, which never does).
-pub(super) fn stop_nodes(func: &mir::Function) -> Vec<bool> {
-    stops(func)
+pub(super) fn stop_nodes(func: &mir::Function, quiet: &Quiet) -> Vec<bool> {
+    stops(func, quiet)
         .iter()
         .map(|&stop| stop != Stop::Never)
         .collect()
@@ -25,8 +42,10 @@ pub(super) fn stop_nodes(func: &mir::Function) -> Vec<bool> {
 
 /// How the program may stop inside each node of the function's CFG (its blocks, then EXIT,
 /// which never does).
-pub(super) fn stops(func: &mir::Function) -> Vec<Stop> {
-    let mut stops: Vec<Stop> = func.blocks.iter().map(|b| block_stop(func, b)).collect();
+pub(super) fn stops(func: &mir::Function, quiet: &Quiet) -> Vec<Stop> {
+    let mut stops: Vec<Stop> = (func.blocks.iter())
+        .map(|b| block_stop(func, b, quiet))
+        .collect();
     stops.push(Stop::Never);
     stops
 }
@@ -35,13 +54,13 @@ pub(super) fn stops(func: &mir::Function) -> Vec<Stop> {
 /// path in progress is then lost, so it must not have been counted yet
 /// (`PathPlan::with_stops`). A dead end's own final `exit()` is where its path ends, and is
 /// not such a place.
-fn block_stop(func: &mir::Function, block: &BasicBlock) -> Stop {
+fn block_stop(func: &mir::Function, block: &BasicBlock, quiet: &Quiet) -> Stop {
     let stmts = match block.stmts.split_last() {
         Some((last, rest)) if is_exit(&last.kind) => rest,
         _ => &block.stmts[..],
     };
     (stmts.iter())
-        .map(|stmt| statement_stop(func, &stmt.kind))
+        .map(|stmt| statement_stop(func, &stmt.kind, quiet))
         .max()
         .unwrap_or(Stop::Never)
 }
@@ -49,8 +68,9 @@ fn block_stop(func: &mir::Function, block: &BasicBlock) -> Stop {
 /// Whether the statement may end the program, and how: a check that fails (bounds, null,
 /// division by a variable, an assertion), reported by code inline; or a call, which may end
 /// the program itself (`exit()`, a runtime error, a stack overflow; not a builtin that
-/// [cannot](Builtin::may_stop)), as may the runtime functions that allocate.
-pub(super) fn statement_stop(func: &mir::Function, kind: &StatementKind) -> Stop {
+/// [cannot](Builtin::may_stop), nor a [quiet](quiet_functions) function), as may the runtime
+/// functions that allocate.
+pub(super) fn statement_stop(func: &mir::Function, kind: &StatementKind, quiet: &Quiet) -> Stop {
     match kind {
         StatementKind::Assign(_, rvalue) => match rvalue {
             Rvalue::Use(_) | Rvalue::Unary(..) | Rvalue::Global(_) => Stop::Never,
@@ -86,6 +106,10 @@ pub(super) fn statement_stop(func: &mir::Function, kind: &StatementKind) -> Stop
             callee: Callee::Builtin(builtin),
             ..
         } if !builtin.may_stop() => Stop::Never,
+        StatementKind::Call {
+            callee: Callee::Function(f),
+            ..
+        } if quiet[*f] => Stop::Never,
         StatementKind::Call { .. } => Stop::InCall,
     }
 }
@@ -237,5 +261,65 @@ impl<'f> Inserter<'f> {
             at..at,
             code.into_iter().map(|kind| Statement { kind, span }),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lower(source: &str) -> mir::Program {
+        let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+        crate::lower::lower_program(&typed)
+    }
+
+    /// How each statement of `name` that `pick` chooses may stop the program.
+    fn statement_stops(
+        program: &mir::Program,
+        name: &str,
+        pick: impl Fn(&StatementKind) -> bool,
+    ) -> Vec<Stop> {
+        let quiet = quiet_functions(program);
+        let func = program.functions.iter().find(|f| f.name == name).unwrap();
+        (func.blocks.iter().flat_map(|b| &b.stmts))
+            .filter(|stmt| pick(&stmt.kind))
+            .map(|stmt| statement_stop(func, &stmt.kind, &quiet))
+            .collect()
+    }
+
+    #[test]
+    fn checks_calls_and_quiet_helpers_stop_the_program_differently() {
+        let program = lower(
+            "fn helper(x: int) -> float { return sqrt(float(x)) / 2.0 + float(x % 3); }
+             fn element(a: [int], i: int) -> int { return a[i]; }
+             fn caller(a: [int], k: int) -> float {
+                 let s = helper(k) + float(element(a, k));
+                 return s + float(a[k] / k) + float(k / 4);
+             }
+             fn main() { println(caller([1, 2], 1)); }",
+        );
+        let quiet = quiet_functions(&program);
+        let id = |name: &str| {
+            let at = program.functions.iter().position(|f| f.name == name);
+            FnId::new(at.unwrap())
+        };
+        let names = ["helper", "element", "caller", "main"];
+        let quiet_names: Vec<bool> = names.iter().map(|&name| quiet[id(name)]).collect();
+        assert_eq!(quiet_names, [true, false, false, false]);
+        let calls = |callee: &str| {
+            let f = id(callee);
+            statement_stops(&program, "caller", move |k| k.called_function() == Some(f))
+        };
+        assert_eq!(calls("helper"), [Stop::Never]);
+        assert_eq!(calls("element"), [Stop::InCall]);
+        let divisions = statement_stops(&program, "caller", |k| {
+            matches!(k, StatementKind::Assign(_, Rvalue::Binary(BinOp::Div, ..)))
+        });
+        // `a[k] / k` may divide by zero; `k / 4` cannot; the index is a check too.
+        assert_eq!(divisions, [Stop::AtCheck, Stop::Never]);
+        let indices = statement_stops(&program, "caller", |k| {
+            matches!(k, StatementKind::Assign(_, Rvalue::Index { .. }))
+        });
+        assert_eq!(indices, [Stop::AtCheck]);
     }
 }

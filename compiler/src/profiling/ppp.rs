@@ -13,7 +13,7 @@ use pcc_profiler::mode::ppp::{self, Code, Plan};
 use pcc_profiler::ppp::{PppOp, PppPlan};
 use pcc_profiler::profile::Profile;
 
-use super::insert::{Inserter, stop_nodes};
+use super::insert::{Inserter, Quiet, stop_nodes};
 use super::{FunctionCfg, Instrumentation};
 use crate::mir::{self, StatementKind, Type};
 use crate::notes::Notes;
@@ -42,6 +42,7 @@ pub(super) fn plan(
     key: (&str, &str),
     func: &mir::Function,
     fcfg: &FunctionCfg,
+    quiet: &Quiet,
     array_limit: u64,
     notes: &mut Notes,
 ) -> Result<Plan, String> {
@@ -49,7 +50,14 @@ pub(super) fn plan(
         |e: &dyn std::fmt::Display| format!("cannot number the paths of `{}`: {e}", func.name);
     let numbering = BallLarus::new(&fcfg.cfg).map_err(|e| error(&e))?;
     let ids = interesting_ids(how.interesting.as_ref(), key, &numbering, fcfg, notes);
-    ppp::plan(&numbering, &fcfg.cfg, ids, &stop_nodes(func), array_limit).map_err(|e| error(&e))
+    ppp::plan(
+        &numbering,
+        &fcfg.cfg,
+        ids,
+        &stop_nodes(func, quiet),
+        array_limit,
+    )
+    .map_err(|e| error(&e))
 }
 
 pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {

@@ -14,7 +14,7 @@ use pcc_profiler::mode::tpp::{self, Plan};
 use pcc_profiler::profile::{ModeRecord, Profile};
 use pcc_profiler::tpp::{POISON, TppConfig, TppOp};
 
-use super::insert::{Inserter, count_const};
+use super::insert::{Inserter, Quiet, count_const};
 use super::{FunctionCfg, Instrumentation, bl};
 use crate::mir::{self, BinOp, Const, Operand, Rvalue, StatementKind, Type};
 use crate::notes::Notes;
@@ -35,6 +35,7 @@ pub(super) fn plan(
     key: (&str, &str),
     func: &mir::Function,
     fcfg: &FunctionCfg,
+    quiet: &Quiet,
     array_limit: u64,
     notes: &mut Notes,
 ) -> Result<Plan, String> {
@@ -51,7 +52,7 @@ pub(super) fn plan(
             )),
         }
     }
-    Ok(Plan::Fallback(bl::plan(func, fcfg, array_limit)?))
+    Ok(Plan::Fallback(bl::plan(func, fcfg, quiet, array_limit)?))
 }
 
 /// Puts the plan's code into `func`: TPP's register operations, each hot path counted where it

@@ -12,7 +12,7 @@
 use pcc_profiler::mode::wpp::{self, Plan};
 use pcc_profiler::wpp::{CallSplit, SplitError};
 
-use super::insert::stop_nodes;
+use super::insert::{Quiet, stop_nodes};
 use super::{FunctionCfg, bl, function_cfg, stream};
 use crate::mir::{self, BasicBlock, BlockId, ENTRY, Terminator, TerminatorKind};
 
@@ -22,10 +22,16 @@ pub(super) fn plan(
     func: &mir::Function,
     fcfg: &FunctionCfg,
     continuations: &[BlockId],
+    quiet: &Quiet,
 ) -> Result<Plan, String> {
     let cuts = call_cuts(fcfg, continuations);
-    wpp::plan(fcfg.cfg.clone(), &cuts, &stop_nodes(func), node_costs(func))
-        .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))
+    wpp::plan(
+        fcfg.cfg.clone(),
+        &cuts,
+        &stop_nodes(func, quiet),
+        node_costs(func),
+    )
+    .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))
 }
 
 pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
