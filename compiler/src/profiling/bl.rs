@@ -8,17 +8,17 @@ use pcc_profiler::instrument::PathPlan;
 use pcc_profiler::mode::bl::{self, Plan};
 
 use super::FunctionCfg;
-use super::insert::{Inserter, Quiet, stop_nodes};
+use super::insert::{Inserter, ProgramFacts, stop_nodes};
 use crate::mir::{self, StatementKind, Type};
 
 /// The plan of `func`: its paths numbered, with no cut edges and no limit.
 pub(super) fn plan(
     func: &mir::Function,
     fcfg: &FunctionCfg,
-    quiet: &Quiet,
-    array_limit: u64,
+    facts: &ProgramFacts,
 ) -> Result<Plan, String> {
-    bl::plan(&fcfg.cfg, &[], &stop_nodes(func, quiet), array_limit)
+    let stops = stop_nodes(func, &facts.quiet);
+    bl::plan(&fcfg.cfg, &[], &stops, facts.array_limit)
         .map_err(|e| format!("cannot number the paths of `{}`: {e}", func.name))
 }
 

@@ -17,6 +17,13 @@ use crate::mir::{
 /// The functions whose calls cannot stop the program ([`quiet_functions`]), by id.
 pub(super) type Quiet = IdVec<FnId, bool>;
 
+/// What planning one function's instrumentation needs to know of the whole program.
+pub(super) struct ProgramFacts {
+    pub quiet: Quiet,
+    /// The most counters a function's table may have before it is hashed.
+    pub array_limit: u64,
+}
+
 /// The functions whose calls cannot stop the program: those that call no PL function (so have
 /// no stack check) and have no statement that can stop it (no check, no allocation, no
 /// builtin that may fail, no `exit()`), such as a numeric helper. Their calls are not stops.

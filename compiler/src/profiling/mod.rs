@@ -71,7 +71,10 @@ pub fn instrument(
         program.stream = mir::PathStream::Wpp;
     }
     let init = program.init;
-    let quiet = insert::quiet_functions(program);
+    let facts = insert::ProgramFacts {
+        quiet: insert::quiet_functions(program),
+        array_limit,
+    };
     // The code as lowered identifies the function, whatever the instrumentation changes.
     let hashes: Vec<String> = program
         .functions
@@ -96,28 +99,12 @@ pub fn instrument(
         let key = (func.name.as_str(), cfg_hash.as_str());
         let plan = match how.mode {
             Mode::Block => Plan::Block(block::plan(func)),
-            Mode::Edge => Plan::Edge(edge::plan(func, &fcfg, &quiet)),
-            Mode::Bl => Plan::Bl(bl::plan(func, &fcfg, &quiet, array_limit)?),
-            Mode::Ppp => Plan::Ppp(ppp::plan(
-                how,
-                key,
-                func,
-                &fcfg,
-                &quiet,
-                array_limit,
-                notes,
-            )?),
-            Mode::Tpp => Plan::Tpp(tpp::plan(
-                how,
-                key,
-                func,
-                &fcfg,
-                &quiet,
-                array_limit,
-                notes,
-            )?),
-            Mode::Kbl => Plan::Kbl(bl::plan(func, &fcfg, &quiet, array_limit)?),
-            Mode::Wpp => Plan::Wpp(wpp::plan(func, &fcfg, &continuations, &quiet)?),
+            Mode::Edge => Plan::Edge(edge::plan(func, &fcfg, &facts.quiet)),
+            Mode::Bl => Plan::Bl(bl::plan(func, &fcfg, &facts)?),
+            Mode::Ppp => Plan::Ppp(ppp::plan(how, key, func, &fcfg, &facts, notes)?),
+            Mode::Tpp => Plan::Tpp(tpp::plan(how, key, func, &fcfg, &facts, notes)?),
+            Mode::Kbl => Plan::Kbl(bl::plan(func, &fcfg, &facts)?),
+            Mode::Wpp => Plan::Wpp(wpp::plan(func, &fcfg, &continuations, &facts.quiet)?),
         };
         let spec = FunctionSpec {
             name: func.name.clone(),
@@ -136,7 +123,7 @@ pub fn instrument(
         };
         match &spec.plan {
             Plan::Block(plan) => block::instrument(func, plan, table),
-            Plan::Edge(plan) => edge::instrument(func, &fcfg, plan, &quiet, table),
+            Plan::Edge(plan) => edge::instrument(func, &fcfg, plan, &facts.quiet, table),
             Plan::Bl(plan) => bl::instrument(func, &fcfg, &plan.code, table),
             Plan::Ppp(plan) => ppp::instrument(func, &fcfg, plan, table),
             Plan::Tpp(plan) => tpp::instrument(func, &fcfg, plan, table),

@@ -13,7 +13,7 @@ use pcc_profiler::mode::ppp::{self, Code, Plan};
 use pcc_profiler::ppp::{PppOp, PppPlan};
 use pcc_profiler::profile::Profile;
 
-use super::insert::{Inserter, Quiet, stop_nodes};
+use super::insert::{Inserter, ProgramFacts, stop_nodes};
 use super::{FunctionCfg, Instrumentation};
 use crate::mir::{self, StatementKind, Type};
 use crate::notes::Notes;
@@ -42,22 +42,15 @@ pub(super) fn plan(
     key: (&str, &str),
     func: &mir::Function,
     fcfg: &FunctionCfg,
-    quiet: &Quiet,
-    array_limit: u64,
+    facts: &ProgramFacts,
     notes: &mut Notes,
 ) -> Result<Plan, String> {
     let error =
         |e: &dyn std::fmt::Display| format!("cannot number the paths of `{}`: {e}", func.name);
     let numbering = BallLarus::new(&fcfg.cfg).map_err(|e| error(&e))?;
     let ids = interesting_ids(how.interesting.as_ref(), key, &numbering, fcfg, notes);
-    ppp::plan(
-        &numbering,
-        &fcfg.cfg,
-        ids,
-        &stop_nodes(func, quiet),
-        array_limit,
-    )
-    .map_err(|e| error(&e))
+    let stops = stop_nodes(func, &facts.quiet);
+    ppp::plan(&numbering, &fcfg.cfg, ids, &stops, facts.array_limit).map_err(|e| error(&e))
 }
 
 pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {

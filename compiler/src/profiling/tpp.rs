@@ -14,7 +14,7 @@ use pcc_profiler::mode::tpp::{self, Plan};
 use pcc_profiler::profile::{ModeRecord, Profile};
 use pcc_profiler::tpp::{POISON, TppConfig, TppOp};
 
-use super::insert::{Inserter, Quiet, count_const};
+use super::insert::{Inserter, ProgramFacts, count_const};
 use super::{FunctionCfg, Instrumentation, bl};
 use crate::mir::{self, BinOp, Const, Operand, Rvalue, StatementKind, Type};
 use crate::notes::Notes;
@@ -35,8 +35,7 @@ pub(super) fn plan(
     key: (&str, &str),
     func: &mir::Function,
     fcfg: &FunctionCfg,
-    quiet: &Quiet,
-    array_limit: u64,
+    facts: &ProgramFacts,
     notes: &mut Notes,
 ) -> Result<Plan, String> {
     let source = how
@@ -44,7 +43,7 @@ pub(super) fn plan(
         .as_ref()
         .ok_or("--profile=tpp needs an edge profile")?;
     if let Some(counts) = edge_counts(key, fcfg, source, notes) {
-        match tpp::plan(&fcfg.cfg, counts, source.config, array_limit) {
+        match tpp::plan(&fcfg.cfg, counts, source.config, facts.array_limit) {
             Ok(plan) => return Ok(plan),
             Err(error) => notes.warn(format!(
                 "tpp: cannot plan function `{}` ({error}); it is profiled like bl",
@@ -52,7 +51,7 @@ pub(super) fn plan(
             )),
         }
     }
-    Ok(Plan::Fallback(bl::plan(func, fcfg, quiet, array_limit)?))
+    Ok(Plan::Fallback(bl::plan(func, fcfg, facts)?))
 }
 
 /// Puts the plan's code into `func`: TPP's register operations, each hot path counted where it
