@@ -14,8 +14,9 @@
 //! EXIT, so they can all be), and EXIT→ENTRY after them when it closes no cycle (else it is
 //! counted at the entry): their counts follow from the others. Each forced edge costs a counter
 //! on some other, usually hot, edge. Conservation then holds whenever every activation that
-//! began has returned, stopped at a dead end, or is still running at a stop node: the callers
-//! of `exit()` and of a failing check are each at a call. An activation still running
+//! began has returned, stopped at a dead end, or is still running at a stop node: the
+//! activation whose check failed is at that check, and those below it, like the callers of
+//! `exit()`, are each at a call. An activation still running
 //! elsewhere (a signal in the middle of a loop without calls) breaks it, and
 //! [`EdgeProfilePlan::reconstruct`] reports an error when that makes a count negative.
 
