@@ -28,6 +28,7 @@ mod math;
 mod output;
 mod profile;
 mod program;
+mod runs;
 pub mod stream;
 mod strings;
 pub mod trace;

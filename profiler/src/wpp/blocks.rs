@@ -3,12 +3,12 @@
 //!
 //! SEQUITUR handles a symbol in 70–250 ns, while a loop can end an acyclic path every 3–5 ns, so
 //! a grammar built path by path costs tens of times the program's own run time. Here the trace is
-//! cut into top blocks of 64 paths, each split in halves down to first-level blocks of
+//! cut into top blocks of 256 paths, each split in halves down to first-level blocks of
 //! [`BLOCK_LEN`] paths, and every distinct block of each level gets a number: a first-level block
 //! by a hash-table lookup of its paths, a larger one by a lookup of its halves' numbers. SEQUITUR
 //! gets, for each top block, the largest blocks seen before as one terminal each, and the paths
 //! of the first-level blocks never seen. A trace that repeats thus costs SEQUITUR one symbol per
-//! 64 paths, and one that varies (a data-dependent branch makes up to 2^n blocks of n paths)
+//! 256 paths, and one that varies (a data-dependent branch makes up to 2^n blocks of n paths)
 //! still repeats in its shorter blocks.
 //!
 //! At the end each block number used becomes a rule that expands to the block's paths: a larger
@@ -36,13 +36,13 @@ use std::hash::BuildHasherDefault;
 pub const BLOCK_LEN: usize = 8;
 
 /// Levels of blocks: blocks of [`BLOCK_LEN`] paths, then pairs of them, pairs of pairs…: 8, 16,
-/// 32 and 64 paths. Where the trace repeats, SEQUITUR sees one number per 64 paths; where it
+/// 32, 64, 128 and 256 paths. Where the trace repeats, SEQUITUR sees one number per 256 paths; where it
 /// varies (a data-dependent branch makes up to 2^n blocks of n paths), the shorter blocks still
 /// repeat.
-const LEVELS: usize = 4;
+const LEVELS: usize = 6;
 
 /// Paths per block of the top level.
-const TOP_LEN: usize = BLOCK_LEN << (LEVELS - 1);
+pub const TOP_LEN: usize = BLOCK_LEN << (LEVELS - 1);
 
 /// The most distinct blocks remembered per level: past this, a block not seen before goes to
 /// SEQUITUR in parts, as every first occurrence does.
@@ -121,6 +121,28 @@ impl BlockSequitur {
         }
     }
 
+    /// Whether the next path pushed starts a top block.
+    #[inline]
+    pub fn at_top_boundary(&self) -> bool {
+        self.paths.is_empty()
+    }
+
+    /// The number of the top block the last push completed, if it has one (the dictionary had
+    /// room for it); to be given back to [`push_top_block`](Self::push_top_block).
+    pub fn last_top_block(&self) -> Option<u32> {
+        debug_assert!(self.at_top_boundary());
+        self.nodes[LEVELS - 1].first().and_then(|node| node.number)
+    }
+
+    /// Appends the [`TOP_LEN`] paths of top block `number` (from
+    /// [`last_top_block`](Self::last_top_block)) at a top boundary: what pushing them one by one
+    /// would do, since that block was seen before, without looking at them again.
+    pub fn push_top_block(&mut self, number: u32) {
+        debug_assert!(self.at_top_boundary());
+        self.grammar.push(block_terminal(LEVELS - 1, number));
+        self.pushed += TOP_LEN as u64;
+    }
+
     /// Number of symbols pushed so far (the trace length).
     pub fn len(&self) -> u64 {
         self.pushed
@@ -165,9 +187,7 @@ impl BlockSequitur {
     fn emit(&mut self, level: usize, i: usize) {
         let node = self.nodes[level][i];
         match node.number.filter(|_| node.seen) {
-            Some(number) => self
-                .grammar
-                .push(((level as u32 + 1) << LEVEL_SHIFT) | number),
+            Some(number) => self.grammar.push(block_terminal(level, number)),
             None if level == 0 => {
                 let paths = &self.paths[i * BLOCK_LEN..(i + 1) * BLOCK_LEN];
                 self.grammar.extend(paths.iter().copied());
@@ -273,6 +293,11 @@ fn remember<K: std::hash::Hash + Eq + ?Sized, O: std::hash::Hash + Eq + std::bor
     }
 }
 
+/// The terminal of SEQUITUR's input that stands for block `number` of level `level`.
+fn block_terminal(level: usize, number: u32) -> u32 {
+    ((level as u32 + 1) << LEVEL_SHIFT) | number
+}
+
 /// The (level, number) of a block's terminal in SEQUITUR's input.
 fn block_of(symbol: Symbol) -> Option<(usize, usize)> {
     match symbol {
@@ -372,6 +397,35 @@ mod tests {
             let g = grammar(&trace);
             assert_eq!(g.expand(), trace, "len {len}, alphabet {alphabet}");
             assert_eq!(g.trace_length(), len as u64);
+        }
+    }
+
+    /// A top block seen before, pushed by its number, makes the grammar its paths make.
+    #[test]
+    fn a_known_top_block_pushed_whole_makes_the_same_grammar() {
+        for seed in 1..6 {
+            let trace = loop_trace(40 * TOP_LEN + 5, 3, seed);
+            let mut known: HashMap<&[u32], u32> = HashMap::new();
+            let mut whole = BlockSequitur::new();
+            let mut rest = &trace[..];
+            while !rest.is_empty() {
+                let top = &rest[..TOP_LEN.min(rest.len())];
+                match known.get(top) {
+                    Some(&number) => whole.push_top_block(number),
+                    None => {
+                        top.iter().for_each(|&t| whole.push(t));
+                        if top.len() == TOP_LEN
+                            && let Some(number) = whole.last_top_block()
+                        {
+                            known.insert(top, number);
+                        }
+                    }
+                }
+                rest = &rest[top.len()..];
+            }
+            assert!(known.len() < 40, "seed {seed}: no top block repeats");
+            assert_eq!(whole.len(), trace.len() as u64);
+            assert_eq!(whole.finish(), grammar(&trace), "seed {seed}");
         }
     }
 

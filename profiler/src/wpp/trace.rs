@@ -113,8 +113,13 @@ impl PathSymbols {
     /// `NewPath(p)`: path `p` of the current routine executed; returns its symbol.
     #[inline]
     pub fn new_path(&mut self, path: u64) -> u32 {
-        let function = self.routines.last().copied().unwrap_or(NO_ROUTINE);
-        self.path(function, path)
+        self.path(self.routine(), path)
+    }
+
+    /// The current routine ([`NO_ROUTINE`] before the first `EnterRoutine`).
+    #[inline]
+    pub fn routine(&self) -> u32 {
+        self.routines.last().copied().unwrap_or(NO_ROUTINE)
     }
 
     /// The symbol of path `path` of routine `function`, a new one the first time (§3.3).
