@@ -141,6 +141,10 @@ impl std::error::Error for GrammarError {}
 #[serde(try_from = "Vec<Vec<Symbol>>", into = "Vec<Vec<Symbol>>")]
 pub struct Grammar {
     rules: Vec<Vec<Symbol>>,
+    /// What validation computes anyway, kept: the analyses and the runtime's rejoining of
+    /// pieces each need them, and a large grammar's rules are far apart in memory.
+    order: Vec<u32>,
+    lengths: Vec<u64>,
 }
 
 impl TryFrom<Vec<Vec<Symbol>>> for Grammar {
@@ -160,14 +164,17 @@ impl From<Grammar> for Vec<Vec<Symbol>> {
 impl Grammar {
     /// Checks `rules` (rule 0 is the start rule) and makes a grammar of them.
     pub fn new(rules: Vec<Vec<Symbol>>) -> Result<Grammar, GrammarError> {
-        validate(&rules)?;
-        Ok(Grammar { rules })
+        let (order, lengths) = validate(&rules)?;
+        Ok(Grammar {
+            rules,
+            order,
+            lengths,
+        })
     }
 
-    /// For builders that construct valid grammars by design (SEQUITUR); checked in debug builds.
+    /// For builders that construct valid grammars by design (SEQUITUR, renumbering).
     pub(crate) fn from_valid(rules: Vec<Vec<Symbol>>) -> Grammar {
-        debug_assert_eq!(validate(&rules).err(), None);
-        Grammar { rules }
+        Grammar::new(rules).expect("a valid grammar by construction")
     }
 
     /// The right-hand sides; index 0 is the start rule.
@@ -206,15 +213,14 @@ impl Grammar {
     }
 
     /// Expansion length of every rule.
-    pub fn rule_lengths(&self) -> Vec<u64> {
-        // Validation proved that no sum overflows.
-        lengths(&self.rules, &self.topological_order()).unwrap_or_else(|_| unreachable!())
+    pub fn rule_lengths(&self) -> &[u64] {
+        &self.lengths
     }
 
     /// All rules, each after every rule that references it (so the start rule first, and
     /// children after parents). Unreachable rules are included.
-    pub fn topological_order(&self) -> Vec<u32> {
-        topological_order(&self.rules).unwrap_or_else(|_| unreachable!())
+    pub fn topological_order(&self) -> &[u32] {
+        &self.order
     }
 
     /// The whole trace, expanded iteratively.
@@ -258,7 +264,7 @@ impl Grammar {
     pub fn frequencies(&self) -> Vec<u64> {
         let mut freq = vec![0u64; self.rules.len()];
         freq[0] = 1;
-        for r in self.topological_order() {
+        for &r in self.topological_order() {
             let f = freq[r as usize];
             if f == 0 {
                 continue;
@@ -363,7 +369,7 @@ impl Grammar {
                     .collect()
             })
             .collect();
-        Grammar { rules }
+        Grammar::from_valid(rules)
     }
 
     /// One past the largest terminal used (0 when there are none): the symbol table must be at
@@ -434,7 +440,8 @@ impl Iterator for Expansion<'_> {
     }
 }
 
-fn validate(rules: &[Vec<Symbol>]) -> Result<(), GrammarError> {
+/// Checks `rules`; returns their topological order and the length of each rule's expansion.
+fn validate(rules: &[Vec<Symbol>]) -> Result<(Vec<u32>, Vec<u64>), GrammarError> {
     if rules.is_empty() {
         return Err(GrammarError::NoStartRule);
     }
@@ -461,8 +468,8 @@ fn validate(rules: &[Vec<Symbol>]) -> Result<(), GrammarError> {
         }
     }
     let order = topological_order(rules)?;
-    lengths(rules, &order)?;
-    Ok(())
+    let lengths = lengths(rules, &order)?;
+    Ok((order, lengths))
 }
 
 /// Kahn's algorithm over all rules (references already known to be in range).
@@ -523,7 +530,7 @@ fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarErro
 pub struct Occurrences<'g> {
     grammar: &'g Grammar,
     freq: Vec<u64>,
-    lens: Vec<u64>,
+    lens: &'g [u64],
     prefixes: Vec<Vec<u32>>,
     suffixes: Vec<Vec<u32>>,
     /// Occurrences of each single terminal, by terminal.
@@ -535,7 +542,7 @@ impl<'g> Occurrences<'g> {
     pub fn new(grammar: &'g Grammar, max_len: usize) -> Occurrences<'g> {
         let order = grammar.topological_order();
         let freq = grammar.frequencies();
-        let (prefixes, suffixes) = grammar.limited_ends(&order, max_len.saturating_sub(1));
+        let (prefixes, suffixes) = grammar.limited_ends(order, max_len.saturating_sub(1));
         let mut terminals: HashMap<u32, u64> = HashMap::new();
         for (r, rhs) in grammar.rules.iter().enumerate() {
             for s in rhs {

@@ -403,7 +403,7 @@ impl<'a> Rejoin<'a> {
             }
         }
         // Parents before children, so that a rule's uses are complete when it is reached.
-        for &r in &order {
+        for &r in order {
             let count = uses[r as usize];
             if count == 0 {
                 continue;
