@@ -325,6 +325,53 @@ fn edge_annotations_count_lines_as_bl_paths_do() {
     }
 }
 
+/// A run that `exit()` ends inside nested calls: the edge report says where each activation
+/// stopped (the block of the call that never returned, the block of `exit()`, main's entry block,
+/// which no edge enters), marks the lines of those blocks, and counts main's activation.
+#[test]
+fn edge_reports_show_where_activations_stopped() {
+    let scratch = Scratch::new("report-stopped");
+    std::fs::copy(
+        root().join("programs/exit_code.pl"),
+        scratch.path("exit_code.pl"),
+    )
+    .unwrap();
+    let run = pcc_in(
+        &scratch.0,
+        &[
+            "run",
+            "exit_code.pl",
+            "--profile=edge",
+            "--profile-out",
+            "edge.json",
+        ],
+        "",
+    );
+    assert_eq!(run.status, 3, "{}", run.stderr);
+    let html = report(&scratch, &scratch.path("edge.json"), &[]);
+    let still_running = "1 activation still running when the run ended";
+    // run's loop body called check 5 times, the last one never returned; check's `exit(3)`
+    // block ran once and ended the run; main stopped in its entry block, in its call of run.
+    for (function, running, stopped) in [
+        ("run", true, "×5, stopped ×1"),
+        ("check", false, "×1, stopped ×1"),
+        ("main", true, "ENTRY bb0 ×1, stopped ×1"),
+    ] {
+        let section = section(&html, function);
+        assert_eq!(section.contains(still_running), running, "{function}");
+        assert_eq!(section.matches(", stopped ×").count(), 1, "{function}");
+        assert!(section.contains(stopped), "{function}: {section}");
+        assert!(section.contains("<sup class=\"stop\""), "{function}");
+    }
+    // The line of main's call of run: entered once, and marked.
+    assert_eq!(html_line_count(section(&html, "main"), 20), Some(1));
+    let lcov = pcc(
+        &scratch,
+        &["profile", "export", "edge.json", "--format", "lcov"],
+    );
+    assert!(lcov.stdout.contains("FNDA:1,main"), "{}", lcov.stdout);
+}
+
 /// `(line, block, branch) → taken` of `BRDA` records.
 type Branches = BTreeMap<(u32, u32, u32), String>;
 

@@ -116,6 +116,10 @@ pub struct CfgView {
     /// Executions of each CFG node and edge.
     pub node_counts: Vec<u64>,
     pub edge_counts: Vec<u64>,
+    /// Activations that stopped in each node: an edge profile's blocks that control entered
+    /// more often than it left them (by `exit()`, a runtime error, or a call that never
+    /// returned); zero for the other modes, which cannot tell.
+    pub stopped: Vec<u64>,
     /// False for a `block` profile, which counts blocks only.
     pub edges_known: bool,
 }
@@ -310,6 +314,7 @@ impl FunctionView {
             Some(CfgView {
                 node_counts: vec![0; fcfg.cfg.num_nodes()],
                 edge_counts: vec![0; fcfg.cfg.num_edges()],
+                stopped: vec![0; fcfg.cfg.num_nodes()],
                 edges_known: profile.mode != Mode::Block,
                 func,
                 fcfg,
@@ -431,11 +436,26 @@ impl CfgView {
                     self.edge_counts[e.0] = edge.count;
                 }
             }
-            // A block runs as often as control enters it, or leaves it for a dead end or entry.
-            for v in 0..cfg.num_nodes() {
-                let sum = |es: &[EdgeId]| es.iter().map(|e| self.edge_counts[e.0]).sum::<u64>();
-                let node = NodeId(v);
-                self.node_counts[v] = sum(cfg.preds(node)).max(sum(cfg.succs(node)));
+            // A block runs as often as control enters it; what does not leave it stopped there.
+            let sum = |es: &[EdgeId]| es.iter().map(|e| self.edge_counts[e.0]).sum::<u64>();
+            let (entry, exit) = (cfg.entry(), cfg.exit());
+            for v in (0..cfg.num_nodes()).map(NodeId) {
+                let (ins, outs) = (sum(cfg.preds(v)), sum(cfg.succs(v)));
+                self.node_counts[v.0] = ins.max(outs);
+                if v != entry && v != exit {
+                    self.stopped[v.0] = ins.saturating_sub(outs);
+                }
+            }
+            // The record's unfinished activations stopped in blocks that could have gone on
+            // (not in one that ends by `exit()`, which has no successor); those not found
+            // elsewhere stopped in the entry block, which no edge enters.
+            let elsewhere: u64 = (0..cfg.num_nodes())
+                .filter(|&v| !cfg.succs(NodeId(v)).is_empty())
+                .map(|v| self.stopped[v])
+                .sum();
+            if let ModeRecord::Edge(edge) = &record.record {
+                self.stopped[entry.0] = edge.unfinished.saturating_sub(elsewhere);
+                self.node_counts[entry.0] += self.stopped[entry.0];
             }
             return;
         }

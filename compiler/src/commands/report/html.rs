@@ -5,7 +5,9 @@
 use std::fmt::Write as _;
 
 use pcc_profiler::dag::DagEdgeKind;
-use pcc_profiler::profile::Mode;
+use pcc_profiler::english::plural;
+use pcc_profiler::profile::{Mode, ModeRecord};
+use std::collections::BTreeMap;
 
 use super::svg::{cfg_svg, graphviz_svg, heat_background};
 use crate::commands::paths::compact_lines;
@@ -131,10 +133,17 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
 
 fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open: bool) {
     let mode = view.profile.mode;
+    let unfinished = match &view.record(f).record {
+        ModeRecord::Edge(edge) if edge.unfinished > 0 => format!(
+            " · {} still running when the run ended",
+            plural(edge.unfinished, "activation")
+        ),
+        _ => String::new(),
+    };
     let _ = write!(
         out,
-        "<section class=\"function\" id=\"fn-{0}\"><h2>fn {0} <small>{1} {2}</small></h2>\
-         <div class=\"cols\">",
+        "<section class=\"function\" id=\"fn-{0}\"><h2>fn {0} <small>{1} {2}{unfinished}\
+         </small></h2><div class=\"cols\">",
         escape(&f.name),
         f.total,
         unit(mode)
@@ -206,22 +215,37 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
     out.push_str("</div></div></section>\n");
 }
 
-/// The function's source lines with their counts, coloured by heat.
+/// The function's source lines with their counts, coloured by heat; a line of a block where
+/// activations stopped is marked, since its count includes entries that stopped before it.
 fn source_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
     let max = f.line_counts.values().copied().max().unwrap_or(0);
+    let mut stopped: BTreeMap<u32, u64> = BTreeMap::new();
+    if let Some(cfg) = &f.cfg {
+        for (lines, &n) in cfg.node_lines.iter().zip(&cfg.stopped) {
+            for &line in lines.iter().filter(|_| n > 0) {
+                *stopped.entry(line).or_default() += n;
+            }
+        }
+    }
     out.push_str("<table class=\"src\"><tr><th>line</th><th>count</th><th>source</th></tr>");
     for n in f.span.0..=f.span.1 {
         if n == 0 {
             continue;
         }
         let count = f.line_counts.get(&n).copied();
-        let (cell, style) = match count {
+        let (mut cell, style) = match count {
             Some(c) => (
                 c.to_string(),
                 format!(" style=\"background:{}\"", heat_background(c, max)),
             ),
             None => (String::new(), String::new()),
         };
+        if let Some(n) = stopped.get(&n) {
+            let _ = write!(
+                cell,
+                "<sup class=\"stop\" title=\"{n} stopped in this block\">†</sup>"
+            );
+        }
         let _ = write!(
             out,
             "<tr data-line=\"{n}\"><td class=\"ln\">{n}</td><td class=\"n\"{style}>{cell}</td>\
@@ -230,6 +254,13 @@ fn source_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
         );
     }
     out.push_str("</table>");
+    if !stopped.is_empty() {
+        out.push_str(
+            "<p class=\"note\">† Activations stopped in this line's block (<code>exit()</code>, \
+             a runtime error, or a call that never returned; the CFG says how many). The count \
+             includes them, though they may have stopped before this line.</p>",
+        );
+    }
 }
 
 /// The executed paths, hottest first; the first [`PATHS_SHOWN`] visible.
@@ -326,7 +357,9 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .warning { color: #8a4b00; background: #fff4e0; padding: 4px 8px; }
 .note { color: #666; font-style: italic; }
 .cols { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
-.left { display: flex; flex-direction: column; gap: 1em; }
+.left { display: flex; flex-direction: column; gap: 1em; width: min-content; }
+.left .note { min-width: 24em; margin: 0; }
+.src sup { line-height: 0; }
 .right { flex: 1; min-width: 24em; }
 .src { font-size: 12.5px; }
 .src pre { margin: 0; white-space: pre; }

@@ -352,7 +352,8 @@ fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
     )
 }
 
-/// The text of a block: `bb3 ×120`, then its first source lines.
+/// The text of a block: `bb3 ×120` (with `, stopped ×N` where N activations stopped in it),
+/// then its first source lines.
 fn block_text(cfg: &CfgView, v: NodeId, line: &dyn Fn(u32) -> String) -> Vec<String> {
     let count = cfg.node_counts[v.0];
     if v == cfg.fcfg.exit() {
@@ -366,7 +367,10 @@ fn block_text(cfg: &CfgView, v: NodeId, line: &dyn Fn(u32) -> String) -> Vec<Str
     } else {
         ""
     };
-    let mut text = vec![format!("{entry}bb{} ×{count}", v.0)];
+    let mut text = vec![match cfg.stopped[v.0] {
+        0 => format!("{entry}bb{} ×{count}", v.0),
+        stopped => format!("{entry}bb{} ×{count}, stopped ×{stopped}", v.0),
+    }];
     // A block without statements (a loop header, a join) shows its construct's line.
     let own = [cfg.node_line[v.0]];
     let lines = match cfg.node_lines[v.0].as_slice() {
