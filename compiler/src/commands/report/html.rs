@@ -378,6 +378,7 @@ details.cfg summary { cursor: pointer; color: #333; margin: 0 0 .4em; font-size:
 .svgbox { overflow: auto; max-height: 1100px; border: 1px solid #eee; }
 svg.cfg text { font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; fill: #222; }
 svg.cfg text.bid { font-weight: bold; }
+svg.cfg text.stopped { fill: #b91c1c; font-weight: bold; }
 svg.cfg text.elabel { font-size: 11px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
 svg.cfg rect { stroke: #555; stroke-width: 1; }
 svg.cfg .block.on rect { stroke: #2563eb; stroke-width: 3; }

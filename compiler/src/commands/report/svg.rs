@@ -352,8 +352,8 @@ fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
     )
 }
 
-/// The text of a block: `bb3 ×120` (with `, stopped ×N` where N activations stopped in it),
-/// then its first source lines.
+/// The text of a block: `bb3 ×120`, `stopped ×N` where N activations stopped in it, then its
+/// first source lines.
 fn block_text(cfg: &CfgView, v: NodeId, line: &dyn Fn(u32) -> String) -> Vec<String> {
     let count = cfg.node_counts[v.0];
     if v == cfg.fcfg.exit() {
@@ -367,10 +367,10 @@ fn block_text(cfg: &CfgView, v: NodeId, line: &dyn Fn(u32) -> String) -> Vec<Str
     } else {
         ""
     };
-    let mut text = vec![match cfg.stopped[v.0] {
-        0 => format!("{entry}bb{} ×{count}", v.0),
-        stopped => format!("{entry}bb{} ×{count}, stopped ×{stopped}", v.0),
-    }];
+    let mut text = vec![format!("{entry}bb{} ×{count}", v.0)];
+    if cfg.stopped[v.0] > 0 {
+        text.push(format!("stopped ×{}", cfg.stopped[v.0]));
+    }
     // A block without statements (a loop header, a join) shows its construct's line.
     let own = [cfg.node_line[v.0]];
     let lines = match cfg.node_lines[v.0].as_slice() {
@@ -423,6 +423,8 @@ pub fn heat_background(count: u64, max: u64) -> String {
 struct Canvas {
     blocks: Vec<Vec<String>>,
     counts: Vec<u64>,
+    /// Activations that stopped in each block (their line is drawn in red).
+    stopped: Vec<u64>,
     exit: usize,
     max_count: u64,
     body: String,
@@ -436,6 +438,7 @@ impl Canvas {
         Canvas {
             blocks,
             counts: cfg.node_counts.clone(),
+            stopped: cfg.stopped.clone(),
             exit: cfg.fcfg.exit().0,
             max_count: cfg.node_counts.iter().copied().max().unwrap_or(0),
             min: (f64::INFINITY, f64::INFINITY),
@@ -522,7 +525,11 @@ impl RenderBackend for Canvas {
             xy.x, xy.y, size.x, size.y
         );
         for (i, text) in self.blocks[v].iter().enumerate() {
-            let class = if i == 0 { " class=\"bid\"" } else { "" };
+            let class = match i {
+                0 => " class=\"bid\"",
+                1 if self.stopped[v] > 0 => " class=\"stopped\"",
+                _ => "",
+            };
             let _ = write!(
                 self.body,
                 "<text x=\"{:.1}\" y=\"{:.1}\"{class}>{}</text>",
