@@ -305,9 +305,6 @@ mod tests {
         assert_eq!(plan.reconstruct(&counters).unwrap(), truth.to_vec());
     }
 
-    /// AddEvenNumbers(2) stopped (a runtime error, say) in node 4, the second time there: blocks
-    /// 1 2 3 4 6 3 4. With node 4 a stop node, the counts of the edges taken are rebuilt exactly,
-    /// and one activation is still running in node 4.
     /// The edges of AddEvenNumbers(2) stopped in node 4 the second time there (blocks 1 2 3 4 6
     /// 3 4), the counters `plan` has for them (the stop counted if node 4's failing check has
     /// one), and the counters on CFG edges.

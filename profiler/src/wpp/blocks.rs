@@ -36,9 +36,9 @@ use std::hash::BuildHasherDefault;
 pub const BLOCK_LEN: usize = 8;
 
 /// Levels of blocks: blocks of [`BLOCK_LEN`] paths, then pairs of them, pairs of pairs…: 8, 16,
-/// 32, 64, 128 and 256 paths. Where the trace repeats, SEQUITUR sees one number per 256 paths; where it
-/// varies (a data-dependent branch makes up to 2^n blocks of n paths), the shorter blocks still
-/// repeat.
+/// 32, 64, 128 and 256 paths. Where the trace repeats, SEQUITUR sees one number per 256 paths;
+/// where it varies (a data-dependent branch makes up to 2^n blocks of n paths), the shorter
+/// blocks still repeat.
 const LEVELS: usize = 6;
 
 /// Paths per block of the top level.

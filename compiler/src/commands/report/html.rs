@@ -221,8 +221,9 @@ fn source_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
     let max = f.line_counts.values().copied().max().unwrap_or(0);
     let mut stopped: BTreeMap<u32, u64> = BTreeMap::new();
     if let Some(cfg) = &f.cfg {
-        for (lines, &n) in cfg.node_lines.iter().zip(&cfg.stopped) {
-            for &line in lines.iter().filter(|_| n > 0) {
+        let blocks = cfg.node_lines.iter().zip(&cfg.stopped);
+        for (lines, &n) in blocks.filter(|&(_, &n)| n > 0) {
+            for &line in lines {
                 *stopped.entry(line).or_default() += n;
             }
         }
