@@ -552,6 +552,36 @@ impl TerminatorKind {
     }
 }
 
+impl Program {
+    /// Per function, the PL functions it calls (once per call site).
+    pub fn callees(&self) -> IdVec<FnId, Vec<FnId>> {
+        (self.functions.iter())
+            .map(|func| {
+                (func.blocks.iter())
+                    .flat_map(|b| &b.stmts)
+                    .filter_map(|stmt| stmt.kind.called_function())
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Whether a call of `from` can lead to a call of `to` (`from` calls it, or calls a function
+/// that can), in the call graph `callees` ([`Program::callees`]).
+pub fn reaches(callees: &IdVec<FnId, Vec<FnId>>, from: FnId, to: FnId) -> bool {
+    let mut seen = IdVec::from_elem(false, callees.len());
+    let mut todo = callees[from].clone();
+    while let Some(g) = todo.pop() {
+        if g == to {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[g], true) {
+            todo.extend(&callees[g]);
+        }
+    }
+    false
+}
+
 impl Function {
     pub fn operand_type(&self, op: &Operand) -> Type {
         match op {

@@ -24,7 +24,7 @@
 
 use crate::mir::{
     BasicBlock, BlockId, ENTRY, FnId, Function, IdVec, LocalId, Operand, Program, Rvalue,
-    Statement, StatementKind, Terminator, TerminatorKind,
+    Statement, StatementKind, Terminator, TerminatorKind, reaches,
 };
 
 /// The largest callee inlined, in statements and blocks (each block ends in a terminator).
@@ -45,15 +45,20 @@ const MAX_CALLER_SIZE: usize = 2000;
 /// (the brainfuck interpreter's ran 11% slower).
 const MAX_ONLY_SITE_CALLEE_SIZE: usize = 400;
 
-pub fn inline_small_functions(program: &mut Program) {
+/// Inlines calls of small functions; never of `parts` (from `split.rs`), whose calls end the
+/// cycles of the functions split.
+pub fn inline_small_functions(program: &mut Program, parts: &[FnId]) {
     // Every inlining grows a caller smaller than `MAX_CALLER_SIZE`, so this ends.
-    let recursive = recursive(program);
+    let recursive = recursive(program, parts);
     loop {
         let sites = live_call_sites(program);
         let inlinable: IdVec<FnId, Option<Candidate>> = program
             .functions
             .iter_enumerated()
-            .map(|(f, func)| candidate(func, recursive[f], sites[f] == 1 && !func.has_loop()))
+            .map(|(f, func)| {
+                let never = recursive[f] || parts.contains(&f);
+                candidate(func, never, sites[f] == 1 && !func.has_loop())
+            })
             .collect();
         let mut changed = false;
         for caller in program.functions.ids() {
@@ -69,35 +74,15 @@ fn size(func: &Function) -> usize {
     func.blocks.iter().map(|b| b.program_statements() + 1).sum()
 }
 
-/// Functions on a cycle of the call graph: those reachable from their own callees.
-fn recursive(program: &Program) -> IdVec<FnId, bool> {
-    let callees: IdVec<FnId, Vec<FnId>> = program
-        .functions
-        .iter()
-        .map(|func| {
-            func.blocks
-                .iter()
-                .flat_map(|b| &b.stmts)
-                .filter_map(|stmt| stmt.kind.called_function())
-                .collect()
-        })
-        .collect();
-    program
-        .functions
-        .ids()
-        .map(|f| {
-            let mut seen = IdVec::from_elem(false, program.functions.len());
-            let mut todo = callees[f].clone();
-            while let Some(g) = todo.pop() {
-                if g == f {
-                    return true;
-                }
-                if !std::mem::replace(&mut seen[g], true) {
-                    todo.extend(&callees[g]);
-                }
-            }
-            false
-        })
+/// Functions on a cycle of the call graph: those reachable from their own callees. Calls out of
+/// `parts` make no cycle: those functions are never inlined, so a cycle through one ends there.
+fn recursive(program: &Program, parts: &[FnId]) -> IdVec<FnId, bool> {
+    let mut callees = program.callees();
+    for &part in parts {
+        callees[part].clear();
+    }
+    (program.functions.ids())
+        .map(|f| reaches(&callees, f, f))
         .collect()
 }
 
@@ -310,7 +295,7 @@ fn main() {
 }
 ";
         let mut program = lower(source);
-        inline_small_functions(&mut program);
+        inline_small_functions(&mut program, &[]);
         let expected = "\
 fn main() -> void {
     let _0: int; // s
@@ -352,7 +337,7 @@ fn main() {
 }
 ";
         let mut program = lower(source);
-        inline_small_functions(&mut program);
+        inline_small_functions(&mut program, &[]);
         assert_eq!(calls(&program, "middle"), Vec::<String>::new());
         assert_eq!(calls(&program, "down"), ["down"]);
         assert_eq!(calls(&program, "main"), ["down"]);
@@ -373,7 +358,7 @@ fn main() {
 }
 ";
         let mut program = lower(source);
-        inline_small_functions(&mut program);
+        inline_small_functions(&mut program, &[]);
         // `calls_down` calls `down` but is on no cycle: inlined into `main`; `down`, `other`
         // and `step` form one, and stay calls.
         assert_eq!(calls(&program, "main"), ["down"]);
@@ -410,7 +395,7 @@ fn main() {{ println(counted(1), streamed(2), traced(3), big(4), big(5)); }}"
         add(&mut program, "streamed", enter);
         let trace = StatementKind::Trace(crate::mir::TraceEvent::Enter(FnId::new(2)));
         add(&mut program, "traced", trace);
-        inline_small_functions(&mut program);
+        inline_small_functions(&mut program, &[]);
         assert_eq!(calls(&program, "main"), ["traced", "big", "big"]);
         // The inlined callees still count in their own table and stream to their own stream.
         let main = program.functions.iter().find(|f| f.name == "main").unwrap();
@@ -439,7 +424,7 @@ fn main() {{ println(mid(1), huge(2)); println(mid(3), huge(4)); }}",
         let mut program = lower(&source);
         let main = program.functions.position(|f| f.name == "main");
         program.functions[main.unwrap()].blocks[ENTRY].hot = true;
-        inline_small_functions(&mut program);
+        inline_small_functions(&mut program, &[]);
         // Both calls of `mid` are in the hot block (the second one in its continuation, hot
         // too); `huge` is over even the hot budget.
         assert_eq!(calls(&program, "main"), ["huge", "huge"]);
@@ -460,7 +445,7 @@ fn main() {{ println(once(1), twice(2), twice(3), looping(4), too_big(5)); }}",
             huge = body(MAX_ONLY_SITE_CALLEE_SIZE),
         );
         let mut program = lower(&source);
-        inline_small_functions(&mut program);
+        inline_small_functions(&mut program, &[]);
         // `dead` is never called, so its call of `once` does not count.
         assert_eq!(
             calls(&program, "main"),

@@ -13,6 +13,7 @@ mod dead_code;
 mod inline;
 mod region;
 mod simplify_cfg;
+mod split;
 mod version;
 
 pub use inline::MAX_HOT_CALLEE_SIZE;
@@ -26,7 +27,9 @@ pub fn optimize(program: &mut mir::Program) {
     // Before inlining, so that inlined callees bring their brackets along.
     region::free_activation_regions(program);
     verify::after_pass(program, "region");
-    inline::inline_small_functions(program);
+    let parts = split::split_recursive_functions(program);
+    verify::after_pass(program, "split");
+    inline::inline_small_functions(program, &parts);
     verify::after_pass(program, "inline");
     let passes: [(&str, FunctionPass); 4] = [
         ("const-fold", const_fold::fold_constants),
