@@ -1,7 +1,7 @@
 //! MIR optimizations run at `-O 2`, after instrumentation. Cranelift already does GVN, LICM and
 //! constant folding on its own IR, but inlines nothing and cannot see that an index is in bounds;
 //! these passes do what is easier on MIR: heap regions for activations whose objects die with
-//! them, inlining small leaf functions, then removing branches on
+//! them, inlining small leaf functions and the fast sides of recursive ones, then removing branches on
 //! constants, chains of empty blocks, values that are computed but never used, and bounds checks
 //! that loop and branch conditions prove redundant; then loops, and blocks, whose remaining
 //! checks one guard at their entry can prove are versioned.
@@ -27,6 +27,9 @@ pub fn optimize(program: &mut mir::Program) {
     // Before inlining, so that inlined callees bring their brackets along.
     region::free_activation_regions(program);
     verify::after_pass(program, "region");
+    inline::inline_small_functions(program, &[]);
+    verify::after_pass(program, "inline");
+    // After inlining, so that a head's size counts what it calls; then its callers inline it.
     let parts = split::split_recursive_functions(program);
     verify::after_pass(program, "split");
     inline::inline_small_functions(program, &parts);

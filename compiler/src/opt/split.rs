@@ -26,9 +26,12 @@ use crate::mir::{
     Program, Rvalue, Statement, StatementKind, Terminator, TerminatorKind, Type, reaches,
 };
 
-/// The largest entry block plus fast side split off, in statements and blocks: it is copied
-/// to every call site.
-const MAX_HEAD_SIZE: usize = 20;
+/// The largest entry block plus fast side split off, in statements and blocks, counted after
+/// inlining (with what its calls inlined): it is copied to every call site. AWFY's Towers moves
+/// a disk on the fast side of `move_disks`, 47 statements and blocks with the moves inlined,
+/// and runs 21% faster split; a head is paid for once per call site and saves a call on every
+/// run of the fast side.
+const MAX_HEAD_SIZE: usize = 64;
 
 /// Splits every recursive function that has a fast side; returns the ids of the `.part`
 /// functions made, which the inliner must never inline.
