@@ -34,7 +34,11 @@ pub fn optimize(program: &mut mir::Program) {
     verify::after_pass(program, "split");
     inline::inline_small_functions(program, &parts);
     verify::after_pass(program, "inline");
-    let passes: [(&str, FunctionPass); 4] = [
+    // Twice: tail duplication copies a join's test (a `&&`'s result) into the blocks that
+    // assign it a constant, where folding decides the branch.
+    let passes: [(&str, FunctionPass); 6] = [
+        ("const-fold", const_fold::fold_constants),
+        ("simplify-cfg", simplify_cfg::simplify_cfg),
         ("const-fold", const_fold::fold_constants),
         ("simplify-cfg", simplify_cfg::simplify_cfg),
         ("dead-code", dead_code::remove_dead_assignments),
