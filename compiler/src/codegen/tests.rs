@@ -906,6 +906,36 @@ fn main() { println(f(new P { a: 1, b: 2 }, new P { a: 3, b: 4 }, true)); }
 }
 
 #[test]
+fn an_object_tested_against_null_on_every_way_in_is_not_checked_again() {
+    let source = "\
+struct E { next: E }
+fn shorter(x: E, y: E) -> bool {
+    while y != null {
+        if x == null { return true; }
+        x = x.next;
+        y = y.next;
+    }
+    return false;
+}
+fn reassigned(x: E) -> bool {
+    if x != null { x = x.next; }
+    return x.next == null;
+}
+fn main() { println(shorter(null, null), reassigned(new E { next: null })); }
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let program = crate::lower::lower_program(&typed);
+    let options = Options { opt_level: 0 };
+    // `y` is tested at the loop's entry and at its bottom, both edges into the body; `x` on
+    // the branch of `x == null` that goes on.
+    let clif = emit_clif(&program, source, &options, Some("shorter")).unwrap();
+    assert!(!clif.contains("pcc_err_null"), "{clif}");
+    // The test proved the `x` before the assignment, not the one read after.
+    let clif = emit_clif(&program, source, &options, Some("reassigned")).unwrap();
+    assert_eq!(clif.matches("call fn0(").count(), 1, "{clif}");
+}
+
+#[test]
 fn a_constant_added_to_an_unchecked_index_is_in_the_displacement() {
     let source = "\
 fn f(a: [int]) -> int {
