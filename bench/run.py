@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Performance harness: builds what it needs, repeats every measurement, reports medians.
 
-    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only | --pgo-only] [--baseline PCC] [--out FILE]
+    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only | --pgo-only | --code-only] [--baseline PCC] [--out FILE]
 
 1. The suite: every program with a `NAME.bench` file under programs/ (the benchmark ports of
    programs/bench/ and the kernels of programs/), run with the arguments in that file, which make
@@ -18,6 +18,8 @@
 3. wpp on its own inputs (its cost follows the number of acyclic paths): overhead, trace length,
    compression; SEQUITUR(1) and k-slab forest throughput on synthetic streams.
 4. Native executables (`pcc build -O2`): build time, size, run time against `pcc run -O2`.
+5. With `--code-only`, only the generated code: gcc -O2, pcc -O2 and, with `--baseline`, another
+   pcc binary at -O2, on the suite, all three runs interleaved (a tenth of the suite table's time).
 
 Times are CPU seconds (user + system of the child, so other load on a shared machine matters
 less than for wall time), the median of N runs; pcc's include JIT compilation. The
@@ -251,6 +253,44 @@ def suite_rows(runs, only, baseline):
     return rows
 
 
+def code_rows(runs, only, baseline):
+    """Per benchmark: name, gcc -O2 seconds, pcc -O2 seconds and the `baseline` binary's (None
+    without one), runs interleaved, outputs checked against the C port's."""
+    rows = []
+    for name, pl, args in benchmarks(only):
+        exe = BUILD / name
+        subprocess.run(["gcc", "-O2", "-o", exe, C_PORTS / f"{name}.c", "-lm"], check=True)
+        cmds = [[exe, *args], [PCC, "run", pl, "-O2", "--", *args]]
+        if baseline:
+            cmds.append([baseline, "run", pl, "-O2", "--", *args])
+        results = timed_together(cmds, runs)
+        if any(out != results[0][2] for _, _, out in results):
+            sys.exit(f"{name}: the outputs of pcc and the C port differ")
+        t_base = results[2][0] if baseline else None
+        rows.append((name, results[0][0], results[1][0], t_base))
+        print(f"{name}: gcc {results[0][0]:.2f} s, pcc {results[1][0]:.2f} s", file=sys.stderr)
+    return rows
+
+
+def code_table(rows, runs):
+    base = rows[0][3] is not None
+    lines = [
+        f"Generated code at -O2 (CPU seconds, medians of {runs} interleaved runs; pcc's include JIT "
+        "compilation" + ("; baseline = the `--baseline` pcc binary" if base else "") + "):",
+        "",
+        "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc |" + (" baseline | baseline / gcc | pcc / baseline |" if base else ""),
+        "|---|---|---|---|" + ("---|---|---|" if base else ""),
+    ]
+    for name, t_c, t_pcc, t_base in rows:
+        cells = f" {t_base:.3f} | {t_base / t_c:.2f} | {t_pcc / t_base:.2f} |" if base else ""
+        lines.append(f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} |{cells}")
+    means = [f"{geomean([r[2] / r[1] for r in rows]):.2f}"]
+    if base:
+        means += ["", f"{geomean([r[3] / r[1] for r in rows]):.2f}", f"{geomean([r[2] / r[3] for r in rows]):.2f}"]
+    lines.append("| geometric mean | | | " + " | ".join(means) + " |")
+    return lines
+
+
 def accuracy(profiles):
     """ppp's rho per function, tpp's AoDF against bl (percent), and the functions stored in a
     hash table under bl but not under tpp."""
@@ -479,6 +519,9 @@ def main():
     parser.add_argument(
         "--wpp-only", action="store_true", help="only the wpp table (section 3), printed, not written"
     )
+    parser.add_argument(
+        "--code-only", action="store_true", help="only gcc -O2 against pcc -O2 (and --baseline), printed, not written"
+    )
     parser.add_argument("--baseline", help="another pcc binary to time on the suite, for before/after ratios")
     parser.add_argument("--out")
     opts = parser.parse_args()
@@ -487,6 +530,10 @@ def main():
         report = "\n".join([f"Machine: {machine()}", "", *pgo_table(pgo_rows(opts.runs, set(opts.only)))]) + "\n"
         print(report)
         Path(opts.out or ROOT / "bench" / "pgo.md").write_text(report)
+        return
+    if opts.code_only:
+        rows = code_rows(opts.runs, set(opts.only), opts.baseline)
+        print("\n".join([f"Machine: {machine()}", "", *code_table(rows, opts.runs)]))
         return
     if opts.wpp_only:
         print("\n".join([f"Machine: {machine()}", "", *wpp_table(opts.runs)]))

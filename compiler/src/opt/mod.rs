@@ -10,10 +10,12 @@ mod block_guard;
 mod bounds;
 mod const_fold;
 mod dead_code;
+mod fields;
 mod inline;
 mod region;
 mod simplify_cfg;
 mod split;
+mod stores;
 mod version;
 
 pub use inline::MAX_HOT_CALLEE_SIZE;
@@ -36,18 +38,25 @@ pub fn optimize(program: &mut mir::Program) {
     verify::after_pass(program, "inline");
     // Twice: tail duplication copies a join's test (a `&&`'s result) into the blocks that
     // assign it a constant, where folding decides the branch.
-    let passes: [(&str, FunctionPass); 6] = [
-        ("const-fold", const_fold::fold_constants),
-        ("simplify-cfg", simplify_cfg::simplify_cfg),
-        ("const-fold", const_fold::fold_constants),
-        ("simplify-cfg", simplify_cfg::simplify_cfg),
-        ("dead-code", dead_code::remove_dead_assignments),
-        ("bounds", bounds::remove_bounds_checks),
-    ];
-    for (name, pass) in passes {
-        program.functions.iter_mut().for_each(pass);
-        verify::after_pass(program, name);
-    }
+    run(
+        program,
+        [
+            ("const-fold", const_fold::fold_constants),
+            ("simplify-cfg", simplify_cfg::simplify_cfg),
+            ("const-fold", const_fold::fold_constants),
+            ("simplify-cfg", simplify_cfg::simplify_cfg),
+        ],
+    );
+    // On merged blocks, whose single-entry chains are longest.
+    fields::reuse_field_loads(program);
+    verify::after_pass(program, "fields");
+    run(
+        program,
+        [
+            ("dead-code", dead_code::remove_dead_assignments),
+            ("bounds", bounds::remove_bounds_checks),
+        ],
+    );
     version::version_loops(program);
     verify::after_pass(program, "version");
     program
@@ -55,6 +64,14 @@ pub fn optimize(program: &mut mir::Program) {
         .iter_mut()
         .for_each(block_guard::guard_blocks);
     verify::after_pass(program, "block-guard");
+}
+
+/// Runs each pass on every function, in order.
+fn run<const N: usize>(program: &mut mir::Program, passes: [(&str, FunctionPass); N]) {
+    for (name, pass) in passes {
+        program.functions.iter_mut().for_each(pass);
+        verify::after_pass(program, name);
+    }
 }
 
 #[cfg(test)]

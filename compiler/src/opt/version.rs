@@ -40,6 +40,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::stores::{Stores, stores};
 use crate::mir::clone::{append_copies, size};
 use crate::mir::poly::{
     Compare, Emitter, Poly, Spread, chain_tests, evaluate, int, operand, requirement, widened,
@@ -67,56 +68,6 @@ pub fn version_loops(program: &mut Program) {
             }
         }
     }
-}
-
-/// Globals and struct fields (of any object) that code may store.
-#[derive(Clone, Default, PartialEq)]
-struct Stores {
-    globals: BTreeSet<GlobalId>,
-    fields: BTreeSet<(StructId, usize)>,
-}
-
-impl Stores {
-    /// Adds the stores `kind` makes, counting a call as the stores of its callee (`callee`).
-    fn add(&mut self, kind: &StatementKind, callee: &dyn Fn(FnId) -> Stores) {
-        match kind {
-            StatementKind::SetGlobal(g, _) => {
-                self.globals.insert(*g);
-            }
-            StatementKind::SetField { strukt, field, .. } => {
-                self.fields.insert((*strukt, *field));
-            }
-            _ => {
-                if let Some(f) = kind.called_function() {
-                    let theirs = callee(f);
-                    self.globals.extend(theirs.globals);
-                    self.fields.extend(theirs.fields);
-                }
-            }
-        }
-    }
-}
-
-/// What each function may store, itself or through the functions it calls (a fixed point
-/// over the call graph).
-fn stores(program: &Program) -> IdVec<FnId, Stores> {
-    let mut stores: IdVec<FnId, Stores> =
-        IdVec::from_elem(Stores::default(), program.functions.len());
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (id, func) in program.functions.iter_enumerated() {
-            let mut s = Stores::default();
-            for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
-                s.add(&stmt.kind, &|f| stores[f].clone());
-            }
-            if s != stores[id] {
-                stores[id] = s;
-                changed = true;
-            }
-        }
-    }
-    stores
 }
 
 /// The blocks of each innermost natural loop of `func`, in reverse postorder (the header
