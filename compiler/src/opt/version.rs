@@ -6,14 +6,17 @@
 //! original loop runs with its checks intact, so a bounds error is reported exactly where and
 //! when the program reports it unoptimized.
 //!
-//! Which loops: innermost loops of at most `MAX_LOOP_SIZE` statements, not headed by the entry
-//! block, every back edge of which is a test of one induction variable `i` against a bound
+//! Which loops: loops of at most `MAX_LOOP_SIZE` statements, not headed by the entry block,
+//! innermost ones first, then those around them (the inner loops' versions and guards copied
+//! with them: the outer guard covers the accesses affine in the outer induction variable, such
+//! as a sieve's `flags[i - 1]` around the loop that clears multiples of `i`), every back edge of which is a test of one induction variable `i` against a bound
 //! (`i < n`, `n >= i`, ...; the lowering's loops are tested at the bottom), where `i` is
 //! `i + s` at every back edge with `s` invariant (a constant or a local the loop does not
 //! assign), and the test's direction agrees with the sign of `s`.
 //!
 //! What the test proves. The loop body is evaluated once from the header over polynomials in
-//! the locals' values at the header (`mir/poly.rs`), so an index is `a × i + q`, with `i` the
+//! the locals' values at the header (`mir/poly.rs`; at an inner loop's header, what the inner
+//! loop assigns is unknown), so an index is `a × i + q`, with `i` the
 //! induction variable's value at the header of the current iteration and `q` invariant. The
 //! first iteration has `i = i0`, the value at the entry; every other one came through a back
 //! edge whose test passed, so `i` is at most (at least, counting down) that test's bound, and
@@ -62,7 +65,20 @@ const MAX_COEFFICIENT: i64 = 1 << 20;
 pub fn version_loops(program: &mut Program) {
     let stores = stores(program);
     for func in program.functions.iter_mut() {
-        for body in innermost_loops(func) {
+        for (body, _) in natural_loops(func).into_iter().filter(|(_, inner)| *inner) {
+            if let Some(plan) = plan(func, &body, &stores) {
+                build(func, &body, &plan);
+            }
+        }
+        // Then the loops around loops, smallest first, one at a time: each copy adds blocks and
+        // loops (copies of the loops it holds, which are tried too, and cover nothing more).
+        let mut tried = BTreeSet::new();
+        while let Some(body) = (natural_loops(func).into_iter())
+            .filter(|(body, inner)| !inner && !tried.contains(&body[0]))
+            .map(|(body, _)| body)
+            .min_by_key(Vec::len)
+        {
+            tried.insert(body[0]);
             if let Some(plan) = plan(func, &body, &stores) {
                 build(func, &body, &plan);
             }
@@ -70,9 +86,10 @@ pub fn version_loops(program: &mut Program) {
     }
 }
 
-/// The blocks of each innermost natural loop of `func`, in reverse postorder (the header
-/// first), except a loop headed by the entry block, which has no entry edge to guard.
-fn innermost_loops(func: &Function) -> Vec<Vec<BlockId>> {
+/// The blocks of each natural loop of `func`, in reverse postorder (the header first), and
+/// whether it is innermost (holds no other loop's header); except a loop headed by the entry
+/// block, which has no entry edge to guard.
+fn natural_loops(func: &Function) -> Vec<(Vec<BlockId>, bool)> {
     let idom = func.immediate_dominators();
     let dominates = |a: BlockId, mut b: BlockId| loop {
         if a == b {
@@ -112,11 +129,50 @@ fn innermost_loops(func: &Function) -> Vec<Vec<BlockId>> {
             }
         }
         let body: Vec<BlockId> = rpo.iter().copied().filter(|&b| in_loop[b]).collect();
-        if body[1..].iter().all(|b| !latches.contains_key(b)) {
-            loops.push(body);
-        }
+        let innermost = body[1..].iter().all(|b| !latches.contains_key(b));
+        loops.push((body, innermost));
     }
     loops
+}
+
+/// The locals that the loop headed by `header` with back edges from `latches` assigns: the
+/// blocks that reach a latch without passing the header. `None` if `header` does not dominate
+/// every latch (the flow into it is irreducible), so these are not back edges.
+fn assigned_in_loop(
+    func: &Function,
+    header: BlockId,
+    latches: &[BlockId],
+) -> Option<BTreeSet<LocalId>> {
+    if latches.is_empty() {
+        return Some(BTreeSet::new());
+    }
+    let idom = func.immediate_dominators();
+    let dominated = |mut b: BlockId| loop {
+        if b == header {
+            return true;
+        }
+        match idom[b] {
+            Some(d) => b = d,
+            None => return false,
+        }
+    };
+    if !latches.iter().all(|&l| dominated(l)) {
+        return None;
+    }
+    let predecessors = func.predecessors();
+    let mut in_loop = BTreeSet::from([header]);
+    let mut stack = latches.to_vec();
+    while let Some(b) = stack.pop() {
+        if in_loop.insert(b) {
+            stack.extend(&predecessors[b]);
+        }
+    }
+    Some(
+        (in_loop.iter())
+            .flat_map(|&b| &func.blocks[b].stmts)
+            .filter_map(|stmt| stmt.kind.dest())
+            .collect(),
+    )
 }
 
 /// A value read once by the guard: a global, a field of an object, or the length of an array
@@ -242,19 +298,30 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
             }
         } else {
             // The header dominates the loop: other predecessors are unreachable. A predecessor
-            // in the body not visited yet (the body's order does not put it first) has no state
-            // to meet: the loop is not versioned.
+            // in the body not visited yet (the body's order does not put it first) is the latch
+            // of a loop inside this one, headed by `b`, or the loop is not versioned.
             let mut known: Option<State> = None;
+            let mut latches = Vec::new();
             for p in &predecessors[b] {
                 if let Some(&j) = position.get(p) {
-                    let before = out.get(j)?;
-                    match &mut known {
-                        None => known = Some(before.clone()),
-                        Some(known) => known.meet(before),
+                    match out.get(j) {
+                        Some(before) => match &mut known {
+                            None => known = Some(before.clone()),
+                            Some(known) => known.meet(before),
+                        },
+                        None => latches.push(*p),
                     }
                 }
             }
-            known?
+            let mut state = known?;
+            // Through the inner loop's latches come values only it assigns; all else is as
+            // it was on entering it.
+            for l in assigned_in_loop(func, b, &latches)? {
+                state.value[l] = None;
+                state.alias[l] = None;
+                state.compare[l] = None;
+            }
+            state
         };
         for (s, stmt) in func.blocks[b].stmts.iter().enumerate() {
             if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
@@ -648,7 +715,9 @@ mod tests {
         }
         let f = program.functions.position(|f| f.name == "f").expect("f");
         let func = &program.functions[f];
-        let loops = innermost_loops(func);
+        let loops: Vec<Vec<BlockId>> = (natural_loops(func).into_iter())
+            .filter_map(|(body, inner)| inner.then_some(body))
+            .collect();
         assert_eq!(loops.len(), 1, "one innermost loop");
         let plan = plan(func, &loops[0], &stores(&program))?;
         let mut conditions: Vec<String> = (plan.non_negative.iter())
@@ -656,6 +725,32 @@ mod tests {
             .collect();
         conditions.sort();
         Some((plan, conditions))
+    }
+
+    #[test]
+    fn a_loop_around_a_loop_is_versioned_for_its_own_accesses() {
+        let source = "\
+fn f(flags: [bool], size: int) -> int {
+    let count = 0;
+    for i in 2..size + 1 {
+        if flags[i - 1] {
+            count += 1;
+            let k = i + i;
+            while k <= size { flags[k - 1] = false; k += i; }
+        }
+    }
+    return count;
+}
+fn main() { println(f([true; 100], 100)); }
+";
+        let mut program = lower(source);
+        crate::opt::optimize(&mut program);
+        let text = crate::opt::testing::text(&program, source, "f");
+        // The outer loop reads `flags[i - 1]` unchecked in its copy, around both versions of
+        // the inner loop (stores `flags[k - 1]` unchecked in its own copies).
+        assert_eq!(text.matches("= unchecked _0[").count(), 1, "{text}");
+        assert_eq!(text.matches("= _0[").count(), 1, "{text}");
+        assert!(text.matches("unchecked _0[_").count() >= 3, "{text}");
     }
 
     /// `p` with the locals' source names (`_N` for temporaries), `len(a)` for the guard's load
