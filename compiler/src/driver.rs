@@ -646,7 +646,7 @@ pub fn emit(
             program
                 .functions
                 .iter_enumerated()
-                .filter(|(_, f)| only.is_none_or(|name| f.name == name))
+                .filter(|(_, f)| only.is_none_or(|name| crate::mir::is_part_of(&f.name, name)))
                 .map(|(id, _)| program.function_text(id, &line_of))
                 .collect::<Vec<_>>()
                 .join("\n")

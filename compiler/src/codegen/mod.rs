@@ -94,8 +94,8 @@ pub fn object(
     object::compile(program, source, options, profile)
 }
 
-/// The Cranelift IR of every function (or of the function named `only`), after Cranelift's
-/// optimizations.
+/// The Cranelift IR of every function (or of the function named `only`, and the part `-O 2`
+/// split off it), after Cranelift's optimizations.
 pub fn emit_clif(
     program: &Program,
     source: &str,
@@ -105,8 +105,8 @@ pub fn emit_clif(
     emit(program, source, options, only, Listing::Clif)
 }
 
-/// The machine code of every function (or of the function named `only`), as Cranelift prints
-/// it after register allocation.
+/// The machine code of every function (or of the function named `only`, and its part), as
+/// Cranelift prints it after register allocation.
 pub fn emit_asm(
     program: &Program,
     source: &str,
@@ -125,7 +125,7 @@ fn emit(
 ) -> Result<String> {
     let texts: Vec<String> = jit::listings(program, source, options, listing)?
         .into_iter()
-        .filter(|(name, _)| only.is_none_or(|only| only == name))
+        .filter(|(name, _)| only.is_none_or(|only| crate::mir::is_part_of(name, only)))
         .map(|(_, text)| text)
         .collect();
     match only {

@@ -566,6 +566,15 @@ impl Program {
     }
 }
 
+/// What `-O 2`'s partial inlining names the rest of a function it splits (`opt/split.rs`).
+pub const PART_SUFFIX: &str = ".part";
+
+/// Whether the compiled function `compiled` is, or is part of, the source function `name`: what
+/// `--emit --function NAME` shows.
+pub fn is_part_of(compiled: &str, name: &str) -> bool {
+    compiled == name || compiled.strip_suffix(PART_SUFFIX) == Some(name)
+}
+
 /// Whether a call of `from` can lead to a call of `to` (`from` calls it, or calls a function
 /// that can), in the call graph `callees` ([`Program::callees`]).
 pub fn reaches(callees: &IdVec<FnId, Vec<FnId>>, from: FnId, to: FnId) -> bool {

@@ -23,7 +23,8 @@ use std::collections::BTreeSet;
 use crate::lower::remove_unreachable_blocks;
 use crate::mir::{
     BasicBlock, BlockId, Callee, ENTRY, FnId, Function, IdVec, LocalDecl, LocalId, Operand,
-    Program, Rvalue, Statement, StatementKind, Terminator, TerminatorKind, Type, reaches,
+    PART_SUFFIX, Program, Rvalue, Statement, StatementKind, Terminator, TerminatorKind, Type,
+    reaches,
 };
 
 /// The largest entry block plus fast side split off, in statements and blocks, counted after
@@ -221,7 +222,7 @@ fn outline(func: &Function, slow: BlockId) -> (Function, Vec<LocalId>) {
         }
     }
     let mut part = Function {
-        name: format!("{}.part", func.name),
+        name: format!("{}{PART_SUFFIX}", func.name),
         params: (0..live.len()).map(LocalId::new).collect(),
         ret: func.ret.clone(),
         locals,
@@ -326,6 +327,14 @@ fn down.part(_0: int) -> int {
 }
 ";
         assert_eq!(text(&program, DOWN, "down.part"), part);
+    }
+
+    #[test]
+    fn emit_shows_a_part_with_its_function() {
+        use crate::mir::is_part_of;
+        assert!(is_part_of("down", "down") && is_part_of("down.part", "down"));
+        assert!(!is_part_of("down.part", "dow") && !is_part_of("download", "down"));
+        assert!(!is_part_of("down", "down.part"));
     }
 
     #[test]
