@@ -19,7 +19,9 @@
    compression; SEQUITUR(1) and k-slab forest throughput on synthetic streams.
 4. Native executables (`pcc build -O2`): build time, size, run time against `pcc run -O2`.
 5. With `--code-only`, only the generated code: gcc -O2, pcc -O2 and, with `--baseline`, another
-   pcc binary at -O2, on the suite, all three runs interleaved (a tenth of the suite table's time).
+   pcc binary at -O2, on the suite, all three runs interleaved (a tenth of the suite table's time),
+   in user time: the system time of pcc's programs is the kernel zeroing fresh pages (PL never
+   frees), which on this virtual machine varies by seconds between runs of one binary.
 
 Times are CPU seconds (user + system of the child, so other load on a shared machine matters
 less than for wall time), the median of N runs; pcc's include JIT compilation. The
@@ -255,7 +257,8 @@ def suite_rows(runs, only, baseline):
 
 def code_rows(runs, only, baseline):
     """Per benchmark: name, gcc -O2 seconds, pcc -O2 seconds and the `baseline` binary's (None
-    without one), runs interleaved, outputs checked against the C port's."""
+    without one), in user time (the code's own; system time is page zeroing, which varies by
+    seconds between identical runs here), runs interleaved, outputs checked against the C port's."""
     rows = []
     for name, pl, args in benchmarks(only):
         exe = BUILD / name
@@ -263,7 +266,7 @@ def code_rows(runs, only, baseline):
         cmds = [[exe, *args], [PCC, "run", pl, "-O2", "--", *args]]
         if baseline:
             cmds.append([baseline, "run", pl, "-O2", "--", *args])
-        results = timed_together(cmds, runs)
+        results = timed_together(cmds, runs, clock="user")
         if any(out != results[0][2] for _, _, out in results):
             sys.exit(f"{name}: the outputs of pcc and the C port differ")
         t_base = results[2][0] if baseline else None
@@ -275,7 +278,7 @@ def code_rows(runs, only, baseline):
 def code_table(rows, runs):
     base = rows[0][3] is not None
     lines = [
-        f"Generated code at -O2 (CPU seconds, medians of {runs} interleaved runs; pcc's include JIT "
+        f"Generated code at -O2 (user seconds, medians of {runs} interleaved runs; pcc's include JIT "
         "compilation" + ("; baseline = the `--baseline` pcc binary" if base else "") + "):",
         "",
         "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc |" + (" baseline | baseline / gcc | pcc / baseline |" if base else ""),
