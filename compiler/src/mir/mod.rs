@@ -607,6 +607,14 @@ impl Function {
             .any(|s| s.kind.called_function().is_some())
     }
 
+    /// Whether the function records block trace events (`--trace-blocks`): the passes that copy
+    /// its code into others leave it alone.
+    pub fn traces_blocks(&self) -> bool {
+        (self.blocks.iter())
+            .flat_map(|b| &b.stmts)
+            .any(|s| matches!(s.kind, StatementKind::Trace(_)))
+    }
+
     /// Adds a temporary local of type `ty`.
     pub fn new_temp(&mut self, ty: Type) -> LocalId {
         self.locals.push(LocalDecl { ty, name: None })

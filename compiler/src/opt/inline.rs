@@ -128,13 +128,7 @@ fn candidate(func: &Function, recursive: bool, only_site: bool) -> Option<Candid
     } else {
         MAX_HOT_CALLEE_SIZE
     };
-    let inlinable = size <= limit
-        && !recursive
-        && func
-            .blocks
-            .iter()
-            .flat_map(|b| &b.stmts)
-            .all(|stmt| !matches!(stmt.kind, StatementKind::Trace(_)));
+    let inlinable = size <= limit && !recursive && !func.traces_blocks();
     inlinable.then_some(Candidate { size, only_site })
 }
 
@@ -241,7 +235,8 @@ fn inline_call(caller: &mut Function, b: BlockId, i: usize, callee: &Function) {
     });
 }
 
-fn rename_locals(kind: &mut StatementKind, local_base: usize) {
+/// Renames the locals `kind` reads and assigns to their copies from `local_base` on.
+pub(super) fn rename_locals(kind: &mut StatementKind, local_base: usize) {
     for op in kind.operands_mut() {
         rename(op, local_base);
     }
@@ -250,14 +245,14 @@ fn rename_locals(kind: &mut StatementKind, local_base: usize) {
     }
 }
 
-fn rename(op: &mut Operand, local_base: usize) {
+pub(super) fn rename(op: &mut Operand, local_base: usize) {
     if let Operand::Local(l) = op {
         *l = renamed(*l, local_base);
     }
 }
 
 /// The caller's copy of callee local `l`: the callee's locals are appended from `local_base` on.
-fn renamed(l: LocalId, local_base: usize) -> LocalId {
+pub(super) fn renamed(l: LocalId, local_base: usize) -> LocalId {
     LocalId::new(local_base + l.index())
 }
 

@@ -20,6 +20,7 @@
 
 use std::collections::BTreeSet;
 
+use super::inline::{rename, rename_locals, renamed};
 use crate::lower::remove_unreachable_blocks;
 use crate::mir::{
     BasicBlock, BlockId, Callee, ENTRY, FnId, Function, IdVec, LocalDecl, LocalId, Operand,
@@ -74,10 +75,8 @@ fn slow_side(func: &Function, leads_to_f: &dyn Fn(FnId) -> bool) -> Option<Block
             .flat_map(|&b| &func.blocks[b].stmts)
             .any(|s| s.kind.called_function().is_some_and(leads_to_f))
     };
-    let traced = (func.blocks.iter())
-        .flat_map(|b| &b.stmts)
-        .any(|s| matches!(s.kind, StatementKind::Trace(_)));
-    if then_bb == else_bb || !preds[ENTRY].is_empty() || traced || recurses(&[ENTRY]) {
+    if then_bb == else_bb || !preds[ENTRY].is_empty() || func.traces_blocks() || recurses(&[ENTRY])
+    {
         return None;
     }
     [(then_bb, else_bb), (else_bb, then_bb)]
@@ -189,7 +188,6 @@ fn live_at(func: &Function, start: BlockId) -> Vec<LocalId> {
 /// renumbered past them.
 fn outline(func: &Function, slow: BlockId) -> (Function, Vec<LocalId>) {
     let live = live_at(func, slow);
-    let shift = |l: LocalId| LocalId::new(l.index() + live.len());
     let mut locals: IdVec<LocalId, LocalDecl> =
         live.iter().map(|&l| func.locals[l].clone()).collect();
     locals.extend(func.locals.iter().cloned());
@@ -197,7 +195,10 @@ fn outline(func: &Function, slow: BlockId) -> (Function, Vec<LocalId>) {
     let entry = BasicBlock::new(
         (live.iter().enumerate())
             .map(|(j, &l)| Statement {
-                kind: StatementKind::Assign(shift(l), Rvalue::Use(Operand::Local(LocalId::new(j)))),
+                kind: StatementKind::Assign(
+                    renamed(l, live.len()),
+                    Rvalue::Use(Operand::Local(LocalId::new(j))),
+                ),
                 span,
             })
             .collect(),
@@ -210,15 +211,10 @@ fn outline(func: &Function, slow: BlockId) -> (Function, Vec<LocalId>) {
     blocks[ENTRY] = entry;
     for block in blocks.iter_mut().skip(1) {
         for stmt in &mut block.stmts {
-            for op in stmt.kind.operands_mut() {
-                rename(op, shift);
-            }
-            if let Some(dest) = stmt.kind.dest_mut() {
-                *dest = shift(*dest);
-            }
+            rename_locals(&mut stmt.kind, live.len());
         }
         if let Some(op) = block.term.kind.operand_mut() {
-            rename(op, shift);
+            rename(op, live.len());
         }
     }
     let mut part = Function {
@@ -232,12 +228,6 @@ fn outline(func: &Function, slow: BlockId) -> (Function, Vec<LocalId>) {
     };
     remove_unreachable_blocks(&mut part);
     (part, live)
-}
-
-fn rename(op: &mut Operand, shift: impl Fn(LocalId) -> LocalId) {
-    if let Operand::Local(l) = op {
-        *l = shift(*l);
-    }
 }
 
 /// Replaces the slow side of `func`, from `slow` on, by a call of `part` with the `live`

@@ -91,27 +91,14 @@ pub fn version_loops(program: &mut Program) {
 /// block, which has no entry edge to guard.
 fn natural_loops(func: &Function) -> Vec<(Vec<BlockId>, bool)> {
     let idom = func.immediate_dominators();
-    let dominates = |a: BlockId, mut b: BlockId| loop {
-        if a == b {
-            return true;
-        }
-        match idom[b] {
-            Some(d) => b = d,
-            None => return false,
-        }
-    };
     let rpo = func.reverse_postorder();
     let mut latches: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
     for &b in &rpo {
         for s in func.blocks[b].term.kind.successors() {
-            if dominates(s, b) {
+            if dominates(&idom, s, b) {
                 latches.entry(s).or_default().push(b);
             }
         }
-    }
-    let mut reachable = IdVec::from_elem(false, func.blocks.len());
-    for &b in &rpo {
-        reachable[b] = true;
     }
     let predecessors = func.predecessors();
     let mut loops = Vec::new();
@@ -119,15 +106,7 @@ fn natural_loops(func: &Function) -> Vec<(Vec<BlockId>, bool)> {
         if header == ENTRY {
             continue;
         }
-        let mut in_loop = IdVec::from_elem(false, func.blocks.len());
-        in_loop[header] = true;
-        let mut stack = ends.clone();
-        while let Some(b) = stack.pop() {
-            if reachable[b] && !in_loop[b] {
-                in_loop[b] = true;
-                stack.extend(&predecessors[b]);
-            }
-        }
+        let in_loop = loop_blocks(header, ends, &predecessors, &idom);
         let body: Vec<BlockId> = rpo.iter().copied().filter(|&b| in_loop[b]).collect();
         let innermost = body[1..].iter().all(|b| !latches.contains_key(b));
         loops.push((body, innermost));
@@ -135,9 +114,42 @@ fn natural_loops(func: &Function) -> Vec<(Vec<BlockId>, bool)> {
     loops
 }
 
-/// The locals that the loop headed by `header` with back edges from `latches` assigns: the
-/// blocks that reach a latch without passing the header. `None` if `header` does not dominate
-/// every latch (the flow into it is irreducible), so these are not back edges.
+/// Whether block `a` dominates block `b`, by the immediate dominators `idom`.
+fn dominates(idom: &IdVec<BlockId, Option<BlockId>>, a: BlockId, mut b: BlockId) -> bool {
+    loop {
+        if a == b {
+            return true;
+        }
+        match idom[b] {
+            Some(d) => b = d,
+            None => return false,
+        }
+    }
+}
+
+/// The natural loop of `header` with back edges from `latches`: the reachable blocks (those
+/// with an immediate dominator in `idom`) that reach a latch without passing the header.
+fn loop_blocks(
+    header: BlockId,
+    latches: &[BlockId],
+    predecessors: &IdVec<BlockId, Vec<BlockId>>,
+    idom: &IdVec<BlockId, Option<BlockId>>,
+) -> IdVec<BlockId, bool> {
+    let mut in_loop = IdVec::from_elem(false, predecessors.len());
+    in_loop[header] = true;
+    let mut stack = latches.to_vec();
+    while let Some(b) = stack.pop() {
+        if idom[b].is_some() && !in_loop[b] {
+            in_loop[b] = true;
+            stack.extend(&predecessors[b]);
+        }
+    }
+    in_loop
+}
+
+/// The locals that the loop headed by `header` with back edges from `latches` assigns. `None`
+/// if `header` does not dominate every latch (the flow into it is irreducible), so these are
+/// not back edges.
 fn assigned_in_loop(
     func: &Function,
     header: BlockId,
@@ -147,29 +159,14 @@ fn assigned_in_loop(
         return Some(BTreeSet::new());
     }
     let idom = func.immediate_dominators();
-    let dominated = |mut b: BlockId| loop {
-        if b == header {
-            return true;
-        }
-        match idom[b] {
-            Some(d) => b = d,
-            None => return false,
-        }
-    };
-    if !latches.iter().all(|&l| dominated(l)) {
+    if !latches.iter().all(|&l| dominates(&idom, header, l)) {
         return None;
     }
-    let predecessors = func.predecessors();
-    let mut in_loop = BTreeSet::from([header]);
-    let mut stack = latches.to_vec();
-    while let Some(b) = stack.pop() {
-        if in_loop.insert(b) {
-            stack.extend(&predecessors[b]);
-        }
-    }
+    let in_loop = loop_blocks(header, latches, &func.predecessors(), &idom);
     Some(
-        (in_loop.iter())
-            .flat_map(|&b| &func.blocks[b].stmts)
+        (func.blocks.iter_enumerated())
+            .filter(|&(b, _)| in_loop[b])
+            .flat_map(|(_, block)| &block.stmts)
             .filter_map(|stmt| stmt.kind.dest())
             .collect(),
     )
