@@ -762,6 +762,27 @@ impl KipfBuilder {
     }
 }
 
+/// The k-IPF from sliding windows, a departure from [KBLPP]'s k-slab forest for functions with
+/// few paths (`crate::mode::kbl::Sequences::Windows`): each item of `windows` is the run of
+/// ids ending at some position of an activation, `k` long (shorter only near the activation's
+/// start), with the number of positions it ended. Every run of `1..=k` ids that ends at a
+/// position is a suffix of that position's window, so adding each window's count to the node
+/// of each of its suffixes counts every run exactly once: the forest of
+/// [`KSlabForest::make_k_ipf`] on the same activations.
+pub fn k_ipf_of_windows<'w>(windows: impl IntoIterator<Item = (&'w [u64], u64)>) -> Vec<KipfNode> {
+    let mut kipf = KipfBuilder::new();
+    for (window, count) in windows {
+        for start in 0..window.len() {
+            // The suffix's prefixes are runs ending earlier, counted by their own windows.
+            let (&last, prefix) = window[start..].split_last().expect("a nonempty suffix");
+            let parent =
+                (prefix.iter()).fold(KipfBuilder::PHI, |node, &r| kipf.add_to_child(node, r, 0));
+            kipf.add_to_child(parent, last, count);
+        }
+    }
+    kipf.into_forest()
+}
+
 /// An open-addressing hash table (linear probing, load ≤ 1/2) from `(parent, label)` to a node.
 #[derive(Clone, Debug)]
 struct ArcTable {
@@ -1006,6 +1027,47 @@ mod tests {
         assert_eq!(roots, [0, 2, 3, 6]);
         let two_0_0_2 = &kipf[1].children[0].children[0].children[0];
         assert_eq!((two_0_0_2.id, two_0_0_2.count), (2, 3));
+    }
+
+    /// The windows of each activation in `activations`, `k` long at most, counted.
+    fn windows(k: usize, activations: &[Vec<u64>]) -> Vec<(Vec<u64>, u64)> {
+        let mut counts: BTreeMap<Vec<u64>, u64> = BTreeMap::new();
+        for ids in activations {
+            for end in 1..=ids.len() {
+                *counts
+                    .entry(ids[end.saturating_sub(k)..end].to_vec())
+                    .or_default() += 1;
+            }
+        }
+        counts.into_iter().collect()
+    }
+
+    fn k_ipf_of(windows: &[(Vec<u64>, u64)]) -> Vec<KipfNode> {
+        k_ipf_of_windows(windows.iter().map(|(w, c)| (w.as_slice(), *c)))
+    }
+
+    /// The example's 4-IPF ([KBLPP], Figure "kblpp-example") from its windows is the forest's.
+    #[test]
+    fn thesis_example_from_windows() {
+        let ids = vec![6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3];
+        let kipf = forest_of(4, &thesis_stream()).make_k_ipf();
+        assert_eq!(k_ipf_of(&windows(4, &[ids])), kipf);
+    }
+
+    /// Windows and the k-slab forest agree on many activations of varied lengths and ids, for
+    /// each k, including activations shorter than k.
+    #[test]
+    fn windows_give_the_forests_k_ipf() {
+        let activations: Vec<Vec<u64>> = (0..400u64)
+            .map(|a| (0..a % 13).map(|i| (a * 31 + i * i * 7 + i) % 6).collect())
+            .collect();
+        for k in 1..=6 {
+            let stream: Vec<StreamItem> = (activations.iter())
+                .flat_map(|ids| std::iter::once(RoutineEntry).chain(ids.iter().map(|&r| PathId(r))))
+                .collect();
+            let kipf = forest_of(k, &stream).make_k_ipf();
+            assert_eq!(k_ipf_of(&windows(k, &activations)), kipf, "k = {k}");
+        }
     }
 
     #[test]

@@ -123,6 +123,7 @@ mod tests {
     use super::*;
     use crate::ball_larus::BallLarus;
     use crate::examples::year_2000;
+    use crate::mode::kbl::Sequences;
     use crate::mode::{self, bl, tpp};
     use crate::ppp::Ppp;
     use crate::profile::{ModeRecord, PathCount, PppRecord, Storage, TppRecord};
@@ -247,12 +248,13 @@ mod tests {
     }
 
     /// A `kbl` function without back edges streams nothing: its k-IPF is a root per executed
-    /// path with the path's count; a function with a loop streams.
+    /// path with the path's count. A function with a loop counts windows of its few paths, or
+    /// streams them when the windows would not fit the table.
     #[test]
     fn kbl_profile_of_a_function_without_loops_from_its_counters() {
         let spec = y2k_spec(Mode::Kbl, |cfg| {
-            let plan = bl::plan(cfg, &[], &[], 1 << 16).unwrap();
-            assert!(!mode::kbl::streams(&plan));
+            let plan = mode::kbl::plan(bl::plan(cfg, &[], &[], 1 << 16).unwrap(), 4);
+            assert_eq!(plan.sequences, Sequences::Single);
             Plan::Kbl(plan)
         });
         let (profile, problems) = build_profile(&spec, vec![], &[vec![(6, 2), (1, 5)]]);
@@ -266,8 +268,14 @@ mod tests {
             .map(|n| (n.id, n.count, n.children.len()))
             .collect();
         assert_eq!(roots, vec![(1, 5, 0), (6, 2, 0)]);
-        let with_loop = bl::plan(&crate::examples::add_even_numbers(), &[], &[], 1 << 16).unwrap();
-        assert!(mode::kbl::streams(&with_loop));
+        let with_loop = || bl::plan(&crate::examples::add_even_numbers(), &[], &[], 1 << 16);
+        let paths = with_loop().unwrap().numbering.num_paths();
+        let bits = u64::BITS - paths.leading_zeros();
+        let plan = mode::kbl::plan(with_loop().unwrap(), 4);
+        assert_eq!(plan.sequences, Sequences::Windows { bits, k: 4 });
+        assert_eq!(plan.layout().len, 1 << (4 * bits));
+        let k = (mode::kbl::MAX_WINDOW_BITS / bits + 1) as usize;
+        assert!(mode::kbl::plan(with_loop().unwrap(), k).streams());
     }
 
     /// A function whose Ball-Larus paths fit the array counts every path by Ball-Larus id, as

@@ -164,7 +164,7 @@ pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) -> Vec<String> {
         let Plan::Kbl(plan) = &function.plan else {
             continue;
         };
-        if !pcc_profiler::mode::kbl::streams(plan) {
+        if !plan.streams() {
             continue;
         }
         stream.flush();

@@ -1,19 +1,67 @@
 //! `--profile=kbl`: k-iteration path profiling ([KBLPP]). The paths are numbered as `bl` numbers
-//! them; where `bl` counts a path, its id is reported to the runtime's k-slab forest of the
-//! function instead, with the activations' starts and ends, so the forest follows the paths of
-//! each activation (the forest's first level is the count of each path). A function without
-//! back edges is only counted: its k-IPF is its counts (`pcc_profiler::mode::kbl::streams`).
+//! them; where `bl` counts a path, a function counts what its plan's
+//! [`Sequences`] say: the path (no loop: its k-IPF is its counts), the window of its last k
+//! paths, packed in a local, or nothing, reporting the id to the runtime's k-slab forest of
+//! the function instead, with the activations' starts and ends, so the forest follows the paths
+//! of each activation (the forest's first level is the count of each path).
 
-use pcc_profiler::mode::bl::Plan;
-use pcc_profiler::mode::kbl::streams;
+use pcc_profiler::mode::kbl::{Plan, Sequences};
 
 use super::{FunctionCfg, bl, stream};
-use crate::mir;
+use crate::mir::{self, BinOp, Const, Operand, Rvalue, Statement, StatementKind, Type};
 
 pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
-    if !streams(plan) {
-        return bl::instrument(func, fcfg, &plan.code, table);
+    let code = &plan.paths.code;
+    match plan.sequences {
+        Sequences::Single => bl::instrument(func, fcfg, code, table),
+        Sequences::Windows { bits, k } => {
+            let window = func.new_temp(Type::Int);
+            let mask = Sequences::window_mask(bits, k);
+            let start = Rvalue::Use(Operand::Const(Const::Int(mask as i64)));
+            let span = func.blocks[mir::ENTRY].term.span;
+            // The entry block is never a loop header: this runs once per activation.
+            func.blocks[mir::ENTRY].stmts.insert(
+                0,
+                Statement {
+                    kind: StatementKind::Assign(window, start),
+                    span,
+                },
+            );
+            let count_windows = |code| count_windows(code, window, bits, mask);
+            bl::instrument_streamed(func, fcfg, code, table, count_windows);
+        }
+        Sequences::Stream => {
+            bl::instrument_streamed(func, fcfg, code, table, stream::path_events);
+            stream::activations(func, table);
+        }
     }
-    bl::instrument_streamed(func, fcfg, &plan.code, table, stream::path_events);
-    stream::activations(func, table);
+}
+
+/// Each path count of `code` replaced by `window = ((window << bits) + id) & mask` and a count
+/// of the window ([`Sequences::Windows`]): the id fills the digit the shift cleared.
+fn count_windows(
+    code: Vec<StatementKind>,
+    window: mir::LocalId,
+    bits: u32,
+    mask: u64,
+) -> Vec<StatementKind> {
+    let update = |op, operand| {
+        let rvalue = Rvalue::Binary(op, Operand::Local(window), operand);
+        StatementKind::Assign(window, rvalue)
+    };
+    let int = |n: u64| Operand::Const(Const::Int(n as i64));
+    (code.into_iter())
+        .flat_map(|kind| match kind {
+            StatementKind::Count { table, index } => vec![
+                update(BinOp::Shl, int(u64::from(bits))),
+                update(BinOp::Add, index),
+                update(BinOp::BitAnd, int(mask)),
+                StatementKind::Count {
+                    table,
+                    index: Operand::Local(window),
+                },
+            ],
+            kind => vec![kind],
+        })
+        .collect()
 }

@@ -103,7 +103,10 @@ pub fn instrument(
             Mode::Bl => Plan::Bl(bl::plan(func, &fcfg, &facts)?),
             Mode::Ppp => Plan::Ppp(ppp::plan(how, key, func, &fcfg, &facts, notes)?),
             Mode::Tpp => Plan::Tpp(tpp::plan(how, key, func, &fcfg, &facts, notes)?),
-            Mode::Kbl => Plan::Kbl(bl::plan(func, &fcfg, &facts)?),
+            Mode::Kbl => Plan::Kbl(pcc_profiler::mode::kbl::plan(
+                bl::plan(func, &fcfg, &facts)?,
+                how.k,
+            )),
             Mode::Wpp => Plan::Wpp(wpp::plan(func, &fcfg, &continuations, &facts.quiet)?),
         };
         let spec = FunctionSpec {

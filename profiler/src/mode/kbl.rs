@@ -1,59 +1,165 @@
-//! `kbl`: k-iteration path profiling ([KBLPP]). The paths are numbered as in `bl`; each path id
-//! is streamed to the runtime's k-slab forest, whose k-IPF makes the record when the program
-//! ends ([`with_forest`]). The k-IPF's first level counts each id streamed, which are the `bl`
-//! counts: a function that streams counts nothing else.
+//! `kbl`: k-iteration path profiling ([KBLPP]). The paths are numbered as in `bl`; how a
+//! function's sequences of paths are counted depends on its paths ([`Sequences`]), and every
+//! way gives the same k-IPF, whose first level counts each path executed: the `bl` counts.
 //!
-//! A function without back edges runs at most one path per activation, so its k-IPF is known
-//! from the counts alone: each activation is the sequence `*` then its path, and the k-SF only
-//! ever gets roots, counting the paths exactly as `bl` does. Such a function streams nothing
-//! ([`streams`]): no path ids, no enter and leave markers, no forest walk, and its k-IPF is
-//! made from its counters when they are decoded.
+//! - A function without back edges runs at most one path per activation, so its k-IPF is known
+//!   from the counts alone: each activation is `*` then its path, and the k-SF only ever gets
+//!   roots, counting the paths exactly as `bl` does. It counts its paths as `bl` does.
+//! - A function with few paths counts *windows*: the generated code keeps the last `k` path ids
+//!   of the activation packed in one integer, and counts that integer in a table, as `bl`
+//!   counts a path id ([`Sequences::Windows`]). This departs from [KBLPP], whose k-slab forest
+//!   ([`crate::kbl::KSlabForest`]) is built from a stream of ids by the runtime: a window costs
+//!   the program three instructions and a counter per path, where streaming an id and walking
+//!   the forest with it cost several times the path itself in a call-heavy program. The k-IPF
+//!   is made from the window counts when the program ends
+//!   ([`crate::kbl::k_ipf_of_windows`]), the same forest as the k-SF's.
+//! - Any other function streams its ids to the runtime's k-slab forest, whose k-IPF makes the
+//!   record when the program ends ([`with_forest`]).
 
-use super::Counters;
-use super::bl::Plan;
+use serde::{Deserialize, Serialize};
+
+use super::{Counters, Layout, bl};
 use crate::cfg::EdgeId;
 use crate::dag::EdgeRole;
+use crate::kbl::k_ipf_of_windows;
 use crate::profile::{FunctionProfile, KblRecord, KipfNode, ModeRecord};
 use crate::spec::FunctionSpec;
 
-/// Whether the function streams its path ids to its forest: only if an activation can run more
-/// than one path, through a back edge (the numbering's paths close there).
-pub fn streams(plan: &Plan) -> bool {
-    let dag = plan.numbering.dag();
-    (0..dag.num_cfg_edges()).any(|e| matches!(dag.role(EdgeId(e)), EdgeRole::Closing { .. }))
+/// A window table has at most `2^MAX_WINDOW_BITS` counters (8 MiB, of which a run touches only
+/// the pages of the windows it takes).
+pub const MAX_WINDOW_BITS: u32 = 20;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Plan {
+    /// The paths, numbered and placed as `bl` does.
+    pub paths: bl::Plan,
+    pub sequences: Sequences,
 }
 
-/// For a function that does not stream, its paths and the k-IPF of its counts: a root per
-/// executed path. A function that streams has no counts and gets its record from
+/// How a function's sequences of paths are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Sequences {
+    /// One path per activation (no back edge): the path counts are the k-IPF's roots.
+    Single,
+    /// The packed windows of the last `k` ids are counted: an activation starts with every
+    /// `bits`-bit digit all ones (`*`, no path), and a path `r` shifts in its digit,
+    /// `window = ((window << bits) | r) & mask`, then counts `window`. Ids are below
+    /// `2^bits − 1`, so the all-ones digit is never an id.
+    Windows { bits: u32, k: u32 },
+    /// The ids are streamed to the runtime's k-slab forest.
+    Stream,
+}
+
+impl Sequences {
+    /// All ones in each of the window's digits: the window at an activation's start.
+    pub fn window_mask(bits: u32, k: u32) -> u64 {
+        (1u64 << (bits * k)) - 1
+    }
+}
+
+/// How `paths` (`kbl` with sequences of `k` paths) counts its sequences.
+pub fn plan(paths: bl::Plan, k: usize) -> Plan {
+    let dag = paths.numbering.dag();
+    let loops =
+        (0..dag.num_cfg_edges()).any(|e| matches!(dag.role(EdgeId(e)), EdgeRole::Closing { .. }));
+    // Digits wide enough for every id and the all-ones `*`.
+    let bits = u64::BITS - paths.numbering.num_paths().leading_zeros();
+    let sequences = match u32::try_from(k.max(1)) {
+        _ if !loops => Sequences::Single,
+        Ok(k) if !paths.layout.hashed && bits.saturating_mul(k) <= MAX_WINDOW_BITS => {
+            Sequences::Windows { bits, k }
+        }
+        _ => Sequences::Stream,
+    };
+    Plan { paths, sequences }
+}
+
+impl Plan {
+    /// Whether the function streams its path ids to its forest.
+    pub fn streams(&self) -> bool {
+        self.sequences == Sequences::Stream
+    }
+
+    /// The counter table: one counter per path, or per window.
+    pub fn layout(&self) -> Layout {
+        match self.sequences {
+            Sequences::Windows { bits, k } => Layout::array(1 << (bits * k)),
+            Sequences::Single | Sequences::Stream => self.paths.layout,
+        }
+    }
+}
+
+/// The record of a function that does not stream, from its counters: a root per executed path,
+/// or the k-IPF of its windows. A function that streams has no counts and gets its record from
 /// [`with_forest`].
 pub fn decode(
     plan: &Plan,
     function: &FunctionSpec,
     counts: &Counters,
 ) -> Result<FunctionProfile, String> {
-    let mut kipf = Vec::new();
-    if !streams(plan) {
-        kipf = counts
-            .iter()
-            .filter(|&&(_, count)| count > 0)
-            .map(|&(id, count)| KipfNode {
-                id,
-                count,
-                children: Vec::new(),
-            })
-            .collect();
-        kipf.sort_unstable_by_key(|node| node.id);
+    match plan.sequences {
+        Sequences::Single => with_forest(plan, function, roots(counts)),
+        Sequences::Windows { bits, k } => {
+            let windows = (counts.iter()).map(|&(window, count)| (unpack(window, bits, k), count));
+            let windows: Vec<(Vec<u64>, u64)> = windows.collect();
+            let kipf = k_ipf_of_windows(windows.iter().map(|(w, c)| (w.as_slice(), *c)));
+            with_forest(plan, function, kipf)
+        }
+        Sequences::Stream => with_forest(plan, function, Vec::new()),
     }
-    plan.record(function, counts, ModeRecord::Kbl(KblRecord { kipf }))
 }
 
-/// The `kbl` record of a function that streams, from the k-IPF of its forest: its paths are
-/// the k-IPF's roots.
+/// A root per path counted.
+fn roots(counts: &Counters) -> Vec<KipfNode> {
+    let mut kipf: Vec<KipfNode> = (counts.iter())
+        .filter(|&&(_, count)| count > 0)
+        .map(|&(id, count)| KipfNode {
+            id,
+            count,
+            children: Vec::new(),
+        })
+        .collect();
+    kipf.sort_unstable_by_key(|node| node.id);
+    kipf
+}
+
+/// The ids of a packed window, oldest first, without its leading `*` digits.
+fn unpack(window: u64, bits: u32, k: u32) -> Vec<u64> {
+    let star = (1u64 << bits) - 1;
+    (0..k)
+        .rev()
+        .map(|digit| (window >> (digit * bits)) & star)
+        .skip_while(|&id| id == star)
+        .collect()
+}
+
+/// The `kbl` record of a function from its k-IPF: its paths are the k-IPF's roots.
 pub fn with_forest(
     plan: &Plan,
     function: &FunctionSpec,
     kipf: Vec<KipfNode>,
 ) -> Result<FunctionProfile, String> {
     let counts: Counters = kipf.iter().map(|root| (root.id, root.count)).collect();
-    plan.record(function, &counts, ModeRecord::Kbl(KblRecord { kipf }))
+    (plan.paths).record(function, &counts, ModeRecord::Kbl(KblRecord { kipf }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A window packs its ids oldest first below the `*` digits of an activation's start.
+    #[test]
+    fn windows_unpack_oldest_first_without_stars() {
+        let (bits, k) = (3, 4);
+        let mut window = Sequences::window_mask(bits, k);
+        assert_eq!(unpack(window, bits, k), Vec::<u64>::new());
+        for (r, expected) in [(5, vec![5]), (0, vec![5, 0]), (6, vec![5, 0, 6])] {
+            window = ((window << bits) | r) & Sequences::window_mask(bits, k);
+            assert_eq!(unpack(window, bits, k), expected);
+        }
+        for r in [1, 2] {
+            window = ((window << bits) | r) & Sequences::window_mask(bits, k);
+        }
+        assert_eq!(unpack(window, bits, k), vec![0, 6, 1, 2]);
+    }
 }

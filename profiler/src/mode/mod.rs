@@ -35,8 +35,8 @@ pub enum Plan {
     Bl(bl::Plan),
     Ppp(ppp::Plan),
     Tpp(tpp::Plan),
-    /// `kbl` counts its paths as `bl` does; the k-iteration forest comes from the stream.
-    Kbl(bl::Plan),
+    /// `kbl` numbers its paths as `bl` does, and counts their sequences.
+    Kbl(kbl::Plan),
     Wpp(wpp::Plan),
 }
 
@@ -84,7 +84,7 @@ impl Plan {
     pub fn num_paths(&self) -> u64 {
         match self {
             Plan::Block(_) | Plan::Edge(_) => 0,
-            Plan::Bl(plan) | Plan::Kbl(plan) => plan.numbering.num_paths(),
+            Plan::Bl(plan) | Plan::Kbl(kbl::Plan { paths: plan, .. }) => plan.numbering.num_paths(),
             Plan::Ppp(plan) => plan.ppp.ball_larus().num_paths(),
             Plan::Tpp(plan) => plan.num_paths(),
             Plan::Wpp(plan) => plan.split.pieces.num_paths(),
@@ -96,7 +96,8 @@ impl Plan {
         match self {
             Plan::Block(plan) => plan.layout(),
             Plan::Edge(plan) => plan.layout(),
-            Plan::Bl(plan) | Plan::Kbl(plan) => plan.layout,
+            Plan::Bl(plan) => plan.layout,
+            Plan::Kbl(plan) => plan.layout(),
             Plan::Ppp(plan) => plan.layout,
             Plan::Tpp(plan) => plan.layout(),
             // `wpp` streams its paths instead of counting them.
