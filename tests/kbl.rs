@@ -1,8 +1,9 @@
 //! End-to-end tests of k-iteration path profiling (`pcc run --profile=kbl --k N`, [KBLPP]): for
 //! every program of `programs/` and `tests/runtime/` (runtime errors), the program behaves as without profiling, the profile's
 //! `paths` are those of the `bl` profile of the same run, and level 1 of each function's k-IPF
-//! holds exactly those counts, for k = 1 and k = 4 (functions with loops count windows of their
-//! last k ids) and k = 24 (they stream their ids to the k-slab forest); every k-IPF is a well-formed prefix forest
+//! holds exactly those counts, for k = 1, 4 and 12 (functions with loops count windows of their
+//! last k ids, in tables indexed or keyed by window) and k = 4 with paths counted in hash
+//! tables (they stream their ids to the k-slab forest); every k-IPF is a well-formed prefix forest
 //! of depth ≤ k. Recursion: each activation keeps its own sequence, so a call never breaks or
 //! extends the caller's. The masked convolution of [KBLPP] (`programs/convolution.pl`): its k = 10
 //! profile shows the long runs of each branch of the inner loop.
@@ -122,23 +123,23 @@ fn check_program(dir: &str, name: &str) -> Result<(), Failed> {
         &stdin,
     );
     let bl_profile = functions(&read_json(&bl_out));
-    // At k = 24 no function's windows fit the table: those with loops stream to the forest.
-    for k in [1usize, 4, 24] {
-        let out = scratch.path(&format!("kbl{k}.json"));
+    // Functions with loops count windows in a table indexed by window at k = 4, mostly in a keyed
+    // table at k = 12, and stream their ids to the k-slab forest when their paths are counted
+    // in a hash table (`--hash-threshold 1`).
+    for (k, hashed) in [(1usize, false), (4, false), (12, false), (4, true)] {
+        let out = scratch.path(&format!("kbl{k}{hashed}.json"));
         let k_text = k.to_string();
-        let kbl = run(
-            &scratch.0,
-            &source,
-            &[
-                "--profile=kbl",
-                "--k",
-                &k_text,
-                "--profile-out",
-                out.to_str().unwrap(),
-            ],
-            &args,
-            &stdin,
-        );
+        let mut options = vec![
+            "--profile=kbl",
+            "--k",
+            &k_text,
+            "--profile-out",
+            out.to_str().unwrap(),
+        ];
+        if hashed {
+            options.extend(["--hash-threshold", "1"]);
+        }
+        let kbl = run(&scratch.0, &source, &options, &args, &stdin);
         if kbl.stdout != expected_stdout || kbl.status != expected_status {
             return Err(format!(
                 "k = {k}: stdout or exit status changed (status {}, expected {expected_status})",
@@ -270,8 +271,8 @@ fn recursion_with_loop() -> Result<(), Failed> {
          }\n",
     )?;
     const ACTIVATIONS: u64 = 6;
-    // Windows up to k = 8, the k-slab forest at k = 24.
-    for k in [2usize, 4, 8, 24] {
+    // Windows indexed up to k = 8, keyed at k = 24, the k-slab forest at k = 64.
+    for k in [2usize, 4, 8, 24, 64] {
         let profile = kbl_profile(&scratch, &source, k)?;
         let walk = &profile["walk"];
         let ids: u64 = paths(walk, "paths").iter().map(|p| p.1).sum();

@@ -248,12 +248,15 @@ mod tests {
     }
 
     /// A `kbl` function without back edges streams nothing: its k-IPF is a root per executed
-    /// path with the path's count. A function with a loop counts windows of its few paths, or
-    /// streams them when the windows would not fit the table.
+    /// path with the path's count. A function with a loop counts windows of its paths in a table
+    /// indexed by window, or keyed by window when they are too many, or streams its ids when a
+    /// window does not fit a word.
     #[test]
     fn kbl_profile_of_a_function_without_loops_from_its_counters() {
         let spec = y2k_spec(Mode::Kbl, |cfg| {
-            let plan = mode::kbl::plan(bl::plan(cfg, &[], &[], 1 << 16).unwrap(), 4);
+            let paths = bl::plan(cfg, &[], &[], 1 << 16).unwrap();
+            let mut budget = mode::kbl::MAX_PROGRAM_WINDOWS;
+            let plan = mode::kbl::plan(paths, 4, &mut budget);
             assert_eq!(plan.sequences, Sequences::Single);
             Plan::Kbl(plan)
         });
@@ -271,11 +274,18 @@ mod tests {
         let with_loop = || bl::plan(&crate::examples::add_even_numbers(), &[], &[], 1 << 16);
         let paths = with_loop().unwrap().numbering.num_paths();
         let bits = u64::BITS - paths.leading_zeros();
-        let plan = mode::kbl::plan(with_loop().unwrap(), 4);
+        let mut budget = 1 << (4 * bits);
+        let plan = mode::kbl::plan(with_loop().unwrap(), 4, &mut budget);
         assert_eq!(plan.sequences, Sequences::Windows { bits, k: 4 });
-        assert_eq!(plan.layout().len, 1 << (4 * bits));
-        let k = (mode::kbl::MAX_WINDOW_BITS / bits + 1) as usize;
-        assert!(mode::kbl::plan(with_loop().unwrap(), k).streams());
+        assert_eq!((plan.layout().len, budget), (1 << (4 * bits), 0));
+        // Over the program's budget, or the largest table: the function streams.
+        assert!(mode::kbl::plan(with_loop().unwrap(), 4, &mut budget).streams());
+        // Windows too many for a table indexed by them go to a keyed one; k · bits > 62 streams.
+        let k = mode::kbl::MAX_WINDOW_BITS / bits + 1;
+        let mut unlimited = u64::MAX;
+        let plan = mode::kbl::plan(with_loop().unwrap(), k as usize, &mut unlimited);
+        assert_eq!(plan.sequences, Sequences::KeyedWindows { bits, k });
+        assert!(mode::kbl::plan(with_loop().unwrap(), 64, &mut unlimited).streams());
     }
 
     /// A function whose Ball-Larus paths fit the array counts every path by Ball-Larus id, as

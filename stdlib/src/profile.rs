@@ -23,6 +23,11 @@ use pcc_profiler::spec::{ProfileSpec, build_profile};
 static ARRAYS: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new());
 /// Hashed tables: (table, key) → count.
 static HASHED: Mutex<Option<HashMap<(u32, u64), u64>>> = Mutex::new(None);
+/// Registered keyed tables (`kbl`'s windows): (table, address, slots).
+static KEYED: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new());
+/// How many slots from its home a window is looked for, or put, in a keyed table; one that
+/// finds neither is counted in [`HASHED`].
+const KEYED_PROBES: usize = 8;
 
 /// Registers counter table `table`: `len` 64-bit counters at `counters`, which the generated code
 /// increments and which stay valid until the process ends.
@@ -40,12 +45,56 @@ pub extern "C" fn pcc_profile_table(table: i64, counters: *mut u64, len: i64) {
 /// Counts one execution of `key` (a path id or counter index) in hashed table `table`.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_profile_count_hashed(table: i64, key: i64) {
+    crate::interrupt::section(|| count_hashed(table, key as u64))
+}
+
+fn count_hashed(table: i64, key: u64) {
+    let mut hashed = HASHED.lock().unwrap_or_else(PoisonError::into_inner);
+    *hashed
+        .get_or_insert_with(HashMap::new)
+        .entry((table as u32, key))
+        .or_insert(0) += 1;
+}
+
+/// Registers keyed table `table` (`mir::CounterTable::keyed` in the compiler): `words / 2` slots
+/// of two words at `slots`, zeroed, which the generated code reads and increments.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_profile_keyed_table(table: i64, slots: *mut u64, words: i64) {
     crate::interrupt::section(|| {
-        let mut hashed = HASHED.lock().unwrap_or_else(PoisonError::into_inner);
-        *hashed
-            .get_or_insert_with(HashMap::new)
-            .entry((table as u32, key as u64))
-            .or_insert(0) += 1;
+        KEYED.lock().unwrap_or_else(PoisonError::into_inner).push((
+            table as usize,
+            slots as usize,
+            words as usize / 2,
+        ));
+    })
+}
+
+/// Counts one execution of `window` in keyed table `table`, whose home slot does not hold it:
+/// in the first slot from there that holds it or is empty (taking it), else in [`HASHED`]. A
+/// window the probes once passed over stays where it was counted: slots are never emptied.
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_profile_count_keyed(table: i64, window: i64) {
+    crate::interrupt::section(|| {
+        let window = window as u64;
+        let keyed = KEYED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(&(_, address, slots)) = keyed.iter().find(|&&(t, ..)| t == table as usize) {
+            // SAFETY: the program registered `slots` slots at `address`, alive until exit.
+            let table_slots =
+                unsafe { std::slice::from_raw_parts_mut(address as *mut [u64; 2], slots) };
+            let home = pcc_profiler::mode::kbl::keyed_home_slot(window) as usize;
+            for probe in 0..KEYED_PROBES.min(slots) {
+                let slot = &mut table_slots[(home + probe) % slots];
+                if slot[0] == 0 {
+                    slot[0] = window + 1;
+                }
+                if slot[0] == window + 1 {
+                    slot[1] += 1;
+                    return;
+                }
+            }
+        }
+        drop(keyed);
+        count_hashed(table, window);
     })
 }
 
@@ -60,6 +109,17 @@ fn snapshot(num_tables: usize) -> Vec<Counters> {
                 (0u64..)
                     .zip(counters.iter().copied())
                     .filter(|&(_, count)| count > 0),
+            );
+        }
+    }
+    for &(table, address, slots) in KEYED.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        // SAFETY: the program registered `slots` slots at `address`, alive until exit.
+        let slots = unsafe { std::slice::from_raw_parts(address as *const [u64; 2], slots) };
+        if let Some(out) = tables.get_mut(table) {
+            out.extend(
+                (slots.iter())
+                    .filter(|s| s[0] != 0 && s[1] > 0)
+                    .map(|s| (s[0] - 1, s[1])),
             );
         }
     }
@@ -163,4 +223,28 @@ pub fn install(spec: ProfileSpec, args: Vec<String>) -> Result<(), String> {
         }
     }));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A keyed table of 4 slots: windows whose home slot holds another are found or put in the
+    /// next slots, and once those are full counted in the hash table; the snapshot gives every
+    /// window its count, each once.
+    #[test]
+    fn keyed_windows_past_their_home_slot_are_all_counted() {
+        const TABLE: usize = 7;
+        let slots: &'static mut [u64] = Box::leak(vec![0u64; 8].into_boxed_slice());
+        pcc_profile_keyed_table(TABLE as i64, slots.as_mut_ptr(), 8);
+        // Windows 0..12, each counted w + 1 times: 4 find slots, the other 8 overflow.
+        for window in 0..12u64 {
+            for _ in 0..=window {
+                pcc_profile_count_keyed(TABLE as i64, window as i64);
+            }
+        }
+        let counted = &snapshot(TABLE + 1)[TABLE];
+        let expected: Vec<(u64, u64)> = (0..12).map(|w| (w, w + 1)).collect();
+        assert_eq!(counted, &expected);
+    }
 }

@@ -173,8 +173,12 @@ pub fn program_args(program: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// `text` as JSON, however deep: a `--k 64` profile nests deeper than serde_json's default limit.
 pub fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut deserializer)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
 pub fn read_json(path: &Path) -> Value {

@@ -13,6 +13,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_module::{DataId, FuncId};
 use pcc_lang::Span;
+use pcc_profiler::mode::kbl;
 use pcc_stdlib::stream;
 
 use super::layout::{
@@ -331,6 +332,9 @@ impl FunctionTranslator<'_, '_> {
             .get(table)
             .ok_or_else(|| CodegenError::internal(format!("no counter table {table}")))?;
         match data {
+            Some(data) if self.cx.program.counter_tables[table].keyed => {
+                self.count_keyed(table, data, index)?;
+            }
             Some(data) => {
                 let base = self.data_address(data);
                 let offset = self.builder.ins().ishl_imm_u(index, 3);
@@ -345,6 +349,44 @@ impl FunctionTranslator<'_, '_> {
                 self.count_hashed(table, index)?;
             }
         }
+        Ok(())
+    }
+
+    /// Profiling, `kbl` keyed windows (`mir::CounterTable::keyed`): adds one to the count of
+    /// `window` in table `table` (array `data`) where its home slot holds it; the runtime finds
+    /// or adds the other windows, the first count of each among them.
+    fn count_keyed(&mut self, table: usize, data: DataId, window: Value) -> Result<()> {
+        let hit = self.builder.create_block();
+        let miss = self.builder.create_block();
+        let done = self.builder.create_block();
+        self.builder.set_cold_block(miss);
+        let product = self.builder.ins().imul_imm_s(window, kbl::FIBONACCI as i64);
+        let home = (self.builder.ins()).ushr_imm_u(product, i64::from(64 - kbl::KEYED_SLOTS_LOG2));
+        let offset = self.builder.ins().ishl_imm_u(home, 4);
+        let base = self.data_address(data);
+        let slot = self.builder.ins().iadd(base, offset);
+        let flags = self.memory_flags(Memory::Counters);
+        let key = self.builder.ins().load(types::I64, flags, slot, 0);
+        let tag = self.builder.ins().iadd_imm_s(window, 1);
+        let found = self.builder.ins().icmp(IntCC::Equal, key, tag);
+        self.builder.ins().brif(found, hit, &[], miss, &[]);
+        self.builder.seal_block(hit);
+        self.builder.seal_block(miss);
+
+        self.builder.switch_to_block(hit);
+        let count = self.builder.ins().load(types::I64, flags, slot, 8);
+        let count = self.builder.ins().iadd_imm_s(count, 1);
+        self.builder.ins().store(flags, count, slot, 8);
+        self.builder.ins().jump(done, &[]);
+
+        self.builder.switch_to_block(miss);
+        let id = self.cx.trampoline(&runtime::PROFILE_COUNT_KEYED)?;
+        let func_ref = self.func_ref(id);
+        let table = self.iconst(table as i64);
+        self.builder.ins().call(func_ref, &[table, window]);
+        self.builder.ins().jump(done, &[]);
+        self.builder.seal_block(done);
+        self.builder.switch_to_block(done);
         Ok(())
     }
 
@@ -589,6 +631,18 @@ impl FunctionTranslator<'_, '_> {
             Rvalue::Use(op) => self.operand(op),
             Rvalue::Unary(op, operand) => self.unary(*op, operand),
             Rvalue::Binary(op, lhs, rhs) => self.binary(*op, lhs, rhs),
+            Rvalue::Window {
+                window,
+                id,
+                bits,
+                mask,
+            } => {
+                let (window, id) = (self.operand(window)?, self.operand(id)?);
+                let ins = self.builder.ins();
+                let shifted = ins.ishl_imm_u(window, i64::from(*bits));
+                let window = self.builder.ins().iadd(shifted, id);
+                Ok(self.builder.ins().band_imm_u(window, *mask as i64))
+            }
             Rvalue::Global(global) => {
                 let ty = self.machine_type(&self.cx.program.globals[*global].ty)?;
                 let globals = self.globals_address()?;

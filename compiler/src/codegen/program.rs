@@ -510,7 +510,11 @@ impl<'m> ProgramContext<'m> {
         // The runtime reads the array counter tables when the program ends.
         for (table, data) in self.counter_tables.clone().into_iter().enumerate() {
             if let Some(data) = data {
-                let register = self.runtime_fn(&runtime::PROFILE_TABLE)?;
+                let register = self.runtime_fn(if program.counter_tables[table].keyed {
+                    &runtime::PROFILE_KEYED_TABLE
+                } else {
+                    &runtime::PROFILE_TABLE
+                })?;
                 let register = self.module.declare_func_in_func(register, b.func);
                 let gv = self.module.declare_data_in_func(data, b.func);
                 let address = b.ins().symbol_value(PTR, gv);

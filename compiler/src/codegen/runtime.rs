@@ -156,6 +156,8 @@ runtime_functions! {
     ERR_STACK_OVERFLOW = "pcc_err_stack_overflow"(I) -> !;
     PROFILE_TABLE = "pcc_profile_table"(I, P, I);
     PROFILE_COUNT_HASHED = "pcc_profile_count_hashed"(I, I);
+    PROFILE_KEYED_TABLE = "pcc_profile_keyed_table"(I, P, I);
+    PROFILE_COUNT_KEYED = "pcc_profile_count_keyed"(I, I);
     TRACE_EVENT = "pcc_trace_event"(I, I, I);
     KBL_BUFFER = "pcc_kbl_buffer"(I, P);
     KBL_FLUSH = "pcc_kbl_flush"(I);

@@ -126,6 +126,9 @@ impl Machine<'_> {
                 elements.resize(len, value);
                 Value::array(elements)
             }
+            Rvalue::Window { .. } => {
+                panic!("interpreter: MIR as lowered has no profiling statements")
+            }
             Rvalue::New { strukt, fields } => Value::Struct(std::rc::Rc::new(Object {
                 strukt: *strukt,
                 fields: std::cell::RefCell::new(self.operands(fields)),

@@ -105,6 +105,12 @@ impl Program {
             } => format!("{object}.{}", field_name(*strukt, *field)),
             Rvalue::ArrayLit(ops) => format!("[{}]", list(ops)),
             Rvalue::ArrayRepeat { value, count } => format!("[{value}; {count}]"),
+            Rvalue::Window {
+                window,
+                id,
+                bits,
+                mask,
+            } => format!("(({window} << {bits}) + {id}) & {mask}"),
             Rvalue::New { strukt, fields } => {
                 let def = &self.structs[*strukt];
                 let inits: Vec<String> = def

@@ -58,6 +58,10 @@ pub struct CounterTable {
     pub len: u64,
     /// Kept in the runtime's hash table instead of an array in the program's memory.
     pub hashed: bool,
+    /// `kbl` (`Sequences::KeyedWindows`): an array of `len / 2` slots keyed by window, each the
+    /// window plus one (0: empty) and its count; a count finds its window at the home slot
+    /// (`pcc_profiler::mode::kbl::keyed_home_slot`), or the runtime finds or adds it.
+    pub keyed: bool,
     /// `ppp` (`CountPpp` statements): the Ball-Larus id expected for each PPP id below `len`
     /// (`u64::MAX` in a hole), a read-only array next to the counters. The residual paths of
     /// table `t` go to hashed table `counter_tables.len() + t`, keyed by Ball-Larus id.
@@ -266,6 +270,14 @@ pub enum Rvalue {
         strukt: StructId,
         fields: Vec<Operand>,
     },
+    /// Profiling (`kbl`): `((window << bits) + id) & mask`, the window of the last ids with `id`
+    /// shifted in (`pcc_profiler::mode::kbl::Sequences::Windows`); an int.
+    Window {
+        window: Operand,
+        id: Operand,
+        bits: u32,
+        mask: u64,
+    },
 }
 
 impl Rvalue {
@@ -287,6 +299,7 @@ impl Rvalue {
             Rvalue::Field { object, .. } => vec![object],
             Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter().collect(),
             Rvalue::ArrayRepeat { value, count } => vec![value, count],
+            Rvalue::Window { window, id, .. } => vec![window, id],
         }
     }
 
@@ -300,6 +313,7 @@ impl Rvalue {
             Rvalue::Field { object, .. } => vec![object],
             Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter_mut().collect(),
             Rvalue::ArrayRepeat { value, count } => vec![value, count],
+            Rvalue::Window { window, id, .. } => vec![window, id],
         }
     }
 }
@@ -377,7 +391,8 @@ impl StatementKind {
     pub fn is_profiling(&self) -> bool {
         matches!(
             self,
-            StatementKind::Count { .. }
+            StatementKind::Assign(_, Rvalue::Window { .. })
+                | StatementKind::Count { .. }
                 | StatementKind::CountOrCold { .. }
                 | StatementKind::CountPpp { .. }
                 | StatementKind::CountStop { .. }

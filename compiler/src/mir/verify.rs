@@ -226,6 +226,7 @@ impl Verifier<'_> {
             }
             Rvalue::ArrayLit(elements) => self.operands(elements),
             Rvalue::ArrayRepeat { value, count } => self.operands([value, count]),
+            Rvalue::Window { window, id, .. } => self.operands([window, id]),
             Rvalue::New { strukt, fields } => {
                 let count = self.strukt(*strukt)?.fields.len();
                 if fields.len() != count {

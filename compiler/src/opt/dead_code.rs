@@ -31,6 +31,7 @@ fn is_pure(rvalue: &Rvalue) -> bool {
         | Rvalue::Unary(..)
         | Rvalue::Binary(..)
         | Rvalue::Global(_)
+        | Rvalue::Window { .. }
         | Rvalue::ArrayLit(_)
         | Rvalue::New { .. } => true,
     }

@@ -80,7 +80,9 @@ fn block_stop(func: &mir::Function, block: &BasicBlock, quiet: &Quiet) -> Stop {
 pub(super) fn statement_stop(func: &mir::Function, kind: &StatementKind, quiet: &Quiet) -> Stop {
     match kind {
         StatementKind::Assign(_, rvalue) => match rvalue {
-            Rvalue::Use(_) | Rvalue::Unary(..) | Rvalue::Global(_) => Stop::Never,
+            Rvalue::Use(_) | Rvalue::Unary(..) | Rvalue::Global(_) | Rvalue::Window { .. } => {
+                Stop::Never
+            }
             Rvalue::Binary(BinOp::Div | BinOp::Rem, a, b) => {
                 let constant = matches!(b, Operand::Const(Const::Int(d)) if *d != 0);
                 if func.operand_type(a) == Type::Int && !constant {

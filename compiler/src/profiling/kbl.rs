@@ -8,13 +8,13 @@
 use pcc_profiler::mode::kbl::{Plan, Sequences};
 
 use super::{FunctionCfg, bl, stream};
-use crate::mir::{self, BinOp, Const, Operand, Rvalue, Statement, StatementKind, Type};
+use crate::mir::{self, Const, Operand, Rvalue, Statement, StatementKind, Type};
 
 pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Plan, table: usize) {
     let code = &plan.paths.code;
     match plan.sequences {
         Sequences::Single => bl::instrument(func, fcfg, code, table),
-        Sequences::Windows { bits, k } => {
+        Sequences::Windows { bits, k } | Sequences::KeyedWindows { bits, k } => {
             let window = func.new_temp(Type::Int);
             let mask = Sequences::window_mask(bits, k);
             let start = Rvalue::Use(Operand::Const(Const::Int(mask as i64)));
@@ -37,30 +37,31 @@ pub(super) fn instrument(func: &mut mir::Function, fcfg: &FunctionCfg, plan: &Pl
     }
 }
 
-/// Each path count of `code` replaced by `window = ((window << bits) + id) & mask` and a count
-/// of the window ([`Sequences::Windows`]): the id fills the digit the shift cleared.
+/// Each path count of `code` replaced by the window with the id shifted in
+/// ([`Rvalue::Window`]) and a count of the window ([`Sequences::Windows`]).
 fn count_windows(
     code: Vec<StatementKind>,
     window: mir::LocalId,
     bits: u32,
     mask: u64,
 ) -> Vec<StatementKind> {
-    let update = |op, operand| {
-        let rvalue = Rvalue::Binary(op, Operand::Local(window), operand);
-        StatementKind::Assign(window, rvalue)
-    };
-    let int = |n: u64| Operand::Const(Const::Int(n as i64));
     (code.into_iter())
         .flat_map(|kind| match kind {
-            StatementKind::Count { table, index } => vec![
-                update(BinOp::Shl, int(u64::from(bits))),
-                update(BinOp::Add, index),
-                update(BinOp::BitAnd, int(mask)),
-                StatementKind::Count {
-                    table,
-                    index: Operand::Local(window),
-                },
-            ],
+            StatementKind::Count { table, index } => {
+                let shifted = Rvalue::Window {
+                    window: Operand::Local(window),
+                    id: index,
+                    bits,
+                    mask,
+                };
+                vec![
+                    StatementKind::Assign(window, shifted),
+                    StatementKind::Count {
+                        table,
+                        index: Operand::Local(window),
+                    },
+                ]
+            }
             kind => vec![kind],
         })
         .collect()

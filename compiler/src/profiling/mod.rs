@@ -67,6 +67,7 @@ pub fn instrument(
     let lines = LineIndex::new(source);
     let array_limit = how.hash_threshold.min(MAX_ARRAY_COUNTERS);
     let mut functions = Vec::new();
+    let mut window_budget = pcc_profiler::mode::kbl::MAX_PROGRAM_WINDOWS;
     if how.mode == Mode::Wpp {
         program.stream = mir::PathStream::Wpp;
     }
@@ -106,6 +107,7 @@ pub fn instrument(
             Mode::Kbl => Plan::Kbl(pcc_profiler::mode::kbl::plan(
                 bl::plan(func, &fcfg, &facts)?,
                 how.k,
+                &mut window_budget,
             )),
             Mode::Wpp => Plan::Wpp(wpp::plan(func, &fcfg, &continuations, &facts.quiet)?),
         };
@@ -154,6 +156,7 @@ fn counter_table(plan: &Plan) -> CounterTable {
     CounterTable {
         len: layout.len,
         hashed: layout.hashed,
+        keyed: matches!(plan, Plan::Kbl(plan) if plan.sequences.keyed()),
         slots: match plan {
             Plan::Ppp(plan) => match plan.code {
                 pcc_profiler::mode::ppp::Code::Ppp(_) => Some(plan.slots.clone()),

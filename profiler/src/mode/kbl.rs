@@ -13,6 +13,9 @@
 //!   the forest with it cost several times the path itself in a call-heavy program. The k-IPF
 //!   is made from the window counts when the program ends
 //!   ([`crate::kbl::k_ipf_of_windows`]), the same forest as the k-SF's.
+//! - A function with more paths, whose windows would not fit a table indexed by window, counts
+//!   them in a table keyed by window ([`Sequences::KeyedWindows`]): one probe of the generated
+//!   code finds a window at its home slot; the runtime finds or adds the others.
 //! - Any other function streams its ids to the runtime's k-slab forest, whose k-IPF makes the
 //!   record when the program ends ([`with_forest`]).
 
@@ -25,9 +28,23 @@ use crate::kbl::k_ipf_of_windows;
 use crate::profile::{FunctionProfile, KblRecord, KipfNode, ModeRecord};
 use crate::spec::FunctionSpec;
 
-/// A window table has at most `2^MAX_WINDOW_BITS` counters (8 MiB, of which a run touches only
-/// the pages of the windows it takes).
+/// A window table has at most `2^MAX_WINDOW_BITS` counters (8 MiB), and a program's window tables
+/// at most [`MAX_PROGRAM_WINDOWS`] (64 MiB, which the JIT zeroes); the other functions stream.
 pub const MAX_WINDOW_BITS: u32 = 20;
+pub const MAX_PROGRAM_WINDOWS: u64 = 1 << 23;
+
+/// A keyed window table has `2^KEYED_SLOTS_LOG2` slots of two words: the window plus one (0 in
+/// an empty slot) and its count.
+pub const KEYED_SLOTS_LOG2: u32 = 14;
+
+/// The home slot of `window` in a keyed window table (Fibonacci hashing: the top bits of the
+/// product); the generated code computes the same.
+pub fn keyed_home_slot(window: u64) -> u64 {
+    window.wrapping_mul(FIBONACCI) >> (u64::BITS - KEYED_SLOTS_LOG2)
+}
+
+/// 2^64 divided by the golden ratio, odd.
+pub const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Plan {
@@ -46,6 +63,9 @@ pub enum Sequences {
     /// `window = ((window << bits) | r) & mask`, then counts `window`. Ids are below
     /// `2^bits − 1`, so the all-ones digit is never an id.
     Windows { bits: u32, k: u32 },
+    /// The same windows, counted in a keyed table (`bits · k` ≤ 62, so the window plus one
+    /// fits and is never 0).
+    KeyedWindows { bits: u32, k: u32 },
     /// The ids are streamed to the runtime's k-slab forest.
     Stream,
 }
@@ -55,19 +75,34 @@ impl Sequences {
     pub fn window_mask(bits: u32, k: u32) -> u64 {
         (1u64 << (bits * k)) - 1
     }
+
+    /// Whether the counter table is keyed by window.
+    pub fn keyed(self) -> bool {
+        matches!(self, Sequences::KeyedWindows { .. })
+    }
 }
 
-/// How `paths` (`kbl` with sequences of `k` paths) counts its sequences.
-pub fn plan(paths: bl::Plan, k: usize) -> Plan {
+/// How `paths` (`kbl` with sequences of `k` paths) counts its sequences; a window table is taken
+/// out of the program's `budget` of counters.
+pub fn plan(paths: bl::Plan, k: usize, budget: &mut u64) -> Plan {
     let dag = paths.numbering.dag();
     let loops =
         (0..dag.num_cfg_edges()).any(|e| matches!(dag.role(EdgeId(e)), EdgeRole::Closing { .. }));
     // Digits wide enough for every id and the all-ones `*`.
     let bits = u64::BITS - paths.numbering.num_paths().leading_zeros();
-    let sequences = match u32::try_from(k.max(1)) {
+    let k = u32::try_from(k.max(1)).unwrap_or(u32::MAX);
+    let digits = bits.saturating_mul(k);
+    let keyed = 2 << KEYED_SLOTS_LOG2;
+    let sequences = match () {
         _ if !loops => Sequences::Single,
-        Ok(k) if !paths.layout.hashed && bits.saturating_mul(k) <= MAX_WINDOW_BITS => {
+        _ if paths.layout.hashed => Sequences::Stream,
+        _ if digits <= MAX_WINDOW_BITS && 1 << digits <= *budget => {
+            *budget -= 1 << digits;
             Sequences::Windows { bits, k }
+        }
+        _ if digits <= 62 && keyed <= *budget => {
+            *budget -= keyed;
+            Sequences::KeyedWindows { bits, k }
         }
         _ => Sequences::Stream,
     };
@@ -84,6 +119,7 @@ impl Plan {
     pub fn layout(&self) -> Layout {
         match self.sequences {
             Sequences::Windows { bits, k } => Layout::array(1 << (bits * k)),
+            Sequences::KeyedWindows { .. } => Layout::array(2 << KEYED_SLOTS_LOG2),
             Sequences::Single | Sequences::Stream => self.paths.layout,
         }
     }
@@ -99,7 +135,7 @@ pub fn decode(
 ) -> Result<FunctionProfile, String> {
     match plan.sequences {
         Sequences::Single => with_forest(plan, function, roots(counts)),
-        Sequences::Windows { bits, k } => {
+        Sequences::Windows { bits, k } | Sequences::KeyedWindows { bits, k } => {
             let windows = (counts.iter()).map(|&(window, count)| (unpack(window, bits, k), count));
             let windows: Vec<(Vec<u64>, u64)> = windows.collect();
             let kipf = k_ipf_of_windows(windows.iter().map(|(w, c)| (w.as_slice(), *c)));

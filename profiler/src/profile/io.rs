@@ -98,10 +98,49 @@ struct Header {
     mode: Option<serde_json::Value>,
 }
 
+/// The deepest nesting of arrays and objects a profile may have. A `kbl` profile's k-IPF nests
+/// two levels per node (`children`, then the node), so `--k 64` needs about 130, more than
+/// serde_json's default limit of 128; the limit is checked before parsing instead, which keeps a
+/// corrupt file from exhausting the stack.
+const MAX_NESTING: usize = 256;
+
+/// `text` as JSON, without serde_json's recursion limit (see [`MAX_NESTING`]).
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// The deepest nesting of `[` and `{` in JSON text `text`, outside strings.
+fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for byte in text.bytes() {
+        match (in_string, escaped, byte) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') | (false, _, b'"') => in_string = !in_string,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 impl Profile {
     /// Parses and validates a profile.
     pub fn from_json(text: &str) -> Result<Profile, ProfileError> {
-        let header: Header = match serde_json::from_str(text) {
+        if nesting_depth(text) > MAX_NESTING {
+            return Err(ProfileError::new(ProfileErrorKind::Invalid(format!(
+                "nested more than {MAX_NESTING} levels deep"
+            ))));
+        }
+        let header: Header = match parse(text) {
             Ok(header) => header,
             Err(e) if e.is_eof() => return Err(ProfileError::new(ProfileErrorKind::Truncated)),
             Err(e) if e.is_syntax() => {
@@ -136,8 +175,8 @@ impl Profile {
             ))));
         }
         // Parsed again from the text so that a structural error says where it is (line, column).
-        let profile: Profile = serde_json::from_str(text)
-            .map_err(|e| ProfileError::new(ProfileErrorKind::Invalid(e.to_string())))?;
+        let profile: Profile =
+            parse(text).map_err(|e| ProfileError::new(ProfileErrorKind::Invalid(e.to_string())))?;
         profile
             .check_consistency()
             .map_err(|e| ProfileError::new(ProfileErrorKind::Invalid(e)))?;
@@ -317,6 +356,26 @@ mod tests {
         let path = twice.functions[0].paths[0].clone();
         twice.functions[0].paths.push(path);
         assert!(error_of(&twice.to_json()).contains("path id 3 is listed twice"));
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(error_of(&deep).contains("nested more than 256 levels deep"));
+    }
+
+    /// A `kbl` profile of `--k 64`, whose k-IPF nests 64 levels, reads back.
+    #[test]
+    fn reads_the_deepest_k_ipf() {
+        let mut profile = sample();
+        profile.mode = Mode::Kbl;
+        let kipf = (0..64).fold(Vec::new(), |children, _| {
+            vec![super::super::KipfNode {
+                id: 3,
+                count: 1,
+                children,
+            }]
+        });
+        let record = super::super::KblRecord { kipf };
+        profile.functions[0].record = ModeRecord::Kbl(record);
+        let back = Profile::from_json(&profile.to_json()).expect("a valid profile");
+        assert_eq!(back.to_json(), profile.to_json());
     }
 
     /// A record must have the fields its mode always writes: the mode decides the record's type.
