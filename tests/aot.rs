@@ -45,7 +45,8 @@ fn main() {
             }));
         }
     }
-    let specific: [(&str, Test); 7] = [
+    let specific: [(&str, Test); 8] = [
+        ("kbl_keyed_windows_as_under_run", keyed_windows),
         ("profile_path_is_overridden_by_the_variable", env_override),
         ("default_profile_path_is_in_the_run_directory", default_path),
         ("arguments_reach_the_program_as_under_run", arguments),
@@ -160,6 +161,12 @@ fn same_profiles(program: &Path, modes: &[&str], flags: &[&str]) -> Result<(), F
         }
     }
     Ok(())
+}
+
+/// `kbl` at k = 12 counts `add_even`'s windows in keyed tables, probed by the generated code
+/// and filled by the runtime (`pcc_profile_count_keyed`), which the executable links.
+fn keyed_windows() -> Result<(), Failed> {
+    same_profiles(&program("add_even.pl"), &["kbl"], &["--k", "12"])
 }
 
 fn program(name: &str) -> PathBuf {
