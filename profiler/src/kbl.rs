@@ -769,9 +769,12 @@ impl KipfBuilder {
 /// position is a suffix of that position's window, so adding each window's count to the node
 /// of each of its suffixes counts every run exactly once: the forest of
 /// [`KSlabForest::make_k_ipf`] on the same activations.
-pub fn k_ipf_of_windows<'w>(windows: impl IntoIterator<Item = (&'w [u64], u64)>) -> Vec<KipfNode> {
+pub fn k_ipf_of_windows<W: AsRef<[u64]>>(
+    windows: impl IntoIterator<Item = (W, u64)>,
+) -> Vec<KipfNode> {
     let mut kipf = KipfBuilder::new();
     for (window, count) in windows {
+        let window = window.as_ref();
         for start in 0..window.len() {
             // The suffix's prefixes are runs ending earlier, counted by their own windows.
             let (&last, prefix) = window[start..].split_last().expect("a nonempty suffix");
@@ -1042,16 +1045,12 @@ mod tests {
         counts.into_iter().collect()
     }
 
-    fn k_ipf_of(windows: &[(Vec<u64>, u64)]) -> Vec<KipfNode> {
-        k_ipf_of_windows(windows.iter().map(|(w, c)| (w.as_slice(), *c)))
-    }
-
     /// The example's 4-IPF ([KBLPP], Figure "kblpp-example") from its windows is the forest's.
     #[test]
     fn thesis_example_from_windows() {
         let ids = vec![6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3];
         let kipf = forest_of(4, &thesis_stream()).make_k_ipf();
-        assert_eq!(k_ipf_of(&windows(4, &[ids])), kipf);
+        assert_eq!(k_ipf_of_windows(windows(4, &[ids])), kipf);
     }
 
     /// Windows and the k-slab forest agree on many activations of varied lengths and ids, for
@@ -1066,7 +1065,7 @@ mod tests {
                 .flat_map(|ids| std::iter::once(RoutineEntry).chain(ids.iter().map(|&r| PathId(r))))
                 .collect();
             let kipf = forest_of(k, &stream).make_k_ipf();
-            assert_eq!(k_ipf_of(&windows(k, &activations)), kipf, "k = {k}");
+            assert_eq!(k_ipf_of_windows(windows(k, &activations)), kipf, "k = {k}");
         }
     }
 

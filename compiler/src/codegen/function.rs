@@ -339,10 +339,7 @@ impl FunctionTranslator<'_, '_> {
                 let base = self.data_address(data);
                 let offset = self.builder.ins().ishl_imm_u(index, 3);
                 let address = self.builder.ins().iadd(base, offset);
-                let flags = self.memory_flags(Memory::Counters);
-                let count = self.builder.ins().load(types::I64, flags, address, 0);
-                let count = self.builder.ins().iadd_imm_s(count, 1);
-                self.builder.ins().store(flags, count, address, 0);
+                self.increment_counter(address, 0);
             }
             None => {
                 let table = self.iconst(table as i64);
@@ -374,16 +371,12 @@ impl FunctionTranslator<'_, '_> {
         self.builder.seal_block(miss);
 
         self.builder.switch_to_block(hit);
-        let count = self.builder.ins().load(types::I64, flags, slot, 8);
-        let count = self.builder.ins().iadd_imm_s(count, 1);
-        self.builder.ins().store(flags, count, slot, 8);
+        self.increment_counter(slot, 8);
         self.builder.ins().jump(done, &[]);
 
         self.builder.switch_to_block(miss);
-        let id = self.cx.trampoline(&runtime::PROFILE_COUNT_KEYED)?;
-        let func_ref = self.func_ref(id);
         let table = self.iconst(table as i64);
-        self.builder.ins().call(func_ref, &[table, window]);
+        self.count_in_runtime(&runtime::PROFILE_COUNT_KEYED, table, window)?;
         self.builder.ins().jump(done, &[]);
         self.builder.seal_block(done);
         self.builder.switch_to_block(done);
@@ -460,10 +453,7 @@ impl FunctionTranslator<'_, '_> {
         self.builder.switch_to_block(hit);
         let counts = self.data_address(counts);
         let address = self.builder.ins().iadd(counts, offset);
-        let flags = self.memory_flags(Memory::Counters);
-        let count = self.builder.ins().load(types::I64, flags, address, 0);
-        let count = self.builder.ins().iadd_imm_s(count, 1);
-        self.builder.ins().store(flags, count, address, 0);
+        self.increment_counter(address, 0);
         self.builder.ins().jump(done, &[]);
 
         self.builder.switch_to_block(miss);
@@ -638,8 +628,7 @@ impl FunctionTranslator<'_, '_> {
                 mask,
             } => {
                 let (window, id) = (self.operand(window)?, self.operand(id)?);
-                let ins = self.builder.ins();
-                let shifted = ins.ishl_imm_u(window, i64::from(*bits));
+                let shifted = self.builder.ins().ishl_imm_u(window, i64::from(*bits));
                 let window = self.builder.ins().iadd(shifted, id);
                 Ok(self.builder.ins().band_imm_u(window, *mask as i64))
             }
@@ -992,12 +981,25 @@ impl FunctionTranslator<'_, '_> {
 
     /// Counts `key` in the runtime's hash table `table`, through the `preserve_all` trampoline.
     fn count_hashed(&mut self, table: Value, key: Value) -> Result<()> {
-        // Counting in the hash table happens inside hot loops: through the `preserve_all`
-        // trampoline the call clobbers no register, so the loop's values are not spilled.
-        let id = self.cx.trampoline(&runtime::PROFILE_COUNT_HASHED)?;
+        self.count_in_runtime(&runtime::PROFILE_COUNT_HASHED, table, key)
+    }
+
+    /// Calls the runtime's counting function `f` with `table` and `key`. Counting in the runtime
+    /// happens inside hot loops: through the `preserve_all` trampoline the call clobbers no
+    /// register, so the loop's values are not spilled.
+    fn count_in_runtime(&mut self, f: &'static RuntimeFn, table: Value, key: Value) -> Result<()> {
+        let id = self.cx.trampoline(f)?;
         let func_ref = self.func_ref(id);
         self.builder.ins().call(func_ref, &[table, key]);
         Ok(())
+    }
+
+    /// Adds one to the 64-bit counter at `address + offset`.
+    fn increment_counter(&mut self, address: Value, offset: i32) {
+        let flags = self.memory_flags(Memory::Counters);
+        let count = self.builder.ins().load(types::I64, flags, address, offset);
+        let count = self.builder.ins().iadd_imm_s(count, 1);
+        self.builder.ins().store(flags, count, address, offset);
     }
 
     fn func_ref(&mut self, id: FuncId) -> FuncRef {

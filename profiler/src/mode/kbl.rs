@@ -137,9 +137,7 @@ pub fn decode(
         Sequences::Single => with_forest(plan, function, roots(counts)),
         Sequences::Windows { bits, k } | Sequences::KeyedWindows { bits, k } => {
             let windows = (counts.iter()).map(|&(window, count)| (unpack(window, bits, k), count));
-            let windows: Vec<(Vec<u64>, u64)> = windows.collect();
-            let kipf = k_ipf_of_windows(windows.iter().map(|(w, c)| (w.as_slice(), *c)));
-            with_forest(plan, function, kipf)
+            with_forest(plan, function, k_ipf_of_windows(windows))
         }
         Sequences::Stream => with_forest(plan, function, Vec::new()),
     }
