@@ -113,7 +113,23 @@ pub fn translate(
         for stmt in &block.stmts {
             t.statement(stmt)?;
         }
-        t.terminator(&block.term.kind)?;
+        // A latch's exit arm leaves through a block of its own: Cranelift rematerializes an
+        // add of a constant in each block that uses it, and a value the loop passes out on its
+        // exit edge (a count incremented before an inner loop) would otherwise be recomputed
+        // in every iteration.
+        let loop_exit = match block.term.kind {
+            TerminatorKind::Branch {
+                then_bb, else_bb, ..
+            } if mir::dominates(&idom, then_bb, b) != mir::dominates(&idom, else_bb, b) => {
+                Some(if mir::dominates(&idom, then_bb, b) {
+                    else_bb
+                } else {
+                    then_bb
+                })
+            }
+            _ => None,
+        };
+        t.terminator(&block.term.kind, loop_exit)?;
         non_null_at_end[b] = std::mem::take(&mut t.non_null);
         for succ in block.term.kind.successors() {
             t.edge_emitted(succ);
@@ -294,6 +310,15 @@ impl FunctionTranslator<'_, '_> {
                 let index = self.operand(index)?;
                 self.count(*table, index)?
             }
+            StatementKind::CountBy {
+                table,
+                index,
+                amount,
+            } => {
+                let (index, amount) = (self.operand(index)?, self.operand(amount)?);
+                let address = self.counter_address(*table, index)?;
+                self.add_to_counter(address, 0, Some(amount));
+            }
             StatementKind::CountOrCold { table, index } => self.count_or_cold(*table, index)?,
             StatementKind::CountPpp { table, ppp, bl } => self.count_ppp(*table, ppp, bl)?,
             StatementKind::CountStop { .. } => unreachable!("handled by `statement`"),
@@ -335,10 +360,8 @@ impl FunctionTranslator<'_, '_> {
             Some(data) if self.cx.program.counter_tables[table].keyed => {
                 self.count_keyed(table, data, index)?;
             }
-            Some(data) => {
-                let base = self.data_address(data);
-                let offset = self.builder.ins().ishl_imm_u(index, 3);
-                let address = self.builder.ins().iadd(base, offset);
+            Some(_) => {
+                let address = self.counter_address(table, index)?;
                 self.increment_counter(address, 0);
             }
             None => {
@@ -347,6 +370,16 @@ impl FunctionTranslator<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The address of counter `index` of array table `table`.
+    fn counter_address(&mut self, table: usize, index: Value) -> Result<Value> {
+        let Some(Some(data)) = self.cx.counter_tables.get(table).copied() else {
+            return Err(CodegenError::internal(format!("no counter array {table}")));
+        };
+        let base = self.data_address(data);
+        let offset = self.builder.ins().ishl_imm_u(index, 3);
+        Ok(self.builder.ins().iadd(base, offset))
     }
 
     /// Profiling, `kbl` keyed windows (`mir::CounterTable::keyed`): adds one to the count of
@@ -570,7 +603,9 @@ impl FunctionTranslator<'_, '_> {
         self.builder.def_var(position, used);
     }
 
-    fn terminator(&mut self, term: &TerminatorKind) -> Result<()> {
+    /// Ends the current block with `term`; the edge to `exit` (a loop's exit from its latch), if
+    /// any, passes through a block of its own.
+    fn terminator(&mut self, term: &TerminatorKind, exit: Option<BlockId>) -> Result<()> {
         match term {
             TerminatorKind::Goto(target) => {
                 self.builder.ins().jump(self.blocks[*target], &[]);
@@ -581,10 +616,24 @@ impl FunctionTranslator<'_, '_> {
                 else_bb,
             } => {
                 let cond = self.operand(cond)?;
-                let (then_block, else_block) = (self.blocks[*then_bb], self.blocks[*else_bb]);
+                let target = |bb: BlockId, t: &mut Self| match exit {
+                    Some(exit) if exit == bb => t.builder.create_block(),
+                    _ => t.blocks[bb],
+                };
+                let (then_block, else_block) = (target(*then_bb, self), target(*else_bb, self));
                 self.builder
                     .ins()
                     .brif(cond, then_block, &[], else_block, &[]);
+                if let Some(exit) = exit {
+                    let through = if exit == *then_bb {
+                        then_block
+                    } else {
+                        else_block
+                    };
+                    self.builder.switch_to_block(through);
+                    self.builder.seal_block(through);
+                    self.builder.ins().jump(self.blocks[exit], &[]);
+                }
             }
             TerminatorKind::Switch {
                 value,
@@ -996,9 +1045,17 @@ impl FunctionTranslator<'_, '_> {
 
     /// Adds one to the 64-bit counter at `address + offset`.
     fn increment_counter(&mut self, address: Value, offset: i32) {
+        self.add_to_counter(address, offset, None);
+    }
+
+    /// Adds `amount` (one if `None`) to the counter at `address + offset`.
+    fn add_to_counter(&mut self, address: Value, offset: i32, amount: Option<Value>) {
         let flags = self.memory_flags(Memory::Counters);
         let count = self.builder.ins().load(types::I64, flags, address, offset);
-        let count = self.builder.ins().iadd_imm_s(count, 1);
+        let count = match amount {
+            Some(amount) => self.builder.ins().iadd(count, amount),
+            None => self.builder.ins().iadd_imm_s(count, 1),
+        };
         self.builder.ins().store(flags, count, address, offset);
     }
 

@@ -67,6 +67,7 @@ impl Machine<'_> {
             // Instrumentation and tracing statements only exist after the passes this
             // interpreter runs before.
             StatementKind::Count { .. }
+            | StatementKind::CountBy { .. }
             | StatementKind::CountOrCold { .. }
             | StatementKind::CountPpp { .. }
             | StatementKind::CountStop { .. }

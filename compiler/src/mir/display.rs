@@ -144,6 +144,11 @@ impl Program {
                 self.structs[*strukt].fields[*field].name
             ),
             StatementKind::Count { table, index } => format!("count table{table}[{index}]"),
+            StatementKind::CountBy {
+                table,
+                index,
+                amount,
+            } => format!("count table{table}[{index}] += {amount}"),
             StatementKind::CountOrCold { table, index } => {
                 format!("count table{table}[min({index}, cold)]")
             }

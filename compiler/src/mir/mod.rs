@@ -11,6 +11,8 @@ mod display;
 pub mod poly;
 pub mod verify;
 
+use std::collections::BTreeMap;
+
 use pcc_lang::Span;
 use pcc_lang::define_id;
 pub use pcc_lang::id::IdVec;
@@ -162,6 +164,13 @@ pub enum StatementKind {
     Count {
         table: usize,
         index: Operand,
+    },
+    /// Profiling, after `-O 2`'s counter promotion (`opt/counters.rs`): adds `amount` (an int
+    /// operand) to counter `index` of array table `table`: the counts a loop kept in a local.
+    CountBy {
+        table: usize,
+        index: Operand,
+        amount: Operand,
     },
     /// Profiling (`edge`): if a check of the next statement fails, adds one to counter `index`
     /// of table `table` before the error is reported, counting the activation as stopped in
@@ -348,6 +357,7 @@ impl StatementKind {
             | StatementKind::Count { index: op, .. }
             | StatementKind::CountOrCold { index: op, .. }
             | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
+            StatementKind::CountBy { index, amount, .. } => vec![index, amount],
             StatementKind::SetIndex {
                 array,
                 index,
@@ -371,6 +381,7 @@ impl StatementKind {
             | StatementKind::Count { index: op, .. }
             | StatementKind::CountOrCold { index: op, .. }
             | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
+            StatementKind::CountBy { index, amount, .. } => vec![index, amount],
             StatementKind::SetIndex {
                 array,
                 index,
@@ -393,6 +404,7 @@ impl StatementKind {
             self,
             StatementKind::Assign(_, Rvalue::Window { .. })
                 | StatementKind::Count { .. }
+                | StatementKind::CountBy { .. }
                 | StatementKind::CountOrCold { .. }
                 | StatementKind::CountPpp { .. }
                 | StatementKind::CountStop { .. }
@@ -606,6 +618,39 @@ pub fn reaches(callees: &IdVec<FnId, Vec<FnId>>, from: FnId, to: FnId) -> bool {
     false
 }
 
+/// Whether block `a` dominates block `b`, by the immediate dominators `idom`.
+pub fn dominates(idom: &IdVec<BlockId, Option<BlockId>>, a: BlockId, mut b: BlockId) -> bool {
+    loop {
+        if a == b {
+            return true;
+        }
+        match idom[b] {
+            Some(d) => b = d,
+            None => return false,
+        }
+    }
+}
+
+/// The natural loop of `header` with back edges from `latches`: the reachable blocks (those
+/// with an immediate dominator in `idom`) that reach a latch without passing the header.
+pub fn natural_loop(
+    header: BlockId,
+    latches: &[BlockId],
+    predecessors: &IdVec<BlockId, Vec<BlockId>>,
+    idom: &IdVec<BlockId, Option<BlockId>>,
+) -> IdVec<BlockId, bool> {
+    let mut in_loop = IdVec::from_elem(false, predecessors.len());
+    in_loop[header] = true;
+    let mut stack = latches.to_vec();
+    while let Some(b) = stack.pop() {
+        if idom[b].is_some() && !in_loop[b] {
+            in_loop[b] = true;
+            stack.extend(&predecessors[b]);
+        }
+    }
+    in_loop
+}
+
 impl Function {
     pub fn operand_type(&self, op: &Operand) -> Type {
         match op {
@@ -717,6 +762,34 @@ impl Function {
         }
         idom[ENTRY] = None;
         idom
+    }
+
+    /// The blocks of each natural loop, in reverse postorder (the header first), and
+    /// whether it is innermost (holds no other loop's header); except a loop headed by the entry
+    /// block, which has no entry edge to put code on.
+    pub fn natural_loops(&self) -> Vec<(Vec<BlockId>, bool)> {
+        let idom = self.immediate_dominators();
+        let rpo = self.reverse_postorder();
+        let mut latches: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
+        for &b in &rpo {
+            for s in self.blocks[b].term.kind.successors() {
+                if dominates(&idom, s, b) {
+                    latches.entry(s).or_default().push(b);
+                }
+            }
+        }
+        let predecessors = self.predecessors();
+        let mut loops = Vec::new();
+        for (&header, ends) in &latches {
+            if header == ENTRY {
+                continue;
+            }
+            let in_loop = natural_loop(header, ends, &predecessors, &idom);
+            let body: Vec<BlockId> = rpo.iter().copied().filter(|&b| in_loop[b]).collect();
+            let innermost = body[1..].iter().all(|b| !latches.contains_key(b));
+            loops.push((body, innermost));
+        }
+        loops
     }
 
     /// Predecessor lists, one per block (a predecessor appears once per distinct edge).

@@ -164,6 +164,22 @@ impl Verifier<'_> {
                 }
                 self.int(index)
             }
+            StatementKind::CountBy {
+                table,
+                index,
+                amount,
+            } => {
+                match self.program.counter_tables.get(*table) {
+                    Some(t) if !t.hashed && !t.keyed => {}
+                    _ => {
+                        return Err(error(format!(
+                            "count by an amount in table {table}, which is no array of counters"
+                        )));
+                    }
+                }
+                self.int(index)?;
+                self.int(amount)
+            }
             StatementKind::CountStop { table, index } => {
                 match self.program.counter_tables.get(*table) {
                     Some(t) if !t.hashed && *index < t.len => Ok(()),

@@ -9,6 +9,7 @@
 mod block_guard;
 mod bounds;
 mod const_fold;
+mod counters;
 mod dead_code;
 mod fields;
 mod inline;
@@ -64,6 +65,9 @@ pub fn optimize(program: &mut mir::Program) {
         .iter_mut()
         .for_each(block_guard::guard_blocks);
     verify::after_pass(program, "block-guard");
+    // Last: the loops it promotes counters in are the versioned ones.
+    counters::promote_loop_counters(program);
+    verify::after_pass(program, "counters");
 }
 
 /// Runs each pass on every function, in order.

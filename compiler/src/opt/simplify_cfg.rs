@@ -4,7 +4,7 @@
 //! copied into each (tail duplication).
 
 use crate::lower::remove_unreachable_blocks;
-use crate::mir::{ENTRY, Function, TerminatorKind};
+use crate::mir::{BlockId, ENTRY, Function, IdVec, TerminatorKind, dominates, natural_loop};
 
 pub fn simplify_cfg(func: &mut Function) {
     clean_up(func);
@@ -24,6 +24,7 @@ const MAX_DUPLICATED: usize = 3;
 /// straight back to the loop's test.
 fn duplicate_small_targets(func: &mut Function) -> bool {
     let preds = func.predecessors();
+    let idom = func.immediate_dominators();
     let mut changed = false;
     for b in func.blocks.ids() {
         let TerminatorKind::Goto(target) = func.blocks[b].term.kind else {
@@ -32,6 +33,7 @@ fn duplicate_small_targets(func: &mut Function) -> bool {
         if target == b
             || preds[target].len() < 2
             || func.blocks[target].program_statements() > MAX_DUPLICATED
+            || would_enter_loop_twice(func, b, target, &preds, &idom)
         {
             continue;
         }
@@ -42,6 +44,31 @@ fn duplicate_small_targets(func: &mut Function) -> bool {
         changed = true;
     }
     changed
+}
+
+/// Whether copying loop header `target` into `b`, which enters its loop from outside, would leave
+/// the loop with two entries: the header's branch has more than one arm inside the loop (a loop
+/// whose first test was folded away, entered at the body's first branch). Such a cycle is not a
+/// natural loop, so versioning (`version.rs`) could no longer guard it; copying the header into
+/// its latches, or a header test with one arm in the loop, rotates the loop instead.
+fn would_enter_loop_twice(
+    func: &Function,
+    b: BlockId,
+    target: BlockId,
+    preds: &IdVec<BlockId, Vec<BlockId>>,
+    idom: &IdVec<BlockId, Option<BlockId>>,
+) -> bool {
+    let latches: Vec<BlockId> = (preds[target].iter().copied())
+        .filter(|&p| dominates(idom, target, p))
+        .collect();
+    if latches.is_empty() || dominates(idom, target, b) {
+        return false;
+    }
+    let in_loop = natural_loop(target, &latches, preds, idom);
+    let mut arms = func.blocks[target].term.kind.successors();
+    arms.sort();
+    arms.dedup();
+    arms.iter().filter(|&&s| in_loop[s]).count() > 1
 }
 
 fn clean_up(func: &mut Function) {

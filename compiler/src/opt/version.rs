@@ -49,8 +49,9 @@ use crate::mir::poly::{
     Compare, Emitter, Poly, Spread, chain_tests, evaluate, int, operand, requirement, widened,
 };
 use crate::mir::{
-    BasicBlock, BinOp, BlockId, Builtin, Callee, Const, ENTRY, FnId, Function, GlobalId, IdVec,
-    LocalId, Operand, Program, Rvalue, StatementKind, StructId, Terminator, TerminatorKind, Type,
+    BasicBlock, BinOp, BlockId, Builtin, Callee, Const, FnId, Function, GlobalId, IdVec, LocalId,
+    Operand, Program, Rvalue, StatementKind, StructId, Terminator, TerminatorKind, Type, dominates,
+    natural_loop,
 };
 
 /// Larger loops (statements plus terminators) are not copied: the copy doubles their code.
@@ -65,7 +66,7 @@ const MAX_COEFFICIENT: i64 = 1 << 20;
 pub fn version_loops(program: &mut Program) {
     let stores = stores(program);
     for func in program.functions.iter_mut() {
-        for (body, _) in natural_loops(func).into_iter().filter(|(_, inner)| *inner) {
+        for (body, _) in func.natural_loops().into_iter().filter(|(_, inner)| *inner) {
             if let Some(plan) = plan(func, &body, &stores) {
                 build(func, &body, &plan);
             }
@@ -73,7 +74,7 @@ pub fn version_loops(program: &mut Program) {
         // Then the loops around loops, smallest first, one at a time: each copy adds blocks and
         // loops (copies of the loops it holds, which are tried too, and cover nothing more).
         let mut tried = BTreeSet::new();
-        while let Some(body) = (natural_loops(func).into_iter())
+        while let Some(body) = (func.natural_loops().into_iter())
             .filter(|(body, inner)| !inner && !tried.contains(&body[0]))
             .map(|(body, _)| body)
             .min_by_key(Vec::len)
@@ -84,67 +85,6 @@ pub fn version_loops(program: &mut Program) {
             }
         }
     }
-}
-
-/// The blocks of each natural loop of `func`, in reverse postorder (the header first), and
-/// whether it is innermost (holds no other loop's header); except a loop headed by the entry
-/// block, which has no entry edge to guard.
-fn natural_loops(func: &Function) -> Vec<(Vec<BlockId>, bool)> {
-    let idom = func.immediate_dominators();
-    let rpo = func.reverse_postorder();
-    let mut latches: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
-    for &b in &rpo {
-        for s in func.blocks[b].term.kind.successors() {
-            if dominates(&idom, s, b) {
-                latches.entry(s).or_default().push(b);
-            }
-        }
-    }
-    let predecessors = func.predecessors();
-    let mut loops = Vec::new();
-    for (&header, ends) in &latches {
-        if header == ENTRY {
-            continue;
-        }
-        let in_loop = loop_blocks(header, ends, &predecessors, &idom);
-        let body: Vec<BlockId> = rpo.iter().copied().filter(|&b| in_loop[b]).collect();
-        let innermost = body[1..].iter().all(|b| !latches.contains_key(b));
-        loops.push((body, innermost));
-    }
-    loops
-}
-
-/// Whether block `a` dominates block `b`, by the immediate dominators `idom`.
-fn dominates(idom: &IdVec<BlockId, Option<BlockId>>, a: BlockId, mut b: BlockId) -> bool {
-    loop {
-        if a == b {
-            return true;
-        }
-        match idom[b] {
-            Some(d) => b = d,
-            None => return false,
-        }
-    }
-}
-
-/// The natural loop of `header` with back edges from `latches`: the reachable blocks (those
-/// with an immediate dominator in `idom`) that reach a latch without passing the header.
-fn loop_blocks(
-    header: BlockId,
-    latches: &[BlockId],
-    predecessors: &IdVec<BlockId, Vec<BlockId>>,
-    idom: &IdVec<BlockId, Option<BlockId>>,
-) -> IdVec<BlockId, bool> {
-    let mut in_loop = IdVec::from_elem(false, predecessors.len());
-    in_loop[header] = true;
-    let mut stack = latches.to_vec();
-    while let Some(b) = stack.pop() {
-        if idom[b].is_some() && !in_loop[b] {
-            in_loop[b] = true;
-            stack.extend(&predecessors[b]);
-        }
-    }
-    in_loop
 }
 
 /// The locals that the loop headed by `header` with back edges from `latches` assigns. `None`
@@ -162,7 +102,7 @@ fn assigned_in_loop(
     if !latches.iter().all(|&l| dominates(&idom, header, l)) {
         return None;
     }
-    let in_loop = loop_blocks(header, latches, &func.predecessors(), &idom);
+    let in_loop = natural_loop(header, latches, &func.predecessors(), &idom);
     Some(
         (func.blocks.iter_enumerated())
             .filter(|&(b, _)| in_loop[b])
@@ -712,7 +652,7 @@ mod tests {
         }
         let f = program.functions.position(|f| f.name == "f").expect("f");
         let func = &program.functions[f];
-        let loops: Vec<Vec<BlockId>> = (natural_loops(func).into_iter())
+        let loops: Vec<Vec<BlockId>> = (func.natural_loops().into_iter())
             .filter_map(|(body, inner)| inner.then_some(body))
             .collect();
         assert_eq!(loops.len(), 1, "one innermost loop");
@@ -748,6 +688,27 @@ fn main() { println(f([true; 100], 100)); }
         assert_eq!(text.matches("= unchecked _0[").count(), 1, "{text}");
         assert_eq!(text.matches("= _0[").count(), 1, "{text}");
         assert!(text.matches("unchecked _0[_").count() >= 3, "{text}");
+    }
+
+    #[test]
+    fn a_loop_whose_first_test_folds_is_versioned() {
+        // The first test `2 < 101` is decided at compile time, so the loop is entered at its
+        // body; tail duplication must not copy the body's branch into the entry, which would
+        // enter the loop at both of its arms.
+        let source = "\
+fn f(flags: [bool]) -> int {
+    let count = 0;
+    for i in 2..101 {
+        if flags[i - 1] { count += 1; }
+    }
+    return count;
+}
+fn main() { println(f([true; 100])); }
+";
+        let mut program = lower(source);
+        crate::opt::optimize(&mut program);
+        let text = crate::opt::testing::text(&program, source, "f");
+        assert_eq!(text.matches("= unchecked _0[").count(), 1, "{text}");
     }
 
     /// `p` with the locals' source names (`_N` for temporaries), `len(a)` for the guard's load

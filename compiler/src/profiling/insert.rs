@@ -15,7 +15,7 @@ use crate::mir::{
 };
 
 /// The functions whose calls cannot stop the program ([`quiet_functions`]), by id.
-pub(super) type Quiet = IdVec<FnId, bool>;
+pub(crate) type Quiet = IdVec<FnId, bool>;
 
 /// What planning one function's instrumentation needs to know of the whole program.
 pub(super) struct ProgramFacts {
@@ -27,7 +27,7 @@ pub(super) struct ProgramFacts {
 /// The functions whose calls cannot stop the program: those that call no PL function (so have
 /// no stack check) and have no statement that can stop it (no check, no allocation, no
 /// builtin that may fail, no `exit()`), such as a numeric helper. Their calls are not stops.
-pub(super) fn quiet_functions(program: &mir::Program) -> Quiet {
+pub(crate) fn quiet_functions(program: &mir::Program) -> Quiet {
     let none = Quiet::from_elem(false, program.functions.len());
     (program.functions.iter())
         .map(|func| {
@@ -77,7 +77,7 @@ fn block_stop(func: &mir::Function, block: &BasicBlock, quiet: &Quiet) -> Stop {
 /// the program itself (`exit()`, a runtime error, a stack overflow; not a builtin that
 /// [cannot](Builtin::may_stop), nor a [quiet](quiet_functions) function), as may the runtime
 /// functions that allocate.
-pub(super) fn statement_stop(func: &mir::Function, kind: &StatementKind, quiet: &Quiet) -> Stop {
+pub(crate) fn statement_stop(func: &mir::Function, kind: &StatementKind, quiet: &Quiet) -> Stop {
     match kind {
         StatementKind::Assign(_, rvalue) => match rvalue {
             Rvalue::Use(_) | Rvalue::Unary(..) | Rvalue::Global(_) | Rvalue::Window { .. } => {
@@ -96,16 +96,20 @@ pub(super) fn statement_stop(func: &mir::Function, kind: &StatementKind, quiet: 
                 Stop::InCall
             }
             Rvalue::Binary(..) => Stop::Never,
+            // Unchecked: proven in bounds by `-O 2` (the lowering checks every access).
+            Rvalue::Index { checked: false, .. } => Stop::Never,
             Rvalue::Index { .. } | Rvalue::Field { .. } => Stop::AtCheck,
             Rvalue::ArrayLit(_) | Rvalue::ArrayRepeat { .. } | Rvalue::New { .. } => Stop::InCall,
         },
         StatementKind::SetGlobal(..)
         | StatementKind::Count { .. }
+        | StatementKind::CountBy { .. }
         | StatementKind::CountOrCold { .. }
         | StatementKind::CountPpp { .. }
         | StatementKind::CountStop { .. }
         | StatementKind::Stream(_)
         | StatementKind::Trace(_) => Stop::Never,
+        StatementKind::SetIndex { checked: false, .. } => Stop::Never,
         StatementKind::SetIndex { .. } | StatementKind::SetField { .. } => Stop::AtCheck,
         StatementKind::Call {
             callee: Callee::Builtin(Builtin::Assert),
