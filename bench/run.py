@@ -23,11 +23,12 @@
    in user time: the system time of pcc's programs is the kernel zeroing fresh pages (PL never
    frees), which on this virtual machine varies by seconds between runs of one binary.
 
-Times are CPU seconds (user + system of the child, so other load on a shared machine matters
-less than for wall time), the median of N runs; pcc's include JIT compilation. The
-profile-guided gain is measured in user time: the recompiled code runs in user mode, while the
-system time is the kernel zeroing the pages the program allocates, the same work in both runs,
-which on this virtual machine varies by up to 2 s between identical runs. Ratios are of
+Run times are user seconds of the child and all its threads (other load on a shared machine
+matters less than for wall time), the median of N runs, the runs a ratio compares interleaved;
+pcc's include JIT compilation. Instrumented and recompiled code runs in user mode, while the
+system time is the kernel zeroing the pages the program allocates, the same work in both runs
+of a ratio, which on this virtual machine varies by up to 2 s between identical runs. Build and
+compile times are CPU seconds (user + system). Ratios are of
 medians measured in this same run; every output is checked against the plain run and the C port.
 Prints Markdown tables and writes them, with the machine they ran on, to bench/results.md.
 """
@@ -142,21 +143,35 @@ def geomean(values):
 
 
 def profiled_runs(pl, args, modes, runs, tmp):
-    """Plain time, then per mode (time, profile path); outputs checked against the plain run."""
-    plain, out_plain = timed([PCC, "run", pl, "-O2", "--", *args], runs)
+    """Plain user seconds, its stdout, then per mode (user seconds, profile path); the runs of
+    all of them interleaved (a change in the machine's load weighs on all alike), in user time
+    (the instrumentation runs in user mode, every thread of the program counted; system time is
+    the kernel zeroing fresh pages, the same work with and without a profile, which varies by
+    seconds between identical runs here); outputs checked against the plain run. The profiles
+    that guide ppp (bl's) and tpp (edge's) are made first, by a run of each."""
     stem = Path(pl).stem
-    results = {}
+
+    def profile(mode):
+        return Path(tmp) / f"{stem}.{mode.replace(' ', '')}.json"
+
     for mode, flags in modes:
-        out = Path(tmp) / f"{stem}.{mode.replace(' ', '')}.json"
-        cmd = [PCC, "run", pl, "-O2", *flags, "--profile-out", out]
+        if mode in ("bl", "edge"):
+            cmd = [PCC, "run", pl, "-O2", *flags, "--profile-out", profile(mode), "--", *args]
+            subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)
+    cmds = [[PCC, "run", pl, "-O2", "--", *args]]
+    for mode, flags in modes:
+        cmd = [PCC, "run", pl, "-O2", *flags, "--profile-out", profile(mode)]
         if mode == "ppp":
-            cmd += ["--interesting", Path(tmp) / f"{stem}.bl.json"]
+            cmd += ["--interesting", profile("bl")]
         if mode == "tpp":
-            cmd += ["--edge-profile", Path(tmp) / f"{stem}.edge.json"]
-        t, out_profiled = timed([*cmd, "--", *args], runs)
+            cmd += ["--edge-profile", profile("edge")]
+        cmds.append([*cmd, "--", *args])
+    (plain, _, out_plain), *timed_modes = timed_together(cmds, runs, clock="user")
+    results = {}
+    for (mode, flags), (t, _, out_profiled) in zip(modes, timed_modes):
         if out_profiled != out_plain:
             sys.exit(f"{pl}: output changed under {' '.join(flags)}")
-        results[mode] = (t, out)
+        results[mode] = (t, profile(mode))
     return plain, out_plain, results
 
 
@@ -218,13 +233,15 @@ def pgo_table(rows):
 
 
 def gcc_times(name, args, runs, tmp):
-    """The C port's gcc -O2 seconds, its seconds under gcc's own edge profiler (`-O2
+    """The C port's gcc -O2 user seconds, its user seconds under gcc's own edge profiler (`-O2
     -fprofile-generate`, the counts written under tmp), runs interleaved, and its stdout."""
     source = C_PORTS / f"{name}.c"
     exe, profiled = BUILD / name, BUILD / f"{name}.profile-generate"
     subprocess.run(["gcc", "-O2", "-o", exe, source, "-lm"], check=True)
     subprocess.run(["gcc", "-O2", f"-fprofile-generate={tmp}", "-o", profiled, source, "-lm"], check=True)
-    (t_c, _, out_c), (t_profiled, _, out_profiled) = timed_together([[exe, *args], [profiled, *args]], runs)
+    (t_c, _, out_c), (t_profiled, _, out_profiled) = timed_together(
+        [[exe, *args], [profiled, *args]], runs, clock="user"
+    )
     if out_profiled != out_c:
         sys.exit(f"{name}: the C port's output changed under -fprofile-generate")
     return t_c, t_profiled, out_c
@@ -247,7 +264,7 @@ def suite_rows(runs, only, baseline):
             guided = t_plain / t_guided
             t_base = None
             if baseline:
-                t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs)
+                t_base, out_base = timed([baseline, "run", pl, "-O2", "--", *args], runs, clock="user")
                 if out_base != out_c:
                     sys.exit(f"{name}: the baseline's output differs from the C port's")
             rows.append((name, t_c, plain, t_compile, overheads, t_base, guided, t_gcc_profiled / t_c))
@@ -367,8 +384,8 @@ def aot_rows(runs):
         for pl, args in PROFILED:
             exe = Path(tmp) / Path(pl).stem
             t_build, _ = timed([PCC, "build", pl, "-O2", "-o", exe], runs)
-            t_jit, out_jit = timed([PCC, "run", pl, "-O2", "--", *args], runs)
-            t_aot, out_aot = timed([exe, *args], runs)
+            t_jit, out_jit = timed([PCC, "run", pl, "-O2", "--", *args], runs, clock="user")
+            t_aot, out_aot = timed([exe, *args], runs, clock="user")
             if out_aot != out_jit:
                 sys.exit(f"{pl}: the executable's output differs from pcc run's")
             rows.append((Path(pl).stem, t_build, exe.stat().st_size, t_jit, t_aot))
@@ -379,8 +396,10 @@ def suite_table(rows):
     modes = [m for m, _ in SUITE_MODES]
     base = rows[0][5] is not None
     lines = [
-        "The suite at -O2 (CPU seconds; pcc / gcc = run time ratio; compile = `pcc run --emit asm`, the whole "
-        "pipeline without running; use-profile = speedup of `--use-profile`, plain / guided user time, medians "
+        "The suite at -O2 (user seconds of all the program's threads, the runs of a program in every column "
+        "interleaved: system time is the kernel zeroing fresh pages, the same work in every column, and varies by "
+        "seconds between identical runs here; pcc / gcc = run time ratio; compile = CPU seconds of `pcc run --emit "
+        "asm`, the whole pipeline without running; use-profile = speedup of `--use-profile`, plain / guided user time, medians "
         f"of {PGO_RUNS} interleaved runs (the guided code runs in user mode; system time is page zeroing, the "
         f"same in both), trained with kbl, k = {PGO_K}, on the same input; profiling columns = instrumented / plain run time, kbl with k = 4; gcc -fprofile-generate = the "
         "same ratio for gcc's own edge profiler on the C port, `gcc -O2 -fprofile-generate` / `gcc -O2`, "
@@ -448,7 +467,7 @@ def detail_tables(rows):
 def wpp_table(runs):
     lines = [
         "",
-        "`wpp` at -O2 (overhead = wpp / plain CPU time, the grammar thread included; "
+        "`wpp` at -O2 (overhead = wpp / plain user time, the grammar thread included; "
         "compression = trace length / grammar size, in symbols; paths/s = trace length / wpp time):",
         "",
         "| program | args | plain (s) | wpp (s) | overhead | trace (acyclic paths) | distinct | "
@@ -543,7 +562,7 @@ def main():
         return
     lines = [
         f"Machine: {machine()}",
-        f"Median of {opts.runs} runs each; CPU seconds; pcc times include process start and JIT compilation.",
+        f"Median of {opts.runs} runs each; user seconds of run times, CPU seconds of build and compile times; pcc times include process start and JIT compilation.",
         "",
     ]
     lines += suite_table(suite_rows(opts.runs, set(opts.only), opts.baseline))

@@ -124,7 +124,10 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
     // Before the loop: the locals start at zero; a first iteration's own count is made here.
     let mut entry = Vec::new();
     for (local, promoted) in by_block.values() {
-        entry.push(stmt(StatementKind::Assign(*local, Rvalue::Use(int(0)))));
+        entry.push(stmt(StatementKind::Assign(
+            *local,
+            Rvalue::Use(int(start(promoted))),
+        )));
         for p in promoted {
             if let Some((l, c)) = p.first {
                 let index = offset(func, &mut entry, Some(l), c, span);
@@ -155,17 +158,18 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
             let mut flush = Vec::new();
             for (local, promoted) in by_block.values() {
                 for p in promoted {
-                    let amount = match p.first {
-                        // The first iteration was counted before the loop.
-                        Some(_) => {
-                            let rest = func.new_temp(Type::Int);
+                    // The first iteration's count was made before the loop, if `p.first`.
+                    let correction = start(promoted) + i64::from(p.first.is_some());
+                    let amount = match correction {
+                        0 => *local,
+                        c => {
+                            let amount = func.new_temp(Type::Int);
                             flush.push(stmt(StatementKind::Assign(
-                                rest,
-                                Rvalue::Binary(BinOp::Add, Operand::Local(*local), int(-1)),
+                                amount,
+                                Rvalue::Binary(BinOp::Add, Operand::Local(*local), int(-c)),
                             )));
-                            rest
+                            amount
                         }
-                        None => *local,
                     };
                     let index = offset(func, &mut flush, p.index.0, p.index.1, span);
                     flush.push(stmt(StatementKind::CountBy {
@@ -185,6 +189,13 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
             func.blocks[b].term.kind.retarget(exit, through);
         }
     }
+}
+
+/// What a block's local starts at: -1 if all its counts but the first iteration's are counted at
+/// the exits, so that it holds what they add (the count of the iterations less one: `local - 1`
+/// at the exit would keep the last value but one alive across the loop's back edge as well).
+fn start(promoted: &[Promoted]) -> i64 {
+    -i64::from(promoted.iter().all(|p| p.first.is_some()))
 }
 
 /// In a loop of one block `stmts`, the index of the count at `at`, local `index` there: the same
