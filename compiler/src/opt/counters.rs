@@ -67,7 +67,7 @@ struct Promoted {
 }
 
 /// Replaces the promotable counts of the loop `body` (blocks, the header first) by increments of
-/// a local per block, set to zero on entry and added to the counters on every exit.
+/// a local per block, set on entry ([`start`]) and added to the counters on every exit.
 fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
     let one_block = body.len() == 1;
     let mut by_block: BTreeMap<BlockId, (LocalId, Vec<Promoted>)> = BTreeMap::new();
@@ -121,7 +121,7 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
     let span = func.blocks[header].term.span;
     let stmt = |kind| Statement { kind, span };
 
-    // Before the loop: the locals start at zero; a first iteration's own count is made here.
+    // Before the loop: the locals start; a first iteration's own count is made here.
     let mut entry = Vec::new();
     for (local, promoted) in by_block.values() {
         entry.push(stmt(StatementKind::Assign(
