@@ -203,32 +203,62 @@ def benchmarks(only):
 
 
 def pgo_rows(runs, only):
-    """Per benchmark: name, plain and guided user seconds (medians, then minimums)."""
+    """Per benchmark: name, plain and guided user seconds (medians, then minimums), and gcc's
+    own (`gcc_pgo_times`)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, pl, args in benchmarks(only):
             times = guided_times(pl, args, runs, tmp)
-            rows.append((name, *times))
-            print(f"{name}: use-profile speedup {times[0] / times[1]:.2f}", file=sys.stderr)
+            gcc = gcc_pgo_times(name, args, max(runs, PGO_RUNS), tmp)
+            rows.append((name, *times, *gcc))
+            print(
+                f"{name}: use-profile speedup {times[0] / times[1]:.2f}, gcc -fprofile-use {gcc[0] / gcc[1]:.2f}",
+                file=sys.stderr,
+            )
     return rows
+
+
+def gcc_pgo_times(name, args, runs, tmp):
+    """The C port's user seconds under `gcc -O2` and under `gcc -O2 -fprofile-use`, trained by one
+    run of its `-fprofile-generate` build on the same input (as `--use-profile` is), medians of
+    `runs` interleaved runs; outputs checked against each other."""
+    work = Path(tmp) / f"gcc-pgo-{name}"
+    work.mkdir()
+    source = work / "prog.c"
+    source.write_bytes((C_PORTS / f"{name}.c").read_bytes())
+    # gcc names the counts file after the output and its folder: both builds are `work/prog`.
+    plain, trained = work / "prog.plain", work / "prog"
+    subprocess.run(["gcc", "-O2", "-o", plain, source, "-lm"], check=True)
+    subprocess.run(["gcc", "-O2", f"-fprofile-generate={work}", "-o", trained, source, "-lm"], check=True)
+    subprocess.run([trained, *args], capture_output=True, check=True)
+    subprocess.run(["gcc", "-O2", f"-fprofile-use={work}", "-Werror=missing-profile", "-o", trained, source, "-lm"], check=True)
+    (t_plain, _, out_plain), (t_pgo, _, out_pgo) = timed_together([[plain, *args], [trained, *args]], runs, "user")
+    if out_pgo != out_plain:
+        sys.exit(f"{name}: the C port's output changed under -fprofile-use")
+    return t_plain, t_pgo
 
 
 def pgo_table(rows):
     lines = [
         f"`--use-profile` at -O2 (user seconds, medians of {PGO_RUNS} interleaved runs; trained with kbl, "
         f"k = {PGO_K}, on the same input; speedup = plain / guided, of the medians and of the minimums: "
-        "interference from other load only ever adds time, so the minimums are the steadier figure):",
+        "interference from other load only ever adds time, so the minimums are the steadier figure; "
+        "gcc -fprofile-use = the same speedup for gcc's own profile-guided build of the C port, "
+        "`gcc -O2` / `gcc -O2 -fprofile-use` trained by one run of the `-fprofile-generate` build on the "
+        "same input, medians of as many interleaved runs):",
         "",
-        "| benchmark | plain | use-profile | speedup | speedup of minimums |",
-        "|---|---|---|---|---|",
+        "| benchmark | plain | use-profile | speedup | speedup of minimums | gcc -O2 | gcc -fprofile-use | gcc speedup |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for name, plain, guided, plain_min, guided_min in rows:
+    for name, plain, guided, plain_min, guided_min, gcc_plain, gcc_pgo in rows:
         lines.append(
-            f"| {name} | {plain:.3f} | {guided:.3f} | {plain / guided:.2f} | {plain_min / guided_min:.2f} |"
+            f"| {name} | {plain:.3f} | {guided:.3f} | {plain / guided:.2f} | {plain_min / guided_min:.2f} | "
+            f"{gcc_plain:.3f} | {gcc_pgo:.3f} | {gcc_plain / gcc_pgo:.2f} |"
         )
     medians = geomean([r[1] / r[2] for r in rows])
     minimums = geomean([r[3] / r[4] for r in rows])
-    lines.append(f"| geometric mean | | | {medians:.2f} | {minimums:.2f} |")
+    gcc = geomean([r[5] / r[6] for r in rows])
+    lines.append(f"| geometric mean | | | {medians:.2f} | {minimums:.2f} | | | {gcc:.2f} |")
     return lines
 
 
@@ -536,7 +566,8 @@ def main():
     parser.add_argument(
         "--pgo-only",
         action="store_true",
-        help="only the --use-profile speedups, written to bench/pgo.md unless --out says otherwise",
+        help="only the --use-profile speedups, and gcc -fprofile-use's on the C ports, written to bench/pgo.md "
+        "unless --out says otherwise",
     )
     parser.add_argument(
         "--wpp-only", action="store_true", help="only the wpp table (section 3), printed, not written"
