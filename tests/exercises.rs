@@ -241,7 +241,7 @@ fn unroll_answer_is_the_smallest_run() {
             &[
                 "run",
                 "stripes.pl",
-                "-O2",
+                "-O1",
                 "--use-profile",
                 "stripes.kbl.profile.json",
                 "--",

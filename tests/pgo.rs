@@ -267,8 +267,12 @@ fn pgo_command(name: &str) -> Result<(), Failed> {
             return Err(format!("{name}: `{expected}` missing from:\n{report}").into());
         }
     }
-    if name == "convolution" && !report.contains("`convolve`: loop at line 44") {
-        return Err(format!("convolve not unrolled:\n{report}").into());
+    // At -O2, which versions its loops, the image loop (one path) is unrolled, and the blur
+    // loop, whose two paths alternate, is not (README: `--use-profile`).
+    if name == "convolution"
+        && (!report.contains("`make_image`: loop at line 11") || report.contains("loop at line 44"))
+    {
+        return Err(format!("unexpected unrolling at -O2:\n{report}").into());
     }
     if !scratch.path(&format!("{name}.kbl.profile.json")).is_file() {
         return Err(format!("{name}: no profile at the default path").into());

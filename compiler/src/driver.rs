@@ -173,7 +173,14 @@ pub fn middle_end(
     verify::after_pass(&program, "lower");
     let current = CurrentCode::new(checked, &program);
     if let Some(path) = &options.use_profile {
-        use_profile(&mut program, &current, checked, path, notes)?;
+        use_profile(
+            &mut program,
+            &current,
+            checked,
+            path,
+            options.opt_level,
+            notes,
+        )?;
         verify::after_pass(&program, "pgo");
     }
     let lowered_blocks: Vec<usize> = program.functions.iter().map(|f| f.blocks.len()).collect();
@@ -229,6 +236,7 @@ fn use_profile(
     current: &CurrentCode,
     checked: &Checked,
     path: &Path,
+    opt_level: u8,
     notes: &mut Notes,
 ) -> Result<(), Failure> {
     let name = path.display().to_string();
@@ -242,7 +250,7 @@ fn use_profile(
         .map_err(|error| Failure::Error(format!("--use-profile: {error}")))?;
     let lines = LineIndex::new(&checked.source);
     let line_of = |span: pcc_lang::Span| lines.line(span.lo);
-    let report = pgo::optimize(program, &profile, &name, &line_of, notes);
+    let report = pgo::optimize(program, &profile, &name, opt_level >= 2, &line_of, notes);
     notes.info(format!(
         "use-profile: recompiling with the {} profile `{name}`{}",
         profile.mode,

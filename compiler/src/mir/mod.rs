@@ -106,9 +106,10 @@ pub struct BasicBlock {
     /// Never executed in the profile of `--use-profile`: code generation moves it out of line
     /// (Cranelift's `set_cold_block`), so the hot blocks are laid out together.
     pub cold: bool,
-    /// Executed, in the profile of `--use-profile`, more often than its function was entered:
-    /// a call there is a hot call site, which `-O 2` inlines with a larger budget.
-    pub hot: bool,
+    /// The callees whose calls here are hot call sites, which `-O 2` inlines with a larger
+    /// budget: in the profile of `--use-profile`, the block ran more often than its function was
+    /// entered, and each of these did little work per call.
+    pub hot_callees: Vec<FnId>,
 }
 
 impl BasicBlock {
@@ -118,7 +119,7 @@ impl BasicBlock {
             stmts,
             term,
             cold: false,
-            hot: false,
+            hot_callees: Vec::new(),
         }
     }
 

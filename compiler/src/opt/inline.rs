@@ -30,7 +30,7 @@ use crate::mir::{
 /// The largest callee inlined, in statements and blocks (each block ends in a terminator).
 const MAX_CALLEE_SIZE: usize = 40;
 
-/// The largest callee inlined at a hot call site (`BasicBlock::hot`, from `--use-profile`): there
+/// The largest callee inlined at a hot call site (`BasicBlock::hot_callees`, from `--use-profile`): there
 /// the call is paid per loop iteration, and the caller's growth is paid once.
 pub const MAX_HOT_CALLEE_SIZE: usize = 160;
 
@@ -146,13 +146,13 @@ fn inline_calls(
     let mut b = ENTRY;
     while b.index() < program.functions[caller].blocks.len() && caller_size < MAX_CALLER_SIZE {
         let block = &program.functions[caller].blocks[b];
-        let budget = if block.hot {
-            MAX_HOT_CALLEE_SIZE
-        } else {
-            MAX_CALLEE_SIZE
-        };
         let site = block.stmts.iter().enumerate().find_map(|(i, stmt)| {
             let f = stmt.kind.called_function()?;
+            let budget = if block.hot_callees.contains(&f) {
+                MAX_HOT_CALLEE_SIZE
+            } else {
+                MAX_CALLEE_SIZE
+            };
             inlinable[f]
                 .is_some_and(|c| c.only_site || c.size <= budget)
                 .then_some((i, f))
@@ -227,10 +227,10 @@ fn inline_call(caller: &mut Function, b: BlockId, i: usize, callee: &Function) {
         caller.blocks.push(block);
     }
     // The rest of block `b` runs as often as `b` did.
-    let (cold, hot) = (caller.blocks[b].cold, caller.blocks[b].hot);
+    let (cold, hot_callees) = (caller.blocks[b].cold, caller.blocks[b].hot_callees.clone());
     caller.blocks.push(BasicBlock {
         cold,
-        hot,
+        hot_callees,
         ..BasicBlock::new(rest, after_call)
     });
 }
@@ -411,18 +411,21 @@ fn main() {{ println(counted(1), streamed(2), traced(3), big(4), big(5)); }}"
         let body = |n: usize| "x = x * 3 + 1; ".repeat(n);
         let source = format!(
             "fn mid(x: int) -> int {{ {} return x; }}
+fn other(x: int) -> int {{ {} return x; }}
 fn huge(x: int) -> int {{ {} return x; }}
-fn main() {{ println(mid(1), huge(2)); println(mid(3), huge(4)); }}",
+fn main() {{ println(mid(1), other(1), huge(2)); println(mid(3), other(3), huge(4)); }}",
+            body(MAX_CALLEE_SIZE),
             body(MAX_CALLEE_SIZE),
             body(MAX_HOT_CALLEE_SIZE)
         );
         let mut program = lower(&source);
-        let main = program.functions.position(|f| f.name == "main");
-        program.functions[main.unwrap()].blocks[ENTRY].hot = true;
+        let id = |name: &str| program.functions.position(|f| f.name == name).unwrap();
+        let (main, mid, huge) = (id("main"), id("mid"), id("huge"));
+        program.functions[main].blocks[ENTRY].hot_callees = vec![mid, huge];
         inline_small_functions(&mut program, &[]);
-        // Both calls of `mid` are in the hot block (the second one in its continuation, hot
-        // too); `huge` is over even the hot budget.
-        assert_eq!(calls(&program, "main"), ["huge", "huge"]);
+        // Both calls of `mid` are hot sites (the second one in the block's continuation); those
+        // of `other`, as large, are not; `huge` is over even the hot budget.
+        assert_eq!(calls(&program, "main"), ["other", "huge", "other", "huge"]);
     }
 
     #[test]

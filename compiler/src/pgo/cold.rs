@@ -28,10 +28,11 @@ pub fn mark_cold_blocks(func: &mut Function, freq: &Frequencies) -> usize {
     marked
 }
 
-/// Marks the blocks of `func` that hold a call of a PL function `short(callee)` says does little
-/// work per call, and that ran more often than `func` was entered, and returns how many. A callee
-/// that loops pays for its call many times over: inlining it saves little and makes the caller's
-/// loop harder to allocate registers for (`clbg_nbody`'s `advance` in `main`'s loop).
+/// Marks, in each block of `func` that ran more often than `func` was entered, the calls of PL
+/// functions `short(callee)` says do little work per call as hot call sites, and returns how many
+/// blocks have one. A callee that loops pays for its call many times over: inlining it saves
+/// little and makes the caller's loop harder to allocate registers for (`clbg_nbody`'s
+/// `advance` in `main`'s loop; AWFY Bounce's `benchmark`, called next to a short check).
 pub fn mark_hot_call_sites(
     func: &mut Function,
     freq: &Frequencies,
@@ -40,12 +41,16 @@ pub fn mark_hot_call_sites(
     let entries = freq.block[ENTRY];
     let mut marked = 0;
     for (block, &count) in func.blocks.iter_mut().zip(&freq.block) {
-        let calls = block
-            .stmts
-            .iter()
-            .any(|s| s.kind.called_function().is_some_and(short));
-        if calls && count > entries {
-            block.hot = true;
+        if count <= entries {
+            continue;
+        }
+        let mut hot: Vec<FnId> = (block.stmts.iter())
+            .filter_map(|s| s.kind.called_function())
+            .filter(|&f| short(f))
+            .collect();
+        hot.dedup();
+        if !hot.is_empty() {
+            block.hot_callees = hot;
             marked += 1;
         }
     }

@@ -36,11 +36,13 @@ pub const MIN_SHARE: f64 = 0.01;
 
 /// Applies the passes to every function the profile `name` fits (same `cfg_hash`; a stale one
 /// gets a warning in `notes` and is compiled as without a profile). Returns what changed, one
-/// line per function, for the report; `line_of` gives a span's source line.
+/// line per function, for the report; `line_of` gives a span's source line. `versioning`: `-O 2`
+/// will version loops (`opt/version.rs`), which the unroller takes into account.
 pub fn optimize(
     program: &mut mir::Program,
     profile: &Profile,
     name: &str,
+    versioning: bool,
     line_of: &dyn Fn(Span) -> u32,
     notes: &mut Notes,
 ) -> Vec<String> {
@@ -93,7 +95,7 @@ pub fn optimize(
             ));
         }
         let mut unrolled_blocks = Vec::new();
-        for u in unroll_hot_loops(func, freq, min_weight) {
+        for u in unroll_hot_loops(func, freq, min_weight, versioning) {
             let header = &func.blocks[u.header];
             let line = line_of(header.stmts.first().map_or(header.term.span, |s| s.span));
             changes.push(format!(
