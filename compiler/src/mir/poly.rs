@@ -66,21 +66,18 @@ impl Poly {
         (product.0.len() <= MAX_TERMS).then_some(product)
     }
 
-    /// The polynomial with the locals `value` knows replaced by their values.
-    pub fn substitute(&self, value: impl Fn(LocalId) -> Option<i64>) -> Poly {
+    /// The polynomial with the locals `value` knows replaced by their values (polynomials in
+    /// other locals); `None` if that is too large.
+    pub fn substitute(&self, value: impl Fn(LocalId) -> Option<Poly>) -> Option<Poly> {
         let mut result = Poly(BTreeMap::new());
         for (monomial, &c) in &self.0 {
-            let mut coefficient = c;
-            let mut rest = Vec::new();
+            let mut term = Poly::constant(c);
             for &l in monomial {
-                match value(l) {
-                    Some(v) => coefficient = coefficient.wrapping_mul(v),
-                    None => rest.push(l),
-                }
+                term = term.mul(&value(l).unwrap_or_else(|| Poly::local(l)))?;
             }
-            result = result.plus_term(rest, coefficient);
+            result = result.add(&term, 1)?;
         }
-        result
+        Some(result)
     }
 
     /// The polynomial without its constant term, and that term.

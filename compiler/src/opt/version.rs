@@ -29,8 +29,9 @@
 //! Accesses to one array whose `q`s differ by a constant share one range (`pgo/guard.rs`'s
 //! spreads). Locals that every block entering the loop ends with a constant in are replaced by
 //! those constants, so what they decide is decided at compile time (a loop from 0 to 8 tests
-//! only the lengths of its arrays), and of the conditions `x + c >= 0` with one `x` only the
-//! one with the smallest `c` is tested.
+//! only the lengths of its arrays), and locals they all end with a copy of another local in, by
+//! that local, so one value is not tested twice (`let i = n1; while i >= 0`); of the conditions
+//! `x + c >= 0` with one `x` only the one with the smallest `c` is tested.
 //!
 //! Loads the loop cannot change (item 2 of issue 17): a global the loop does not store, or a
 //! field of an object the loop does not reassign, where no store in the loop and no function it
@@ -421,7 +422,7 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
         .copied()
         .filter(|p| !position.contains_key(p))
         .collect();
-    plan.require(required, &constants_at_end(func, &entries))?;
+    plan.require(required, &values_at_end(func, &entries))?;
     Some(plan)
 }
 
@@ -453,10 +454,10 @@ impl Plan {
     }
 
     /// Adds the conditions of `required` (each range's indices are in bounds at both ends of
-    /// every end of the induction variable's range), with the constants the locals are known to
-    /// hold at the guard put in: what that decides is decided now, so a loop that counts
+    /// every end of the induction variable's range), with the values the locals are known to
+    /// hold at the guard put in: what constants decide is decided now, so a loop that counts
     /// between constants has only its arrays' lengths tested. `None` if a condition fails.
-    fn require(&mut self, mut required: Required, known: &BTreeMap<LocalId, i64>) -> Option<()> {
+    fn require(&mut self, mut required: Required, known: &BTreeMap<LocalId, Poly>) -> Option<()> {
         for ((array, a, base), &(lo, hi)) in &required.ranges {
             let last_slot = Poly::local(self.load(Load::Len(*array), &Type::Int))
                 .add(&Poly::constant(1), -1)?;
@@ -470,12 +471,12 @@ impl Plan {
                 required.bounded.push(base.add(&Poly::constant(c), 1)?);
             }
         }
-        let at_guard = |p: &Poly| p.substitute(|l| known.get(&l).copied());
+        let at_guard = |p: &Poly| p.substitute(|l| known.get(&l).cloned());
         for p in &required.bounded {
-            self.bound(at_guard(p))?;
+            self.bound(at_guard(p)?)?;
         }
         for p in &required.non_negative {
-            self.not_negative(at_guard(p))?;
+            self.not_negative(at_guard(p)?)?;
         }
         Some(())
     }
@@ -503,20 +504,33 @@ impl Plan {
     }
 }
 
-/// The int locals that each of `blocks` ends with a constant in, by its own statements (nothing
-/// is assumed across blocks), when they all agree on it.
-fn constants_at_end(func: &Function, blocks: &[BlockId]) -> BTreeMap<LocalId, i64> {
+/// The int locals that each of `blocks` ends with a constant in, or with a copy of another
+/// local that it does not assign after the copy, by its own statements (nothing is assumed
+/// across blocks), when they all agree on it: a loop's `let i = n1; while i >= 0` is guarded
+/// over `n1` alone.
+fn values_at_end(func: &Function, blocks: &[BlockId]) -> BTreeMap<LocalId, Poly> {
     let at_end = |b: BlockId| {
-        let mut known = BTreeMap::new();
+        let mut known: BTreeMap<LocalId, Poly> = BTreeMap::new();
         for stmt in &func.blocks[b].stmts {
             let Some(dest) = stmt.kind.dest() else {
                 continue;
             };
-            match stmt.kind {
+            // What held `dest`'s old value no longer says anything.
+            known.retain(|_, v| !v.0.keys().flatten().any(|l| *l == dest));
+            let value = match &stmt.kind {
                 StatementKind::Assign(_, Rvalue::Use(Operand::Const(Const::Int(v)))) => {
-                    known.insert(dest, v)
+                    Some(Poly::constant(*v))
                 }
-                _ => known.remove(&dest),
+                StatementKind::Assign(_, Rvalue::Use(Operand::Local(l)))
+                    if func.locals[*l].ty == Type::Int && *l != dest =>
+                {
+                    Some(known.get(l).cloned().unwrap_or_else(|| Poly::local(*l)))
+                }
+                _ => None,
+            };
+            match value {
+                Some(v) => known.insert(dest, v),
+                None => known.remove(&dest),
             };
         }
         known
@@ -746,7 +760,8 @@ fn main() { println(f([true; 100])); }
     fn indices_are_affine_in_the_induction_variable() {
         // `a[i - 1]`, `a[i + 1]` share a range; `b[2 * i]` has coefficient 2; `a[i * i]` is not
         // affine and keeps its check. `i` runs from 1 (`a[0]`, `b[2]` are in bounds if the
-        // arrays are long enough) to `n - 1`, the bound of the bottom test `i + 1 < n`.
+        // arrays are long enough) to `n - 1`, the bound of the bottom test `i + 1 < n` (whose
+        // `n` the loop's entry copies into a temporary).
         let (plan, conditions) = plan_of(&with_main(
             "fn f(a: [int], b: [int], n: int) -> int { let s = 0; for i in 1..n { \
              s += a[i - 1] + a[i + 1] + b[2 * i] + a[i * i]; } return s; }",
@@ -756,12 +771,12 @@ fn main() { println(f([true; 100])); }
         assert_eq!(
             conditions,
             [
-                "2*_5 + -2",
-                "_5 + -2",
-                "len(a) + -1*_5 + -1",
+                "2*n + -2",
+                "len(a) + -1*n + -1",
                 "len(a) + -3",
-                "len(b) + -2*_5 + 1",
-                "len(b) + -3"
+                "len(b) + -2*n + 1",
+                "len(b) + -3",
+                "n + -2"
             ]
         );
     }
@@ -769,7 +784,7 @@ fn main() { println(f([true; 100])); }
     #[test]
     fn a_variable_step_is_tested_for_its_sign() {
         // The sieve's inner loop: `k += i`, `k <= size`; the bound is `size` itself, the start
-        // `k` as it enters.
+        // `k` as it enters, which is `_4`, the `i + i` it copies.
         let (plan, conditions) = plan_of(&with_main(
             "fn f(flags: [bool], size: int, i: int) { let k = i + i; \
              while k <= size { flags[k - 1] = false; k += i; } }",
@@ -779,21 +794,21 @@ fn main() { println(f([true; 100])); }
         assert_eq!(
             conditions,
             [
+                "_4 + -1",
                 "i + -1",
-                "k + -1",
-                "len(flags) + -1*k",
+                "len(flags) + -1*_4",
                 "len(flags) + -1*size",
                 "size + -1"
             ]
         );
         // Counting down needs a lower bound, 0 after each step here; a constant step is
-        // checked now.
+        // checked now. (`_4` is `len(a) - 1`, which `i` copies.)
         let (_, down) = plan_of(&with_main(
             "fn f(a: [int]) -> int { let s = 0; let i = len(a) - 1; \
              while i >= 0 { s += a[i]; i -= 2; } return s; }",
         ))
         .expect("versioned");
-        assert_eq!(down, ["i", "len(a) + -1", "len(a) + -1*i + -1"]);
+        assert_eq!(down, ["_4", "len(a) + -1", "len(a) + -1*_4 + -1"]);
     }
 
     #[test]
@@ -814,6 +829,21 @@ fn main() { println(f([true; 100])); }
             ))
             .is_none()
         );
+    }
+
+    #[test]
+    fn a_copy_made_at_the_entry_is_tested_once() {
+        // AWFY Permute's `let i = n1; while i >= 0`: `i` enters as `n1`, so the guard tests
+        // `n1` (and its distance from the end) and nothing about `i`.
+        let (plan, conditions) = plan_of(&with_main(
+            "fn f(a: [int], n: int) -> int { let s = 0; let n1 = n - 1; let i = n1; \
+             while i >= 0 { s += a[i] + a[n1]; i -= 1; } return s; }",
+        ))
+        .expect("versioned");
+        // (`_5` is `n - 1`, which `n1` and then `i` copy.)
+        assert_eq!(plan.covered.len(), 2);
+        assert_eq!(conditions, ["_5", "len(a) + -1", "len(a) + -1*_5 + -1"]);
+        assert_eq!(plan.bounded.len(), 1, "{:?}", plan.bounded);
     }
 
     #[test]
