@@ -46,10 +46,14 @@ const MAX_CALLER_SIZE: usize = 2000;
 const MAX_ONLY_SITE_CALLEE_SIZE: usize = 400;
 
 /// Inlines calls of small functions; never of `parts` (from `split.rs`), whose calls end the
-/// cycles of the functions split.
+/// cycles of the functions split, and always of their heads, the functions that call them as
+/// split made them (whose size it bounded): AWFY Towers' `move_disks` moves a disk in its head,
+/// over the usual budget, and paid two calls per level of recursion.
 pub fn inline_small_functions(program: &mut Program, parts: &[FnId]) {
     // Every inlining grows a caller smaller than `MAX_CALLER_SIZE`, so this ends.
     let recursive = recursive(program, parts);
+    let callees = program.callees();
+    let head = |f: FnId| callees[f].iter().any(|g| parts.contains(g));
     loop {
         let sites = live_call_sites(program);
         let inlinable: IdVec<FnId, Option<Candidate>> = program
@@ -57,7 +61,7 @@ pub fn inline_small_functions(program: &mut Program, parts: &[FnId]) {
             .iter_enumerated()
             .map(|(f, func)| {
                 let never = recursive[f] || parts.contains(&f);
-                candidate(func, never, sites[f] == 1 && !func.has_loop())
+                candidate(func, never, sites[f] == 1 && !func.has_loop(), head(f))
             })
             .collect();
         let mut changed = false;
@@ -113,15 +117,15 @@ fn live_call_sites(program: &Program) -> IdVec<FnId, usize> {
 struct Candidate {
     /// In statements and blocks.
     size: usize,
-    /// It has no loop and one call site in the live program: inlined there whatever the site's
-    /// budget.
-    only_site: bool,
+    /// Inlined at every call site whatever its budget: it has no loop and one call site in the
+    /// live program, or it is the head of a split function.
+    everywhere: bool,
 }
 
 /// `func` as a candidate if it cannot recurse (`recursive`: it is on a cycle of the call graph),
 /// has no block traces, and is small enough for a hot site (or, with `only_site`, the one call
-/// site of a function without loops, for that).
-fn candidate(func: &Function, recursive: bool, only_site: bool) -> Option<Candidate> {
+/// site of a function without loops, for that); a `head` is inlined everywhere.
+fn candidate(func: &Function, recursive: bool, only_site: bool, head: bool) -> Option<Candidate> {
     let size = size(func);
     let limit = if only_site {
         MAX_ONLY_SITE_CALLEE_SIZE
@@ -129,7 +133,10 @@ fn candidate(func: &Function, recursive: bool, only_site: bool) -> Option<Candid
         MAX_HOT_CALLEE_SIZE
     };
     let inlinable = size <= limit && !recursive && !func.traces_blocks();
-    inlinable.then_some(Candidate { size, only_site })
+    inlinable.then_some(Candidate {
+        size,
+        everywhere: only_site || head,
+    })
 }
 
 /// Inlines every call in `caller` of a function whose `inlinable` size fits the site's budget;
@@ -154,7 +161,7 @@ fn inline_calls(
                 MAX_CALLEE_SIZE
             };
             inlinable[f]
-                .is_some_and(|c| c.only_site || c.size <= budget)
+                .is_some_and(|c| c.everywhere || c.size <= budget)
                 .then_some((i, f))
         });
         match site {

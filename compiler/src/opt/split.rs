@@ -343,6 +343,33 @@ fn down.part(_0: int) -> int {
     }
 
     #[test]
+    fn a_head_over_the_inliners_budget_is_inlined_too() {
+        // A fast side of about 50 statements: more than a call site's budget, within
+        // `MAX_HEAD_SIZE`; the part still calls itself, not the head.
+        let source = format!(
+            "fn down(n: int) -> int {{
+    if n < 2 {{ let x = n; {} return x; }}
+    return down(n - 1) + down(n - 2);
+}}
+fn main() {{ println(down(5)); }}",
+            "x = x * 3 + 1; ".repeat(16)
+        );
+        let mut program = lower(&source);
+        let parts = split_recursive_functions(&mut program);
+        assert_eq!(parts.len(), 1);
+        inline_small_functions(&mut program, &parts);
+        let callees = program.callees();
+        let called = |name: &str| -> BTreeSet<&str> {
+            let f = program.functions.position(|f| f.name == name).unwrap();
+            (callees[f].iter())
+                .map(|&g| program.functions[g].name.as_str())
+                .collect()
+        };
+        assert_eq!(called("main"), BTreeSet::from(["down.part"]));
+        assert_eq!(called("down.part"), BTreeSet::from(["down.part"]));
+    }
+
+    #[test]
     fn functions_without_a_fast_side_are_not_split() {
         let source = format!(
             "fn not_recursive(n: int) -> int {{ if n == 0 {{ return 0; }} return n; }}
