@@ -48,6 +48,7 @@ pub fn mark_hot_call_sites(
             .filter_map(|s| s.kind.called_function())
             .filter(|&f| short(f))
             .collect();
+        hot.sort_unstable();
         hot.dedup();
         if !hot.is_empty() {
             block.hot_callees = hot;

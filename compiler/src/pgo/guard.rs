@@ -35,6 +35,8 @@ pub struct Coverage {
     comparisons: BTreeMap<(Poly, Poly, bool), (Spread, Spread)>,
     /// (position in the chain, statement index) of each covered access.
     pub covered: Vec<(usize, usize)>,
+    /// How many bounds-checked accesses the chain has, covered or not.
+    checks: usize,
     /// (position in the chain, whether the path leaves by `then`) of each decided branch.
     pub decided: Vec<(usize, bool)>,
 }
@@ -48,6 +50,11 @@ impl Coverage {
     /// How many comparisons the guard makes for the decided branches.
     pub fn comparisons(&self) -> usize {
         self.comparisons.len()
+    }
+
+    /// Whether the guard covers every bounds check of the chain.
+    pub fn covers_every_check(&self) -> bool {
+        self.covered.len() == self.checks
     }
 
     /// Whether a chain of `copies` copies with this guard beats the loop: the guard costs about
@@ -116,11 +123,14 @@ pub fn cover(func: &Function, blocks: &[BlockId]) -> Coverage {
     for (position, &b) in blocks.iter().enumerate() {
         let block = &func.blocks[b];
         for (s, stmt) in block.stmts.iter().enumerate() {
-            if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
-                && !assigned[*array]
-                && let Some(index) = operand(&value, index)
-            {
-                coverage.cover_access((position, s), *array, index);
+            if let Some((array, index)) = stmt.kind.checked_access() {
+                coverage.checks += 1;
+                if let Operand::Local(array) = array
+                    && !assigned[*array]
+                    && let Some(index) = operand(&value, index)
+                {
+                    coverage.cover_access((position, s), *array, index);
+                }
             }
             if let Some(dest) = stmt.kind.dest() {
                 compare[dest] = match &stmt.kind {
@@ -237,5 +247,7 @@ mod tests {
         assert_eq!(coverage.ranges(), 1);
         assert_eq!(coverage.ranges.values().next(), Some(&(0, 3)));
         assert_eq!(coverage.covered.len(), 6);
+        assert_eq!(coverage.checks, 9);
+        assert!(!coverage.covers_every_check());
     }
 }

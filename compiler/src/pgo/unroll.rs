@@ -156,14 +156,9 @@ pub fn unroll_hot_loops(
             if copies < 2 {
                 continue;
             }
-            let chain = path.blocks.repeat(copies);
-            let coverage = guard::cover(func, &chain);
-            let checks = (chain.iter())
-                .flat_map(|&b| &func.blocks[b].stmts)
-                .filter(|stmt| stmt.kind.checked_access().is_some())
-                .count();
+            let coverage = guard::cover(func, &path.blocks.repeat(copies));
             let minor = (path.count as f64) < CLEARED_PATH_SHARE * iterations as f64;
-            if !coverage.pays(copies) || (versioning && minor && coverage.covered.len() == checks) {
+            if !coverage.pays(copies) || (versioning && minor && coverage.covers_every_check()) {
                 continue;
             }
             let Some(blocks) = own_latch(func, &path.blocks, &taken) else {
