@@ -23,6 +23,7 @@ use super::layout::{
 use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
+use crate::mir::non_null;
 use crate::mir::{
     self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, RegionOp, Rvalue,
     Statement, StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
@@ -83,7 +84,7 @@ pub fn translate(
     // Per MIR block, the values known non-null at its end (`FunctionTranslator::non_null`).
     let mut non_null_at_end = IdVec::from_elem(HashSet::new(), mir.blocks.len());
     let idom = mir.immediate_dominators();
-    let preds = mir.predecessors();
+    let non_null_at_entry = non_null::at_entry(mir);
     t.edge_emitted(mir::ENTRY);
     // Reverse postorder, then unreachable blocks: a block's dominators come before it, and a
     // block that is no loop header is sealed when translated.
@@ -100,11 +101,17 @@ pub fn translate(
         // is at its start. A variable not assigned since reads as the same SSA value when the
         // frontend finds the same value on every edge; a block parameter is not in the set.
         t.non_null = idom[b].map_or_else(HashSet::new, |d| non_null_at_end[d].clone());
-        // So is an object every branch into it tested against null (`while x != null`).
-        if let Some(object) = non_null_on_entry(mir, b, &preds[b]) {
-            let value = t.operand(&Operand::Local(object))?;
-            let value = t.builder.func.dfg.resolve_aliases(value);
-            t.non_null.insert(value);
+        // So are the locals the MIR knows to be non-null there (tested by every branch into
+        // it, `while x != null`, or accessed on every path to it) that the block accesses.
+        let accessed: HashSet<LocalId> = (block.stmts.iter())
+            .filter_map(|s| non_null::null_checked(&s.kind))
+            .collect();
+        for &object in non_null_at_entry[b].iter().flatten() {
+            if accessed.contains(&object) {
+                let value = t.operand(&Operand::Local(object))?;
+                let value = t.builder.func.dfg.resolve_aliases(value);
+                t.non_null.insert(value);
+            }
         }
         if block.cold {
             t.builder.set_cold_block(t.blocks[b]);
@@ -170,49 +177,6 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// (an interpreter's loop), whose arms keep so many values live that hoisted lengths are
     /// spilled and push the loop's own variables to the stack (bytecode_vm ran 13% slower).
     pub movable_lengths: bool,
-}
-
-/// A local that every edge into block `b` (from `preds`) proves non-null: see [`tested_non_null`].
-fn non_null_on_entry(mir: &mir::Function, b: BlockId, preds: &[BlockId]) -> Option<LocalId> {
-    let (first, rest) = preds.split_first()?;
-    let object = tested_non_null(mir, *first, b)?;
-    rest.iter()
-        .all(|&p| tested_non_null(mir, p, b) == Some(object))
-        .then_some(object)
-}
-
-/// The local that block `d`'s branch proves non-null on its edge to `b`: `x` when `d` ends in
-/// `branch c ? b : _` after `c = x != null` (or in `branch c ? _ : b` after `c = x == null`),
-/// and nothing assigns `x` after that test.
-fn tested_non_null(mir: &mir::Function, d: BlockId, b: BlockId) -> Option<LocalId> {
-    let TerminatorKind::Branch {
-        cond: Operand::Local(c),
-        then_bb,
-        else_bb,
-    } = mir.blocks[d].term.kind
-    else {
-        return None;
-    };
-    if then_bb == else_bb {
-        return None;
-    }
-    let stmts = &mir.blocks[d].stmts;
-    let test = stmts.iter().rposition(|s| s.kind.dest() == Some(c))?;
-    let StatementKind::Assign(_, Rvalue::Binary(op, lhs, rhs)) = &stmts[test].kind else {
-        return None;
-    };
-    let object = match (lhs, rhs) {
-        (Operand::Local(x), Operand::Const(Const::Null))
-        | (Operand::Const(Const::Null), Operand::Local(x)) => *x,
-        _ => return None,
-    };
-    let proves = match op {
-        BinOp::Ne => then_bb == b,
-        BinOp::Eq => else_bb == b,
-        _ => false,
-    };
-    let reassigned = stmts[test..].iter().any(|s| s.kind.dest() == Some(object));
-    (proves && !reassigned).then_some(object)
 }
 
 impl FunctionTranslator<'_, '_> {

@@ -8,6 +8,7 @@
 
 pub mod clone;
 mod display;
+pub mod non_null;
 pub mod poly;
 pub mod verify;
 

@@ -17,13 +17,13 @@
 //!   count, `r + c` with `r` as the loop is entered, is made before the loop; the others,
 //!   `K + c`, at its exits, as many as the iterations less one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use pcc_profiler::edge_profile::Stop;
 
 use crate::mir::{
-    BasicBlock, BinOp, BlockId, Const, Function, LocalId, Operand, Program, Rvalue, Statement,
-    StatementKind, Terminator, TerminatorKind, Type,
+    BasicBlock, BinOp, BlockId, Const, Function, IdVec, LocalId, Operand, Program, Rvalue,
+    Statement, StatementKind, Terminator, TerminatorKind, Type, dominates, non_null,
 };
 use crate::profiling::{Quiet, quiet_functions, statement_stop};
 
@@ -40,17 +40,32 @@ pub fn promote_loop_counters(program: &mut Program) {
         .map(|t| !t.hashed && !t.keyed)
         .collect();
     for func in program.functions.iter_mut() {
+        let non_null = non_null::at_entry(func);
         for (body, _) in func.natural_loops().into_iter().filter(|(_, inner)| *inner) {
-            if cannot_stop(func, &body, &quiet) {
+            if cannot_stop(func, &body, &quiet, &non_null) {
                 promote(func, &body, &arrays);
             }
         }
     }
 }
 
-fn cannot_stop(func: &Function, body: &[BlockId], quiet: &Quiet) -> bool {
-    (body.iter().flat_map(|&b| &func.blocks[b].stmts))
-        .all(|stmt| statement_stop(func, &stmt.kind, quiet) == Stop::Never)
+/// Whether no statement of the loop `body` can stop the program: none may fail or stop in a call,
+/// except a field access of an object known to be non-null there.
+fn cannot_stop(
+    func: &Function,
+    body: &[BlockId],
+    quiet: &Quiet,
+    non_null: &IdVec<BlockId, Option<BTreeSet<LocalId>>>,
+) -> bool {
+    body.iter().all(|&b| {
+        let mut known = non_null[b].clone().unwrap_or_default();
+        func.blocks[b].stmts.iter().all(|stmt| {
+            let safe = statement_stop(func, &stmt.kind, quiet) == Stop::Never
+                || non_null::null_checked(&stmt.kind).is_some_and(|o| known.contains(&o));
+            non_null::step(&mut known, &stmt.kind);
+            safe
+        })
+    })
 }
 
 /// A counter index: a local's value (none: zero) plus a constant.
@@ -66,11 +81,45 @@ struct Promoted {
     first: Option<(LocalId, i64)>,
 }
 
+/// The counts of one block kept in a local.
+struct Kept {
+    local: LocalId,
+    promoted: Vec<Promoted>,
+    /// Whether the first iteration's counts wait for the exits, made there if the block ran: a
+    /// block other than the header may not run in the first iteration (the header's are made
+    /// before the loop).
+    first_at_exit: bool,
+}
+
+impl Kept {
+    /// What the local starts at: -1 if all the block's counts but the first iteration's are
+    /// counted at the exits and the first iteration's before the loop, so that it holds what
+    /// they add (the count of the iterations less one: `local - 1` at the exit would keep the
+    /// last value but one alive across the loop's back edge as well).
+    fn start(&self) -> i64 {
+        -i64::from(!self.first_at_exit && self.promoted.iter().all(|p| p.first.is_some()))
+    }
+}
+
+/// The loop being promoted: its blocks, the header first, and its latches.
+struct Loop<'a> {
+    body: &'a [BlockId],
+    latches: Vec<BlockId>,
+    idom: IdVec<BlockId, Option<BlockId>>,
+}
+
 /// Replaces the promotable counts of the loop `body` (blocks, the header first) by increments of
-/// a local per block, set on entry ([`start`]) and added to the counters on every exit.
+/// a local per block, set on entry ([`Kept::start`]) and added to the counters on every exit.
 fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
-    let one_block = body.len() == 1;
-    let mut by_block: BTreeMap<BlockId, (LocalId, Vec<Promoted>)> = BTreeMap::new();
+    let header = body[0];
+    let the_loop = Loop {
+        body,
+        latches: (func.predecessors()[header].iter().copied())
+            .filter(|p| body.contains(p))
+            .collect(),
+        idom: func.immediate_dominators(),
+    };
+    let mut by_block: BTreeMap<BlockId, Kept> = BTreeMap::new();
     for &b in body {
         if by_block.len() == MAX_LOCALS {
             break;
@@ -82,7 +131,7 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
             let found = match &stmt.kind {
                 StatementKind::Count { table, index } if arrays[*table] => match index {
                     Operand::Const(Const::Int(k)) => Some(((None, *k), None)),
-                    Operand::Local(l) if one_block => steady_index(&stmts, at, *l),
+                    Operand::Local(l) => steady_index(func, &the_loop, b, &stmts, at, *l),
                     _ => None,
                 }
                 .map(|(index, first)| Promoted {
@@ -109,32 +158,45 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
         );
         kept.insert(0, Statement { kind: add, span });
         func.blocks[b].stmts = kept;
-        by_block.insert(b, (local, promoted));
+        let first_at_exit = b != header && promoted.iter().any(|p| p.first.is_some());
+        by_block.insert(
+            b,
+            Kept {
+                local,
+                promoted,
+                first_at_exit,
+            },
+        );
     }
     if by_block.is_empty() {
         return;
     }
-    let header = body[0];
     let entries: Vec<BlockId> = (func.predecessors()[header].iter().copied())
         .filter(|p| !body.contains(p))
         .collect();
     let span = func.blocks[header].term.span;
     let stmt = |kind| Statement { kind, span };
 
-    // Before the loop: the locals start; a first iteration's own count is made here.
+    // Before the loop: the locals start; the header's first iteration's count is made here,
+    // and another block's first index is kept for the exits.
     let mut entry = Vec::new();
-    for (local, promoted) in by_block.values() {
+    let mut first_index: BTreeMap<(BlockId, usize), Operand> = BTreeMap::new();
+    for (&b, kept) in &by_block {
         entry.push(stmt(StatementKind::Assign(
-            *local,
-            Rvalue::Use(int(start(promoted))),
+            kept.local,
+            Rvalue::Use(int(kept.start())),
         )));
-        for p in promoted {
+        for (k, p) in kept.promoted.iter().enumerate() {
             if let Some((l, c)) = p.first {
                 let index = offset(func, &mut entry, Some(l), c, span);
-                entry.push(stmt(StatementKind::Count {
-                    table: p.table,
-                    index,
-                }));
+                if kept.first_at_exit {
+                    first_index.insert((b, k), index);
+                } else {
+                    entry.push(stmt(StatementKind::Count {
+                        table: p.table,
+                        index,
+                    }));
+                }
             }
         }
     }
@@ -149,28 +211,37 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
         func.blocks[p].term.kind.retarget(header, preheader);
     }
 
-    // On each edge out of the loop: the locals' counts go to their counters.
-    for &b in body {
-        for exit in func.blocks[b].term.kind.successors() {
+    // On each edge out of the loop: the locals' counts go to their counters; a block's whose
+    // first iteration's count waits for the exit only if it ran.
+    for &from in body {
+        for exit in func.blocks[from].term.kind.successors() {
             if body.contains(&exit) {
                 continue;
             }
-            let mut flush = Vec::new();
-            for (local, promoted) in by_block.values() {
-                for p in promoted {
-                    // The first iteration's count was made before the loop, if `p.first`.
-                    let correction = start(promoted) + i64::from(p.first.is_some());
+            let mut next = exit;
+            let mut always = Vec::new();
+            for (&b, kept) in &by_block {
+                let mut flush = Vec::new();
+                for (k, p) in kept.promoted.iter().enumerate() {
+                    // The first iteration's count was made before the loop, or is made here.
+                    let correction = kept.start() + i64::from(p.first.is_some());
                     let amount = match correction {
-                        0 => *local,
+                        0 => kept.local,
                         c => {
                             let amount = func.new_temp(Type::Int);
                             flush.push(stmt(StatementKind::Assign(
                                 amount,
-                                Rvalue::Binary(BinOp::Add, Operand::Local(*local), int(-c)),
+                                Rvalue::Binary(BinOp::Add, Operand::Local(kept.local), int(-c)),
                             )));
                             amount
                         }
                     };
+                    if let Some(index) = first_index.get(&(b, k)) {
+                        flush.push(stmt(StatementKind::Count {
+                            table: p.table,
+                            index: index.clone(),
+                        }));
+                    }
                     let index = offset(func, &mut flush, p.index.0, p.index.1, span);
                     flush.push(stmt(StatementKind::CountBy {
                         table: p.table,
@@ -178,31 +249,61 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
                         amount: Operand::Local(amount),
                     }));
                 }
+                // An exit after the block in the iteration knows that it ran.
+                if !kept.first_at_exit || dominates(&the_loop.idom, b, from) {
+                    always.extend(flush);
+                    continue;
+                }
+                let counts = func.blocks.push(BasicBlock::new(
+                    flush,
+                    Terminator {
+                        kind: TerminatorKind::Goto(next),
+                        span,
+                    },
+                ));
+                let ran = func.new_temp(Type::Bool);
+                let test = StatementKind::Assign(
+                    ran,
+                    Rvalue::Binary(BinOp::Ne, Operand::Local(kept.local), int(0)),
+                );
+                next = func.blocks.push(BasicBlock::new(
+                    vec![stmt(test)],
+                    Terminator {
+                        kind: TerminatorKind::Branch {
+                            cond: Operand::Local(ran),
+                            then_bb: counts,
+                            else_bb: next,
+                        },
+                        span,
+                    },
+                ));
             }
-            let through = func.blocks.push(BasicBlock::new(
-                flush,
-                Terminator {
-                    kind: TerminatorKind::Goto(exit),
-                    span,
-                },
-            ));
-            func.blocks[b].term.kind.retarget(exit, through);
+            if !always.is_empty() {
+                next = func.blocks.push(BasicBlock::new(
+                    always,
+                    Terminator {
+                        kind: TerminatorKind::Goto(next),
+                        span,
+                    },
+                ));
+            }
+            func.blocks[from].term.kind.retarget(exit, next);
         }
     }
 }
 
-/// What a block's local starts at: -1 if all its counts but the first iteration's are counted at
-/// the exits, so that it holds what they add (the count of the iterations less one: `local - 1`
-/// at the exit would keep the last value but one alive across the loop's back edge as well).
-fn start(promoted: &[Promoted]) -> i64 {
-    -i64::from(promoted.iter().all(|p| p.first.is_some()))
-}
-
-/// In a loop of one block `stmts`, the index of the count at `at`, local `index` there: the same
-/// in every iteration after the first (`(local not assigned in the loop, or none, plus a
-/// constant)`), and the first iteration's if it differs (`(local at the loop's entry, plus a
-/// constant)`); `None` if it changes otherwise.
+/// In block `b` of the loop (statements `stmts`, taken out of it), the index of the count at
+/// `at`, local `index` there: the same in every iteration after the first (a local the loop
+/// does not assign, or none, plus a constant), and the first iteration's if it differs (a local
+/// at the loop's entry plus a constant); `None` if it changes otherwise.
+///
+/// The index of `bl`'s count at a back edge, `count[r + c]` after which the latch resets `r` to
+/// a constant `K`, is `K + c` in every iteration but the first, when `r` holds what it held as
+/// the loop was entered, if nothing assigns `r` between the header and the count.
 fn steady_index(
+    func: &Function,
+    the_loop: &Loop,
+    b: BlockId,
     stmts: &[Statement],
     at: usize,
     index: LocalId,
@@ -230,16 +331,51 @@ fn steady_index(
         }
         before = def;
     }
-    // `local` as the iteration starts: what the block last assigns it, which is what the
-    // back edge brings.
-    match stmts.iter().rev().find(|s| s.kind.dest() == Some(local)) {
-        None => Some(((Some(local), c), None)),
-        Some(Statement {
-            kind: StatementKind::Assign(_, Rvalue::Use(Operand::Const(Const::Int(k)))),
-            ..
-        }) => Some(((None, c.wrapping_add(*k)), Some((local, c)))),
-        Some(_) => None,
+    let block_stmts = |x: BlockId| {
+        if x == b {
+            stmts
+        } else {
+            &func.blocks[x].stmts[..]
+        }
+    };
+    let assigns = |x: BlockId| block_stmts(x).iter().any(|s| s.kind.dest() == Some(local));
+    let assigning: Vec<BlockId> = (the_loop.body.iter().copied())
+        .filter(|&x| assigns(x))
+        .collect();
+    if assigning.is_empty() {
+        return Some(((Some(local), c), None));
     }
+    // `local` as an iteration after the first starts: what every latch last assigns it, a
+    // constant. Only latches that go nowhere else in the loop may assign it, so that it holds
+    // the same value from the header to `b`; and `b` runs in every iteration but perhaps the
+    // last, so that it runs in the first iteration if it runs at all.
+    let header = the_loop.body[0];
+    let only_to_header = |x: BlockId| {
+        (func.blocks[x].term.kind.successors().iter())
+            .all(|s| *s == header || !the_loop.body.contains(s))
+    };
+    if !assigning.iter().all(|&x| only_to_header(x))
+        || !(the_loop.latches.iter()).all(|&l| dominates(&the_loop.idom, b, l))
+    {
+        return None;
+    }
+    let mut reset = the_loop.latches.iter().map(|&l| {
+        match block_stmts(l)
+            .iter()
+            .rev()
+            .find(|s| s.kind.dest() == Some(local))
+        {
+            Some(Statement {
+                kind: StatementKind::Assign(_, Rvalue::Use(Operand::Const(Const::Int(k)))),
+                ..
+            }) => Some(*k),
+            _ => None,
+        }
+    });
+    let k = reset.next()??;
+    reset
+        .all(|other| other == Some(k))
+        .then_some(((None, c.wrapping_add(k)), Some((local, c))))
 }
 
 fn int(value: i64) -> Operand {
@@ -336,6 +472,45 @@ fn main() { println(f(10)); }
             assert!(!loops[0].contains("count table"), "{text}");
             assert!(text.contains("] += "), "{text}");
         }
+    }
+
+    /// AWFY List's `isShorterThan`: a loop of two blocks whose field reads follow null tests.
+    const SHORTER: &str = "\
+struct E { next: E }
+fn f(x: E, y: E) -> bool {
+    let a = x;
+    let b = y;
+    while b != null {
+        if a == null { return true; }
+        a = a.next;
+        b = b.next;
+    }
+    return false;
+}
+fn main() { println(f(null, null)); }
+";
+
+    #[test]
+    fn a_latch_counts_its_path_in_a_local_if_it_runs() {
+        let text = optimized(SHORTER, Mode::Bl);
+        // The back edge's path is counted at the exits, by the iterations less one, and the
+        // first iteration's there too; at the header's exit only if the latch ran.
+        assert_eq!(text.matches("] += ").count(), 2, "{text}");
+        assert_eq!(text.matches(" != 0 ").count(), 1, "{text}");
+        let latch = text
+            .split("\n  bb")
+            .find(|b| b.contains(".next"))
+            .expect("the latch");
+        assert!(!latch.contains("count"), "{text}");
+    }
+
+    #[test]
+    fn a_field_read_that_may_fail_keeps_the_counts_in_memory() {
+        let text = optimized(
+            &SHORTER.replace("if a == null { return true; }", ""),
+            Mode::Bl,
+        );
+        assert!(!text.contains("] += "), "{text}");
     }
 
     #[test]

@@ -1,0 +1,193 @@
+//! Which struct locals are known to be non-null where: tested against null by the branch that
+//! led here, accessed already (a field read or write that did not stop the program), or just
+//! allocated. A forward must-analysis over the CFG: `-O 2`'s counter promotion asks it which
+//! field accesses of a loop cannot fail (`opt/counters.rs`), and code generation leaves their
+//! null checks out.
+
+use std::collections::BTreeSet;
+
+use super::{
+    BlockId, Const, Function, IdVec, LocalId, Operand, Rvalue, StatementKind, TerminatorKind,
+};
+use crate::mir::BinOp;
+
+/// Per block, the locals non-null at its start (`None`: unreachable).
+pub fn at_entry(func: &Function) -> IdVec<BlockId, Option<BTreeSet<LocalId>>> {
+    let order = func.reverse_postorder();
+    let preds = func.predecessors();
+    let mut entry: IdVec<BlockId, Option<BTreeSet<LocalId>>> =
+        IdVec::from_elem(None, func.blocks.len());
+    let mut at_end: IdVec<BlockId, Option<BTreeSet<LocalId>>> =
+        IdVec::from_elem(None, func.blocks.len());
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in &order {
+            // The intersection over the edges already visited: an edge not yet visited adds
+            // no constraint until it is (optimistic, so that loops keep their facts).
+            let mut known: Option<BTreeSet<LocalId>> = (b == super::ENTRY).then(BTreeSet::new);
+            for &p in &preds[b] {
+                let Some(end) = &at_end[p] else { continue };
+                let mut on_edge = end.clone();
+                on_edge.extend(tested_non_null(func, p, b));
+                known = Some(match known {
+                    None => on_edge,
+                    Some(k) => k.intersection(&on_edge).copied().collect(),
+                });
+            }
+            let Some(known) = known else { continue };
+            let mut end = known.clone();
+            for stmt in &func.blocks[b].stmts {
+                step(&mut end, &stmt.kind);
+            }
+            if entry[b].as_ref() != Some(&known) || at_end[b].as_ref() != Some(&end) {
+                entry[b] = Some(known);
+                at_end[b] = Some(end);
+                changed = true;
+            }
+        }
+    }
+    entry
+}
+
+/// The non-null locals after `kind`, given those before it (`known`), if it does not stop the
+/// program.
+pub fn step(known: &mut BTreeSet<LocalId>, kind: &StatementKind) {
+    if let Some(object) = null_checked(kind) {
+        known.insert(object);
+    }
+    let Some(dest) = kind.dest() else { return };
+    let non_null = match kind {
+        StatementKind::Assign(_, Rvalue::New { .. }) => true,
+        StatementKind::Assign(_, Rvalue::Use(Operand::Local(x))) => known.contains(x),
+        _ => false,
+    };
+    if non_null {
+        known.insert(dest);
+    } else {
+        known.remove(&dest);
+    }
+}
+
+/// The local whose null check `kind` makes: the object of a field read or write.
+pub fn null_checked(kind: &StatementKind) -> Option<LocalId> {
+    match kind {
+        StatementKind::Assign(
+            _,
+            Rvalue::Field {
+                object: Operand::Local(object),
+                ..
+            },
+        )
+        | StatementKind::SetField {
+            object: Operand::Local(object),
+            ..
+        } => Some(*object),
+        _ => None,
+    }
+}
+
+/// The local that block `d`'s branch proves non-null on its edge to `b`: `x` when `d` ends in
+/// `branch c ? b : _` after `c = x != null` (or in `branch c ? _ : b` after `c = x == null`),
+/// and nothing assigns `x` after that test.
+fn tested_non_null(func: &Function, d: BlockId, b: BlockId) -> Option<LocalId> {
+    let TerminatorKind::Branch {
+        cond: Operand::Local(c),
+        then_bb,
+        else_bb,
+    } = func.blocks[d].term.kind
+    else {
+        return None;
+    };
+    if then_bb == else_bb {
+        return None;
+    }
+    let stmts = &func.blocks[d].stmts;
+    let test = stmts.iter().rposition(|s| s.kind.dest() == Some(c))?;
+    let StatementKind::Assign(_, Rvalue::Binary(op, lhs, rhs)) = &stmts[test].kind else {
+        return None;
+    };
+    let object = match (lhs, rhs) {
+        (Operand::Local(x), Operand::Const(Const::Null))
+        | (Operand::Const(Const::Null), Operand::Local(x)) => *x,
+        _ => return None,
+    };
+    let proves = match op {
+        BinOp::Ne => then_bb == b,
+        BinOp::Eq => else_bb == b,
+        _ => false,
+    };
+    let reassigned = stmts[test..].iter().any(|s| s.kind.dest() == Some(object));
+    (proves && !reassigned).then_some(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The locals non-null where `f` of `source` (as lowered) reads field `next` of one of
+    /// them, by the name of the local read.
+    fn known_at_reads(source: &str) -> Vec<(String, bool)> {
+        let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+        let program = crate::lower::lower_program(&typed);
+        let func = program.functions.iter().find(|f| f.name == "f").unwrap();
+        let at_entry = at_entry(func);
+        let mut reads = Vec::new();
+        for (b, block) in func.blocks.iter_enumerated() {
+            let Some(mut known) = at_entry[b].clone() else {
+                continue;
+            };
+            for stmt in &block.stmts {
+                if let Some(object) = null_checked(&stmt.kind) {
+                    let name = func.locals[object].name.clone().unwrap_or_default();
+                    reads.push((name, known.contains(&object)));
+                }
+                step(&mut known, &stmt.kind);
+            }
+        }
+        reads.sort();
+        reads
+    }
+
+    #[test]
+    fn a_null_test_on_every_edge_and_an_earlier_access_prove_non_null() {
+        // `b` is tested by the loop's condition on both edges into its body; `a` by the `if`
+        // only on the path that reads it; `c` is read twice, the second time after the first.
+        let reads = known_at_reads(
+            "struct E { next: E }
+             fn f(x: E, y: E, z: E) -> int {
+                 let a = x; let b = y; let c = z;
+                 while b != null {
+                     if a == null { return 1; }
+                     a = a.next;
+                     b = b.next;
+                 }
+                 let d = c.next;
+                 d = c.next;
+                 return 0;
+             }
+             fn main() { println(f(null, null, null)); }",
+        );
+        let expected = [("a", true), ("b", true), ("c", false), ("c", true)];
+        assert_eq!(reads, expected.map(|(n, k)| (n.to_string(), k)));
+    }
+
+    #[test]
+    fn an_assignment_forgets_what_was_known() {
+        // After `a = a.next`, the new `a` may be null: the loop's second read is unproven.
+        let reads = known_at_reads(
+            "struct E { next: E }
+             fn f(x: E) -> int {
+                 let a = x;
+                 if a != null {
+                     a = a.next;
+                     a = a.next;
+                 }
+                 return 0;
+             }
+             fn main() { println(f(null)); }",
+        );
+        let expected = [("a", false), ("a", true)];
+        assert_eq!(reads, expected.map(|(n, k)| (n.to_string(), k)));
+    }
+}
