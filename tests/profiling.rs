@@ -67,7 +67,7 @@ fn main() {
             check_program(&program, &[0, 2])
         }));
     }
-    let specific: [(&str, Test); 6] = [
+    let specific: [(&str, Test); 7] = [
         ("add_even_numbers_runs_three_of_six_paths", add_even_numbers),
         (
             "short_circuit_condition_runs_all_seven_paths",
@@ -85,6 +85,10 @@ fn main() {
         (
             "exit_and_errors_lose_only_the_paths_in_progress",
             exits_and_errors,
+        ),
+        (
+            "a_check_failing_in_a_promoted_loop_keeps_its_counts",
+            promoted_loops_stop_at_checks,
         ),
     ];
     trials.extend(
@@ -1010,6 +1014,37 @@ fn exits_and_errors() -> Result<(), Failed> {
     )?;
     let main = counts(record(&traced.profile, "main")?);
     expect_eq("`main` path executions", main.values().sum::<u64>(), 3)?;
+    Ok(())
+}
+
+/// Each loop of the fixture keeps its counts in locals at -O 2 and fails at a check in its last
+/// iteration when the argument picks it: the profile written at the error holds every path that
+/// ended before it, as the traced run does.
+fn promoted_loops_stop_at_checks() -> Result<(), Failed> {
+    let path = fixture("promoted_loops_stop_at_a_check.pl");
+    let mir = common::pcc_in(
+        path.parent().unwrap(),
+        &[
+            "run",
+            "-O2",
+            "--profile=bl",
+            "--emit",
+            "mir",
+            "promoted_loops_stop_at_a_check.pl",
+        ],
+        "",
+    );
+    let blocks = mir.stdout.matches("at a stop:").count();
+    if blocks < 3 {
+        return Err(format!("only {blocks} blocks flush their loop's counts at a stop").into());
+    }
+    for which in ["1", "2", "3", "4"] {
+        let program = Program::with_args(&path, &[which]);
+        check_program(&program, &[2])
+            .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
+        let plain = program.run(&["-O2"])?;
+        expect_eq("exit status", plain.status, 101)?;
+    }
     Ok(())
 }
 

@@ -9,7 +9,7 @@ use super::Result;
 use super::function::FunctionTranslator;
 use super::layout::{DATA_OFFSET, Memory, PTR, load_len};
 use super::runtime::{self, RuntimeFn};
-use crate::mir::{BinOp, StructId};
+use crate::mir::{BinOp, Operand, StructId};
 
 impl FunctionTranslator<'_, '_> {
     /// When `fails` (an `i8` condition) holds, calls `error` with the arguments `args` makes in a
@@ -32,9 +32,35 @@ impl FunctionTranslator<'_, '_> {
             let index = self.iconst(index as i64);
             self.count(table, index)?;
         }
+        self.flush_promoted_counts()?;
         let args = args(self)?;
         self.call_never(error, &args)?;
         self.builder.switch_to_block(ok);
+        Ok(())
+    }
+
+    /// Before the program stops at a failing check: adds the counts the block's loop keeps in
+    /// locals to their counters, the first (if any) of a count whose first iteration's index
+    /// differs at that index.
+    fn flush_promoted_counts(&mut self) -> Result<()> {
+        let flushes = self.flush_at_stop;
+        for flush in flushes {
+            let amount = self.operand(&Operand::Local(flush.amount))?;
+            let index = self.operand(&flush.index)?;
+            let rest = match &flush.first {
+                None => amount,
+                Some(first) => {
+                    let first = self.operand(first)?;
+                    let ran = self.builder.ins().icmp_imm_s(IntCC::NotEqual, amount, 0);
+                    let ran = self.builder.ins().uextend(types::I64, ran);
+                    let address = self.counter_address(flush.table, first)?;
+                    self.add_to_counter(address, 0, Some(ran));
+                    self.builder.ins().isub(amount, ran)
+                }
+            };
+            let address = self.counter_address(flush.table, index)?;
+            self.add_to_counter(address, 0, Some(rest));
+        }
         Ok(())
     }
 

@@ -76,6 +76,7 @@ pub fn translate(
         regions: HashMap::new(),
         stream: Vec::new(),
         stop_counter: None,
+        flush_at_stop: &[],
         non_null: HashSet::new(),
         movable_lengths: !(mir.blocks.iter())
             .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
@@ -117,6 +118,7 @@ pub fn translate(
             t.builder.set_cold_block(t.blocks[b]);
         }
         t.stop_counter = None;
+        t.flush_at_stop = &block.flush_at_stop;
         for stmt in &block.stmts {
             t.statement(stmt)?;
         }
@@ -169,6 +171,9 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// `edge`: the counter (table, index) a failing check of the statement being translated
     /// increments, set by the [`StatementKind::CountStop`] before it.
     pub stop_counter: Option<(usize, u64)>,
+    /// The counts the loop of the block being translated keeps in locals, which a failing
+    /// check adds to their counters (`-O 2`'s counter promotion).
+    pub flush_at_stop: &'m [mir::StopFlush],
     /// Struct values known to be non-null here: null-checked, or just allocated, earlier in the
     /// MIR block or in a block that dominates it. A later null check of the same SSA value is
     /// left out.
@@ -337,7 +342,7 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// The address of counter `index` of array table `table`.
-    fn counter_address(&mut self, table: usize, index: Value) -> Result<Value> {
+    pub(super) fn counter_address(&mut self, table: usize, index: Value) -> Result<Value> {
         let Some(Some(data)) = self.cx.counter_tables.get(table).copied() else {
             return Err(CodegenError::internal(format!("no counter array {table}")));
         };
@@ -1013,7 +1018,7 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// Adds `amount` (one if `None`) to the counter at `address + offset`.
-    fn add_to_counter(&mut self, address: Value, offset: i32, amount: Option<Value>) {
+    pub(super) fn add_to_counter(&mut self, address: Value, offset: i32, amount: Option<Value>) {
         let flags = self.memory_flags(Memory::Counters);
         let count = self.builder.ins().load(types::I64, flags, address, offset);
         let count = match amount {

@@ -180,6 +180,22 @@ impl Program {
         }
     }
 
+    fn stop_flush(flush: &StopFlush) -> String {
+        let StopFlush {
+            table,
+            index,
+            amount,
+            first,
+        } = flush;
+        match first {
+            None => format!("count table{table}[{index}] += _{amount}"),
+            Some(first) => format!(
+                "count table{table}[{first}] += min(_{amount}, 1), \
+                 count table{table}[{index}] += _{amount} - min(_{amount}, 1)"
+            ),
+        }
+    }
+
     fn terminator(term: &TerminatorKind) -> String {
         match term {
             TerminatorKind::Goto(b) => format!("goto bb{b}"),
@@ -252,6 +268,9 @@ impl Program {
                 String::new()
             };
             out.push_str(&format!("  bb{b}:{cold}\n"));
+            for flush in &block.flush_at_stop {
+                out.push_str(&format!("    at a stop: {}\n", Self::stop_flush(flush)));
+            }
             for stmt in &block.stmts {
                 out.push_str(&line(self.statement(&stmt.kind), stmt.span));
             }

@@ -111,6 +111,20 @@ pub struct BasicBlock {
     /// budget: in the profile of `--use-profile`, the block ran more often than its function was
     /// entered, and each of these did little work per call.
     pub hot_callees: Vec<FnId>,
+    /// Profiling, after `-O 2`'s counter promotion (`opt/counters.rs`): the counts the block's
+    /// loop keeps in locals, which a failing check here adds to their counters before the
+    /// program stops.
+    pub flush_at_stop: Vec<StopFlush>,
+}
+
+/// A count kept in a local: `amount` executions of a count at `index` of array table `table`;
+/// if `first` is set, the first of them (if any) counted at index `first` instead.
+#[derive(Clone, Debug)]
+pub struct StopFlush {
+    pub table: usize,
+    pub index: Operand,
+    pub amount: LocalId,
+    pub first: Option<Operand>,
 }
 
 impl BasicBlock {
@@ -121,6 +135,7 @@ impl BasicBlock {
             term,
             cold: false,
             hot_callees: Vec::new(),
+            flush_at_stop: Vec::new(),
         }
     }
 

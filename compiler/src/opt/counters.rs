@@ -1,21 +1,27 @@
-//! Counter promotion: an innermost loop in which nothing can stop the program keeps the counts
-//! of the array counters whose index it does not change in locals, which Cranelift keeps in
-//! registers, and adds them to the counters on every edge that leaves the loop. A counter
-//! incremented in memory in every iteration makes each iteration wait for the store of the one
-//! before; gcc moves the stores of its own edge counters out of loops for the same reason.
+//! Counter promotion: an innermost loop in which nothing can stop the program in a call keeps
+//! the counts of the array counters whose index it does not change in locals, which Cranelift
+//! keeps in registers, and adds them to the counters on every edge that leaves the loop. A
+//! counter incremented in memory in every iteration makes each iteration wait for the store of
+//! the one before; gcc moves the stores of its own edge counters out of loops for the same reason.
 //!
-//! The profile is the same: nothing between the loop's entry and its exits can end the program
-//! (no check that may fail, no call that may stop: `profiling::statement_stop`), so every count
-//! kept in a local reaches its counter before the profile is written.
+//! The profile is the same. Where nothing in the loop can end the program (no check that may
+//! fail, no call that may stop: `profiling::statement_stop`; a field read of an object known to
+//! be non-null cannot fail, `mir::non_null`), every count kept in a local reaches its counter
+//! before the profile is written. Where a check may fail, each block of the loop lists the
+//! counts kept in locals (`BasicBlock::flush_at_stop`), and code generation adds them to their
+//! counters on the check's error path; then a local is incremented where its count was, so that
+//! it holds exactly the counts made so far. A call that may stop is not a check: a loop with one
+//! keeps its counts in memory.
 //!
 //! Which counts:
 //! - at a constant index, in any innermost loop (`edge`, `block`): the counts of one block share
-//!   a local, since they run equally often;
-//! - in a loop of one block, which runs whole in each iteration, also a count whose index is
-//!   the same in every iteration but perhaps the first: `bl`'s count at the back edge,
-//!   `count[r + c]`, after which the block resets `r` to a constant `K`. The first iteration's
-//!   count, `r + c` with `r` as the loop is entered, is made before the loop; the others,
-//!   `K + c`, at its exits, as many as the iterations less one.
+//!   a local, since they run equally often (with checks, those with no check between them);
+//! - also a count whose index is the same in every iteration but perhaps the first: `bl`'s count
+//!   at a back edge, `count[r + c]`, after which the latch resets `r` to a constant `K`. The
+//!   others, `K + c`, are counted at the exits, as many as the iterations less one. The first
+//!   iteration's, `r + c` with `r` as the loop is entered, is made before the loop if the count
+//!   is in the header, which runs in every iteration, and no check can stop the loop before it;
+//!   else at the exits (or at a stop), if the count was made at all.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,14 +29,15 @@ use pcc_profiler::edge_profile::Stop;
 
 use crate::mir::{
     BasicBlock, BinOp, BlockId, Const, Function, IdVec, LocalId, Operand, Program, Rvalue,
-    Statement, StatementKind, Terminator, TerminatorKind, Type, dominates, non_null,
+    Statement, StatementKind, StopFlush, Terminator, TerminatorKind, Type, dominates, non_null,
 };
 use crate::profiling::{Quiet, quiet_functions, statement_stop};
 
 /// The most locals a loop keeps counts in (blocks with promoted counts): each holds a register.
 const MAX_LOCALS: usize = 4;
 
-/// Promotes the counts of every innermost loop of the program where nothing can stop it.
+/// Promotes the counts of every innermost loop of the program where nothing can stop it in a
+/// call.
 pub fn promote_loop_counters(program: &mut Program) {
     if program.counter_tables.is_empty() {
         return;
@@ -42,30 +49,40 @@ pub fn promote_loop_counters(program: &mut Program) {
     for func in program.functions.iter_mut() {
         let non_null = non_null::at_entry(func);
         for (body, _) in func.natural_loops().into_iter().filter(|(_, inner)| *inner) {
-            if cannot_stop(func, &body, &quiet, &non_null) {
-                promote(func, &body, &arrays);
+            if let Some(checks) = checks(func, &body, &quiet, &non_null) {
+                promote(func, &body, &arrays, &checks);
             }
         }
     }
 }
 
-/// Whether no statement of the loop `body` can stop the program: none may fail or stop in a call,
-/// except a field access of an object known to be non-null there.
-fn cannot_stop(
+/// Per block of the loop `body`, which of its statements may stop the program at a failing
+/// check (a field access of an object known to be non-null there cannot); `None` if one may
+/// stop it in a call.
+fn checks(
     func: &Function,
     body: &[BlockId],
     quiet: &Quiet,
     non_null: &IdVec<BlockId, Option<BTreeSet<LocalId>>>,
-) -> bool {
-    body.iter().all(|&b| {
+) -> Option<BTreeMap<BlockId, Vec<bool>>> {
+    let mut checks = BTreeMap::new();
+    for &b in body {
         let mut known = non_null[b].clone().unwrap_or_default();
-        func.blocks[b].stmts.iter().all(|stmt| {
-            let safe = statement_stop(func, &stmt.kind, quiet) == Stop::Never
-                || non_null::null_checked(&stmt.kind).is_some_and(|o| known.contains(&o));
+        let mut in_block = Vec::new();
+        for stmt in &func.blocks[b].stmts {
+            let check = match statement_stop(func, &stmt.kind, quiet) {
+                Stop::Never => false,
+                Stop::AtCheck => {
+                    !non_null::null_checked(&stmt.kind).is_some_and(|o| known.contains(&o))
+                }
+                Stop::InCall => return None,
+            };
             non_null::step(&mut known, &stmt.kind);
-            safe
-        })
-    })
+            in_block.push(check);
+        }
+        checks.insert(b, in_block);
+    }
+    Some(checks)
 }
 
 /// A counter index: a local's value (none: zero) plus a constant.
@@ -110,8 +127,14 @@ struct Loop<'a> {
 
 /// Replaces the promotable counts of the loop `body` (blocks, the header first) by increments of
 /// a local per block, set on entry ([`Kept::start`]) and added to the counters on every exit.
-fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
+fn promote(
+    func: &mut Function,
+    body: &[BlockId],
+    arrays: &[bool],
+    checks: &BTreeMap<BlockId, Vec<bool>>,
+) {
     let header = body[0];
+    let may_stop = checks.values().flatten().any(|&c| c);
     let the_loop = Loop {
         body,
         latches: (func.predecessors()[header].iter().copied())
@@ -126,8 +149,16 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
         }
         let mut promoted = Vec::new();
         let mut kept = Vec::new();
+        // Where the local is incremented: at the block's first promoted count.
+        let mut increment_at = None;
         let stmts = std::mem::take(&mut func.blocks[b].stmts);
         for (at, stmt) in stmts.iter().enumerate() {
+            // With a check between them, two counts of a block do not run equally often.
+            let checked_since = |from: usize| checks[&b][from..at].iter().any(|&c| c);
+            if increment_at.is_some_and(|(from, _)| checked_since(from)) {
+                kept.push(stmt.clone());
+                continue;
+            }
             let found = match &stmt.kind {
                 StatementKind::Count { table, index } if arrays[*table] => match index {
                     Operand::Const(Const::Int(k)) => Some(((None, *k), None)),
@@ -142,23 +173,31 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
                 _ => None,
             };
             match found {
-                Some(p) => promoted.push(p),
+                Some(p) => {
+                    promoted.push(p);
+                    increment_at.get_or_insert((at, kept.len()));
+                }
                 None => kept.push(stmt.clone()),
             }
         }
-        if promoted.is_empty() {
+        let Some((at, position)) = increment_at else {
             func.blocks[b].stmts = stmts;
             continue;
-        }
+        };
         let local = func.new_temp(Type::Int);
-        let span = func.blocks[b].term.span;
         let add = StatementKind::Assign(
             local,
             Rvalue::Binary(BinOp::Add, Operand::Local(local), int(1)),
         );
-        kept.insert(0, Statement { kind: add, span });
+        kept.insert(
+            position,
+            Statement {
+                kind: add,
+                span: stmts[at].span,
+            },
+        );
         func.blocks[b].stmts = kept;
-        let first_at_exit = b != header && promoted.iter().any(|p| p.first.is_some());
+        let first_at_exit = (b != header || may_stop) && promoted.iter().any(|p| p.first.is_some());
         by_block.insert(
             b,
             Kept {
@@ -181,12 +220,28 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
     // and another block's first index is kept for the exits.
     let mut entry = Vec::new();
     let mut first_index: BTreeMap<(BlockId, usize), Operand> = BTreeMap::new();
+    let mut flush_at_stop = Vec::new();
     for (&b, kept) in &by_block {
         entry.push(stmt(StatementKind::Assign(
             kept.local,
             Rvalue::Use(int(kept.start())),
         )));
         for (k, p) in kept.promoted.iter().enumerate() {
+            if may_stop {
+                // The index's local does not change in the loop.
+                let index = offset(func, &mut entry, p.index.0, p.index.1, span);
+                let first = (p.first).map(|(l, c)| offset(func, &mut entry, Some(l), c, span));
+                flush_at_stop.push(StopFlush {
+                    table: p.table,
+                    index,
+                    amount: kept.local,
+                    first: first.clone(),
+                });
+                if let Some(first) = first {
+                    first_index.insert((b, k), first);
+                }
+                continue;
+            }
             if let Some((l, c)) = p.first {
                 let index = offset(func, &mut entry, Some(l), c, span);
                 if kept.first_at_exit {
@@ -209,6 +264,9 @@ fn promote(func: &mut Function, body: &[BlockId], arrays: &[bool]) {
     ));
     for p in entries {
         func.blocks[p].term.kind.retarget(header, preheader);
+    }
+    for &b in body {
+        func.blocks[b].flush_at_stop = flush_at_stop.clone();
     }
 
     // On each edge out of the loop: the locals' counts go to their counters; a block's whose
@@ -505,22 +563,44 @@ fn main() { println(f(null, null)); }
     }
 
     #[test]
-    fn a_field_read_that_may_fail_keeps_the_counts_in_memory() {
+    fn a_field_read_that_may_fail_flushes_the_counts_where_it_fails() {
         let text = optimized(
             &SHORTER.replace("if a == null { return true; }", ""),
             Mode::Bl,
         );
-        assert!(!text.contains("] += "), "{text}");
+        assert!(text.contains("at a stop: count table"), "{text}");
+        let proven = optimized(SHORTER, Mode::Bl);
+        assert!(!proven.contains("at a stop"), "{proven}");
     }
 
     #[test]
-    fn a_loop_that_may_stop_counts_in_memory() {
-        // `println` may fail (a closed output), and the division may divide by zero: the
-        // profile written then must hold the iterations so far.
-        for body in ["println(i);", "s += 100 / (n - i);"] {
-            let source = SUM.replace("s += i;", body);
-            let text = optimized(&source, Mode::Bl);
-            assert!(!text.contains("] += "), "{text}");
-        }
+    fn a_loop_that_may_stop_in_a_call_counts_in_memory() {
+        // `println` may fail (a closed output): the profile written then must hold the
+        // iterations so far, and nothing runs between the failure and the exit.
+        let text = optimized(&SUM.replace("s += i;", "println(i);"), Mode::Bl);
+        assert!(!text.contains("] += "), "{text}");
+        assert!(!text.contains("at a stop"), "{text}");
+    }
+
+    #[test]
+    fn a_loop_that_may_stop_at_a_check_lists_its_counts_for_the_error_path() {
+        // The division may divide by zero: the loop's block lists the count it keeps, which the
+        // check's error path adds; the first iteration's count is not made before the loop,
+        // since the division may stop it first.
+        let text = optimized(&SUM.replace("s += i;", "s += 100 / (n - i);"), Mode::Bl);
+        let loops = one_block_loops(&text);
+        assert_eq!(loops.len(), 1, "{text}");
+        assert!(loops[0].contains("at a stop: count table"), "{text}");
+        assert!(!loops[0].contains("\n    count table"), "{text}");
+        // At the exit: the first iteration's count and the others'; then the function's.
+        let counts: Vec<&str> = (text.lines())
+            .filter(|l| l.trim_start().starts_with("count table"))
+            .collect();
+        assert_eq!(counts.len(), 3, "{text}");
+        assert_eq!(
+            counts.iter().filter(|c| c.contains("] += ")).count(),
+            1,
+            "{text}"
+        );
     }
 }
