@@ -8,7 +8,9 @@ another binary (e.g. one built from an older commit) in the same run. Every suit
 (programs/bench/*.pl and programs/*.pl with a .bench file of arguments) runs at -O2 plain and
 under each mode, RUNS times, the runs of one benchmark interleaved; each line gives the plain
 user seconds and each mode's median user time over the plain median (system time is page
-zeroing, which varies by seconds here), then the geometric means.
+zeroing, which varies by seconds here) and, in parentheses, its fastest run over the plain
+fastest run (a slower neighbour on the host only ever adds time, so on a noisy day the minimums
+agree better from run to run), then the geometric means of both.
 """
 import glob
 import math
@@ -33,6 +35,7 @@ def main():
     sources = sorted((s for s in sources if os.path.exists(s[:-3] + ".bench")), key=os.path.basename)
     wanted = sys.argv[4:]
     ratios = {m: [] for m in modes}
+    fastest = {m: [] for m in modes}
     for source in sources:
         name = os.path.basename(source)[:-3]
         if wanted and name not in wanted:
@@ -48,10 +51,15 @@ def main():
         line = [f"{name} plain {plain:.2f} s"]
         for m in modes:
             ratios[m].append(statistics.median(times[m]) / plain)
-            line.append(f"{m} {ratios[m][-1]:.2f}")
+            fastest[m].append(min(times[m]) / min(times["plain"]))
+            line.append(f"{m} {ratios[m][-1]:.2f} ({fastest[m][-1]:.2f})")
         print(" ".join(line), flush=True)
     for m in modes:
-        print(f"geometric mean {m} {math.exp(sum(map(math.log, ratios[m])) / len(ratios[m])):.2f}")
+        print(f"geometric mean {m} {geometric_mean(ratios[m]):.2f} ({geometric_mean(fastest[m]):.2f})")
+
+
+def geometric_mean(values):
+    return math.exp(sum(map(math.log, values)) / len(values))
 
 
 if __name__ == "__main__":

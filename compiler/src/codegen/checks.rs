@@ -40,8 +40,8 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// Before the program stops at a failing check: adds the counts the block's loop keeps in
-    /// locals to their counters, the first iteration's (if it made it) of a count whose first
-    /// index differs at that index (`mir::FirstFlush`).
+    /// locals to their counters, the first (if any) of a count whose first iteration's index
+    /// differs at that index.
     fn flush_promoted_counts(&mut self) -> Result<()> {
         let flushes = self.flush_at_stop;
         for flush in flushes {
@@ -50,12 +50,10 @@ impl FunctionTranslator<'_, '_> {
             let rest = match &flush.first {
                 None => amount,
                 Some(first) => {
-                    let index = self.operand(&first.index)?;
-                    let sum = self.operand(&Operand::Local(first.sum))?;
-                    let steady_sum = self.builder.ins().imul_imm_s(amount, first.steady);
-                    let ran = self.builder.ins().icmp(IntCC::NotEqual, sum, steady_sum);
+                    let first = self.operand(first)?;
+                    let ran = self.builder.ins().icmp_imm_s(IntCC::NotEqual, amount, 0);
                     let ran = self.builder.ins().uextend(types::I64, ran);
-                    let address = self.counter_address(flush.table, index)?;
+                    let address = self.counter_address(flush.table, first)?;
                     self.add_to_counter(address, 0, Some(ran));
                     self.builder.ins().isub(amount, ran)
                 }

@@ -189,17 +189,10 @@ impl Program {
         } = flush;
         match first {
             None => format!("count table{table}[{index}] += _{amount}"),
-            Some(FirstFlush {
-                index: first,
-                sum,
-                steady,
-            }) => {
-                let ran = format!("(_{sum} != _{amount} * {steady})");
-                format!(
-                    "count table{table}[{first}] += {ran}, \
-                     count table{table}[{index}] += _{amount} - {ran}"
-                )
-            }
+            Some(first) => format!(
+                "count table{table}[{first}] += min(_{amount}, 1), \
+                 count table{table}[{index}] += _{amount} - min(_{amount}, 1)"
+            ),
         }
     }
 

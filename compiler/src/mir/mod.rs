@@ -117,24 +117,14 @@ pub struct BasicBlock {
     pub flush_at_stop: Vec<StopFlush>,
 }
 
-/// A count kept in a local: `amount` executions of a count at `index` of array table `table`,
-/// but for the first iteration's, which `first` tells apart.
+/// A count kept in a local: `amount` executions of a count at `index` of array table `table`;
+/// if `first` is set, the first of them (if any) counted at index `first` instead.
 #[derive(Clone, Debug)]
 pub struct StopFlush {
     pub table: usize,
     pub index: Operand,
     pub amount: LocalId,
-    pub first: Option<FirstFlush>,
-}
-
-/// The first iteration's count of a [`StopFlush`], at `index`: made if `sum`, the sum of the
-/// count's index over the counts made, differs from `amount * steady`, which it is when every
-/// count was made at index `steady`, the later iterations'.
-#[derive(Clone, Debug)]
-pub struct FirstFlush {
-    pub index: Operand,
-    pub sum: LocalId,
-    pub steady: i64,
+    pub first: Option<Operand>,
 }
 
 impl BasicBlock {
