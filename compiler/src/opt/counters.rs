@@ -57,8 +57,14 @@ pub fn promote_loop_counters(program: &mut Program) {
         .map(|t| !t.hashed && !t.keyed)
         .collect();
     for func in program.functions.iter_mut() {
+        let loops: Vec<Vec<BlockId>> = (func.natural_loops().into_iter())
+            .filter_map(|(body, inner)| inner.then_some(body))
+            .collect();
+        if loops.is_empty() {
+            continue;
+        }
         let non_null = non_null::at_entry(func);
-        for (body, _) in func.natural_loops().into_iter().filter(|(_, inner)| *inner) {
+        for body in loops {
             let dispatch = (body.iter())
                 .any(|&b| matches!(func.blocks[b].term.kind, TerminatorKind::Switch { .. }));
             if dispatch {
@@ -242,21 +248,6 @@ fn promote(
             Rvalue::Use(int(kept.start())),
         )));
         for (k, p) in kept.promoted.iter().enumerate() {
-            if may_stop {
-                // The index's local does not change in the loop.
-                let index = offset(func, &mut entry, p.index.0, p.index.1, span);
-                let first = (p.first).map(|(l, c)| offset(func, &mut entry, Some(l), c, span));
-                flush_at_stop.push(StopFlush {
-                    table: p.table,
-                    index,
-                    amount: kept.local,
-                    first: first.clone(),
-                });
-                if let Some(first) = first {
-                    first_index.insert((b, k), first);
-                }
-                continue;
-            }
             if let Some((l, c)) = p.first {
                 let index = offset(func, &mut entry, Some(l), c, span);
                 if kept.first_at_exit {
@@ -267,6 +258,17 @@ fn promote(
                         index,
                     }));
                 }
+            }
+            if may_stop {
+                // The index's local does not change in the loop; with checks, the first
+                // iteration's count always waits (`first_at_exit`).
+                let index = offset(func, &mut entry, p.index.0, p.index.1, span);
+                flush_at_stop.push(StopFlush {
+                    table: p.table,
+                    index,
+                    amount: kept.local,
+                    first: first_index.get(&(b, k)).cloned(),
+                });
             }
         }
     }
