@@ -67,7 +67,7 @@ fn main() {
             check_program(&program, &[0, 2])
         }));
     }
-    let specific: [(&str, Test); 7] = [
+    let specific: [(&str, Test); 8] = [
         ("add_even_numbers_runs_three_of_six_paths", add_even_numbers),
         (
             "short_circuit_condition_runs_all_seven_paths",
@@ -89,6 +89,10 @@ fn main() {
         (
             "a_check_failing_in_a_promoted_loop_keeps_its_counts",
             promoted_loops_stop_at_checks,
+        ),
+        (
+            "a_stop_between_merged_counts_keeps_them_apart",
+            merged_counts_stop_between,
         ),
     ];
     trials.extend(
@@ -1044,6 +1048,34 @@ fn promoted_loops_stop_at_checks() -> Result<(), Failed> {
             .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
         let plain = program.run(&["-O2"])?;
         expect_eq("exit status", plain.status, 101)?;
+    }
+    Ok(())
+}
+
+/// Inlined callees whose counts -O 2 merges into one counter per run of counts with nothing
+/// between them that could stop the program: a null field read, an index, a division or an
+/// `exit()` that stops the program between two of them must leave the profile of -O 0.
+fn merged_counts_stop_between() -> Result<(), Failed> {
+    let path = fixture("merged_counts_stop_between.pl");
+    let mir = common::pcc_in(
+        path.parent().unwrap(),
+        &[
+            "run",
+            "-O2",
+            "--profile=edge",
+            "--emit",
+            "mir",
+            "merged_counts_stop_between.pl",
+        ],
+        "",
+    );
+    let merged = mir.stdout.matches("(merged:").count();
+    if merged < 3 {
+        return Err(format!("only {merged} counts merged").into());
+    }
+    for which in ["0", "1", "2", "3", "4"] {
+        check_program(&Program::with_args(&path, &[which]), &[0, 2])
+            .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
     }
     Ok(())
 }

@@ -210,6 +210,10 @@ pub fn middle_end(
     if options.opt_level >= 2 {
         opt::optimize(&mut program);
     }
+    let spec = spec.map(|spec| ProfileSpec {
+        merged: program.merged_counters.clone(),
+        ..spec
+    });
     Ok((program, spec))
 }
 

@@ -2,6 +2,8 @@
 //! function's CFG as lowered (with the source lines of its nodes) and its mode's [`Plan`], which
 //! the compiler made once and which holds everything decoding needs ([`crate::mode`]).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::cfg::{Cfg, CfgError, NodeId};
@@ -28,6 +30,21 @@ pub struct ProfileSpec {
     /// `tpp`: the thresholds the plans were made with, which the profile records.
     #[serde(default)]
     pub tpp: Option<TppConfig>,
+    /// Counters that `-O 2` made of several counts that always run together.
+    #[serde(default)]
+    pub merged: Vec<MergedCounter>,
+}
+
+/// A counter that stands for several constant counts made at one place with nothing between
+/// them that could stop the program (the compiler's `opt/merge_counts.rs`): each of its counts
+/// is `times` counts of each member. It is counted in a table's array past the counters its
+/// function's plan uses, and [`build_profile`] hands its counts to its members.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MergedCounter {
+    pub table: usize,
+    pub index: u64,
+    /// (table, index, times).
+    pub members: Vec<(usize, u64, u64)>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -101,6 +118,13 @@ pub fn build_profile(
     args: Vec<String>,
     counters: &[Counters],
 ) -> (Profile, Vec<String>) {
+    let unmerged;
+    let counters = if spec.merged.is_empty() {
+        counters
+    } else {
+        unmerged = unmerge(&spec.merged, counters);
+        &unmerged[..]
+    };
     let mut profile = spec.new_profile(args);
     let mut problems = Vec::new();
     let n = spec.functions.len();
@@ -116,6 +140,29 @@ pub fn build_profile(
         }
     }
     (profile, problems)
+}
+
+/// The counters of every table with each merged counter's counts handed to its members (and
+/// the merged counter itself gone). Counters wrap as the program's do.
+fn unmerge(merged: &[MergedCounter], counters: &[Counters]) -> Vec<Counters> {
+    let mut tables: Vec<BTreeMap<u64, u64>> = (counters.iter())
+        .map(|table| table.iter().copied().collect())
+        .collect();
+    let counts: Vec<u64> = (merged.iter())
+        .map(|m| (tables.get_mut(m.table)).map_or(0, |t| t.remove(&m.index).unwrap_or(0)))
+        .collect();
+    for (m, count) in merged.iter().zip(counts).filter(|&(_, count)| count > 0) {
+        for &(table, index, times) in &m.members {
+            if let Some(t) = tables.get_mut(table) {
+                let counter = t.entry(index).or_insert(0);
+                *counter = counter.wrapping_add(count.wrapping_mul(times));
+            }
+        }
+    }
+    tables
+        .into_iter()
+        .map(|t| t.into_iter().collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -151,6 +198,7 @@ mod tests {
             }],
             k: 0,
             tpp: None,
+            merged: Vec::new(),
         }
     }
 
@@ -245,6 +293,33 @@ mod tests {
         assert_eq!(counts(residual), vec![(0, 3), (7, 2)]);
         assert_eq!(interesting, &vec![1, 4, 6]);
         assert_eq!((*range, *rho), (ppp.range(), ppp.compactness()));
+    }
+
+    /// A merged counter's counts go to each of its members, `times` each, next to the counts
+    /// the members got on their own; the merged counter is not a path.
+    #[test]
+    fn merged_counters_are_handed_to_their_members() {
+        let mut spec = y2k_spec(Mode::Bl, |cfg| {
+            Plan::Bl(bl::plan(cfg, &[], &[], 1 << 16).unwrap())
+        });
+        spec.merged = vec![
+            MergedCounter {
+                table: 0,
+                index: 100,
+                members: vec![(0, 6, 1), (0, 1, 2)],
+            },
+            MergedCounter {
+                table: 0,
+                index: 101,
+                members: vec![(0, 3, 1)],
+            },
+        ];
+        let (profile, problems) =
+            build_profile(&spec, vec![], &[vec![(1, 5), (6, 2), (100, 3), (101, 0)]]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let f = &profile.functions[0];
+        let counts: Vec<(u64, u64)> = f.paths.iter().map(|p| (p.id, p.count)).collect();
+        assert_eq!(counts, vec![(1, 11), (6, 5)]);
     }
 
     /// A `kbl` function without back edges streams nothing: its k-IPF is a root per executed

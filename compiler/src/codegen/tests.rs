@@ -114,6 +114,7 @@ fn program(mut functions: Vec<Function>) -> Program {
         main: FnId::new(0),
         init: FnId::new(functions.len() - 1),
         counter_tables: Vec::new(),
+        merged_counters: Vec::new(),
         stream: PathStream::default(),
         functions: functions.into(),
     }

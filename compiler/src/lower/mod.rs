@@ -34,6 +34,7 @@ pub fn lower_program(program: &typed::Program) -> mir::Program {
         functions,
         main: program.main,
         counter_tables: Vec::new(),
+        merged_counters: Vec::new(),
         stream: mir::PathStream::default(),
     }
 }

@@ -143,7 +143,27 @@ impl Program {
                 "{object}.{} = {value}",
                 self.structs[*strukt].fields[*field].name
             ),
-            StatementKind::Count { table, index } => format!("count table{table}[{index}]"),
+            StatementKind::Count { table, index } => {
+                let merged = (self.merged_counters.iter()).find(|m| {
+                    m.table == *table
+                        && matches!(index, Operand::Const(Const::Int(i)) if *i as u64 == m.index)
+                });
+                match merged {
+                    Some(m) => {
+                        let members: Vec<String> = (m.members.iter())
+                            .map(|&(t, i, times)| match times {
+                                1 => format!("table{t}[{i}]"),
+                                _ => format!("{times} × table{t}[{i}]"),
+                            })
+                            .collect();
+                        format!(
+                            "count table{table}[{index}] (merged: {})",
+                            members.join(", ")
+                        )
+                    }
+                    None => format!("count table{table}[{index}]"),
+                }
+            }
             StatementKind::CountBy {
                 table,
                 index,

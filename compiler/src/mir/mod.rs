@@ -18,6 +18,7 @@ use pcc_lang::Span;
 use pcc_lang::define_id;
 pub use pcc_lang::id::IdVec;
 pub use pcc_lang::typed::{BinOp, Builtin, FnId, GlobalId, StructDef, StructId, Type, UnOp};
+pub use pcc_profiler::spec::MergedCounter;
 
 define_id!(
     /// Index into [`Function::blocks`]; printed `bbN`.
@@ -40,6 +41,9 @@ pub struct Program {
     pub init: FnId,
     /// Profiling counter tables, used by `Count` statements; empty without profiling.
     pub counter_tables: Vec<CounterTable>,
+    /// Counters `-O 2` made of several counts that run together (`opt/merge_counts.rs`), which
+    /// the profile spec carries so that the program hands their counts to their members.
+    pub merged_counters: Vec<MergedCounter>,
     /// Which runtime the `Stream` statements report to.
     pub stream: PathStream,
 }

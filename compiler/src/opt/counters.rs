@@ -78,8 +78,7 @@ pub fn promote_loop_counters(program: &mut Program) {
 }
 
 /// Per block of the loop `body`, which of its statements may stop the program at a failing
-/// check (a field access of an object known to be non-null there cannot); `None` if one may
-/// stop it in a call.
+/// check; `None` if one may stop it in a call.
 fn checks(
     func: &Function,
     body: &[BlockId],
@@ -88,22 +87,39 @@ fn checks(
 ) -> Option<BTreeMap<BlockId, Vec<bool>>> {
     let mut checks = BTreeMap::new();
     for &b in body {
-        let mut known = non_null[b].clone().unwrap_or_default();
-        let mut in_block = Vec::new();
-        for stmt in &func.blocks[b].stmts {
-            let check = match statement_stop(func, &stmt.kind, quiet) {
-                Stop::Never => false,
-                Stop::AtCheck => {
-                    !non_null::null_checked(&stmt.kind).is_some_and(|o| known.contains(&o))
-                }
-                Stop::InCall => return None,
-            };
-            non_null::step(&mut known, &stmt.kind);
-            in_block.push(check);
+        let stops = statement_stops(func, b, non_null, quiet);
+        if stops.contains(&Stop::InCall) {
+            return None;
         }
-        checks.insert(b, in_block);
+        checks.insert(b, stops.iter().map(|&s| s == Stop::AtCheck).collect());
     }
     Some(checks)
+}
+
+/// How each statement of block `b` may stop the program ([`statement_stop`]), knowing which
+/// objects are non-null at the block's start (`non_null`, from [`non_null::at_entry`]): a field
+/// access of an object known to be non-null cannot fail.
+pub(super) fn statement_stops(
+    func: &Function,
+    b: BlockId,
+    non_null: &IdVec<BlockId, Option<BTreeSet<LocalId>>>,
+    quiet: &Quiet,
+) -> Vec<Stop> {
+    let mut known = non_null[b].clone().unwrap_or_default();
+    let mut stops = Vec::new();
+    for stmt in &func.blocks[b].stmts {
+        let stop = match statement_stop(func, &stmt.kind, quiet) {
+            Stop::AtCheck
+                if non_null::null_checked(&stmt.kind).is_some_and(|o| known.contains(&o)) =>
+            {
+                Stop::Never
+            }
+            stop => stop,
+        };
+        non_null::step(&mut known, &stmt.kind);
+        stops.push(stop);
+    }
+    stops
 }
 
 /// A counter index: a local's value (none: zero) plus a constant.

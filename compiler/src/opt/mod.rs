@@ -9,10 +9,12 @@
 mod block_guard;
 mod bounds;
 mod const_fold;
+mod copies;
 mod counters;
 mod dead_code;
 mod fields;
 mod inline;
+mod merge_counts;
 mod region;
 mod simplify_cfg;
 mod split;
@@ -42,6 +44,7 @@ pub fn optimize(program: &mut mir::Program) {
     run(
         program,
         [
+            ("copies", copies::propagate_copies),
             ("const-fold", const_fold::fold_constants),
             ("simplify-cfg", simplify_cfg::simplify_cfg),
             ("const-fold", const_fold::fold_constants),
@@ -65,6 +68,10 @@ pub fn optimize(program: &mut mir::Program) {
         .iter_mut()
         .for_each(block_guard::guard_blocks);
     verify::after_pass(program, "block-guard");
+    // After inlining and versioning, which bring and copy counts; before promotion, so that
+    // a loop keeps fewer counts in locals.
+    merge_counts::merge_counts(program);
+    verify::after_pass(program, "merge-counts");
     // Last: the loops it promotes counters in are the versioned ones.
     counters::promote_loop_counters(program);
     verify::after_pass(program, "counters");

@@ -148,6 +148,7 @@ pub fn instrument(
         functions,
         k: how.k,
         tpp: how.edge_profile.as_ref().map(|source| source.config),
+        merged: Vec::new(),
     })
 }
 
