@@ -23,7 +23,7 @@ use super::layout::{
 use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
-use crate::mir::non_null;
+use crate::mir::non_null::{self, NonNull};
 use crate::mir::{
     self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, RegionOp, Rvalue,
     Statement, StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
@@ -85,7 +85,7 @@ pub fn translate(
     // Per MIR block, the values known non-null at its end (`FunctionTranslator::non_null`).
     let mut non_null_at_end = IdVec::from_elem(HashSet::new(), mir.blocks.len());
     let idom = mir.immediate_dominators();
-    let non_null_at_entry = non_null::at_entry(mir);
+    let non_null_at_entry = NonNull::of(mir);
     t.edge_emitted(mir::ENTRY);
     // Reverse postorder, then unreachable blocks: a block's dominators come before it, and a
     // block that is no loop header is sealed when translated.
@@ -103,11 +103,14 @@ pub fn translate(
         // frontend finds the same value on every edge; a block parameter is not in the set.
         t.non_null = idom[b].map_or_else(HashSet::new, |d| non_null_at_end[d].clone());
         // So are the locals the MIR knows to be non-null there (tested by every branch into
-        // it, `while x != null`, or accessed on every path to it) that the block accesses.
+        // it, `while x != null`, or accessed on every path to it) whose copies the block
+        // accesses: the frontend reads a copy as the same SSA value.
+        let known = non_null_at_entry.at_start(b);
         let accessed: HashSet<LocalId> = (block.stmts.iter())
             .filter_map(|s| non_null::null_checked(&s.kind))
+            .map(|l| non_null_at_entry.original(l))
             .collect();
-        for &object in non_null_at_entry[b].iter().flatten() {
+        for object in known.originals() {
             if accessed.contains(&object) {
                 let value = t.operand(&Operand::Local(object))?;
                 let value = t.builder.func.dfg.resolve_aliases(value);

@@ -7,6 +7,7 @@
 //! they are not MIR edges, because a runtime error ends the program rather than a path.
 
 pub mod clone;
+pub mod copies;
 mod display;
 pub mod non_null;
 pub mod poly;

@@ -1,8 +1,9 @@
 //! Which struct locals are known to be non-null where: tested against null by the branch that
 //! led here, accessed already (a field read or write that did not stop the program), or just
-//! allocated. A forward must-analysis over the CFG: `-O 2`'s counter promotion asks it which
-//! field accesses of a loop cannot fail (`opt/counters.rs`), and code generation leaves their
-//! null checks out.
+//! allocated. A forward must-analysis over the CFG, whose facts are about each local's original
+//! (`mir::copies`): what one copy of an argument learns holds for the others. `-O 2`'s counter
+//! promotion and merging ask it which field accesses cannot fail (`opt/counters.rs`,
+//! `opt/merge_counts.rs`), and code generation leaves their null checks out.
 
 use std::collections::BTreeSet;
 
@@ -11,8 +12,71 @@ use super::{
 };
 use crate::mir::BinOp;
 
-/// Per block, the locals non-null at its start (`None`: unreachable).
-pub fn at_entry(func: &Function) -> IdVec<BlockId, Option<BTreeSet<LocalId>>> {
+/// What a function's blocks know at their start: the non-null locals, each fact held by a
+/// local's original (`mir::copies`), so that a copy made by inlining shares it.
+pub struct NonNull {
+    at_entry: IdVec<BlockId, Option<BTreeSet<LocalId>>>,
+    originals: IdVec<LocalId, LocalId>,
+}
+
+/// The non-null locals at one point of a block, by original.
+pub struct Known<'a> {
+    set: BTreeSet<LocalId>,
+    originals: &'a IdVec<LocalId, LocalId>,
+}
+
+impl NonNull {
+    /// The forward must-analysis of `func`.
+    pub fn of(func: &Function) -> NonNull {
+        let originals = super::copies::originals(func);
+        let at_entry = at_entry(func, &originals);
+        NonNull {
+            at_entry,
+            originals,
+        }
+    }
+
+    /// What is known at the start of block `b` (nothing if it is unreachable).
+    pub fn at_start(&self, b: BlockId) -> Known<'_> {
+        Known {
+            set: self.at_entry[b].clone().unwrap_or_default(),
+            originals: &self.originals,
+        }
+    }
+
+    /// The local whose value `local` holds wherever it is read.
+    pub fn original(&self, local: LocalId) -> LocalId {
+        self.originals[local]
+    }
+}
+
+impl Known<'_> {
+    /// Whether `local` is known to be non-null here.
+    pub fn contains(&self, local: LocalId) -> bool {
+        self.set.contains(&self.originals[local])
+    }
+
+    /// Whether the null check `kind` makes, if any, is known to pass.
+    pub fn passes_null_check(&self, kind: &StatementKind) -> bool {
+        null_checked(kind).is_some_and(|o| self.contains(o))
+    }
+
+    /// The originals known to be non-null here.
+    pub fn originals(&self) -> impl Iterator<Item = LocalId> + '_ {
+        self.set.iter().copied()
+    }
+
+    /// What is known after `kind`, if it does not stop the program.
+    pub fn step(&mut self, kind: &StatementKind) {
+        step(&mut self.set, self.originals, kind);
+    }
+}
+
+/// Per block, the originals non-null at its start (`None`: unreachable).
+fn at_entry(
+    func: &Function,
+    originals: &IdVec<LocalId, LocalId>,
+) -> IdVec<BlockId, Option<BTreeSet<LocalId>>> {
     let order = func.reverse_postorder();
     let preds = func.predecessors();
     let mut entry: IdVec<BlockId, Option<BTreeSet<LocalId>>> =
@@ -29,7 +93,7 @@ pub fn at_entry(func: &Function) -> IdVec<BlockId, Option<BTreeSet<LocalId>>> {
             for &p in &preds[b] {
                 let Some(end) = &at_end[p] else { continue };
                 let mut on_edge = end.clone();
-                on_edge.extend(tested_non_null(func, p, b));
+                on_edge.extend(tested_non_null(func, originals, p, b));
                 known = Some(match known {
                     None => on_edge,
                     Some(k) => k.intersection(&on_edge).copied().collect(),
@@ -38,7 +102,7 @@ pub fn at_entry(func: &Function) -> IdVec<BlockId, Option<BTreeSet<LocalId>>> {
             let Some(known) = known else { continue };
             let mut end = known.clone();
             for stmt in &func.blocks[b].stmts {
-                step(&mut end, &stmt.kind);
+                step(&mut end, originals, &stmt.kind);
             }
             if entry[b].as_ref() != Some(&known) || at_end[b].as_ref() != Some(&end) {
                 entry[b] = Some(known);
@@ -50,16 +114,19 @@ pub fn at_entry(func: &Function) -> IdVec<BlockId, Option<BTreeSet<LocalId>>> {
     entry
 }
 
-/// The non-null locals after `kind`, given those before it (`known`), if it does not stop the
-/// program.
-pub fn step(known: &mut BTreeSet<LocalId>, kind: &StatementKind) {
+/// The non-null originals after `kind`, given those before it (`known`), if it does not stop
+/// the program. A copy's assignment changes nothing: it holds its original's value.
+fn step(known: &mut BTreeSet<LocalId>, originals: &IdVec<LocalId, LocalId>, kind: &StatementKind) {
     if let Some(object) = null_checked(kind) {
-        known.insert(object);
+        known.insert(originals[object]);
     }
     let Some(dest) = kind.dest() else { return };
+    if originals[dest] != dest {
+        return;
+    }
     let non_null = match kind {
         StatementKind::Assign(_, Rvalue::New { .. }) => true,
-        StatementKind::Assign(_, Rvalue::Use(Operand::Local(x))) => known.contains(x),
+        StatementKind::Assign(_, Rvalue::Use(Operand::Local(x))) => known.contains(&originals[*x]),
         _ => false,
     };
     if non_null {
@@ -89,8 +156,13 @@ pub fn null_checked(kind: &StatementKind) -> Option<LocalId> {
 
 /// The local that block `d`'s branch proves non-null on its edge to `b`: `x` when `d` ends in
 /// `branch c ? b : _` after `c = x != null` (or in `branch c ? _ : b` after `c = x == null`),
-/// and nothing assigns `x` after that test.
-fn tested_non_null(func: &Function, d: BlockId, b: BlockId) -> Option<LocalId> {
+/// and nothing assigns `x` after that test; by its original.
+fn tested_non_null(
+    func: &Function,
+    originals: &IdVec<LocalId, LocalId>,
+    d: BlockId,
+    b: BlockId,
+) -> Option<LocalId> {
     let TerminatorKind::Branch {
         cond: Operand::Local(c),
         then_bb,
@@ -117,6 +189,7 @@ fn tested_non_null(func: &Function, d: BlockId, b: BlockId) -> Option<LocalId> {
         BinOp::Eq => else_bb == b,
         _ => false,
     };
+    let object = originals[object];
     let reassigned = stmts[test..].iter().any(|s| s.kind.dest() == Some(object));
     (proves && !reassigned).then_some(object)
 }
@@ -131,18 +204,16 @@ mod tests {
         let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
         let program = crate::lower::lower_program(&typed);
         let func = program.functions.iter().find(|f| f.name == "f").unwrap();
-        let at_entry = at_entry(func);
+        let non_null = NonNull::of(func);
         let mut reads = Vec::new();
         for (b, block) in func.blocks.iter_enumerated() {
-            let Some(mut known) = at_entry[b].clone() else {
-                continue;
-            };
+            let mut known = non_null.at_start(b);
             for stmt in &block.stmts {
                 if let Some(object) = null_checked(&stmt.kind) {
                     let name = func.locals[object].name.clone().unwrap_or_default();
-                    reads.push((name, known.contains(&object)));
+                    reads.push((name, known.contains(object)));
                 }
-                step(&mut known, &stmt.kind);
+                known.step(&stmt.kind);
             }
         }
         reads.sort();

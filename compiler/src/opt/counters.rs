@@ -33,13 +33,14 @@
 //! would lose edge's counts in the arms of an `if`, and keeping all or none, those loops whose
 //! other counts cannot be kept: spectralnorm's `bl` 1.06 → 1.08).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use pcc_profiler::edge_profile::Stop;
 
+use crate::mir::non_null::NonNull;
 use crate::mir::{
     BasicBlock, BinOp, BlockId, Const, Function, IdVec, LocalId, Operand, Program, Rvalue,
-    Statement, StatementKind, StopFlush, Terminator, TerminatorKind, Type, dominates, non_null,
+    Statement, StatementKind, StopFlush, Terminator, TerminatorKind, Type, dominates,
 };
 use crate::profiling::{Quiet, quiet_functions, statement_stop};
 
@@ -63,7 +64,7 @@ pub fn promote_loop_counters(program: &mut Program) {
         if loops.is_empty() {
             continue;
         }
-        let non_null = non_null::at_entry(func);
+        let non_null = NonNull::of(func);
         for body in loops {
             let dispatch = (body.iter())
                 .any(|&b| matches!(func.blocks[b].term.kind, TerminatorKind::Switch { .. }));
@@ -83,7 +84,7 @@ fn checks(
     func: &Function,
     body: &[BlockId],
     quiet: &Quiet,
-    non_null: &IdVec<BlockId, Option<BTreeSet<LocalId>>>,
+    non_null: &NonNull,
 ) -> Option<BTreeMap<BlockId, Vec<bool>>> {
     let mut checks = BTreeMap::new();
     for &b in body {
@@ -96,27 +97,22 @@ fn checks(
     Some(checks)
 }
 
-/// How each statement of block `b` may stop the program ([`statement_stop`]), knowing which
-/// objects are non-null at the block's start (`non_null`, from [`non_null::at_entry`]): a field
-/// access of an object known to be non-null cannot fail.
+/// How each statement of block `b` may stop the program ([`statement_stop`]): a field access
+/// of an object known to be non-null there (`non_null`) cannot fail.
 pub(super) fn statement_stops(
     func: &Function,
     b: BlockId,
-    non_null: &IdVec<BlockId, Option<BTreeSet<LocalId>>>,
+    non_null: &NonNull,
     quiet: &Quiet,
 ) -> Vec<Stop> {
-    let mut known = non_null[b].clone().unwrap_or_default();
+    let mut known = non_null.at_start(b);
     let mut stops = Vec::new();
     for stmt in &func.blocks[b].stmts {
         let stop = match statement_stop(func, &stmt.kind, quiet) {
-            Stop::AtCheck
-                if non_null::null_checked(&stmt.kind).is_some_and(|o| known.contains(&o)) =>
-            {
-                Stop::Never
-            }
+            Stop::AtCheck if known.passes_null_check(&stmt.kind) => Stop::Never,
             stop => stop,
         };
-        non_null::step(&mut known, &stmt.kind);
+        known.step(&stmt.kind);
         stops.push(stop);
     }
     stops

@@ -15,7 +15,8 @@ use std::collections::HashMap;
 use pcc_profiler::edge_profile::Stop;
 
 use super::counters::statement_stops;
-use crate::mir::{Const, MergedCounter, Operand, Program, StatementKind, non_null};
+use crate::mir::non_null::NonNull;
+use crate::mir::{Const, MergedCounter, Operand, Program, StatementKind};
 use crate::profiling::quiet_functions;
 
 /// A merged counter's member: (table, index, times), as [`MergedCounter::members`].
@@ -65,7 +66,7 @@ pub fn merge_counts(program: &mut Program) {
         if candidates.is_empty() {
             continue;
         }
-        let non_null = non_null::at_entry(func);
+        let non_null = NonNull::of(func);
         for b in candidates {
             let stops = statement_stops(func, b, &non_null, &quiet);
             // The runs of counts between statements that may stop the program.

@@ -9,7 +9,6 @@
 mod block_guard;
 mod bounds;
 mod const_fold;
-mod copies;
 mod counters;
 mod dead_code;
 mod fields;
@@ -44,7 +43,6 @@ pub fn optimize(program: &mut mir::Program) {
     run(
         program,
         [
-            ("copies", copies::propagate_copies),
             ("const-fold", const_fold::fold_constants),
             ("simplify-cfg", simplify_cfg::simplify_cfg),
             ("const-fold", const_fold::fold_constants),
