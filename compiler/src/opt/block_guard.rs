@@ -27,7 +27,12 @@ const MIN_CHECKS_PER_RANGE: usize = 3;
 pub fn guard_blocks(func: &mut Function) {
     // Only the blocks there were: the copies and guards made here have nothing left to cover.
     for b in func.blocks.ids().collect::<Vec<_>>() {
-        if size(func, [b]) > MAX_BLOCK_SIZE {
+        // Too few checks to guard, told without `guard::cover`, whose cost grows with the
+        // function's locals: in every block of a large function that would be quadratic.
+        let checks = (func.blocks[b].stmts.iter())
+            .filter(|s| s.kind.checked_access().is_some())
+            .count();
+        if checks < MIN_CHECKS_PER_RANGE || size(func, [b]) > MAX_BLOCK_SIZE {
             continue;
         }
         let coverage = guard::cover(func, &[b]);

@@ -73,7 +73,8 @@ impl Fact {
 type Facts = BTreeSet<Fact>;
 
 pub fn remove_bounds_checks(func: &mut Function) {
-    let entry_facts = analyze(func);
+    let relevant = relevant_locals(func);
+    let entry_facts = analyze(func, &relevant);
     let locals = &func.locals;
     for (block, facts) in func.blocks.iter_mut().zip(entry_facts) {
         // `None`: the block is unreachable.
@@ -102,13 +103,65 @@ pub fn remove_bounds_checks(func: &mut Function) {
             {
                 *checked = false;
             }
-            transfer(locals, &mut facts, &stmt.kind);
+            transfer(locals, &relevant, &mut facts, &stmt.kind);
         }
     }
 }
 
+/// The locals a fact about which may help prove an access in bounds: indices, arrays, the
+/// operands of comparisons and the conditions branches test, and whatever is assigned to one of
+/// those. Facts about the others are not kept: in a function of thousands of constants that no
+/// access or comparison reads, every block would know each of them non-negative.
+fn relevant_locals(func: &Function) -> IdVec<LocalId, bool> {
+    let mut relevant = IdVec::from_elem(false, func.locals.len());
+    let mark = |op: &Operand, relevant: &mut IdVec<LocalId, bool>| {
+        if let Operand::Local(l) = op {
+            relevant[*l] = true;
+        }
+    };
+    for block in &func.blocks {
+        for stmt in &block.stmts {
+            if let Some((array, index)) = stmt.kind.checked_access() {
+                mark(array, &mut relevant);
+                mark(index, &mut relevant);
+            }
+            if let StatementKind::Assign(_, Rvalue::Binary(op, x, y)) = &stmt.kind
+                && matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+            {
+                mark(x, &mut relevant);
+                mark(y, &mut relevant);
+            }
+        }
+        if let TerminatorKind::Branch { cond, .. } = &block.term.kind {
+            mark(cond, &mut relevant);
+        }
+    }
+    // What a relevant local is computed from is relevant too.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+            let Some(dest) = stmt.kind.dest() else {
+                continue;
+            };
+            if !relevant[dest] {
+                continue;
+            }
+            for op in stmt.kind.operands() {
+                if let Operand::Local(l) = op
+                    && !relevant[*l]
+                {
+                    relevant[*l] = true;
+                    changed = true;
+                }
+            }
+        }
+    }
+    relevant
+}
+
 /// The facts known on entry to each block; `None` for a block no path reaches.
-fn analyze(func: &Function) -> IdVec<BlockId, Option<Facts>> {
+fn analyze(func: &Function, relevant: &IdVec<LocalId, bool>) -> IdVec<BlockId, Option<Facts>> {
     let mut entry = IdVec::from_elem(None, func.blocks.len());
     entry[ENTRY] = Some(Facts::new());
     // Optimistic: a block is visited once some predecessor is, and what it knows only shrinks
@@ -120,7 +173,7 @@ fn analyze(func: &Function) -> IdVec<BlockId, Option<Facts>> {
         };
         let block = &func.blocks[b];
         for stmt in &block.stmts {
-            transfer(&func.locals, &mut facts, &stmt.kind);
+            transfer(&func.locals, relevant, &mut facts, &stmt.kind);
         }
         for (succ, facts) in edge_facts(&facts, &block.term.kind) {
             let merged = match &entry[succ] {
@@ -215,12 +268,17 @@ fn as_index(op: &Operand) -> Option<Index> {
 }
 
 /// Updates `facts` across a statement.
-fn transfer(locals: &IdVec<LocalId, LocalDecl>, facts: &mut Facts, kind: &StatementKind) {
+fn transfer(
+    locals: &IdVec<LocalId, LocalDecl>,
+    relevant: &IdVec<LocalId, bool>,
+    facts: &mut Facts,
+    kind: &StatementKind,
+) {
     match kind {
         StatementKind::Assign(dest, rvalue) => {
             let new = assigned(locals, facts, *dest, rvalue);
             kill(facts, *dest);
-            facts.extend(new);
+            facts.extend(new.into_iter().filter(|f| f.locals().all(|l| relevant[l])));
         }
         StatementKind::SetIndex {
             array: Operand::Local(array),
@@ -238,7 +296,9 @@ fn transfer(locals: &IdVec<LocalId, LocalDecl>, facts: &mut Facts, kind: &Statem
             args,
         } => {
             kill(facts, *dest);
-            if let (Callee::Builtin(Builtin::Len), [Operand::Local(a)]) = (callee, &args[..]) {
+            if let (Callee::Builtin(Builtin::Len), [Operand::Local(a)]) = (callee, &args[..])
+                && relevant[*dest]
+            {
                 facts.insert(Fact::Length(*dest, *a));
                 facts.insert(Fact::NonNegative(*dest));
             }
@@ -325,6 +385,27 @@ fn kill(facts: &mut Facts, local: LocalId) {
 mod tests {
     use super::*;
     use crate::opt::testing::lower;
+
+    /// Facts are kept about indices, arrays, compared locals and what they are computed from,
+    /// not about a sum no access or comparison reads.
+    #[test]
+    fn facts_are_kept_only_about_what_an_access_or_comparison_reads() {
+        let program = lower(
+            "fn main() { let a = [1, 2, 3]; let s = 0; let v = 5; s += v; let k = 1; let i = k; \
+             while i < 3 { s += a[i]; i += 1; } println(s); }",
+        );
+        let main = &program.functions[program.main];
+        let relevant = relevant_locals(main);
+        let named = |name: &str| {
+            let l = main
+                .locals
+                .position(|d| d.name.as_deref() == Some(name))
+                .unwrap();
+            relevant[l]
+        };
+        let names = ["a", "i", "k", "s", "v"];
+        assert_eq!(names.map(named), [true, true, true, false, false]);
+    }
 
     /// Per element access of `main` in `source`, in block order, whether it keeps its check.
     fn checks(source: &str) -> Vec<bool> {
