@@ -1021,24 +1021,20 @@ fn exits_and_errors() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The MIR of the program at `path` instrumented for `mode` and optimized at -O 2.
+fn optimized_mir(path: &Path, mode: &str) -> String {
+    let file = path.file_name().unwrap().to_string_lossy();
+    let mode = format!("--profile={mode}");
+    let args = ["run", "-O2", &mode, "--emit", "mir", &file];
+    common::pcc_in(path.parent().unwrap(), &args, "").stdout
+}
+
 /// Each loop of the fixture keeps its counts in locals at -O 2 and fails at a check in its last
 /// iteration when the argument picks it: the profile written at the error holds every path that
 /// ended before it, as the traced run does.
 fn promoted_loops_stop_at_checks() -> Result<(), Failed> {
     let path = fixture("promoted_loops_stop_at_a_check.pl");
-    let mir = common::pcc_in(
-        path.parent().unwrap(),
-        &[
-            "run",
-            "-O2",
-            "--profile=bl",
-            "--emit",
-            "mir",
-            "promoted_loops_stop_at_a_check.pl",
-        ],
-        "",
-    );
-    let blocks = mir.stdout.matches("at a stop:").count();
+    let blocks = optimized_mir(&path, "bl").matches("at a stop:").count();
     if blocks < 3 {
         return Err(format!("only {blocks} blocks flush their loop's counts at a stop").into());
     }
@@ -1057,19 +1053,7 @@ fn promoted_loops_stop_at_checks() -> Result<(), Failed> {
 /// `exit()` that stops the program between two of them must leave the profile of -O 0.
 fn merged_counts_stop_between() -> Result<(), Failed> {
     let path = fixture("merged_counts_stop_between.pl");
-    let mir = common::pcc_in(
-        path.parent().unwrap(),
-        &[
-            "run",
-            "-O2",
-            "--profile=edge",
-            "--emit",
-            "mir",
-            "merged_counts_stop_between.pl",
-        ],
-        "",
-    );
-    let merged = mir.stdout.matches("(merged:").count();
+    let merged = optimized_mir(&path, "edge").matches("(merged:").count();
     if merged < 3 {
         return Err(format!("only {merged} counts merged").into());
     }
