@@ -42,9 +42,7 @@ pub fn originals(func: &Function) -> IdVec<LocalId, LocalId> {
     let mut uses: IdVec<LocalId, Vec<(BlockId, usize)>> =
         IdVec::from_elem(Vec::new(), func.locals.len());
     for (b, block) in func.blocks.iter_enumerated() {
-        let statements = block.stmts.iter().map(|s| s.kind.operands());
-        let terminator = std::iter::once(block.term.kind.operand().into_iter().collect());
-        for (i, operands) in statements.chain(terminator).enumerate() {
+        for (i, operands) in block.reads().enumerate() {
             for op in operands {
                 if let Operand::Local(l) = op {
                     uses[*l].push((b, i));

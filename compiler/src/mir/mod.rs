@@ -144,6 +144,15 @@ impl BasicBlock {
         }
     }
 
+    /// The operands each statement reads, then those the terminator reads: item `i` is
+    /// statement `i`'s, the last the terminator's.
+    pub fn reads(&self) -> impl Iterator<Item = Vec<&Operand>> {
+        let statements = self.stmts.iter().map(|s| s.kind.operands());
+        statements.chain(std::iter::once(
+            self.term.kind.operand().into_iter().collect(),
+        ))
+    }
+
     /// The statements that are not [profiling](StatementKind::is_profiling) ones.
     pub fn program_statements(&self) -> usize {
         self.stmts.iter().filter(|s| !s.kind.is_profiling()).count()

@@ -160,22 +160,14 @@ fn relevant_locals(func: &Function) -> IdVec<LocalId, bool> {
     relevant
 }
 
-/// The facts known on entry to each block; `None` for a block no path reaches.
-fn analyze(func: &Function, relevant: &IdVec<LocalId, bool>) -> IdVec<BlockId, Option<Facts>> {
-    let mut entry = IdVec::from_elem(None, func.blocks.len());
-    entry[ENTRY] = Some(Facts::new());
-    // Optimistic: a block is visited once some predecessor is, and what it knows only shrinks
-    // (facts on a back edge are intersected in when it is reached), down to the fixed point.
-    // What a condition that every block assigns before it reads it (computed for the branch that
-    // ends its block) compares is no use past the block: a function of 5,000 `if`s carried
-    // every one of them into every later block.
-    let mut read_on_entry: IdVec<LocalId, bool> = IdVec::from_elem(false, func.locals.len());
+/// The locals some block reads before it assigns them: what a condition that every block
+/// assigns before reading it (computed for the branch that ends its block) compares is no use
+/// past the block, and a function of 5,000 `if`s carried every one of them into every later block.
+fn read_on_entry(func: &Function) -> IdVec<LocalId, bool> {
+    let mut read_on_entry = IdVec::from_elem(false, func.locals.len());
     for block in &func.blocks {
         let mut assigned = BTreeSet::new();
-        let reads = (block.stmts.iter())
-            .map(|s| (s.kind.operands(), s.kind.dest()))
-            .chain([(block.term.kind.operand().into_iter().collect(), None)]);
-        for (operands, dest) in reads {
+        for (i, operands) in block.reads().enumerate() {
             for op in operands {
                 if let Operand::Local(l) = op
                     && !assigned.contains(l)
@@ -183,9 +175,19 @@ fn analyze(func: &Function, relevant: &IdVec<LocalId, bool>) -> IdVec<BlockId, O
                     read_on_entry[*l] = true;
                 }
             }
-            assigned.extend(dest);
+            assigned.extend(block.stmts.get(i).and_then(|s| s.kind.dest()));
         }
     }
+    read_on_entry
+}
+
+/// The facts known on entry to each block; `None` for a block no path reaches.
+fn analyze(func: &Function, relevant: &IdVec<LocalId, bool>) -> IdVec<BlockId, Option<Facts>> {
+    let read_on_entry = read_on_entry(func);
+    let mut entry = IdVec::from_elem(None, func.blocks.len());
+    entry[ENTRY] = Some(Facts::new());
+    // Optimistic: a block is visited once some predecessor is, and what it knows only shrinks
+    // (facts on a back edge are intersected in when it is reached), down to the fixed point.
     let mut work = vec![ENTRY];
     while let Some(b) = work.pop() {
         let Some(mut facts) = entry[b].clone() else {

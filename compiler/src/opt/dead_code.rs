@@ -40,8 +40,7 @@ fn is_pure(rvalue: &Rvalue) -> bool {
 fn used_locals(func: &Function) -> IdVec<LocalId, bool> {
     let mut used = IdVec::from_elem(false, func.locals.len());
     for block in &func.blocks {
-        let operands = block.stmts.iter().flat_map(|stmt| stmt.kind.operands());
-        for op in operands.chain(block.term.kind.operand()) {
+        for op in block.reads().flatten() {
             if let Operand::Local(l) = op {
                 used[*l] = true;
             }
