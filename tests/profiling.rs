@@ -1038,7 +1038,7 @@ fn promoted_loops_stop_at_checks() -> Result<(), Failed> {
     if blocks < 3 {
         return Err(format!("only {blocks} blocks flush their loop's counts at a stop").into());
     }
-    for which in ["1", "2", "3", "4"] {
+    for which in ["1", "2", "3", "4", "5"] {
         let program = Program::with_args(&path, &[which]);
         check_program(&program, &[2])
             .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;

@@ -432,22 +432,27 @@ fn steady_index(
     if assigning.is_empty() {
         return Some(((Some(local), c), None));
     }
-    // `local` as an iteration after the first starts: what every latch last assigns it, a
-    // constant. Only latches that go nowhere else in the loop may assign it, so that it holds
-    // the same value from the header to `b`; and `b` runs in every iteration but perhaps the
-    // last, so that it runs in the first iteration if it runs at all.
+    // `local` as an iteration after the first starts: a constant, what every block that assigns
+    // it last assigns it. Only `b` itself (after the count: nothing assigns `local` in `b` before
+    // the point followed back to), and latches that go nowhere else in the loop, may assign it,
+    // so that it holds the same value from the header to `b`; either `b` or every latch must
+    // assign it, so that it holds that constant at the end of each iteration; and `b` runs in
+    // every iteration but perhaps the last, so that it runs in the first iteration if it runs
+    // at all. (Mandelbrot's inner loop counts its path in its header and resets the path
+    // register there, after the count.)
     let header = the_loop.body[0];
     let only_to_header = |x: BlockId| {
         (func.blocks[x].term.kind.successors().iter())
             .all(|s| *s == header || !the_loop.body.contains(s))
     };
-    if !assigning.iter().all(|&x| only_to_header(x))
+    if !assigning.iter().all(|&x| x == b || only_to_header(x))
+        || !(assigning.contains(&b) || the_loop.latches.iter().all(|l| assigning.contains(l)))
         || !(the_loop.latches.iter()).all(|&l| dominates(&the_loop.idom, b, l))
     {
         return None;
     }
-    let mut reset = the_loop.latches.iter().map(|&l| {
-        match block_stmts(l)
+    let mut reset = assigning.iter().map(|&x| {
+        match block_stmts(x)
             .iter()
             .rev()
             .find(|s| s.kind.dest() == Some(local))
@@ -576,6 +581,29 @@ fn f(x: E, y: E) -> bool {
 }
 fn main() { println(f(null, null)); }
 ";
+
+    #[test]
+    fn a_header_that_resets_the_path_register_after_its_count_counts_in_a_local() {
+        // Mandelbrot's loop: the first test is decided at the entry, so the loop is entered at
+        // its body, which counts the path that ends there and then resets the path register;
+        // the latch, which tests the other condition, does not assign it.
+        let source = "\
+fn f(c: float) -> int {
+    let i = 0;
+    let z = 0.0;
+    while i < 50 && z <= 4.0 { z = z * z + c; i += 1; }
+    return i;
+}
+fn main() { println(f(0.5)); }
+";
+        let text = optimized(source, Mode::Bl);
+        let body = text
+            .split("\n  bb")
+            .find(|b| b.contains(" * "))
+            .expect("the loop's body");
+        assert!(!body.contains("count"), "{text}");
+        assert!(text.contains("] += "), "{text}");
+    }
 
     #[test]
     fn a_latch_counts_its_path_in_a_local_if_it_runs() {
