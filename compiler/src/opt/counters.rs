@@ -139,6 +139,10 @@ struct Kept {
     /// block other than the header may not run in the first iteration (the header's are made
     /// before the loop).
     first_at_exit: bool,
+    /// An induction variable that the block, and only the block, steps by one (+1 or -1) each
+    /// time it runs, with a local holding its value at the loop's entry: the local is then not
+    /// incremented in the loop but computed at each exit from the two (see `counted_by`).
+    derived: Option<(LocalId, i64, LocalId)>,
 }
 
 impl Kept {
@@ -218,17 +222,23 @@ fn promote(
             continue;
         };
         let local = func.new_temp(Type::Int);
-        let add = StatementKind::Assign(
-            local,
-            Rvalue::Binary(BinOp::Add, Operand::Local(local), int(1)),
-        );
-        kept.insert(
-            position,
-            Statement {
-                kind: add,
-                span: stmts[at].span,
-            },
-        );
+        let derived = (!may_stop)
+            .then(|| counted_by(func, body, b, &kept))
+            .flatten()
+            .map(|(v, step)| (v, step, func.new_temp(Type::Int)));
+        if derived.is_none() {
+            let add = StatementKind::Assign(
+                local,
+                Rvalue::Binary(BinOp::Add, Operand::Local(local), int(1)),
+            );
+            kept.insert(
+                position,
+                Statement {
+                    kind: add,
+                    span: stmts[at].span,
+                },
+            );
+        }
         func.blocks[b].stmts = kept;
         let first_at_exit = (b != header || may_stop) && promoted.iter().any(|p| p.first.is_some());
         by_block.insert(
@@ -237,6 +247,7 @@ fn promote(
                 local,
                 promoted,
                 first_at_exit,
+                derived,
             },
         );
     }
@@ -255,10 +266,10 @@ fn promote(
     let mut first_index: BTreeMap<(BlockId, usize), Operand> = BTreeMap::new();
     let mut flush_at_stop = Vec::new();
     for (&b, kept) in &by_block {
-        entry.push(stmt(StatementKind::Assign(
-            kept.local,
-            Rvalue::Use(int(kept.start())),
-        )));
+        entry.push(stmt(match kept.derived {
+            Some((v, _, v0)) => StatementKind::Assign(v0, Rvalue::Use(Operand::Local(v))),
+            None => StatementKind::Assign(kept.local, Rvalue::Use(int(kept.start()))),
+        }));
         for (k, p) in kept.promoted.iter().enumerate() {
             if let Some((l, c)) = p.first {
                 let index = offset(func, &mut entry, Some(l), c, span);
@@ -374,9 +385,69 @@ fn promote(
                     },
                 ));
             }
+            // First, the counts of the blocks that step an induction variable: how far it went.
+            let derive: Vec<Statement> = (by_block.values())
+                .filter_map(|kept| kept.derived.map(|d| (kept, d)))
+                .flat_map(|(kept, (v, step, v0))| {
+                    let (a, b) = if step == 1 { (v, v0) } else { (v0, v) };
+                    let distance = Rvalue::Binary(BinOp::Sub, Operand::Local(a), Operand::Local(b));
+                    let started =
+                        Rvalue::Binary(BinOp::Add, Operand::Local(kept.local), int(kept.start()));
+                    let started = (kept.start() != 0)
+                        .then(|| stmt(StatementKind::Assign(kept.local, started)));
+                    std::iter::once(stmt(StatementKind::Assign(kept.local, distance)))
+                        .chain(started)
+                })
+                .collect();
+            if !derive.is_empty() {
+                next = func.blocks.push(BasicBlock::new(
+                    derive,
+                    Terminator {
+                        kind: TerminatorKind::Goto(next),
+                        span,
+                    },
+                ));
+            }
             func.blocks[from].term.kind.retarget(exit, next);
         }
     }
+}
+
+/// An induction variable that block `b` of the loop `body` (its statements `stmts`, taken out
+/// of it) steps by +1 or -1, `v = v ± 1` (or `v = v - 1`), where nothing else in the loop assigns it: each run of
+/// `b` then moves it by one, so how often `b` ran is how far it moved since the loop's entry (in
+/// wrapping arithmetic, whatever its range). Only in a loop that nothing can stop, so that no
+/// count is made between the step and the block's counts.
+fn counted_by(
+    func: &Function,
+    body: &[BlockId],
+    b: BlockId,
+    stmts: &[Statement],
+) -> Option<(LocalId, i64)> {
+    let assigns = |x: BlockId, v: LocalId| {
+        let block = if x == b {
+            stmts
+        } else {
+            &func.blocks[x].stmts[..]
+        };
+        block.iter().filter(|s| s.kind.dest() == Some(v)).count()
+    };
+    stmts.iter().find_map(|stmt| {
+        let (v, step) = match &stmt.kind {
+            StatementKind::Assign(
+                v,
+                Rvalue::Binary(BinOp::Add, Operand::Local(x), Operand::Const(Const::Int(k)))
+                | Rvalue::Binary(BinOp::Add, Operand::Const(Const::Int(k)), Operand::Local(x)),
+            ) if v == x && k.abs() == 1 => (*v, *k),
+            StatementKind::Assign(
+                v,
+                Rvalue::Binary(BinOp::Sub, Operand::Local(x), Operand::Const(Const::Int(k))),
+            ) if v == x && k.abs() == 1 => (*v, -*k),
+            _ => return None,
+        };
+        (func.locals[v].ty == Type::Int && body.iter().map(|&x| assigns(x, v)).sum::<usize>() == 1)
+            .then_some((v, step))
+    })
 }
 
 /// In block `b` of the loop (statements `stmts`, taken out of it), the index of the count at
@@ -581,6 +652,36 @@ fn f(x: E, y: E) -> bool {
 }
 fn main() { println(f(null, null)); }
 ";
+
+    #[test]
+    fn a_loop_that_steps_an_induction_variable_by_one_counts_nothing_in_its_iterations() {
+        // How often the block ran is how far `i` moved: the exits compute the count from `i`
+        // and its value at the entry, so the loop is the plain one (but for bl's reset of the
+        // path register).
+        for (source, step) in [
+            (SUM.to_string(), "_2 = _2 + 1"),
+            (
+                SUM.replace("let i = 0;", "let i = n;")
+                    .replace("i < n", "i > 0")
+                    .replace("i += 1", "i -= 1"),
+                "_2 = _2 - 1",
+            ),
+        ] {
+            for mode in [Mode::Edge, Mode::Bl] {
+                let text = optimized(&source, mode);
+                let loops = one_block_loops(&text);
+                assert_eq!(loops.len(), 1, "{text}");
+                let assignments = loops[0].matches(" = _").count();
+                assert!(loops[0].contains(step), "{text}");
+                assert_eq!(assignments, 3, "{text}");
+                assert!(
+                    text.contains(" = _2 - _") || text.contains(" - _2 "),
+                    "{text}"
+                );
+                assert!(text.contains("] += "), "{text}");
+            }
+        }
+    }
 
     #[test]
     fn a_header_that_resets_the_path_register_after_its_count_counts_in_a_local() {
