@@ -1,10 +1,13 @@
-//! CFG simplification: a branch with both arms alike becomes a jump, jumps through empty blocks
-//! go straight to their target, a block with a single predecessor that jumps to it is merged
-//! into that predecessor, and a small block shared by several predecessors that jump to it is
-//! copied into each (tail duplication).
+//! CFG simplification: a block ends at a statement that always stops the program, a branch with
+//! both arms alike becomes a jump, jumps through empty blocks go straight to their target, a
+//! block with a single predecessor that jumps to it is merged into that predecessor, and a small
+//! block shared by several predecessors that jump to it is copied into each (tail duplication).
 
 use crate::lower::remove_unreachable_blocks;
-use crate::mir::{BlockId, ENTRY, Function, IdVec, TerminatorKind, dominates, natural_loop};
+use crate::mir::{
+    BlockId, Builtin, Callee, Const, ENTRY, Function, IdVec, Operand, StatementKind,
+    TerminatorKind, dominates, natural_loop,
+};
 
 pub fn simplify_cfg(func: &mut Function) {
     clean_up(func);
@@ -72,12 +75,37 @@ fn would_enter_loop_twice(
 }
 
 fn clean_up(func: &mut Function) {
+    end_at_stops(func);
     loop {
         let changed =
             fold_same_target_branches(func) | bypass_empty_blocks(func) | merge_chains(func);
         remove_unreachable_blocks(func);
         if !changed {
             break;
+        }
+    }
+}
+
+/// Cuts each block after its first `assert(false, ...)` or `exit(...)`: nothing after them runs,
+/// and the blocks they led to lose a predecessor, so what the others agree on (a path register's
+/// value after an error check, as in AWFY Towers' `pop_disk_from`) is known there.
+fn end_at_stops(func: &mut Function) {
+    for block in &mut func.blocks {
+        let stop = block.stmts.iter().position(|stmt| match &stmt.kind {
+            StatementKind::Call {
+                callee: Callee::Builtin(Builtin::Exit),
+                ..
+            } => true,
+            StatementKind::Call {
+                callee: Callee::Builtin(Builtin::Assert),
+                args,
+                ..
+            } => matches!(args.first(), Some(Operand::Const(Const::Bool(false)))),
+            _ => false,
+        });
+        if let Some(at) = stop {
+            block.stmts.truncate(at + 1);
+            block.term.kind = TerminatorKind::Unreachable;
         }
     }
 }
@@ -226,5 +254,27 @@ fn main() {
         assert_eq!(text.matches("_0 = _0 - 2").count(), 1, "{text}");
         // The loop test is small: rotated into the loop's end.
         assert_eq!(text.matches("_1 = _0 < 10").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn a_block_ends_where_the_program_always_stops() {
+        let source = "\
+fn f(x: int) -> int {
+    let y = 0;
+    if x < 0 { assert(false, \"negative\"); y = -1; } else { y = 1; }
+    if x > 99 { exit(2); y = 5; }
+    if x == 7 { assert(x > 8, \"seven\"); y = 7; }
+    return y + x;
+}
+fn main() { println(f(3)); }
+";
+        let mut program = lower(source);
+        let f = program.functions.position(|f| f.name == "f").unwrap();
+        simplify_cfg(&mut program.functions[f]);
+        let text = text(&program, source, "f");
+        // The assertion that holds stays, and so does the code after it.
+        assert_eq!(text.matches("unreachable").count(), 2, "{text}");
+        assert!(!text.contains("= -1") && !text.contains("= 5"), "{text}");
+        assert!(text.contains("= 7"), "{text}");
     }
 }
