@@ -295,13 +295,7 @@ fn promote(
             }
         }
     }
-    let preheader = func.blocks.push(BasicBlock::new(
-        entry,
-        Terminator {
-            kind: TerminatorKind::Goto(header),
-            span,
-        },
-    ));
+    let preheader = jump_block(func, entry, header, span);
     for p in entries {
         func.blocks[p].term.kind.retarget(header, preheader);
     }
@@ -352,13 +346,7 @@ fn promote(
                     always.extend(flush);
                     continue;
                 }
-                let counts = func.blocks.push(BasicBlock::new(
-                    flush,
-                    Terminator {
-                        kind: TerminatorKind::Goto(next),
-                        span,
-                    },
-                ));
+                let counts = jump_block(func, flush, next, span);
                 let ran = func.new_temp(Type::Bool);
                 let test = StatementKind::Assign(
                     ran,
@@ -377,13 +365,7 @@ fn promote(
                 ));
             }
             if !always.is_empty() {
-                next = func.blocks.push(BasicBlock::new(
-                    always,
-                    Terminator {
-                        kind: TerminatorKind::Goto(next),
-                        span,
-                    },
-                ));
+                next = jump_block(func, always, next, span);
             }
             // First, the counts of the blocks that step an induction variable: how far it went.
             let derive: Vec<Statement> = (by_block.values())
@@ -400,13 +382,7 @@ fn promote(
                 })
                 .collect();
             if !derive.is_empty() {
-                next = func.blocks.push(BasicBlock::new(
-                    derive,
-                    Terminator {
-                        kind: TerminatorKind::Goto(next),
-                        span,
-                    },
-                ));
+                next = jump_block(func, derive, next, span);
             }
             func.blocks[from].term.kind.retarget(exit, next);
         }
@@ -539,6 +515,20 @@ fn steady_index(
     reset
         .all(|other| other == Some(k))
         .then_some(((None, c.wrapping_add(k)), Some((local, c))))
+}
+
+/// A new block of `stmts` that jumps to `to`.
+fn jump_block(
+    func: &mut Function,
+    stmts: Vec<Statement>,
+    to: BlockId,
+    span: pcc_lang::Span,
+) -> BlockId {
+    let term = Terminator {
+        kind: TerminatorKind::Goto(to),
+        span,
+    };
+    func.blocks.push(BasicBlock::new(stmts, term))
 }
 
 fn int(value: i64) -> Operand {
