@@ -390,8 +390,8 @@ fn promote(
 }
 
 /// An induction variable that block `b` of the loop `body` (its statements `stmts`, taken out
-/// of it) steps by +1 or -1, `v = v ± 1` (or `v = v - 1`), where nothing else in the loop assigns it: each run of
-/// `b` then moves it by one, so how often `b` ran is how far it moved since the loop's entry (in
+/// of it) steps by one (`v = v + 1`, `v = v + -1`, `v = v - 1`), where nothing else in the loop
+/// assigns it: each run of `b` then moves it by one, so how often `b` ran is how far it moved since the loop's entry (in
 /// wrapping arithmetic, whatever its range). Only in a loop that nothing can stop, so that no
 /// count is made between the step and the block's counts.
 fn counted_by(
@@ -414,11 +414,11 @@ fn counted_by(
                 v,
                 Rvalue::Binary(BinOp::Add, Operand::Local(x), Operand::Const(Const::Int(k)))
                 | Rvalue::Binary(BinOp::Add, Operand::Const(Const::Int(k)), Operand::Local(x)),
-            ) if v == x && k.abs() == 1 => (*v, *k),
+            ) if v == x && matches!(k, 1 | -1) => (*v, *k),
             StatementKind::Assign(
                 v,
                 Rvalue::Binary(BinOp::Sub, Operand::Local(x), Operand::Const(Const::Int(k))),
-            ) if v == x && k.abs() == 1 => (*v, -*k),
+            ) if v == x && matches!(k, 1 | -1) => (*v, -*k),
             _ => return None,
         };
         (func.locals[v].ty == Type::Int && body.iter().map(|&x| assigns(x, v)).sum::<usize>() == 1)

@@ -8,6 +8,7 @@ use crate::mir::{
     BlockId, Builtin, Callee, Const, ENTRY, Function, IdVec, Operand, StatementKind,
     TerminatorKind, dominates, natural_loop,
 };
+use crate::profiling::is_exit;
 
 pub fn simplify_cfg(func: &mut Function) {
     clean_up(func);
@@ -92,10 +93,7 @@ fn clean_up(func: &mut Function) {
 fn end_at_stops(func: &mut Function) {
     for block in &mut func.blocks {
         let stop = block.stmts.iter().position(|stmt| match &stmt.kind {
-            StatementKind::Call {
-                callee: Callee::Builtin(Builtin::Exit),
-                ..
-            } => true,
+            kind if is_exit(kind) => true,
             StatementKind::Call {
                 callee: Callee::Builtin(Builtin::Assert),
                 args,

@@ -127,7 +127,8 @@ pub(crate) fn statement_stop(func: &mir::Function, kind: &StatementKind, quiet: 
     }
 }
 
-fn is_exit(kind: &StatementKind) -> bool {
+/// Whether the statement is a call of `exit()`, which never returns.
+pub(crate) fn is_exit(kind: &StatementKind) -> bool {
     matches!(
         kind,
         StatementKind::Call {

@@ -20,7 +20,7 @@ mod trace;
 mod wpp;
 
 pub use cfg::{FunctionCfg, block, cfg_hash, function_cfg, node, node_line, node_lines};
-pub(crate) use insert::{Quiet, quiet_functions, statement_stop};
+pub(crate) use insert::{Quiet, is_exit, quiet_functions, statement_stop};
 pub use ppp::InterestingSource;
 pub(crate) use ppp::interesting_ids;
 pub use tpp::EdgeProfileSource;
