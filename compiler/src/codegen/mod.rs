@@ -17,6 +17,7 @@ mod function;
 mod info;
 mod jit;
 mod layout;
+mod loop_alignment;
 mod object;
 mod program;
 mod runtime;

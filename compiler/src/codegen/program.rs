@@ -18,6 +18,7 @@ use pcc_stdlib::{ProgramInfo, stream};
 use super::function;
 use super::info::InfoBuilder;
 use super::layout::{PTR, SLOT, access_flags, clif_type, slot_offset, store_slot};
+use super::loop_alignment;
 use super::runtime::{self, RuntimeFn, abi_param};
 use super::{CodegenError, Result};
 use crate::mir::verify::verify;
@@ -112,29 +113,43 @@ pub fn compile(
     })
 }
 
-/// Compiles `ctx`'s function with `isa` and defines the code as function `id` of `module`, as
-/// `Module::define_function` does with the module's own instruction set.
+/// Compiles `ctx`'s function with `isa` (the module's own when `None`) and defines the code as
+/// function `id` of `module`, at a line boundary and after the no-ops that align its loops
+/// ([`loop_alignment`]); returns how many bytes of no-ops.
 fn define_compiled_by(
     module: &mut dyn Module,
-    isa: &dyn TargetIsa,
+    isa: Option<&dyn TargetIsa>,
     id: FuncId,
     ctx: &mut Context,
-) -> Result<(), Box<ModuleError>> {
-    ctx.compile(isa, &mut ControlPlane::default())
+) -> Result<u32, Box<ModuleError>> {
+    loop_alignment::mark_blocks(ctx);
+    ctx.compile(isa.unwrap_or(module.isa()), &mut ControlPlane::default())
         .map_err(|e| Box::new(ModuleError::Compilation(e.inner)))?;
+    // The constant pool's alignment holds only if the padding keeps it.
+    let granule = ctx.compiled_code().expect("just compiled").buffer.alignment;
+    let placement = loop_alignment::padding(ctx, granule);
+    let pad = placement.unwrap_or(0);
     let code = ctx.compiled_code().expect("just compiled");
-    let alignment = u64::from(code.buffer.alignment)
-        .max(u64::from(isa.function_alignment().minimum))
-        .max(isa.symbol_alignment());
     let relocs: Vec<ModuleReloc> = code
         .buffer
         .relocs()
         .iter()
-        .map(|reloc| ModuleReloc::from_mach_reloc(reloc, &ctx.func, id))
+        .map(|reloc| {
+            let mut reloc = ModuleReloc::from_mach_reloc(reloc, &ctx.func, id);
+            reloc.offset += pad;
+            reloc
+        })
         .collect();
+    let padded = [loop_alignment::nops(pad), code.code_buffer().to_vec()].concat();
+    let isa = isa.unwrap_or(module.isa());
+    let alignment = u64::from(granule)
+        .max(u64::from(isa.function_alignment().minimum))
+        .max(isa.symbol_alignment())
+        .max(placement.map_or(1, |_| u64::from(loop_alignment::LINE)));
     module
-        .define_function_bytes(id, alignment, code.code_buffer(), &relocs)
-        .map_err(Box::new)
+        .define_function_bytes(id, alignment, &padded, &relocs)
+        .map_err(Box::new)?;
+    Ok(pad)
 }
 
 fn entry_signature(module: &dyn Module) -> Signature {
@@ -283,36 +298,46 @@ impl<'m> ProgramContext<'m> {
         isa: Option<&dyn TargetIsa>,
     ) -> Result<Option<String>> {
         ctx.set_disasm(listing == Listing::Asm);
-        let defined = match isa {
-            None => self.module.define_function(id, ctx),
-            Some(isa) => define_compiled_by(self.module, isa, id, ctx).map_err(|e| *e),
+        let defined = define_compiled_by(self.module, isa, id, ctx);
+        let pad = match defined {
+            Ok(pad) => pad,
+            Err(error) => {
+                let name = self
+                    .module
+                    .declarations()
+                    .get_function_decl(id)
+                    .linkage_name(id);
+                let message = match *error {
+                    ModuleError::Compilation(error) => pretty_error(&ctx.func, error),
+                    error => error.to_string(),
+                };
+                return Err(CodegenError::Cranelift(format!(
+                    "cannot compile `{name}`: {message}"
+                )));
+            }
         };
-        if let Err(error) = defined {
-            let name = self
-                .module
-                .declarations()
-                .get_function_decl(id)
-                .linkage_name(id);
-            let message = match error {
-                ModuleError::Compilation(error) => pretty_error(&ctx.func, error),
-                error => error.to_string(),
-            };
-            return Err(CodegenError::Cranelift(format!(
-                "cannot compile `{name}`: {message}"
-            )));
-        }
         // Both listings refer to symbols as `userextnameN`: the legend names them.
         let text = match listing {
             Listing::None => None,
-            Listing::Clif => Some(format!(
-                "{}{}",
-                self.symbol_legend(&ctx.func),
-                ctx.func.display()
-            )),
+            Listing::Clif => {
+                // The source locations are the blocks themselves (`mark_blocks`): noise here.
+                ctx.func.stencil.srclocs.clear();
+                Some(format!(
+                    "{}{}",
+                    self.symbol_legend(&ctx.func),
+                    ctx.func.display()
+                ))
+            }
             Listing::Asm => {
                 let code = ctx.compiled_code().and_then(|c| c.vcode.as_deref());
+                let padding = match pad {
+                    0 => String::new(),
+                    n => {
+                        format!("  ; {n} bytes of no-ops before the code, which align its loops\n")
+                    }
+                };
                 Some(format!(
-                    "{}{}:\n{}",
+                    "{}{}:\n{padding}{}",
                     self.symbol_legend(&ctx.func),
                     ctx.func.name,
                     code.unwrap_or("")
