@@ -4,11 +4,12 @@
 //! lines its code spans: this CPU's op cache and instruction fetch deliver one line per cycle,
 //! so a five-instruction loop split over two lines takes up to twice as long as the same loop
 //! within one (single benchmarks moved by 30–75% with the function's start). A function with
-//! loops is therefore placed at a 64-byte boundary and preceded by a few bytes of no-ops, as
-//! many as put its most deeply nested loops on the fewest lines. The no-ops run once per call
-//! (at most 7 of them). Other functions stay where they would be: their speed depends on their
-//! placement too (an interpreter's dispatch jump predicts better or worse by its address), but
-//! in no way a rule can foresee. Only on x86-64, whose no-ops these are.
+//! small loops that call nothing is therefore placed at a 64-byte boundary and preceded by a few
+//! bytes of no-ops, as many as put its most deeply nested loops on the fewest lines. The no-ops
+//! run once per call (at most 7 of them). Other functions get no padding and keep their own
+//! alignment: their speed depends on their placement too (an interpreter's dispatch jump
+//! predicts better or worse by its address), but in no way a rule can foresee. Only on x86-64,
+//! whose no-ops these are.
 
 use cranelift_codegen::Context;
 use cranelift_codegen::binemit::CodeOffset;
