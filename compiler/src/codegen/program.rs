@@ -122,15 +122,22 @@ fn define_compiled_by(
     id: FuncId,
     ctx: &mut Context,
 ) -> Result<u32, Box<ModuleError>> {
-    loop_alignment::mark_blocks(ctx);
-    ctx.compile(isa.unwrap_or(module.isa()), &mut ControlPlane::default())
+    let isa = isa.unwrap_or(module.isa());
+    // The no-ops are x86-64's: other hosts keep Cranelift's placement.
+    let x64 = isa.name() == "x64";
+    if x64 {
+        loop_alignment::mark_blocks(ctx);
+    }
+    ctx.compile(isa, &mut ControlPlane::default())
         .map_err(|e| Box::new(ModuleError::Compilation(e.inner)))?;
     // The constant pool's alignment holds only if the padding keeps it.
     let granule = ctx.compiled_code().expect("just compiled").buffer.alignment;
-    // The no-ops are x86-64's: other hosts keep Cranelift's placement.
-    let x64 = isa.unwrap_or(module.isa()).name() == "x64";
     let placement = x64.then(|| loop_alignment::padding(ctx, granule)).flatten();
     let pad = placement.unwrap_or(0);
+    let alignment = u64::from(granule)
+        .max(u64::from(isa.function_alignment().minimum))
+        .max(isa.symbol_alignment())
+        .max(placement.map_or(1, |_| u64::from(loop_alignment::LINE)));
     let code = ctx.compiled_code().expect("just compiled");
     let relocs: Vec<ModuleReloc> = code
         .buffer
@@ -142,12 +149,8 @@ fn define_compiled_by(
             reloc
         })
         .collect();
-    let padded = [loop_alignment::nops(pad), code.code_buffer().to_vec()].concat();
-    let isa = isa.unwrap_or(module.isa());
-    let alignment = u64::from(granule)
-        .max(u64::from(isa.function_alignment().minimum))
-        .max(isa.symbol_alignment())
-        .max(placement.map_or(1, |_| u64::from(loop_alignment::LINE)));
+    let mut padded = loop_alignment::nops(pad);
+    padded.extend_from_slice(code.code_buffer());
     module
         .define_function_bytes(id, alignment, &padded, &relocs)
         .map_err(Box::new)?;
@@ -300,8 +303,7 @@ impl<'m> ProgramContext<'m> {
         isa: Option<&dyn TargetIsa>,
     ) -> Result<Option<String>> {
         ctx.set_disasm(listing == Listing::Asm);
-        let defined = define_compiled_by(self.module, isa, id, ctx);
-        let pad = match defined {
+        let pad = match define_compiled_by(self.module, isa, id, ctx) {
             Ok(pad) => pad,
             Err(error) => {
                 let name = self
