@@ -73,6 +73,10 @@ pub fn optimize(program: &mut mir::Program) {
     // Last: the loops it promotes counters in are the versioned ones.
     counters::promote_loop_counters(program);
     verify::after_pass(program, "counters");
+    run(
+        program,
+        [("latches", simplify_cfg::duplicate_latches_into_branches)],
+    );
 }
 
 /// Runs each pass on every function, in order.

@@ -50,6 +50,70 @@ fn duplicate_small_targets(func: &mut Function) -> bool {
     changed
 }
 
+/// Tail duplication into branch arms: a small loop latch (a block that branches back to its
+/// loop's header) that an arm of a branch in the same loop, not in a nested one, leads to gets a
+/// copy for that arm. An iteration that skips the rest of the body (AWFY Sieve's
+/// `if flags[i - 1]`) then tests and jumps back by itself: Cranelift lays blocks out in reverse
+/// postorder, which puts a shared latch after the whole body, so the short way round took a jump
+/// forward to it, a join with its register moves, and a jump back. Not for the exits of nested
+/// loops or the branch that skips one (a zero-trip test), which run once per inner loop. Run
+/// last, on the loops versioning and counter promotion left.
+pub fn duplicate_latches_into_branches(func: &mut Function) {
+    let loops = func.natural_loops();
+    // The header of the innermost loop each block is in, and that loop's size.
+    let mut innermost: IdVec<BlockId, Option<(BlockId, usize)>> =
+        IdVec::from_elem(None, func.blocks.len());
+    for (body, _) in &loops {
+        for &b in body {
+            if innermost[b].is_none_or(|(_, size)| body.len() < size) {
+                innermost[b] = Some((body[0], body.len()));
+            }
+        }
+    }
+    let header_of = |b: BlockId| innermost[b].map(|(h, _)| h);
+    let is_header = |b: BlockId| loops.iter().any(|(body, _)| body[0] == b);
+    // A nested loop's entry: its header, or the guard that picks one of its versions.
+    let enters_loop = |b: BlockId| {
+        let succs = func.blocks[b].term.kind.successors();
+        is_header(b) || succs.len() > 1 && succs.iter().all(|&s| is_header(s))
+    };
+    let preds = func.predecessors();
+    let is_small_latch = |latch: BlockId, header: BlockId| {
+        let block = &func.blocks[latch];
+        matches!(block.term.kind, TerminatorKind::Branch { then_bb, else_bb, .. }
+            if then_bb == header || else_bb == header)
+            && preds[latch].len() > 1
+            && block.program_statements() <= MAX_DUPLICATED
+    };
+    let mut copies = Vec::new();
+    for b in func.blocks.ids() {
+        let (
+            TerminatorKind::Branch {
+                then_bb, else_bb, ..
+            },
+            Some(header),
+        ) = (&func.blocks[b].term.kind, header_of(b))
+        else {
+            continue;
+        };
+        for (arm, other) in [(*then_bb, *else_bb), (*else_bb, *then_bb)] {
+            if arm != b
+                && arm != other
+                && header_of(arm) == Some(header)
+                && is_small_latch(arm, header)
+                && !enters_loop(other)
+            {
+                copies.push((b, arm));
+            }
+        }
+    }
+    for (b, latch) in copies {
+        let copy = func.blocks.push(func.blocks[latch].clone());
+        func.blocks[b].term.kind.retarget(latch, copy);
+    }
+    remove_unreachable_blocks(func);
+}
+
 /// Whether copying loop header `target` into `b`, which enters its loop from outside, would leave
 /// the loop with two entries: the header's branch has more than one arm inside the loop (a loop
 /// whose first test was folded away, entered at the body's first branch). Such a cycle is not a
@@ -232,6 +296,34 @@ fn main() -> void {
 }
 ";
         assert_eq!(text(&program, source, "main"), expected);
+    }
+
+    #[test]
+    fn a_branch_that_ends_an_iteration_gets_its_own_copy_of_the_latch() {
+        let source = "\
+fn main() {
+    let i = 0;
+    let n = 0;
+    while i < 10 {
+        if i % 3 == 0 {
+            n += i;
+            if n > 5 { print(n); }
+        }
+        i += 1;
+    }
+}
+";
+        let mut program = lower(source);
+        let main = program.main;
+        simplify_cfg(&mut program.functions[main]);
+        duplicate_latches_into_branches(&mut program.functions[main]);
+        let text = text(&program, source, "main");
+        // Each way an iteration ends (not a multiple of 3, n <= 5, after the print) has its
+        // own latch, and none jumps to a shared one: three tests back, with the loop's entry.
+        assert_eq!(text.matches("_0 = _0 + 1").count(), 3, "{text}");
+        assert_eq!(text.matches("goto").count(), 0, "{text}");
+        let branches_back = text.matches("branch _2 ? bb1 : bb2").count();
+        assert_eq!(branches_back, 4, "{text}");
     }
 
     #[test]
