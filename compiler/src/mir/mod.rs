@@ -155,7 +155,17 @@ impl BasicBlock {
 
     /// The statements that are not [profiling](StatementKind::is_profiling) ones.
     pub fn program_statements(&self) -> usize {
-        self.stmts.iter().filter(|s| !s.kind.is_profiling()).count()
+        self.program_statements_besides(&IdVec::new())
+    }
+
+    /// The statements that are neither profiling ones nor assignments to the `profiling`
+    /// locals ([`Function::profiling_locals`]).
+    pub fn program_statements_besides(&self, profiling: &IdVec<LocalId, bool>) -> usize {
+        let counts = |s: &&Statement| match s.kind {
+            StatementKind::Assign(l, _) if profiling.get(l) == Some(&true) => false,
+            ref kind => !kind.is_profiling(),
+        };
+        self.stmts.iter().filter(counts).count()
     }
 }
 
@@ -704,6 +714,55 @@ impl Function {
         (self.blocks.iter())
             .flat_map(|b| &b.stmts)
             .any(|s| matches!(s.kind, StatementKind::Trace(_)))
+    }
+
+    /// The locals the program never reads: ints set only by arithmetic that cannot fail and
+    /// read only by profiling statements and by each other's assignments (a path register, a
+    /// counter's index, a count kept in a local). Their assignments are instrumentation as
+    /// much as the counts are, so size limits leave them out too: instrumenting a function then
+    /// changes no decision of the passes that use them.
+    pub fn profiling_locals(&self) -> IdVec<LocalId, bool> {
+        let arithmetic = |rvalue: &Rvalue| match rvalue {
+            Rvalue::Use(_) => true,
+            Rvalue::Binary(op, ..) => matches!(
+                op,
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor
+            ),
+            _ => false,
+        };
+        let mut profiling =
+            IdVec::from_vec(self.locals.iter().map(|l| l.ty == Type::Int).collect());
+        for stmt in self.blocks.iter().flat_map(|b| &b.stmts) {
+            match &stmt.kind {
+                StatementKind::Assign(l, rvalue) if !arithmetic(rvalue) => profiling[*l] = false,
+                StatementKind::Call { dest: Some(l), .. } => profiling[*l] = false,
+                _ => {}
+            }
+        }
+        // Whatever a program statement or a terminator reads is the program's, and so is what
+        // its assignments read, until nothing changes.
+        loop {
+            let mut changed = false;
+            for block in &self.blocks {
+                let program = block.stmts.iter().filter(|s| match s.kind {
+                    StatementKind::Assign(l, _) => !profiling[l],
+                    ref kind => !kind.is_profiling(),
+                });
+                let reads: Vec<LocalId> = (program.flat_map(|s| s.kind.operands()))
+                    .chain(block.term.kind.operand())
+                    .filter_map(|op| match op {
+                        Operand::Local(l) => Some(*l),
+                        Operand::Const(_) => None,
+                    })
+                    .collect();
+                for l in reads {
+                    changed |= std::mem::replace(&mut profiling[l], false);
+                }
+            }
+            if !changed {
+                return profiling;
+            }
+        }
     }
 
     /// Adds a temporary local of type `ty`.

@@ -561,24 +561,11 @@ fn offset(
 mod tests {
     use pcc_profiler::profile::Mode;
 
-    use crate::notes::Notes;
-    use crate::opt::testing::{lower, text};
-    use crate::profiling::{Instrumentation, instrument};
+    use crate::opt::testing::{instrumented, text};
 
     /// Function `f` of `source`, instrumented for `mode` and optimized at -O2.
     fn optimized(source: &str, mode: Mode) -> String {
-        let mut program = lower(source);
-        let how = Instrumentation {
-            mode,
-            program_path: "test.pl",
-            source_hash: String::new(),
-            output: String::new(),
-            hash_threshold: crate::driver::DEFAULT_HASH_THRESHOLD,
-            interesting: None,
-            k: crate::driver::DEFAULT_K,
-            edge_profile: None,
-        };
-        instrument(&mut program, &how, source, &mut Notes::default()).expect("instrumented");
+        let mut program = instrumented(source, mode);
         crate::opt::optimize(&mut program);
         text(&program, source, "f")
     }

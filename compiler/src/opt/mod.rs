@@ -99,6 +99,24 @@ mod testing {
         crate::lower::lower_program(&typed)
     }
 
+    /// The MIR of a PL program, as lowered and instrumented for `mode`.
+    pub fn instrumented(source: &str, mode: pcc_profiler::profile::Mode) -> Program {
+        let mut program = lower(source);
+        let how = crate::profiling::Instrumentation {
+            mode,
+            program_path: "test.pl",
+            source_hash: String::new(),
+            output: String::new(),
+            hash_threshold: crate::driver::DEFAULT_HASH_THRESHOLD,
+            interesting: None,
+            k: crate::driver::DEFAULT_K,
+            edge_profile: None,
+        };
+        let mut notes = crate::notes::Notes::default();
+        crate::profiling::instrument(&mut program, &how, source, &mut notes).expect("instrumented");
+        program
+    }
+
     /// The text of function `name` of `program`, compiled from `source`, as `--emit mir` prints it.
     pub fn text(program: &Program, source: &str, name: &str) -> String {
         let lines = LineIndex::new(source);
