@@ -5,10 +5,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::{CondCode, FloatCC, IntCC};
 use cranelift_codegen::ir::{
-    AliasRegion, AliasRegionData, Block, FuncRef, Function, GlobalValue, InstBuilder, MemFlagsData,
-    TrapCode, Value, types,
+    AliasRegion, AliasRegionData, Block, FuncRef, Function, GlobalValue, InstBuilder,
+    InstructionData, MemFlagsData, TrapCode, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_module::{DataId, FuncId};
@@ -85,6 +85,12 @@ pub fn translate(
     // Per MIR block, the values known non-null at its end (`FunctionTranslator::non_null`).
     let mut non_null_at_end = IdVec::from_elem(HashSet::new(), mir.blocks.len());
     let idom = mir.immediate_dominators();
+    let mut loops_of = IdVec::from_elem(Vec::new(), mir.blocks.len());
+    for (i, (body, _)) in mir.natural_loops().iter().enumerate() {
+        for &b in body {
+            loops_of[b].push(i);
+        }
+    }
     let non_null_at_entry = NonNull::of(mir);
     t.edge_emitted(mir::ENTRY);
     // Reverse postorder, then unreachable blocks: a block's dominators come before it, and a
@@ -141,7 +147,21 @@ pub fn translate(
             }
             _ => None,
         };
-        t.terminator(&block.term.kind, loop_exit)?;
+        // The arm that stays in the block's loops goes second when it is a block of its own:
+        // Cranelift's elaboration (where its loop-invariant code motion happens) visits the
+        // second successor's dominator subtree first and forgets a loop when it meets a block
+        // outside it, so code that the arm in the loop computes would otherwise stay in the loop
+        // (cranelift-codegen 0.135, `egraph/elaborate.rs`; AWFY Mandelbrot's `cr` under `bl`).
+        let swap = match block.term.kind {
+            TerminatorKind::Branch {
+                then_bb, else_bb, ..
+            } => {
+                let stays = |s: BlockId| loops_of[b].iter().all(|l| loops_of[s].contains(l));
+                stays(then_bb) && !stays(else_bb) && idom[then_bb] == Some(b)
+            }
+            _ => false,
+        };
+        t.terminator(&block.term.kind, loop_exit, swap)?;
         non_null_at_end[b] = std::mem::take(&mut t.non_null);
         for succ in block.term.kind.successors() {
             t.edge_emitted(succ);
@@ -576,8 +596,14 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// Ends the current block with `term`; the edge to `exit` (a loop's exit from its latch), if
-    /// any, passes through a block of its own.
-    fn terminator(&mut self, term: &TerminatorKind, exit: Option<BlockId>) -> Result<()> {
+    /// any, passes through a block of its own; with `swap`, a branch tests the opposite
+    /// condition and names its arms the other way round.
+    fn terminator(
+        &mut self,
+        term: &TerminatorKind,
+        exit: Option<BlockId>,
+        swap: bool,
+    ) -> Result<()> {
         match term {
             TerminatorKind::Goto(target) => {
                 self.builder.ins().jump(self.blocks[*target], &[]);
@@ -593,9 +619,12 @@ impl FunctionTranslator<'_, '_> {
                     _ => t.blocks[bb],
                 };
                 let (then_block, else_block) = (target(*then_bb, self), target(*else_bb, self));
-                self.builder
-                    .ins()
-                    .brif(cond, then_block, &[], else_block, &[]);
+                if swap {
+                    let opposite = self.opposite(cond);
+                    (self.builder.ins()).brif(opposite, else_block, &[], then_block, &[]);
+                } else {
+                    (self.builder.ins()).brif(cond, then_block, &[], else_block, &[]);
+                }
                 if let Some(exit) = exit {
                     let through = if exit == *then_bb {
                         then_block
@@ -635,6 +664,20 @@ impl FunctionTranslator<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The bool that is true when `cond` is false: the inverse comparison, when `cond` is one.
+    fn opposite(&mut self, cond: Value) -> Value {
+        let dfg = &self.builder.func.dfg;
+        match dfg.value_def(cond).inst().map(|inst| &dfg.insts[inst]) {
+            Some(&InstructionData::IntCompare { cond: cc, args, .. }) => {
+                self.builder.ins().icmp(cc.complement(), args[0], args[1])
+            }
+            Some(&InstructionData::FloatCompare { cond: cc, args, .. }) => {
+                self.builder.ins().fcmp(cc.complement(), args[0], args[1])
+            }
+            _ => self.builder.ins().icmp_imm_u(IntCC::Equal, cond, 0),
+        }
     }
 
     fn rvalue(&mut self, rvalue: &Rvalue) -> Result<Value> {

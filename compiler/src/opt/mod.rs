@@ -88,7 +88,7 @@ fn run<const N: usize>(program: &mut mir::Program, passes: [(&str, FunctionPass)
 }
 
 #[cfg(test)]
-mod testing {
+pub(crate) mod testing {
     use pcc_lang::LineIndex;
 
     use crate::mir::Program;
