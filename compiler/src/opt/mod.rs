@@ -99,6 +99,22 @@ pub(crate) mod testing {
         crate::lower::lower_program(&typed)
     }
 
+    /// AWFY Sieve's loops: `f` clears the multiples of each `i` whose flag is still set.
+    pub const SIEVE: &str = "\
+fn f(flags: [bool], size: int) -> int {
+    let count = 0;
+    for i in 2..size + 1 {
+        if flags[i - 1] {
+            count += 1;
+            let k = i + i;
+            while k <= size { flags[k - 1] = false; k += i; }
+        }
+    }
+    return count;
+}
+fn main() { println(f([true; 100], 100)); }
+";
+
     /// The MIR of a PL program, as lowered and instrumented for `mode`.
     pub fn instrumented(source: &str, mode: pcc_profiler::profile::Mode) -> Program {
         let mut program = lower(source);

@@ -340,20 +340,7 @@ fn main() {
     /// it makes, the latch is copied where it is in the plain program.
     #[test]
     fn instrumentation_changes_no_copy() {
-        let source = "\
-fn f(flags: [bool], size: int) -> int {
-    let count = 0;
-    for i in 2..size + 1 {
-        if flags[i - 1] {
-            count += 1;
-            let k = i + i;
-            while k <= size { flags[k - 1] = false; k += i; }
-        }
-    }
-    return count;
-}
-fn main() { println(f([true; 100], 100)); }
-";
+        let source = crate::opt::testing::SIEVE;
         let latches = |mut program: crate::mir::Program| {
             crate::opt::optimize(&mut program);
             let text = text(&program, source, "f");

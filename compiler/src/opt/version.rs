@@ -680,20 +680,7 @@ mod tests {
 
     #[test]
     fn a_loop_around_a_loop_is_versioned_for_its_own_accesses() {
-        let source = "\
-fn f(flags: [bool], size: int) -> int {
-    let count = 0;
-    for i in 2..size + 1 {
-        if flags[i - 1] {
-            count += 1;
-            let k = i + i;
-            while k <= size { flags[k - 1] = false; k += i; }
-        }
-    }
-    return count;
-}
-fn main() { println(f([true; 100], 100)); }
-";
+        let source = crate::opt::testing::SIEVE;
         let mut program = lower(source);
         crate::opt::optimize(&mut program);
         let text = crate::opt::testing::text(&program, source, "f");
