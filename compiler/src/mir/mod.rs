@@ -161,11 +161,8 @@ impl BasicBlock {
     /// The statements that are neither profiling ones nor assignments to the `profiling`
     /// locals ([`Function::profiling_locals`]).
     pub fn program_statements_besides(&self, profiling: &IdVec<LocalId, bool>) -> usize {
-        let counts = |s: &&Statement| match s.kind {
-            StatementKind::Assign(l, _) if profiling.get(l) == Some(&true) => false,
-            ref kind => !kind.is_profiling(),
-        };
-        self.stmts.iter().filter(counts).count()
+        let stmts = self.stmts.iter();
+        stmts.filter(|s| s.kind.is_program(profiling)).count()
     }
 }
 
@@ -454,6 +451,15 @@ impl StatementKind {
         )
     }
 
+    /// Whether the statement is the program's own: neither a profiling statement nor an
+    /// assignment to one of the `profiling` locals ([`Function::profiling_locals`]).
+    pub fn is_program(&self, profiling: &IdVec<LocalId, bool>) -> bool {
+        match *self {
+            StatementKind::Assign(l, _) if profiling.get(l) == Some(&true) => false,
+            ref kind => !kind.is_profiling(),
+        }
+    }
+
     /// Drops the bounds check of an element access that a guard proved in bounds.
     pub fn uncheck(&mut self) {
         match self {
@@ -734,6 +740,8 @@ impl Function {
             IdVec::from_vec(self.locals.iter().map(|l| l.ty == Type::Int).collect());
         for stmt in self.blocks.iter().flat_map(|b| &b.stmts) {
             match &stmt.kind {
+                // A profiling statement's own result (`kbl`'s window) stays a candidate.
+                kind if kind.is_profiling() => {}
                 StatementKind::Assign(l, rvalue) if !arithmetic(rvalue) => profiling[*l] = false,
                 StatementKind::Call { dest: Some(l), .. } => profiling[*l] = false,
                 _ => {}
@@ -744,10 +752,7 @@ impl Function {
         loop {
             let mut changed = false;
             for block in &self.blocks {
-                let program = block.stmts.iter().filter(|s| match s.kind {
-                    StatementKind::Assign(l, _) => !profiling[l],
-                    ref kind => !kind.is_profiling(),
-                });
+                let program = block.stmts.iter().filter(|s| s.kind.is_program(&profiling));
                 let reads: Vec<LocalId> = (program.flat_map(|s| s.kind.operands()))
                     .chain(block.term.kind.operand())
                     .filter_map(|op| match op {

@@ -348,7 +348,7 @@ fn main() {
         };
         let plain = latches(lower(source));
         assert!(plain >= 2, "no copy of the latch");
-        for mode in [Mode::Bl, Mode::Edge, Mode::Ppp] {
+        for mode in [Mode::Bl, Mode::Edge, Mode::Ppp, Mode::Kbl] {
             assert_eq!(latches(instrumented(source, mode)), plain, "{mode:?}");
         }
     }
