@@ -7,7 +7,7 @@
 //! then every execution of the new function, read through "copy ↦ original", is an execution
 //! of the old one with the same locals at every step.
 
-use crate::mir::{BlockId, Function};
+use crate::mir::{BlockId, Function, IdVec, LocalId};
 
 /// Appends a copy of each of `blocks` to `func`, in order, and returns their ids; the edge of
 /// the copy of `blocks[j]` to `target` goes to `redirect(j, target)` instead.
@@ -29,10 +29,16 @@ pub fn append_copies(
         .collect()
 }
 
-/// The size of `blocks` as the code-growth budgets count it: statements plus terminators.
-pub fn size(func: &Function, blocks: impl IntoIterator<Item = BlockId>) -> usize {
-    blocks
-        .into_iter()
-        .map(|b| func.blocks[b].stmts.len() + 1)
+/// The size of `blocks` as the code-growth budgets count it: the program's statements plus
+/// terminators. Instrumentation (profiling statements and the arithmetic of the `profiling`
+/// locals, [`Function::profiling_locals`]) is left out, so that instrumenting a function
+/// changes no decision that a size limits.
+pub fn size(
+    func: &Function,
+    blocks: impl IntoIterator<Item = BlockId>,
+    profiling: &IdVec<LocalId, bool>,
+) -> usize {
+    (blocks.into_iter())
+        .map(|b| func.blocks[b].program_statements(profiling) + 1)
         .sum()
 }

@@ -13,7 +13,7 @@ pub mod non_null;
 pub mod poly;
 pub mod verify;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use pcc_lang::Span;
 use pcc_lang::define_id;
@@ -153,14 +153,9 @@ impl BasicBlock {
         ))
     }
 
-    /// The statements that are not [profiling](StatementKind::is_profiling) ones.
-    pub fn program_statements(&self) -> usize {
-        self.program_statements_besides(&IdVec::new())
-    }
-
-    /// The statements that are neither profiling ones nor assignments to the `profiling`
-    /// locals ([`Function::profiling_locals`]).
-    pub fn program_statements_besides(&self, profiling: &IdVec<LocalId, bool>) -> usize {
+    /// The statements that are neither [profiling](StatementKind::is_profiling) ones nor
+    /// assignments to the `profiling` locals ([`Function::profiling_locals`]).
+    pub fn program_statements(&self, profiling: &IdVec<LocalId, bool>) -> usize {
         let stmts = self.stmts.iter();
         stmts.filter(|s| s.kind.is_program(profiling)).count()
     }
@@ -505,6 +500,16 @@ pub enum Operand {
     Const(Const),
 }
 
+impl Operand {
+    /// The local read, unless the operand is a constant.
+    pub fn local(&self) -> Option<LocalId> {
+        match self {
+            Operand::Local(l) => Some(*l),
+            Operand::Const(_) => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Const {
     Int(i64),
@@ -578,6 +583,20 @@ impl TerminatorKind {
             TerminatorKind::Return(_) | TerminatorKind::Unreachable => {}
         }
         succs
+    }
+
+    /// Whether `target` is a successor ([`TerminatorKind::successors`], without allocating).
+    pub fn jumps_to(&self, target: BlockId) -> bool {
+        match self {
+            TerminatorKind::Goto(b) => *b == target,
+            TerminatorKind::Branch {
+                then_bb, else_bb, ..
+            } => *then_bb == target || *else_bb == target,
+            TerminatorKind::Switch { cases, default, .. } => {
+                *default == target || cases.iter().any(|&(_, b)| b == target)
+            }
+            TerminatorKind::Return(_) | TerminatorKind::Unreachable => false,
+        }
     }
 
     /// Every block this terminator can jump to, once per mention, for rewriting.
@@ -722,11 +741,12 @@ impl Function {
             .any(|s| matches!(s.kind, StatementKind::Trace(_)))
     }
 
-    /// The locals the program never reads: ints set only by arithmetic that cannot fail and
-    /// read only by profiling statements and by each other's assignments (a path register, a
-    /// counter's index, a count kept in a local). Their assignments are instrumentation as
-    /// much as the counts are, so size limits leave them out too: instrumenting a function then
-    /// changes no decision of the passes that use them.
+    /// The locals only instrumentation reads: ints set only by arithmetic that cannot fail and
+    /// read by profiling statements and by each other's assignments, never by the program (a
+    /// path register, a counter's index, a count kept in a local). Their assignments are
+    /// instrumentation as much as the counts are, so size limits leave them out too:
+    /// instrumenting a function then changes no decision of the passes that use them. A local
+    /// nothing reads is dead, not instrumentation.
     pub fn profiling_locals(&self) -> IdVec<LocalId, bool> {
         let arithmetic = |rvalue: &Rvalue| match rvalue {
             Rvalue::Use(_) => true,
@@ -736,38 +756,49 @@ impl Function {
             ),
             _ => false,
         };
-        let mut profiling =
+        let mut candidate: IdVec<LocalId, bool> =
             IdVec::from_vec(self.locals.iter().map(|l| l.ty == Type::Int).collect());
         for stmt in self.blocks.iter().flat_map(|b| &b.stmts) {
             match &stmt.kind {
                 // A profiling statement's own result (`kbl`'s window) stays a candidate.
                 kind if kind.is_profiling() => {}
-                StatementKind::Assign(l, rvalue) if !arithmetic(rvalue) => profiling[*l] = false,
-                StatementKind::Call { dest: Some(l), .. } => profiling[*l] = false,
+                StatementKind::Assign(l, rvalue) if !arithmetic(rvalue) => candidate[*l] = false,
+                StatementKind::Call { dest: Some(l), .. } => candidate[*l] = false,
                 _ => {}
             }
         }
-        // Whatever a program statement or a terminator reads is the program's, and so is what
-        // its assignments read, until nothing changes.
-        loop {
-            let mut changed = false;
-            for block in &self.blocks {
-                let program = block.stmts.iter().filter(|s| s.kind.is_program(&profiling));
-                let reads: Vec<LocalId> = (program.flat_map(|s| s.kind.operands()))
-                    .chain(block.term.kind.operand())
-                    .filter_map(|op| match op {
-                        Operand::Local(l) => Some(*l),
-                        Operand::Const(_) => None,
-                    })
-                    .collect();
-                for l in reads {
-                    changed |= std::mem::replace(&mut profiling[l], false);
+        // What the program's statements and terminators read, what profiling statements read,
+        // and per candidate what its assignments read.
+        let (mut program, mut instrumentation) = (Vec::new(), Vec::new());
+        let mut feeds = IdVec::from_elem(Vec::new(), self.locals.len());
+        for block in &self.blocks {
+            for stmt in &block.stmts {
+                let reads = stmt.kind.operands().into_iter().filter_map(|op| op.local());
+                match &stmt.kind {
+                    kind if kind.is_profiling() => instrumentation.extend(reads),
+                    StatementKind::Assign(l, _) if candidate[*l] => feeds[*l].extend(reads),
+                    _ => program.extend(reads),
                 }
             }
-            if !changed {
-                return profiling;
-            }
+            program.extend(block.term.kind.operand().and_then(|op| op.local()));
         }
+        if instrumentation.is_empty() {
+            return IdVec::from_elem(false, self.locals.len());
+        }
+        // A local is read by what reads it, and by what reads a candidate assigned from it.
+        let read_from = |mut todo: Vec<LocalId>| {
+            let mut read = IdVec::from_elem(false, self.locals.len());
+            while let Some(l) = todo.pop() {
+                if !std::mem::replace(&mut read[l], true) {
+                    todo.extend(&feeds[l]);
+                }
+            }
+            read
+        };
+        let (by_program, by_instrumentation) = (read_from(program), read_from(instrumentation));
+        (candidate.iter_enumerated())
+            .map(|(l, &c)| c && by_instrumentation[l] && !by_program[l])
+            .collect()
     }
 
     /// Adds a temporary local of type `ty`.
@@ -887,6 +918,50 @@ impl Function {
         loops
     }
 
+    /// The locals live at the start of each block: read, on some path from there, before they
+    /// are assigned (the classic backward dataflow).
+    pub fn live_in(&self) -> IdVec<BlockId, BTreeSet<LocalId>> {
+        // Per block: the locals it reads before assigning them, and those it assigns.
+        let mut reads = IdVec::from_elem(BTreeSet::new(), self.blocks.len());
+        let mut writes = IdVec::from_elem(BTreeSet::new(), self.blocks.len());
+        for (b, block) in self.blocks.iter_enumerated() {
+            for (i, operands) in block.reads().enumerate() {
+                for l in operands.into_iter().filter_map(|op| op.local()) {
+                    if !writes[b].contains(&l) {
+                        reads[b].insert(l);
+                    }
+                }
+                writes[b].extend(block.stmts.get(i).and_then(|s| s.kind.dest()));
+            }
+        }
+        let mut live_in = reads.clone();
+        let order: Vec<BlockId> = self.reverse_postorder().into_iter().rev().collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in &order {
+                let succs = self.blocks[b].term.kind.successors();
+                let through: Vec<LocalId> = (succs.iter())
+                    .flat_map(|&s| live_in[s].iter().copied())
+                    .filter(|l| !writes[b].contains(l) && !live_in[b].contains(l))
+                    .collect();
+                changed |= !through.is_empty();
+                live_in[b].extend(through);
+            }
+        }
+        live_in
+    }
+
+    /// The blocks that jump to `target`, in order: one list of [`Function::predecessors`],
+    /// without building the others (a pass that works loop by loop in a function of a thousand
+    /// loops would build them a thousand times).
+    pub fn predecessors_of(&self, target: BlockId) -> Vec<BlockId> {
+        (self.blocks.iter_enumerated())
+            .filter(|(_, block)| block.term.kind.jumps_to(target))
+            .map(|(b, _)| b)
+            .collect()
+    }
+
     /// Predecessor lists, one per block (a predecessor appears once per distinct edge).
     pub fn predecessors(&self) -> IdVec<BlockId, Vec<BlockId>> {
         let mut preds = IdVec::from_elem(Vec::new(), self.blocks.len());
@@ -964,5 +1039,29 @@ mod tests {
                 None
             ]
         );
+    }
+
+    /// A path register is instrumentation; the program's locals, and a dead one, are not.
+    #[test]
+    fn profiling_locals_are_those_only_instrumentation_reads() {
+        let source = "fn f(n: int) -> int { let s = 0; let dead = 0; \
+                      for i in 0..n { if i % 3 == 0 { s += i; } dead = dead + 1; } return s; }\n\
+                      fn main() { println(f(10)); }\n";
+        let f = |program: Program| {
+            let func = program.functions.into_vec().remove(0);
+            let profiling = func.profiling_locals();
+            let named: Vec<bool> = (func.locals.iter_enumerated())
+                .filter(|(_, decl)| decl.name.is_some())
+                .map(|(l, _)| profiling[l])
+                .collect();
+            (profiling.iter().filter(|&&p| p).count(), named)
+        };
+        let (none, named) = f(crate::opt::testing::lower(source));
+        assert_eq!(none, 0);
+        assert!(named.iter().all(|&p| !p));
+        let mode = pcc_profiler::profile::Mode::Bl;
+        let (some, named) = f(crate::opt::testing::instrumented(source, mode));
+        assert!(some > 0);
+        assert!(named.iter().all(|&p| !p));
     }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use pcc_lang::Span;
 
 use crate::mir::{
-    BasicBlock, BinOp, BlockId, Const, Function, IdVec, LocalId, Operand, Rvalue, Statement,
+    BasicBlock, BinOp, BlockId, Const, Function, LocalId, Operand, Rvalue, Statement,
     StatementKind, Terminator, TerminatorKind, Type,
 };
 
@@ -119,15 +119,18 @@ pub fn requirement((op, a, b): &Compare, then: bool) -> Option<(Poly, Poly, bool
     })
 }
 
-pub fn operand(value: &IdVec<LocalId, Option<Poly>>, op: &Operand) -> Option<Poly> {
+/// The value of `op` as a polynomial, given each local's (`value`; `None` where unknown or
+/// not an int).
+pub fn operand(value: &dyn Fn(LocalId) -> Option<Poly>, op: &Operand) -> Option<Poly> {
     match op {
-        Operand::Local(l) => value[*l].clone(),
+        Operand::Local(l) => value(*l),
         Operand::Const(Const::Int(c)) => Some(Poly::constant(*c)),
         Operand::Const(_) => None,
     }
 }
 
-pub fn evaluate(value: &IdVec<LocalId, Option<Poly>>, rvalue: &Rvalue) -> Option<Poly> {
+/// The value of `rvalue` as a polynomial, given each local's as [`operand`] does.
+pub fn evaluate(value: &dyn Fn(LocalId) -> Option<Poly>, rvalue: &Rvalue) -> Option<Poly> {
     match rvalue {
         Rvalue::Use(op) => operand(value, op),
         Rvalue::Binary(op, a, b) => {
@@ -270,9 +273,9 @@ mod tests {
         assert_eq!(shifted.split_constant(), (index.clone(), 1));
         // `x << 3` is `8 * x`; a shift by a variable or out of range is not a polynomial.
         let shl = |amount: Operand| {
-            let values = IdVec::from_vec(vec![Some(Poly::local(LocalId::new(0))), Some(i.clone())]);
+            let values = [Some(Poly::local(LocalId::new(0))), Some(i.clone())];
             evaluate(
-                &values,
+                &|l: LocalId| values[l.index()].clone(),
                 &Rvalue::Binary(BinOp::Shl, Operand::Local(LocalId::new(0)), amount),
             )
         };

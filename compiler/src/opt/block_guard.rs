@@ -25,6 +25,7 @@ const MIN_CHECKS_PER_RANGE: usize = 3;
 
 /// Guards every block of `func` whose checks pay for a guard.
 pub fn guard_blocks(func: &mut Function) {
+    let profiling = func.profiling_locals();
     // Only the blocks there were: the copies and guards made here have nothing left to cover.
     for b in func.blocks.ids().collect::<Vec<_>>() {
         // Too few checks to guard, told without `guard::cover`, whose cost grows with the
@@ -32,7 +33,7 @@ pub fn guard_blocks(func: &mut Function) {
         let checks = (func.blocks[b].stmts.iter())
             .filter(|s| s.kind.checked_access().is_some())
             .count();
-        if checks < MIN_CHECKS_PER_RANGE || size(func, [b]) > MAX_BLOCK_SIZE {
+        if checks < MIN_CHECKS_PER_RANGE || size(func, [b], &profiling) > MAX_BLOCK_SIZE {
             continue;
         }
         let coverage = guard::cover(func, &[b]);

@@ -160,30 +160,37 @@ fn relevant_locals(func: &Function) -> IdVec<LocalId, bool> {
     relevant
 }
 
-/// The locals some block reads before it assigns them: what a condition that every block
-/// assigns before reading it (computed for the branch that ends its block) compares is no use
-/// past the block, and a function of 5,000 `if`s carried every one of them into every later block.
-fn read_on_entry(func: &Function) -> IdVec<LocalId, bool> {
-    let mut read_on_entry = IdVec::from_elem(false, func.locals.len());
-    for block in &func.blocks {
-        let mut assigned = BTreeSet::new();
-        for (i, operands) in block.reads().enumerate() {
-            for op in operands {
-                if let Operand::Local(l) = op
-                    && !assigned.contains(l)
-                {
-                    read_on_entry[*l] = true;
-                }
-            }
-            assigned.extend(block.stmts.get(i).and_then(|s| s.kind.dest()));
-        }
-    }
-    read_on_entry
+/// The facts of `facts` that can still prove an access in bounds where the locals `live` are
+/// the live ones: those about live locals, and a length `n == len(a)` of a live array that a
+/// fact about a live local compares with (`i < n`, where `n` is not read again). Dropping the
+/// others loses nothing, since a local that is not live is assigned before it is read, which
+/// would end what is known about it; keeping them made a function of a thousand loops carry
+/// every loop's facts into all the blocks after it.
+fn useful(facts: Facts, live: &BTreeSet<LocalId>) -> Facts {
+    let is_live = |i: Index| match i {
+        Index::Local(l) => live.contains(&l),
+        Index::Const(_) => true,
+    };
+    let keep = |f: &Fact| match *f {
+        Fact::NonNegative(x) | Fact::Less(x, _) | Fact::Compares(x, ..) => live.contains(&x),
+        Fact::InBounds(i, a) => is_live(i) && live.contains(&a),
+        Fact::Length(..) => false,
+    };
+    let compared: BTreeSet<LocalId> = (facts.iter().filter(|f| keep(f)))
+        .filter(|f| matches!(f, Fact::Less(..) | Fact::Compares(..)))
+        .flat_map(|f| f.locals())
+        .collect();
+    (facts.into_iter())
+        .filter(|f| match *f {
+            Fact::Length(n, a) => live.contains(&a) && (live.contains(&n) || compared.contains(&n)),
+            _ => keep(f),
+        })
+        .collect()
 }
 
 /// The facts known on entry to each block; `None` for a block no path reaches.
 fn analyze(func: &Function, relevant: &IdVec<LocalId, bool>) -> IdVec<BlockId, Option<Facts>> {
-    let read_on_entry = read_on_entry(func);
+    let live_in = func.live_in();
     let mut entry = IdVec::from_elem(None, func.blocks.len());
     entry[ENTRY] = Some(Facts::new());
     // Optimistic: a block is visited once some predecessor is, and what it knows only shrinks
@@ -197,8 +204,8 @@ fn analyze(func: &Function, relevant: &IdVec<LocalId, bool>) -> IdVec<BlockId, O
         for stmt in &block.stmts {
             transfer(&func.locals, relevant, &mut facts, &stmt.kind);
         }
-        for (succ, mut facts) in edge_facts(&facts, &block.term.kind) {
-            facts.retain(|f| !matches!(*f, Fact::Compares(c, ..) if !read_on_entry[c]));
+        for (succ, facts) in edge_facts(&facts, &block.term.kind) {
+            let facts = useful(facts, &live_in[succ]);
             let merged = match &entry[succ] {
                 None => facts,
                 Some(known) => known.intersection(&facts).copied().collect(),
@@ -448,6 +455,31 @@ mod tests {
             })
             .max();
         assert_eq!(most, Some(0));
+    }
+
+    /// Loops in a row over one array: what each knew about its index ends with it, so no block
+    /// knows more than a loop's worth of facts, and every access is still proved in bounds.
+    #[test]
+    fn facts_end_where_their_locals_die() {
+        let loops = "for i in 0..len(a) { x += a[i]; } ".repeat(40);
+        let source = main_with(&loops);
+        let program = lower(&source);
+        let main = &program.functions[program.main];
+        let entry = analyze(main, &relevant_locals(main));
+        let most = entry.iter().flatten().map(|facts| facts.len()).max();
+        assert!(most.is_some_and(|m| m < 10), "{most:?}");
+        assert!(checks(&source).iter().all(|&checked| !checked));
+    }
+
+    /// `n` is not read after `i < n`, but its length fact proves `a[i]` in the branch.
+    #[test]
+    fn a_length_compared_with_a_live_index_is_kept() {
+        assert_eq!(
+            checks(&main_with(
+                "let n = len(a); let i = x; if i >= 0 && i < n { x = a[i]; }"
+            )),
+            [false]
+        );
     }
 
     /// Per element access of `main` in `source`, in block order, whether it keeps its check.

@@ -65,6 +65,9 @@ pub fn promote_loop_counters(program: &mut Program) {
             continue;
         }
         let non_null = NonNull::of(func);
+        // Promotion only inserts blocks on edges into and out of a loop, which changes no
+        // dominance between the blocks there were: one tree serves all of the function's loops.
+        let idom = func.immediate_dominators();
         for body in loops {
             let dispatch = (body.iter())
                 .any(|&b| matches!(func.blocks[b].term.kind, TerminatorKind::Switch { .. }));
@@ -72,7 +75,7 @@ pub fn promote_loop_counters(program: &mut Program) {
                 continue;
             }
             if let Some(checks) = checks(func, &body, &quiet, &non_null) {
-                promote(func, &body, &arrays, &checks);
+                promote(func, &body, &idom, &arrays, &checks);
             }
         }
     }
@@ -159,7 +162,7 @@ impl Kept {
 struct Loop<'a> {
     body: &'a [BlockId],
     latches: Vec<BlockId>,
-    idom: IdVec<BlockId, Option<BlockId>>,
+    idom: &'a IdVec<BlockId, Option<BlockId>>,
 }
 
 /// Replaces the promotable counts of the loop `body` (blocks, the header first) by increments of
@@ -167,17 +170,17 @@ struct Loop<'a> {
 fn promote(
     func: &mut Function,
     body: &[BlockId],
+    idom: &IdVec<BlockId, Option<BlockId>>,
     arrays: &[bool],
     checks: &BTreeMap<BlockId, Vec<bool>>,
 ) {
     let header = body[0];
     let may_stop = checks.values().flatten().any(|&c| c);
+    let jumps_to_header = |b: &BlockId| func.blocks[*b].term.kind.jumps_to(header);
     let the_loop = Loop {
         body,
-        latches: (func.predecessors()[header].iter().copied())
-            .filter(|p| body.contains(p))
-            .collect(),
-        idom: func.immediate_dominators(),
+        latches: body.iter().copied().filter(jumps_to_header).collect(),
+        idom,
     };
     let mut by_block: BTreeMap<BlockId, Kept> = BTreeMap::new();
     for &b in body {
@@ -254,7 +257,7 @@ fn promote(
     if by_block.is_empty() {
         return;
     }
-    let entries: Vec<BlockId> = (func.predecessors()[header].iter().copied())
+    let entries: Vec<BlockId> = (func.predecessors_of(header).into_iter())
         .filter(|p| !body.contains(p))
         .collect();
     let span = func.blocks[header].term.span;
@@ -342,7 +345,7 @@ fn promote(
                     }));
                 }
                 // An exit after the block in the iteration knows that it ran.
-                if !kept.first_at_exit || dominates(&the_loop.idom, b, from) {
+                if !kept.first_at_exit || dominates(the_loop.idom, b, from) {
                     always.extend(flush);
                     continue;
                 }
@@ -494,7 +497,7 @@ fn steady_index(
     };
     if !assigning.iter().all(|&x| x == b || only_to_header(x))
         || !(assigning.contains(&b) || the_loop.latches.iter().all(|l| assigning.contains(l)))
-        || !(the_loop.latches.iter()).all(|&l| dominates(&the_loop.idom, b, l))
+        || !(the_loop.latches.iter()).all(|&l| dominates(the_loop.idom, b, l))
     {
         return None;
     }

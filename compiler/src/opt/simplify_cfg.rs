@@ -37,7 +37,7 @@ fn duplicate_small_targets(func: &mut Function) -> bool {
         };
         if target == b
             || preds[target].len() < 2
-            || func.blocks[target].program_statements_besides(&profiling) > MAX_DUPLICATED
+            || func.blocks[target].program_statements(&profiling) > MAX_DUPLICATED
             || would_enter_loop_twice(func, b, target, &preds, &idom)
         {
             continue;
@@ -91,7 +91,7 @@ pub fn duplicate_latches_into_branches(func: &mut Function) {
         matches!(block.term.kind, TerminatorKind::Branch { then_bb, else_bb, .. }
             if then_bb == header || else_bb == header)
             && preds[latch].len() > 1
-            && block.program_statements_besides(&profiling) <= MAX_DUPLICATED
+            && block.program_statements(&profiling) <= MAX_DUPLICATED
     };
     let mut copies = Vec::new();
     for b in func.blocks.ids() {

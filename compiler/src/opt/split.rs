@@ -18,10 +18,9 @@
 //! move with the statements they count, which is what inlining does with them too (see
 //! `inline.rs`); a function that traces blocks is not split.
 
-use std::collections::BTreeSet;
-
 use super::inline::{rename, rename_locals, renamed};
 use crate::lower::remove_unreachable_blocks;
+use crate::mir::clone;
 use crate::mir::{
     BasicBlock, BlockId, Callee, ENTRY, FnId, Function, IdVec, LocalDecl, LocalId, Operand,
     PART_SUFFIX, Program, Rvalue, Statement, StatementKind, Terminator, TerminatorKind, Type,
@@ -79,13 +78,13 @@ fn slow_side(func: &Function, leads_to_f: &dyn Fn(FnId) -> bool) -> Option<Block
     {
         return None;
     }
+    let profiling = func.profiling_locals();
     [(then_bb, else_bb), (else_bb, then_bb)]
         .into_iter()
         .find_map(|(fast, slow)| {
             let fast_side = reachable(func, fast);
-            let size: usize = (fast_side.iter().chain([&ENTRY]))
-                .map(|&b| func.blocks[b].program_statements() + 1)
-                .sum();
+            let fast_side_and_entry = fast_side.iter().chain([&ENTRY]).copied();
+            let size = clone::size(func, fast_side_and_entry, &profiling);
             (size <= MAX_HEAD_SIZE && !recurses(&fast_side) && is_acyclic(func, &fast_side))
                 .then_some(slow)
         })
@@ -133,61 +132,11 @@ fn is_acyclic(func: &Function, blocks: &[BlockId]) -> bool {
     removed == blocks.len()
 }
 
-/// The locals live at the start of block `start`: read, on some path from there, before they
-/// are assigned (the classic backward dataflow, over the blocks reachable from `start`).
-fn live_at(func: &Function, start: BlockId) -> Vec<LocalId> {
-    let blocks = reachable(func, start);
-    // Per block: the locals it reads before assigning them, and those it assigns.
-    let mut reads = IdVec::from_elem(BTreeSet::new(), func.blocks.len());
-    let mut writes = IdVec::from_elem(BTreeSet::new(), func.blocks.len());
-    for &b in &blocks {
-        let block = &func.blocks[b];
-        let (reads, writes) = (&mut reads[b], &mut writes[b]);
-        let mut read = |op: &Operand, writes: &BTreeSet<LocalId>| {
-            if let Operand::Local(l) = op
-                && !writes.contains(l)
-            {
-                reads.insert(*l);
-            }
-        };
-        for stmt in &block.stmts {
-            stmt.kind
-                .operands()
-                .into_iter()
-                .for_each(|op| read(op, writes));
-            writes.extend(stmt.kind.dest());
-        }
-        block
-            .term
-            .kind
-            .operand()
-            .into_iter()
-            .for_each(|op| read(op, writes));
-    }
-    let mut live_in = IdVec::from_elem(BTreeSet::new(), func.blocks.len());
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in blocks.iter().rev() {
-            let mut live: BTreeSet<LocalId> = (func.blocks[b].term.kind.successors().iter())
-                .flat_map(|&s| live_in[s].iter().copied())
-                .filter(|l| !writes[b].contains(l))
-                .collect();
-            live.extend(&reads[b]);
-            if live.len() != live_in[b].len() {
-                live_in[b] = live;
-                changed = true;
-            }
-        }
-    }
-    live_in[start].iter().copied().collect()
-}
-
 /// `f.part`: the slow side of `func` from `slow` on, whose parameters are the locals `live` at
 /// `slow`, in order; and `live`. Its locals are those parameters, then all of `func`'s,
 /// renumbered past them.
 fn outline(func: &Function, slow: BlockId) -> (Function, Vec<LocalId>) {
-    let live = live_at(func, slow);
+    let live: Vec<LocalId> = func.live_in()[slow].iter().copied().collect();
     let mut locals: IdVec<LocalId, LocalDecl> =
         live.iter().map(|&l| func.locals[l].clone()).collect();
     locals.extend(func.locals.iter().cloned());
@@ -254,6 +203,8 @@ fn call_part(func: &mut Function, slow: BlockId, part: FnId, live: &[LocalId]) {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
     use crate::opt::inline::inline_small_functions;
     use crate::opt::testing::{lower, text};
@@ -405,7 +356,7 @@ fn main() { println(f(1, 2, 3)); }
         let program = lower(source);
         let func = &program.functions[FnId::new(0)];
         // From the entry: `a`, `b` and `c` (read on the path that skips the `if`).
-        let live = live_at(func, ENTRY);
+        let live: Vec<LocalId> = func.live_in()[ENTRY].iter().copied().collect();
         assert_eq!(live, [LocalId::new(0), LocalId::new(1), LocalId::new(2)]);
     }
 }

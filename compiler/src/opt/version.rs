@@ -67,8 +67,11 @@ const MAX_COEFFICIENT: i64 = 1 << 20;
 pub fn version_loops(program: &mut Program) {
     let stores = stores(program);
     for func in program.functions.iter_mut() {
+        // Versioning adds only the guard's locals, which profiling does not read.
+        let profiling = func.profiling_locals();
+        let plan = |func: &Function, body: &[BlockId]| plan(func, body, &stores, &profiling);
         for (body, _) in func.natural_loops().into_iter().filter(|(_, inner)| *inner) {
-            if let Some(plan) = plan(func, &body, &stores) {
+            if let Some(plan) = plan(func, &body) {
                 build(func, &body, &plan);
             }
         }
@@ -81,7 +84,7 @@ pub fn version_loops(program: &mut Program) {
             .min_by_key(Vec::len)
         {
             tried.insert(body[0]);
-            if let Some(plan) = plan(func, &body, &stores) {
+            if let Some(plan) = plan(func, &body) {
                 build(func, &body, &plan);
             }
         }
@@ -144,8 +147,10 @@ struct Plan {
 /// What the evaluation of the loop body knows at a point, about the values at the header.
 #[derive(Clone, PartialEq)]
 struct State {
-    /// An int local's value as a polynomial.
-    value: IdVec<LocalId, Option<Poly>>,
+    /// An int local's value as a polynomial, for the locals whose value is not the one they
+    /// had at the header ([`State::value`]): a map, since a function of a thousand loops has
+    /// many locals, and each loop assigns few of them.
+    value: BTreeMap<LocalId, Option<Poly>>,
     /// The invariant local (or load) a local of another type holds.
     alias: IdVec<LocalId, Option<LocalId>>,
     /// The comparison of ints a bool local holds.
@@ -153,8 +158,24 @@ struct State {
 }
 
 impl State {
+    /// An int local's value as a polynomial (`None`: unknown, or not an int).
+    fn value(&self, func: &Function, l: LocalId) -> Option<Poly> {
+        match self.value.get(&l) {
+            Some(value) => value.clone(),
+            None => (func.locals[l].ty == Type::Int).then(|| Poly::local(l)),
+        }
+    }
+
     /// What both `self` and `other` know.
-    fn meet(&mut self, other: &State) {
+    fn meet(&mut self, other: &State, func: &Function) {
+        let changed: BTreeSet<LocalId> = (self.value.keys().chain(other.value.keys()))
+            .copied()
+            .collect();
+        for l in changed {
+            if self.value(func, l) != other.value(func, l) {
+                self.value.insert(l, None);
+            }
+        }
         fn meet<T: PartialEq>(
             mine: &mut IdVec<LocalId, Option<T>>,
             theirs: &IdVec<LocalId, Option<T>>,
@@ -165,7 +186,6 @@ impl State {
                 }
             }
         }
-        meet(&mut self.value, &other.value);
         meet(&mut self.alias, &other.alias);
         meet(&mut self.compare, &other.compare);
     }
@@ -179,8 +199,13 @@ fn linear(p: &Poly, i: LocalId) -> Option<(i64, Poly)> {
 }
 
 /// The plan for versioning the loop `body` (header first), if its guard covers some check.
-fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Option<Plan> {
-    if size(func, body.iter().copied()) > MAX_LOOP_SIZE {
+fn plan(
+    func: &Function,
+    body: &[BlockId],
+    stores: &IdVec<FnId, Stores>,
+    profiling: &IdVec<LocalId, bool>,
+) -> Option<Plan> {
+    if size(func, body.iter().copied(), profiling) > MAX_LOOP_SIZE {
         return None;
     }
     let header = body[0];
@@ -217,16 +242,20 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
     let mut required = Required::default();
     // Checked accesses: (position, statement, array, index).
     let mut accesses = Vec::new();
-    let predecessors = func.predecessors();
+    // The edges within the loop, which are all the evaluation follows.
+    let mut predecessors: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
+    for &b in body {
+        for s in func.blocks[b].term.kind.successors() {
+            if position.contains_key(&s) {
+                predecessors.entry(s).or_default().push(b);
+            }
+        }
+    }
     let mut out: Vec<State> = Vec::with_capacity(body.len());
     for (k, &b) in body.iter().enumerate() {
         let mut state = if k == 0 {
             State {
-                value: func
-                    .locals
-                    .iter_enumerated()
-                    .map(|(l, decl)| (decl.ty == Type::Int).then(|| Poly::local(l)))
-                    .collect(),
+                value: BTreeMap::new(),
                 alias: func
                     .locals
                     .iter_enumerated()
@@ -240,12 +269,12 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
             // of a loop inside this one, headed by `b`, or the loop is not versioned.
             let mut known: Option<State> = None;
             let mut latches = Vec::new();
-            for p in &predecessors[b] {
+            for p in predecessors.get(&b).into_iter().flatten() {
                 if let Some(&j) = position.get(p) {
                     match out.get(j) {
                         Some(before) => match &mut known {
                             None => known = Some(before.clone()),
-                            Some(known) => known.meet(before),
+                            Some(known) => known.meet(before, func),
                         },
                         None => latches.push(*p),
                     }
@@ -255,7 +284,7 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
             // Through the inner loop's latches come values only it assigns; all else is as
             // it was on entering it.
             for l in assigned_in_loop(func, b, &latches)? {
-                state.value[l] = None;
+                state.value.insert(l, None);
                 state.alias[l] = None;
                 state.compare[l] = None;
             }
@@ -264,7 +293,7 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
         for (s, stmt) in func.blocks[b].stmts.iter().enumerate() {
             if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
                 && let Some(array) = state.alias[*array]
-                && let Some(index) = operand(&state.value, index)
+                && let Some(index) = operand(&|l| state.value(func, l), index)
             {
                 accesses.push((k, s, array, index));
             }
@@ -301,19 +330,20 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
                 l
             });
             let is_int = func.locals[dest].ty == Type::Int;
-            state.compare[dest] = match &stmt.kind {
-                StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&state.value, a)
-                    .zip(operand(&state.value, b))
+            let known = |l: LocalId| state.value(func, l);
+            let compare = match &stmt.kind {
+                StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&known, a)
+                    .zip(operand(&known, b))
                     .map(|(a, b)| (*op, a, b)),
                 _ => None,
             };
-            state.value[dest] = match (&stmt.kind, loaded) {
+            let value = match (&stmt.kind, loaded) {
                 (_, Some(l)) if is_int => Some(Poly::local(l)),
-                (StatementKind::Assign(_, rvalue), None) if is_int => {
-                    evaluate(&state.value, rvalue)
-                }
+                (StatementKind::Assign(_, rvalue), None) if is_int => evaluate(&known, rvalue),
                 _ => None,
             };
+            state.compare[dest] = compare;
+            state.value.insert(dest, value);
             state.alias[dest] = match (&stmt.kind, loaded) {
                 (_, Some(l)) if !is_int => Some(l),
                 (StatementKind::Assign(_, Rvalue::Use(Operand::Local(src))), None) if !is_int => {
@@ -327,7 +357,7 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
 
     // The induction variable, its step and direction, from the test at each back edge.
     let mut induction: Option<(LocalId, Poly, bool)> = None;
-    for p in &predecessors[header] {
+    for p in predecessors.get(&header).into_iter().flatten() {
         let Some(&k) = position.get(p) else { continue };
         let state = &out[k];
         let TerminatorKind::Branch {
@@ -361,7 +391,7 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
             ((0, other), (1, offset)) => (false, offset, other),
             _ => return None,
         };
-        let (1, step) = linear(state.value[i].as_ref()?, i)? else {
+        let (1, step) = linear(&state.value(func, i)?, i)? else {
             return None;
         };
         if !invariant(&offset) || !invariant(&other) || !invariant(&step) || step.0.is_empty() {
@@ -417,9 +447,7 @@ fn plan(func: &Function, body: &[BlockId], stores: &IdVec<FnId, Stores>) -> Opti
     if plan.covered.is_empty() {
         return None;
     }
-    let entries: Vec<BlockId> = predecessors[header]
-        .iter()
-        .copied()
+    let entries: Vec<BlockId> = (func.predecessors_of(header).into_iter())
         .filter(|p| !position.contains_key(p))
         .collect();
     plan.require(required, &values_at_end(func, &entries))?;
@@ -630,9 +658,7 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     }
 
     // The guard's blocks; a failing test enters the original loop.
-    let entries: Vec<BlockId> = func.predecessors()[header]
-        .iter()
-        .copied()
+    let entries: Vec<BlockId> = (func.predecessors_of(header).into_iter())
         .filter(|p| !position.contains_key(p))
         .collect();
     // A placeholder block for the first test, which `chain_tests` replaces.
@@ -670,12 +696,50 @@ mod tests {
             .filter_map(|(body, inner)| inner.then_some(body))
             .collect();
         assert_eq!(loops.len(), 1, "one innermost loop");
-        let plan = plan(func, &loops[0], &stores(&program))?;
+        let plan = plan(func, &loops[0], &stores(&program), &func.profiling_locals())?;
         let mut conditions: Vec<String> = (plan.non_negative.iter())
             .map(|(rest, &c)| text(func, &plan, &rest.clone().plus_term(Vec::new(), c)))
             .collect();
         conditions.sort();
         Some((plan, conditions))
+    }
+
+    #[test]
+    fn instrumentation_changes_no_versioning() {
+        // Loops of about `MAX_LOOP_SIZE` statements, each iteration a path of its own through
+        // `n` branches: the counts and path arithmetic profiling adds must not tip one over
+        // the limit.
+        use pcc_profiler::profile::Mode;
+        let versioned = |mut program: Program, source: &str| {
+            crate::opt::optimize(&mut program);
+            let text = crate::opt::testing::text(&program, source, "f");
+            // The guard measures the array; the loop itself only compares with `m`.
+            text.contains("len(_0)")
+        };
+        let mut seen = BTreeSet::new();
+        for n in 16..=24 {
+            // `a[i]` for `i` below a parameter: only versioning proves it in bounds.
+            let body = "if a[i] > 2 { s += a[i]; } else { s -= 1; } ".repeat(n);
+            let source = format!(
+                "fn f(a: [int], m: int) -> int {{ let s = 0; for i in 0..m {{ {body} }} return s; }}\n\
+                 fn main() {{ println(f([1, 2, 3], 3)); }}\n"
+            );
+            let plain = versioned(lower(&source), &source);
+            seen.insert(plain);
+            for mode in [Mode::Bl, Mode::Edge] {
+                let instrumented = crate::opt::testing::instrumented(&source, mode);
+                assert_eq!(
+                    versioned(instrumented, &source),
+                    plain,
+                    "{mode:?}, {n} branches"
+                );
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            2,
+            "some loops are versioned and some are too large"
+        );
     }
 
     #[test]

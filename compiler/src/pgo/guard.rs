@@ -127,20 +127,21 @@ pub fn cover(func: &Function, blocks: &[BlockId]) -> Coverage {
                 coverage.checks += 1;
                 if let Operand::Local(array) = array
                     && !assigned[*array]
-                    && let Some(index) = operand(&value, index)
+                    && let Some(index) = operand(&|l| value[l].clone(), index)
                 {
                     coverage.cover_access((position, s), *array, index);
                 }
             }
             if let Some(dest) = stmt.kind.dest() {
+                let known = |l: LocalId| value[l].clone();
                 compare[dest] = match &stmt.kind {
-                    StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&value, a)
-                        .zip(operand(&value, b))
+                    StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&known, a)
+                        .zip(operand(&known, b))
                         .map(|(a, b)| (*op, a, b)),
                     _ => None,
                 };
                 value[dest] = match &stmt.kind {
-                    StatementKind::Assign(_, rvalue) => evaluate(&value, rvalue),
+                    StatementKind::Assign(_, rvalue) => evaluate(&known, rvalue),
                     _ => None,
                 };
             }

@@ -72,7 +72,8 @@ pub fn optimize(
         .map(|(freq, func)| {
             !func.calls_functions()
                 && freq.as_ref().is_none_or(|freq| {
-                    let size = mir::clone::size(func, func.blocks.ids()) as u64;
+                    let size = mir::clone::size(func, func.blocks.ids(), &func.profiling_locals());
+                    let size = size as u64;
                     freq.weight(func) <= 2 * size * freq.block[mir::ENTRY].max(1)
                 })
         })

@@ -63,6 +63,7 @@ pub fn form_superblocks(
     keep: &[BlockId],
     min_weight: u64,
 ) -> Option<Superblocks> {
+    let profiling = func.profiling_locals();
     let executions: u64 = freq.paths.iter().map(|p| p.count).sum();
     let mut traces: Vec<_> = freq
         .paths
@@ -72,14 +73,15 @@ pub fn form_superblocks(
                 && p.count >= MIN_COUNT
                 && p.count as f64 >= MIN_SHARE * executions as f64
                 && p.count
-                    .saturating_mul(size(func, p.blocks.iter().copied()) as u64)
+                    .saturating_mul(size(func, p.blocks.iter().copied(), &profiling) as u64)
                     >= min_weight
         })
         .collect();
     traces.sort_by_key(|p| (std::cmp::Reverse(p.count), p.id));
     let headers: HashSet<BlockId> = freq.paths.iter().filter_map(|p| p.back_to).collect();
     let lowered = freq.block.len();
-    let budget = ((size(func, func.blocks.ids().take(lowered)) as f64 * BUDGET_SHARE) as usize)
+    let budget = ((size(func, func.blocks.ids().take(lowered), &profiling) as f64 * BUDGET_SHARE)
+        as usize)
         .clamp(MIN_BUDGET, MAX_BUDGET);
     // The lowered block each block is a copy of (itself for the blocks this pass did not make).
     let mut origin: IdVec<BlockId, BlockId> = func.blocks.ids().collect();
@@ -110,7 +112,7 @@ pub fn form_superblocks(
             continue;
         };
         let tail = &trace[i..];
-        let statements = size(func, tail.iter().copied());
+        let statements = size(func, tail.iter().copied(), &profiling);
         if statements > MAX_TAIL
             || tail.iter().any(|b| on_trace.contains(b))
             || done.statements + statements > budget
@@ -309,7 +311,10 @@ mod tests {
             func.blocks[freq.paths[1].blocks[2]].term.kind.successors(),
             vec![join]
         );
-        assert_eq!(done.statements, size(&func, (n..n + tail).map(bb)));
+        assert_eq!(
+            done.statements,
+            size(&func, (n..n + tail).map(bb), &func.profiling_locals())
+        );
     }
 
     #[test]

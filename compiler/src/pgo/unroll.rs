@@ -87,6 +87,7 @@ pub fn unroll_hot_loops(
         h.dedup();
         h
     };
+    let profiling = func.profiling_locals();
     let mut unrolled = Vec::new();
     for &header in &headers {
         // ENTRY is also where the prologue jumps; a loop there is left alone.
@@ -113,7 +114,7 @@ pub fn unroll_hot_loops(
             .iter()
             .map(|(p, _)| {
                 p.count
-                    .saturating_mul(size(func, p.blocks.iter().copied()) as u64)
+                    .saturating_mul(size(func, p.blocks.iter().copied(), &profiling) as u64)
             })
             .sum();
         // The loop must also be a good part of its function: copies make the whole function
@@ -151,7 +152,7 @@ pub fn unroll_hot_loops(
             } else {
                 run.min(MAX_COPIES)
             }
-            .min(MAX_CHAIN_STATEMENTS / size(func, path.blocks.iter().copied()).max(1))
+            .min(MAX_CHAIN_STATEMENTS / size(func, path.blocks.iter().copied(), &profiling).max(1))
             .min(trip / 2);
             if copies < 2 {
                 continue;
