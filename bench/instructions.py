@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Instructions executed, the figure that repeats where run time does not.
 
-    python3 bench/instructions.py [--baseline PCC] [--mode FLAGS] [--gcc] [--only NAME ...]
+    python3 bench/instructions.py [--baseline PCC] [--mode FLAGS] [--pgo] [--gcc] [--only NAME ...]
 
 On a shared virtual machine the run time of one unchanged executable moves by a quarter
 between runs, so a change of a few percent cannot be seen in `bench/run.py`'s medians. The
@@ -14,6 +14,9 @@ per benchmark:
 - with `--baseline PCC`: the same for another pcc binary, and new / baseline;
 - with `--mode FLAGS` (e.g. `--mode=--profile=bl`): the instrumented executable's count / the
   plain one's, for this pcc (and the baseline), the profiling overhead in instructions;
+- with `--pgo`: the `--use-profile` executable's count / the plain one's, trained as `pcc pgo`
+  trains (kbl, k = 6, a JIT run on the same input), for this pcc (and the baseline): above 1,
+  the profile made the program execute more;
 - with `--gcc`: pcc / gcc -O2 on the C port.
 
 The last row is the geometric mean of each ratio. Fewer instructions are not always less time
@@ -35,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PCC = ROOT / "target" / "release" / "pcc"
 C_PORTS = ROOT / "programs" / "bench" / "c"
+# `pcc pgo`'s k, as in bench/run.py.
+PGO_K = 6
 
 # Inputs that run each benchmark for 10-100 ms natively: large enough that start-up is noise,
 # small enough for cachegrind (the `.bench` inputs run for a second under gcc -O2).
@@ -51,7 +56,7 @@ SMALL = {
     "awfy_storage": ["200"],
     "awfy_towers": ["2000"],
     "brainfuck": ["300"],
-    "bytecode_vm": ["300"],
+    "bytecode_vm": ["600000", "27"],
     "clbg_binarytrees": ["12"],
     "clbg_fannkuch": ["8"],
     "clbg_fasta": ["150000"],
@@ -62,7 +67,7 @@ SMALL = {
     "crc32": ["10000000"],
     "dijkstra": ["5000"],
     "loop_heavy": ["2000"],
-    "lzw": ["20"],
+    "lzw": ["500000"],
     "sort": ["50000"],
 }
 
@@ -88,6 +93,14 @@ def instructions(exe, args, tmp):
     return int(refs.group(1).replace(b",", b"")), result.stdout
 
 
+def trained_exe(pcc, name, args, out, tmp):
+    """The `--use-profile` executable of `name`, trained as `pcc pgo` trains."""
+    profile = Path(tmp) / f"{name}.train.json"
+    train = [str(pcc), "run", str(source(name)), "-O2", "--profile=kbl", "--k", str(PGO_K)]
+    subprocess.run([*train, "--profile-out", str(profile), "--", *args], cwd=ROOT, capture_output=True, check=True)
+    return pcc_exe(pcc, name, ["--use-profile", str(profile)], out)
+
+
 def pcc_exe(pcc, name, flags, out):
     subprocess.run([str(pcc), "build", "-O2", *flags, str(source(name)), "-o", str(out)], cwd=ROOT, check=True)
     return out
@@ -101,6 +114,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline", help="another pcc binary to compare with")
     parser.add_argument("--mode", help="pcc flags of an instrumented build, e.g. --mode=--profile=bl")
+    parser.add_argument("--pgo", action="store_true", help="compare --use-profile with plain -O2")
     parser.add_argument("--gcc", action="store_true", help="compare with gcc -O2 on the C port")
     parser.add_argument("--only", nargs="+", help="benchmarks to count (default: all)")
     parser.add_argument("--pcc", default=str(PCC), help="the pcc binary measured (default: target/release/pcc)")
@@ -119,6 +133,8 @@ def main():
         header.append(f"{label} M instr")
         if mode:
             header.append(f"{label} {opts.mode} / plain")
+        if opts.pgo:
+            header.append(f"{label} use-profile / plain")
     if opts.baseline:
         header.append("pcc / baseline")
     if opts.gcc:
@@ -140,6 +156,11 @@ def main():
                     if out != expected:
                         sys.exit(f"{name}: {label} {opts.mode} changed the output")
                     row.append(profiled / plain)
+                if opts.pgo:
+                    guided, out = instructions(trained_exe(pcc, name, args, Path(tmp) / f"{label}-pgo", tmp), args, tmp)
+                    if out != expected:
+                        sys.exit(f"{name}: {label} --use-profile changed the output")
+                    row.append(guided / plain)
             if opts.baseline:
                 row.append(counts["pcc"] / counts["baseline"])
             if opts.gcc:
