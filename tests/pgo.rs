@@ -34,6 +34,10 @@ fn main() {
         alternating_not_unrolled,
     ));
     trials.push(Trial::test(
+        "a_loop_reading_a_global_is_left_to_versioning_at_o2",
+        global_left_to_versioning,
+    ));
+    trials.push(Trial::test(
         "a_guarded_chain_reports_a_bounds_error_where_the_loop_does",
         bounds_error_after_a_run,
     ));
@@ -166,6 +170,26 @@ fn convolution_unrolled() -> Result<(), Failed> {
     let report = use_profile_report(&scratch, &source, &args, &bl);
     if report.contains("unrolled") {
         return Err(format!("unrolled without a k-IPF:\n{report}").into());
+    }
+    Ok(())
+}
+
+fn global_left_to_versioning() -> Result<(), Failed> {
+    let scratch = Scratch::new("pgo-global");
+    let source = root().join("tests/fixtures/pgo/global_in_loop.pl");
+    let profile = kbl_profile(&scratch, &source, &[], "");
+    for (level, unrolled) in [("-O1", true), ("-O2", false)] {
+        let run = pcc_run(
+            &scratch.0,
+            &source,
+            &[level, "--use-profile", &profile],
+            &[],
+            "",
+        );
+        let report = run.program_stderr().1.concat();
+        if report.contains("`total`: loop at line 8 (bb1) unrolled") != unrolled {
+            return Err(format!("{level}: unrolled should be {unrolled}:\n{report}").into());
+        }
     }
     Ok(())
 }
