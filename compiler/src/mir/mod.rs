@@ -20,6 +20,7 @@ use pcc_lang::define_id;
 pub use pcc_lang::id::IdVec;
 pub use pcc_lang::typed::{BinOp, Builtin, FnId, GlobalId, StructDef, StructId, Type, UnOp};
 pub use pcc_profiler::spec::MergedCounter;
+use smallvec::SmallVec;
 
 define_id!(
     /// Index into [`Function::blocks`]; printed `bbN`.
@@ -559,8 +560,8 @@ pub enum TerminatorKind {
 impl TerminatorKind {
     /// Distinct successor blocks, in first-mention order. Two `match` patterns leading to the
     /// same arm are one edge: the arm, not the literal, is the source-level decision.
-    pub fn successors(&self) -> Vec<BlockId> {
-        let mut succs = Vec::new();
+    pub fn successors(&self) -> SmallVec<[BlockId; 2]> {
+        let mut succs = SmallVec::new();
         let mut push = |b: BlockId| {
             if !succs.contains(&b) {
                 succs.push(b);
@@ -756,9 +757,13 @@ impl Function {
             ),
             _ => false,
         };
+        let stmts = || self.blocks.iter().flat_map(|b| &b.stmts);
+        if !stmts().any(|s| s.kind.is_profiling()) {
+            return IdVec::from_elem(false, self.locals.len());
+        }
         let mut candidate: IdVec<LocalId, bool> =
             IdVec::from_vec(self.locals.iter().map(|l| l.ty == Type::Int).collect());
-        for stmt in self.blocks.iter().flat_map(|b| &b.stmts) {
+        for stmt in stmts() {
             match &stmt.kind {
                 // A profiling statement's own result (`kbl`'s window) stays a candidate.
                 kind if kind.is_profiling() => {}

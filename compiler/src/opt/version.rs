@@ -70,22 +70,32 @@ pub fn version_loops(program: &mut Program) {
         // Versioning adds only the guard's locals, which profiling does not read.
         let profiling = func.profiling_locals();
         let plan = |func: &Function, body: &[BlockId]| plan(func, body, &stores, &profiling);
-        for (body, _) in func.natural_loops().into_iter().filter(|(_, inner)| *inner) {
-            if let Some(plan) = plan(func, &body) {
-                build(func, &body, &plan);
+        let mut loops = func.natural_loops();
+        let mut built = false;
+        for (body, _) in loops.iter().filter(|(_, inner)| *inner) {
+            if let Some(plan) = plan(func, body) {
+                build(func, body, &plan);
+                built = true;
             }
         }
         // Then the loops around loops, smallest first, one at a time: each copy adds blocks and
         // loops (copies of the loops it holds, which are tried too, and cover nothing more).
         let mut tried = BTreeSet::new();
-        while let Some(body) = (func.natural_loops().into_iter())
-            .filter(|(body, inner)| !inner && !tried.contains(&body[0]))
-            .map(|(body, _)| body)
-            .min_by_key(Vec::len)
-        {
+        loop {
+            if std::mem::take(&mut built) {
+                loops = func.natural_loops();
+            }
+            let Some(body) = (loops.iter())
+                .filter(|(body, inner)| !inner && !tried.contains(&body[0]))
+                .map(|(body, _)| body.clone())
+                .min_by_key(Vec::len)
+            else {
+                break;
+            };
             tried.insert(body[0]);
             if let Some(plan) = plan(func, &body) {
                 build(func, &body, &plan);
+                built = true;
             }
         }
     }

@@ -287,7 +287,7 @@ mod tests {
         let tail = hot.len() - 3;
         assert_eq!(done.paths, vec![(0, 900.0 / 991.0)]);
         assert_eq!((done.blocks, func.blocks.len()), (tail, n + tail));
-        assert_eq!(func.blocks[hot[2]].term.kind.successors(), vec![bb(n)]);
+        assert_eq!(func.blocks[hot[2]].term.kind.successors()[..], [bb(n)]);
         let chain: Vec<BlockId> = hot[..3]
             .iter()
             .copied()
@@ -299,17 +299,17 @@ mod tests {
         let original_else = walk(&func, hot[0], &[true, false, false]).0[4];
         assert!(original_else < bb(n));
         assert_eq!(
-            func.blocks[bb(n)].term.kind.successors(),
-            vec![bb(n + 1), original_else]
+            func.blocks[bb(n)].term.kind.successors()[..],
+            [bb(n + 1), original_else]
         );
         assert_eq!(
-            func.blocks[bb(n + tail - 1)].term.kind.successors(),
-            vec![h]
+            func.blocks[bb(n + tail - 1)].term.kind.successors()[..],
+            [h]
         );
         // The rare arm still reaches the original join.
         assert_eq!(
-            func.blocks[freq.paths[1].blocks[2]].term.kind.successors(),
-            vec![join]
+            func.blocks[freq.paths[1].blocks[2]].term.kind.successors()[..],
+            [join]
         );
         assert_eq!(
             done.statements,

@@ -322,7 +322,7 @@ mod tests {
     }
 
     fn succs(func: &Function, b: BlockId) -> Vec<BlockId> {
-        func.blocks[b].term.kind.successors()
+        func.blocks[b].term.kind.successors().to_vec()
     }
 
     #[test]
