@@ -61,12 +61,30 @@ fn known_at_entry(func: &Function) -> IdVec<BlockId, Option<Known>> {
     at_entry
 }
 
-/// What is known at the end of `block`, given what is known at its start.
+/// What is known at the end of `block`, given what is known at its start: what
+/// [`fold_statement`] records, without rewriting the statements.
 fn known_at_end(block: &BasicBlock, mut known: Known) -> Known {
     for stmt in &block.stmts {
-        fold_statement(&mut stmt.kind.clone(), &mut known);
+        match &stmt.kind {
+            StatementKind::Assign(dest, rvalue) => {
+                let value = evaluate(rvalue, &known);
+                record(&mut known, *dest, value);
+            }
+            StatementKind::Call {
+                dest: Some(dest), ..
+            } => record(&mut known, *dest, None),
+            _ => {}
+        }
     }
     known
+}
+
+/// Records that `dest` holds `value` (or no known constant).
+fn record(known: &mut Known, dest: LocalId, value: Option<Const>) {
+    match value {
+        Some(value) => known.insert(dest, value),
+        None => known.remove(&dest),
+    };
 }
 
 /// Whether two maps know the same locals to hold the same values.
@@ -87,18 +105,15 @@ fn fold_statement(kind: &mut StatementKind, known: &mut Known) {
     substitute_statement(kind, known);
     match kind {
         StatementKind::Assign(dest, rvalue) => {
-            if let Some(value) = evaluate(rvalue) {
+            let value = evaluate(rvalue, known);
+            if let Some(value) = &value {
                 *rvalue = Rvalue::Use(Operand::Const(value.clone()));
-                known.insert(*dest, value);
-            } else {
-                known.remove(dest);
             }
+            record(known, *dest, value);
         }
         StatementKind::Call {
             dest: Some(dest), ..
-        } => {
-            known.remove(dest);
-        }
+        } => record(known, *dest, None),
         _ => {}
     }
 }
@@ -156,18 +171,29 @@ fn substitute_statement(kind: &mut StatementKind, known: &Known) {
     }
 }
 
-/// The value of an rvalue whose operands are all constants, if it can be computed safely.
-fn evaluate(rvalue: &Rvalue) -> Option<Const> {
+/// The constant `op` is, or that the local it reads is `known` to hold.
+fn constant<'a>(op: &'a Operand, known: &'a Known) -> Option<&'a Const> {
+    match op {
+        Operand::Const(c) => Some(c),
+        Operand::Local(l) => known.get(l),
+    }
+}
+
+/// The value of an rvalue whose operands are all constants (or locals `known` to hold one), if
+/// it can be computed safely.
+fn evaluate(rvalue: &Rvalue, known: &Known) -> Option<Const> {
     match rvalue {
-        Rvalue::Use(Operand::Const(c)) if !matches!(c, Const::Str(_)) => Some(c.clone()),
-        Rvalue::Unary(op, Operand::Const(c)) => match (op, c) {
+        Rvalue::Use(op) => constant(op, known)
+            .filter(|c| !matches!(c, Const::Str(_)))
+            .cloned(),
+        Rvalue::Unary(op, x) => match (op, constant(x, known)?) {
             (UnOp::Neg, Const::Int(v)) => Some(Const::Int(v.wrapping_neg())),
             (UnOp::Neg, Const::Float(v)) => Some(Const::Float(-v)),
             (UnOp::Not, Const::Bool(v)) => Some(Const::Bool(!v)),
             (UnOp::BitNot, Const::Int(v)) => Some(Const::Int(!v)),
             _ => None,
         },
-        Rvalue::Binary(op, Operand::Const(a), Operand::Const(b)) => binary(*op, a, b),
+        Rvalue::Binary(op, a, b) => binary(*op, constant(a, known)?, constant(b, known)?),
         _ => None,
     }
 }
