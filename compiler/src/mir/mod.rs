@@ -787,9 +787,6 @@ impl Function {
             }
             program.extend(block.term.kind.operand().and_then(|op| op.local()));
         }
-        if instrumentation.is_empty() {
-            return IdVec::from_elem(false, self.locals.len());
-        }
         // A local is read by what reads it, and by what reads a candidate assigned from it.
         let read_from = |mut todo: Vec<LocalId>| {
             let mut read = IdVec::from_elem(false, self.locals.len());

@@ -119,6 +119,38 @@ pub fn requirement((op, a, b): &Compare, then: bool) -> Option<(Poly, Poly, bool
     })
 }
 
+/// The int locals' values as polynomials in what they held at a start point (a loop's header,
+/// a guard): a local not assigned since holds itself, one assigned what [`Values::set`] recorded.
+/// Only the assigned ones are kept: a function of a thousand loops has many locals, and a loop
+/// or a chain assigns few of them.
+#[derive(Clone, Default)]
+pub struct Values(BTreeMap<LocalId, Option<Poly>>);
+
+impl Values {
+    /// Local `l`'s value of `func` (`None`: unknown, or not an int).
+    pub fn get(&self, func: &Function, l: LocalId) -> Option<Poly> {
+        match self.0.get(&l) {
+            Some(value) => value.clone(),
+            None => (func.locals[l].ty == Type::Int).then(|| Poly::local(l)),
+        }
+    }
+
+    /// Records that `l` now holds `value` (`None`: unknown).
+    pub fn set(&mut self, l: LocalId, value: Option<Poly>) {
+        self.0.insert(l, value);
+    }
+
+    /// Forgets the values `self` and `other` disagree on.
+    pub fn meet(&mut self, other: &Values, func: &Function) {
+        let assigned: Vec<LocalId> = (self.0.keys().chain(other.0.keys())).copied().collect();
+        for l in assigned {
+            if self.get(func, l) != other.get(func, l) {
+                self.set(l, None);
+            }
+        }
+    }
+}
+
 /// The value of `op` as a polynomial, given each local's (`value`; `None` where unknown or
 /// not an int).
 pub fn operand(value: &dyn Fn(LocalId) -> Option<Poly>, op: &Operand) -> Option<Poly> {

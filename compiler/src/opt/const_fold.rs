@@ -61,26 +61,24 @@ fn known_at_entry(func: &Function) -> IdVec<BlockId, Option<Known>> {
     at_entry
 }
 
-/// What is known at the end of `block`, given what is known at its start: what
-/// [`fold_statement`] records, without rewriting the statements.
+/// What is known at the end of `block`, given what is known at its start.
 fn known_at_end(block: &BasicBlock, mut known: Known) -> Known {
     for stmt in &block.stmts {
-        match &stmt.kind {
-            StatementKind::Assign(dest, rvalue) => {
-                let value = evaluate(rvalue, &known);
-                record(&mut known, *dest, value);
-            }
-            StatementKind::Call {
-                dest: Some(dest), ..
-            } => record(&mut known, *dest, None),
-            _ => {}
-        }
+        learn(&stmt.kind, &mut known);
     }
     known
 }
 
-/// Records that `dest` holds `value` (or no known constant).
-fn record(known: &mut Known, dest: LocalId, value: Option<Const>) {
+/// Records what `kind` assigns: the constant it computes from what is `known`, or that its
+/// destination holds none.
+fn learn(kind: &StatementKind, known: &mut Known) {
+    let (dest, value) = match kind {
+        StatementKind::Assign(dest, rvalue) => (*dest, evaluate(rvalue, known)),
+        StatementKind::Call {
+            dest: Some(dest), ..
+        } => (*dest, None),
+        _ => return,
+    };
     match value {
         Some(value) => known.insert(dest, value),
         None => known.remove(&dest),
@@ -103,19 +101,12 @@ fn same(a: &Const, b: &Const) -> bool {
 /// Folds `kind` with the values `known` before it, and records what it assigns.
 fn fold_statement(kind: &mut StatementKind, known: &mut Known) {
     substitute_statement(kind, known);
-    match kind {
-        StatementKind::Assign(dest, rvalue) => {
-            let value = evaluate(rvalue, known);
-            if let Some(value) = &value {
-                *rvalue = Rvalue::Use(Operand::Const(value.clone()));
-            }
-            record(known, *dest, value);
-        }
-        StatementKind::Call {
-            dest: Some(dest), ..
-        } => record(known, *dest, None),
-        _ => {}
+    if let StatementKind::Assign(_, rvalue) = kind
+        && let Some(value) = evaluate(rvalue, known)
+    {
+        *rvalue = Rvalue::Use(Operand::Const(value));
     }
+    learn(kind, known);
 }
 
 pub fn fold_constants(func: &mut Function) {

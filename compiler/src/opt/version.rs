@@ -47,7 +47,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::stores::{Stores, stores};
 use crate::mir::clone::{append_copies, size};
 use crate::mir::poly::{
-    Compare, Emitter, Poly, Spread, chain_tests, evaluate, int, operand, requirement, widened,
+    Compare, Emitter, Poly, Spread, Values, chain_tests, evaluate, int, operand, requirement,
+    widened,
 };
 use crate::mir::{
     BasicBlock, BinOp, BlockId, Builtin, Callee, Const, FnId, Function, GlobalId, IdVec, LocalId,
@@ -152,15 +153,15 @@ struct Plan {
     /// end of the induction variable's range and its distance from the end of its array. Kept
     /// as (part without constant term, smallest constant term): `x - 8 >= 0` implies `x - 1 >= 0`.
     non_negative: BTreeMap<Poly, i64>,
+    /// The blocks outside the loop that jump to its header: where the guard goes.
+    entries: Vec<BlockId>,
 }
 
 /// What the evaluation of the loop body knows at a point, about the values at the header.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 struct State {
-    /// An int local's value as a polynomial, for the locals whose value is not the one they
-    /// had at the header ([`State::value`]): a map, since a function of a thousand loops has
-    /// many locals, and each loop assigns few of them.
-    value: BTreeMap<LocalId, Option<Poly>>,
+    /// The int locals' values as polynomials in those at the header.
+    value: Values,
     /// The invariant local (or load) a local of another type holds.
     alias: IdVec<LocalId, Option<LocalId>>,
     /// The comparison of ints a bool local holds.
@@ -168,24 +169,9 @@ struct State {
 }
 
 impl State {
-    /// An int local's value as a polynomial (`None`: unknown, or not an int).
-    fn value(&self, func: &Function, l: LocalId) -> Option<Poly> {
-        match self.value.get(&l) {
-            Some(value) => value.clone(),
-            None => (func.locals[l].ty == Type::Int).then(|| Poly::local(l)),
-        }
-    }
-
     /// What both `self` and `other` know.
     fn meet(&mut self, other: &State, func: &Function) {
-        let changed: BTreeSet<LocalId> = (self.value.keys().chain(other.value.keys()))
-            .copied()
-            .collect();
-        for l in changed {
-            if self.value(func, l) != other.value(func, l) {
-                self.value.insert(l, None);
-            }
-        }
+        self.value.meet(&other.value, func);
         fn meet<T: PartialEq>(
             mine: &mut IdVec<LocalId, Option<T>>,
             theirs: &IdVec<LocalId, Option<T>>,
@@ -246,6 +232,7 @@ fn plan(
         covered: Vec::new(),
         bounded: BTreeSet::new(),
         non_negative: BTreeMap::new(),
+        entries: Vec::new(),
     };
     // What the guard must prove, as found (`required`); folded with the locals' values at the
     // guard at the end.
@@ -265,7 +252,7 @@ fn plan(
     for (k, &b) in body.iter().enumerate() {
         let mut state = if k == 0 {
             State {
-                value: BTreeMap::new(),
+                value: Values::default(),
                 alias: func
                     .locals
                     .iter_enumerated()
@@ -294,7 +281,7 @@ fn plan(
             // Through the inner loop's latches come values only it assigns; all else is as
             // it was on entering it.
             for l in assigned_in_loop(func, b, &latches)? {
-                state.value.insert(l, None);
+                state.value.set(l, None);
                 state.alias[l] = None;
                 state.compare[l] = None;
             }
@@ -303,7 +290,7 @@ fn plan(
         for (s, stmt) in func.blocks[b].stmts.iter().enumerate() {
             if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
                 && let Some(array) = state.alias[*array]
-                && let Some(index) = operand(&|l| state.value(func, l), index)
+                && let Some(index) = operand(&|l| state.value.get(func, l), index)
             {
                 accesses.push((k, s, array, index));
             }
@@ -340,7 +327,7 @@ fn plan(
                 l
             });
             let is_int = func.locals[dest].ty == Type::Int;
-            let known = |l: LocalId| state.value(func, l);
+            let known = |l: LocalId| state.value.get(func, l);
             let compare = match &stmt.kind {
                 StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&known, a)
                     .zip(operand(&known, b))
@@ -353,7 +340,7 @@ fn plan(
                 _ => None,
             };
             state.compare[dest] = compare;
-            state.value.insert(dest, value);
+            state.value.set(dest, value);
             state.alias[dest] = match (&stmt.kind, loaded) {
                 (_, Some(l)) if !is_int => Some(l),
                 (StatementKind::Assign(_, Rvalue::Use(Operand::Local(src))), None) if !is_int => {
@@ -401,7 +388,7 @@ fn plan(
             ((0, other), (1, offset)) => (false, offset, other),
             _ => return None,
         };
-        let (1, step) = linear(&state.value(func, i)?, i)? else {
+        let (1, step) = linear(&state.value.get(func, i)?, i)? else {
             return None;
         };
         if !invariant(&offset) || !invariant(&other) || !invariant(&step) || step.0.is_empty() {
@@ -457,10 +444,11 @@ fn plan(
     if plan.covered.is_empty() {
         return None;
     }
-    let entries: Vec<BlockId> = (func.predecessors_of(header).into_iter())
+    plan.entries = (func.predecessors_of(header).into_iter())
         .filter(|p| !position.contains_key(p))
         .collect();
-    plan.require(required, &values_at_end(func, &entries))?;
+    let at_guard = values_at_end(func, &plan.entries);
+    plan.require(required, &at_guard)?;
     Some(plan)
 }
 
@@ -668,9 +656,6 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     }
 
     // The guard's blocks; a failing test enters the original loop.
-    let entries: Vec<BlockId> = (func.predecessors_of(header).into_iter())
-        .filter(|p| !position.contains_key(p))
-        .collect();
     // A placeholder block for the first test, which `chain_tests` replaces.
     let guard = func.blocks.push(BasicBlock::new(
         Vec::new(),
@@ -680,7 +665,7 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
         },
     ));
     chain_tests(func, tests, guard, BlockId::new(first), header, span);
-    for p in entries {
+    for &p in &plan.entries {
         func.blocks[p].term.kind.retarget(header, guard);
     }
 }

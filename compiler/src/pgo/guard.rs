@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use pcc_lang::Span;
 
 use crate::mir::poly::{
-    Compare, Emitter, Poly, Spread, evaluate, int, operand, requirement, widened,
+    Compare, Emitter, Poly, Spread, Values, evaluate, int, operand, requirement, widened,
 };
 use crate::mir::{
     BinOp, BlockId, Builtin, Callee, Function, IdVec, LocalId, Operand, Rvalue, Statement,
@@ -112,11 +112,7 @@ pub fn cover(func: &Function, blocks: &[BlockId]) -> Coverage {
         }
         a
     };
-    let mut value: IdVec<LocalId, Option<Poly>> = func
-        .locals
-        .iter_enumerated()
-        .map(|(l, decl)| (decl.ty == Type::Int).then(|| Poly::local(l)))
-        .collect();
+    let mut value = Values::default();
     // Bools hold unknown comparisons at the guard.
     let mut compare: IdVec<LocalId, Option<Compare>> = IdVec::from_elem(None, func.locals.len());
     let mut coverage = Coverage::default();
@@ -127,23 +123,24 @@ pub fn cover(func: &Function, blocks: &[BlockId]) -> Coverage {
                 coverage.checks += 1;
                 if let Operand::Local(array) = array
                     && !assigned[*array]
-                    && let Some(index) = operand(&|l| value[l].clone(), index)
+                    && let Some(index) = operand(&|l| value.get(func, l), index)
                 {
                     coverage.cover_access((position, s), *array, index);
                 }
             }
             if let Some(dest) = stmt.kind.dest() {
-                let known = |l: LocalId| value[l].clone();
+                let known = |l: LocalId| value.get(func, l);
                 compare[dest] = match &stmt.kind {
                     StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&known, a)
                         .zip(operand(&known, b))
                         .map(|(a, b)| (*op, a, b)),
                     _ => None,
                 };
-                value[dest] = match &stmt.kind {
+                let assigned = match &stmt.kind {
                     StatementKind::Assign(_, rvalue) => evaluate(&known, rvalue),
                     _ => None,
                 };
+                value.set(dest, assigned);
             }
         }
         // The last block's branch goes back to the guard: it stays.
