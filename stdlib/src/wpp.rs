@@ -10,7 +10,9 @@
 //! only the grammar is ever kept: SEQUITUR(1) over the trace a repeated block of paths at a time
 //! (`pcc_profiler::wpp::BlockSequitur`, a documented departure from §3 that keeps up with loops),
 //! with a shortcut for blocks whose stream words were seen before ([`builder`]). At exit the
-//! grammar and the symbol table become the profile (`pcc_profiler::mode::wpp::decode`).
+//! grammar and the symbol table become the profile (`pcc_profiler::mode::wpp::decode`). Runs of
+//! one path are run-length coded on the way to the chunk ([`repeats`]), so that a loop repeating
+//! one path costs the builder one event per run.
 //!
 //! Threads: the buffer is written by the program's thread; it is read only by [`pcc_wpp_flush`]
 //! on that thread, and by the exit hook once the program's thread has stopped running generated
@@ -21,6 +23,7 @@
 //! `pcc wpp expand`, so that tests can check that the grammar loses nothing.
 
 mod builder;
+mod repeats;
 
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Mutex, PoisonError};
@@ -62,7 +65,11 @@ impl Recorder {
     /// (or `whole`: the trace ends).
     fn flush(&mut self, whole: bool) {
         // SAFETY: see the module documentation.
-        unsafe { stream::drain(self.buffer, |words| self.chunk.extend_from_slice(words)) };
+        unsafe {
+            stream::drain(self.buffer, |words| {
+                repeats::compress(words, &mut self.chunk)
+            })
+        };
         if self.chunk.len() >= CHUNK_WORDS || whole {
             let mut next = self.spare.try_recv().unwrap_or_default();
             next.clear();

@@ -21,6 +21,12 @@
 //! departure costs: the grammar is somewhat larger than SEQUITUR's own (a block boundary cuts
 //! digrams that SEQUITUR would have shared), and a rule may be used once.
 //!
+//! A run of one path (a loop repeating one acyclic path, the commonest hot trace) comes as one
+//! *run* terminal ([`push_run`](BlockSequitur::push_run)), numbered per distinct (path, length)
+//! like a block, which counts as one position of a block but stands for all its paths; at the end
+//! it becomes a rule of doubled powers of its path (`p^800 = p^512 p^256 p^32`, with
+//! `p^(2k) = p^k p^k` shared by all runs of `p`), so the grammar stays logarithmic in the run.
+//!
 //! Fixed-length blocks rather than content-defined ones: a loop that repeats one path, the
 //! commonest hot trace, gives one block over and over, which content-defined cuts on a constant
 //! input cannot do without a minimum length, which brings fixed lengths back; a loop of period
@@ -49,8 +55,11 @@ pub const TOP_LEN: usize = BLOCK_LEN << (LEVELS - 1);
 const MAX_BLOCKS: usize = 1 << 20;
 
 /// Bits 28–31 of a terminal of SEQUITUR's input: 0 for a path symbol, `l + 1` for the number of
-/// a block of level `l`.
+/// a block of level `l`, [`RUN`] for a run's.
 const LEVEL_SHIFT: u32 = 28;
+
+/// The kind of the terminals that stand for runs of one path.
+const RUN: u32 = 0xe;
 
 /// Path symbols are below this.
 pub const MAX_PATH_SYMBOLS: u32 = 1 << LEVEL_SHIFT;
@@ -75,6 +84,11 @@ pub struct BlockSequitur {
     paths: Vec<u32>,
     /// The number of each distinct first-level block seen.
     leaves: Numbers<Box<[u32]>>,
+    /// The number of each distinct run seen: (path symbol, length).
+    runs: Numbers<(u32, u64)>,
+    /// Paths in the top block being filled, and in each top block numbered (by number).
+    top_block_paths: u64,
+    top_paths: Vec<u64>,
     /// Per level above the first, the number of each distinct pair of lower blocks seen.
     pairs: [Numbers<(u32, u32)>; LEVELS - 1],
     /// The blocks of the top block being coded, per level.
@@ -101,6 +115,9 @@ impl BlockSequitur {
         BlockSequitur {
             paths: Vec::with_capacity(TOP_LEN),
             leaves: Numbers::default(),
+            runs: Numbers::default(),
+            top_block_paths: 0,
+            top_paths: Vec::new(),
             pairs: Default::default(),
             nodes: Default::default(),
             grammar: Sequitur::new(),
@@ -113,11 +130,33 @@ impl BlockSequitur {
     #[inline]
     pub fn push(&mut self, symbol: u32) {
         debug_assert!(symbol < MAX_PATH_SYMBOLS);
-        self.paths.push(symbol);
-        self.pushed += 1;
+        self.push_terminal(symbol, 1);
+    }
+
+    /// Appends `len` times the path of `symbol`: one run terminal, or (when there is no room to
+    /// number another run) the paths one by one.
+    pub fn push_run(&mut self, symbol: u32, len: u64) {
+        debug_assert!(symbol < MAX_PATH_SYMBOLS);
+        let run = match len {
+            0 | 1 => None,
+            _ => remember(&mut self.runs, &(symbol, len), |&key| key, self.max_blocks).number,
+        };
+        match run {
+            Some(number) => self.push_terminal((RUN << LEVEL_SHIFT) | number, len),
+            None => (0..len).for_each(|_| self.push(symbol)),
+        }
+    }
+
+    /// Appends a terminal that stands for `paths` paths.
+    #[inline]
+    fn push_terminal(&mut self, terminal: u32, paths: u64) {
+        self.paths.push(terminal);
+        self.pushed += paths;
+        self.top_block_paths += paths;
         if self.paths.len() == TOP_LEN {
             self.code_top_block();
             self.paths.clear();
+            self.top_block_paths = 0;
         }
     }
 
@@ -134,13 +173,13 @@ impl BlockSequitur {
         self.nodes[LEVELS - 1].first().and_then(|node| node.number)
     }
 
-    /// Appends the [`TOP_LEN`] paths of top block `number` (from
+    /// Appends the [`TOP_LEN`] terminals of top block `number` (from
     /// [`last_top_block`](Self::last_top_block)) at a top boundary: what pushing them one by one
     /// would do, since that block was seen before, without looking at them again.
     pub fn push_top_block(&mut self, number: u32) {
         debug_assert!(self.at_top_boundary());
         self.grammar.push(block_terminal(LEVELS - 1, number));
-        self.pushed += TOP_LEN as u64;
+        self.pushed += self.top_paths[number as usize];
     }
 
     /// Number of symbols pushed so far (the trace length).
@@ -178,6 +217,16 @@ impl BlockSequitur {
                 });
             }
             lower = nodes;
+        }
+        if let [
+            Node {
+                number: Some(number),
+                seen: false,
+            },
+        ] = *lower
+        {
+            debug_assert_eq!(number as usize, self.top_paths.len());
+            self.top_paths.push(self.top_block_paths);
         }
         self.emit(LEVELS - 1, 0);
     }
@@ -257,9 +306,12 @@ impl BlockSequitur {
                 this[0][number] = Some(Symbol::Rule((rules.len() - 1) as u32));
             }
         }
+        let runs = run_rules(self.runs, &mut rules);
         for symbol in rules.iter_mut().flatten() {
             if let Some((level, number)) = block_of(*symbol) {
                 *symbol = symbols[level][number].expect("a used block has a symbol");
+            } else if let Some(number) = run_of(*symbol) {
+                *symbol = runs[number].expect("a used run has a symbol");
             }
         }
         // Valid by construction: the rules of two SEQUITUR grammars and of the blocks, each of
@@ -301,12 +353,63 @@ fn block_terminal(level: usize, number: u32) -> u32 {
 /// The (level, number) of a block's terminal in SEQUITUR's input.
 fn block_of(symbol: Symbol) -> Option<(usize, usize)> {
     match symbol {
-        Symbol::Terminal(t) if t >> LEVEL_SHIFT != 0 => Some((
+        Symbol::Terminal(t) if (1..=LEVELS as u32).contains(&(t >> LEVEL_SHIFT)) => Some((
             (t >> LEVEL_SHIFT) as usize - 1,
             (t & (MAX_PATH_SYMBOLS - 1)) as usize,
         )),
         _ => None,
     }
+}
+
+/// The number of a run's terminal in SEQUITUR's input.
+fn run_of(symbol: Symbol) -> Option<usize> {
+    match symbol {
+        Symbol::Terminal(t) if t >> LEVEL_SHIFT == RUN => {
+            Some((t & (MAX_PATH_SYMBOLS - 1)) as usize)
+        }
+        _ => None,
+    }
+}
+
+/// Appends to `rules` a rule for each run that they use and returns the symbol of each run
+/// number used: a run of path `p` and length `n` is the powers `p^(2^i)` of the bits of `n`,
+/// highest first, each power a rule of two halves shared by every run of `p`.
+fn run_rules(runs: Numbers<(u32, u64)>, rules: &mut Vec<Vec<Symbol>>) -> Vec<Option<Symbol>> {
+    let mut of_number = vec![(0, 0); runs.len()];
+    for (run, number) in runs {
+        of_number[number as usize] = run;
+    }
+    let mut used = vec![false; of_number.len()];
+    for number in rules.iter().flatten().filter_map(|&s| run_of(s)) {
+        used[number] = true;
+    }
+    // Per path, its powers p^(2^i) made so far, for i = 0, 1, ….
+    let mut powers: HashMap<u32, Vec<Symbol>> = HashMap::new();
+    let mut symbols = vec![None; used.len()];
+    for (number, &(path, len)) in of_number.iter().enumerate().filter(|(n, _)| used[*n]) {
+        let powers = powers
+            .entry(path)
+            .or_insert_with(|| vec![Symbol::Terminal(path)]);
+        let highest = 63 - len.leading_zeros() as usize;
+        while powers.len() <= highest {
+            let half = powers[powers.len() - 1];
+            rules.push(vec![half, half]);
+            powers.push(Symbol::Rule((rules.len() - 1) as u32));
+        }
+        let parts: Vec<Symbol> = (0..=highest)
+            .rev()
+            .filter(|&bit| len >> bit & 1 == 1)
+            .map(|bit| powers[bit])
+            .collect();
+        symbols[number] = Some(match *parts {
+            [one] => one,
+            _ => {
+                rules.push(parts);
+                Symbol::Rule((rules.len() - 1) as u32)
+            }
+        });
+    }
+    symbols
 }
 
 /// Appends to `rules` a grammar of `blocks` (SEQUITUR's over their paths, each block followed
@@ -440,6 +543,72 @@ mod tests {
         }
     }
 
+    /// `trace` as runs: each maximal run of one path of `min_run` or more paths is pushed whole.
+    fn grammar_of_runs(trace: &[u32], min_run: usize) -> Grammar {
+        let mut coder = BlockSequitur::new();
+        for run in trace.chunk_by(|a, b| a == b) {
+            match run.len() >= min_run {
+                true => coder.push_run(run[0], run.len() as u64),
+                false => run.iter().for_each(|&t| coder.push(t)),
+            }
+        }
+        assert_eq!(coder.len(), trace.len() as u64);
+        coder.finish()
+    }
+
+    #[test]
+    fn runs_expand_to_their_paths() {
+        for seed in 1..30 {
+            let trace = loop_trace(seed as usize * 397, 1 + seed as u32 % 4, seed);
+            for min_run in [1, 2, 5] {
+                let g = grammar_of_runs(&trace, min_run);
+                assert_eq!(g.expand(), trace, "seed {seed}, runs of {min_run}");
+            }
+        }
+        // Runs of every length up to 300, each twice: each run's rule is made of shared powers.
+        let trace: Vec<u32> = (1..300)
+            .flat_map(|n| [vec![1; n], vec![2], vec![1; n], vec![3]])
+            .flatten()
+            .collect();
+        let g = grammar_of_runs(&trace, 2);
+        assert_eq!(g.expand(), trace);
+        assert!(g.size() < 3 * 300 * 6, "grammar of {} symbols", g.size());
+    }
+
+    /// A top block holding runs, pushed whole by its number, counts all their paths.
+    #[test]
+    fn a_known_top_block_of_runs_counts_its_paths() {
+        let mut coder = BlockSequitur::new();
+        let block = |coder: &mut BlockSequitur| {
+            for i in 0..TOP_LEN as u64 {
+                coder.push_run(i as u32 % 3, 2 + i % 5);
+            }
+        };
+        block(&mut coder);
+        let number = coder.last_top_block().unwrap();
+        coder.push_top_block(number);
+        block(&mut coder);
+        let block_paths: u64 = (0..TOP_LEN as u64).map(|i| 2 + i % 5).sum();
+        assert_eq!(coder.len(), 3 * block_paths);
+        let g = coder.finish();
+        assert_eq!(g.trace_length(), 3 * block_paths);
+        let once: Vec<u32> = (0..TOP_LEN as u64)
+            .flat_map(|i| vec![i as u32 % 3; 2 + i as usize % 5])
+            .collect();
+        assert_eq!(g.expand(), once.repeat(3));
+    }
+
+    #[test]
+    fn a_full_table_sends_new_runs_as_paths() {
+        let mut coder = BlockSequitur::with_max_blocks(10);
+        let trace: Vec<u32> = (2..40).flat_map(|n| vec![n % 4; n as usize]).collect();
+        for run in trace.chunk_by(|a, b| a == b) {
+            coder.push_run(run[0], run.len() as u64);
+        }
+        assert_eq!(coder.runs.len(), 10);
+        assert_eq!(coder.finish().expand(), trace);
+    }
+
     #[test]
     fn a_repeated_path_makes_a_logarithmic_grammar() {
         let g = grammar(&vec![7; 1_000_000]);
@@ -477,29 +646,35 @@ mod tests {
     fn frequencies_and_hot_subpaths_agree_with_sequitur() {
         for seed in 1..8 {
             let trace = loop_trace(20_000, 5, seed);
-            let blocks = grammar(&trace);
             let mut s = Sequitur::new();
             s.extend(trace.iter().copied());
             let sequitur = s.finish();
-            for pattern in [&trace[..1], &trace[10..13], &trace[100..108]] {
-                assert_eq!(blocks.occurrences(pattern), sequitur.occurrences(pattern));
+            for blocks in [grammar(&trace), grammar_of_runs(&trace, 3)] {
+                agree(&blocks, &sequitur, &trace, seed);
             }
-            for params in [
-                HotParams::new(2_000, 6),
-                HotParams::new(300, 3),
-                HotParams::new(1_000, 12),
-            ] {
-                let hot = |g: &Grammar| {
-                    let mut found: Vec<(Vec<u32>, u64)> = hot_subpaths(g, |_| 1, &params)
-                        .into_iter()
-                        .map(|h| (h.path, h.frequency))
-                        .collect();
-                    found.sort();
-                    found
-                };
-                assert!(!hot(&sequitur).is_empty(), "seed {seed}, {params:?}");
-                assert_eq!(hot(&blocks), hot(&sequitur), "seed {seed}, {params:?}");
-            }
+        }
+    }
+
+    /// `blocks` and SEQUITUR's own grammar of `trace` agree on frequencies and hot subpaths.
+    fn agree(blocks: &Grammar, sequitur: &Grammar, trace: &[u32], seed: u64) {
+        for pattern in [&trace[..1], &trace[10..13], &trace[100..108]] {
+            assert_eq!(blocks.occurrences(pattern), sequitur.occurrences(pattern));
+        }
+        for params in [
+            HotParams::new(2_000, 6),
+            HotParams::new(300, 3),
+            HotParams::new(1_000, 12),
+        ] {
+            let hot = |g: &Grammar| {
+                let mut found: Vec<(Vec<u32>, u64)> = hot_subpaths(g, |_| 1, &params)
+                    .into_iter()
+                    .map(|h| (h.path, h.frequency))
+                    .collect();
+                found.sort();
+                found
+            };
+            assert!(!hot(sequitur).is_empty(), "seed {seed}, {params:?}");
+            assert_eq!(hot(blocks), hot(sequitur), "seed {seed}, {params:?}");
         }
     }
 }

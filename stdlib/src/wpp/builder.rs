@@ -2,8 +2,11 @@
 //! of the stream becomes a terminal symbol ([WPP] §3.3) and goes to the block coder
 //! ([`BlockSequitur`]), the markers keep the routine of each path.
 //!
+//! A run of one path comes as the path's word and a repeat marker ([`super::repeats`]); it goes
+//! to the block coder as one run, which takes one position of a block.
+//!
 //! A trace that repeats takes a shortcut: at the start of each of the block coder's top blocks,
-//! the stream words that hold the top block's [`TOP_LEN`] paths (with the markers among them),
+//! the stream words that hold the top block's [`TOP_LEN`] paths or runs (with the markers among them),
 //! preceded by the current routine, are looked up among those of the top blocks seen before.
 //! Those words determine the block's symbols, since the routine of each path is the current one
 //! or one entered among them (words that leave the routine they start in are not looked up). When
@@ -11,6 +14,7 @@
 //! paths one by one, and the symbol table and the coder never see the paths: a loop that ends a
 //! path every few ns costs a hash per [`TOP_LEN`] paths rather than a table lookup per path.
 
+use super::repeats;
 use crate::runs::Runs;
 use crate::stream::{self, Event};
 use pcc_profiler::wpp::blocks::TOP_LEN;
@@ -62,8 +66,8 @@ impl Builder {
                 false => None,
             };
             words = match top {
-                Some(len) => {
-                    self.top_block(&words[..len]);
+                Some((len, routines)) => {
+                    self.top_block(&words[..len], routines);
                     &words[len..]
                 }
                 None => self.event(words, true),
@@ -77,8 +81,8 @@ impl Builder {
     }
 
     /// The words of one top block, at a top boundary: its number if they were seen, else
-    /// its paths one by one.
-    fn top_block(&mut self, words: &[u64]) {
+    /// its paths one by one. `routines`: whether the words enter or leave routines.
+    fn top_block(&mut self, words: &[u64], routines: bool) {
         if self.pause > 0 {
             self.pause -= 1;
             return self.events(words, true);
@@ -93,7 +97,7 @@ impl Builder {
             self.misses = 0;
             self.grammar.push_top_block(number);
             // The markers still move the routine; the raw trace still wants every symbol.
-            if words.len() > TOP_LEN || self.raw.is_some() {
+            if routines || self.raw.is_some() {
                 self.events(words, false);
             }
             return;
@@ -120,8 +124,21 @@ impl Builder {
         match *words {
             [stream::MARKER, kind, ref rest @ ..] => {
                 match stream::marker(kind) {
+                    // A repeat marker comes with its path (below).
+                    _ if repeats::run_length(kind).is_some() => {}
                     Event::Enter(table) => self.symbols.enter_routine(table),
                     _ => self.symbols.leave_routine(),
+                }
+                rest
+            }
+            [id, stream::MARKER, kind, ref rest @ ..] if repeats::run_length(kind).is_some() => {
+                let run = repeats::run_length(kind).unwrap_or(1);
+                let symbol = self.symbols.new_path(id);
+                if code {
+                    self.grammar.push_run(symbol, run);
+                }
+                if let Some(raw) = self.raw.as_mut() {
+                    raw.extend(std::iter::repeat_n(symbol, run as usize));
                 }
                 rest
             }
@@ -141,27 +158,38 @@ impl Builder {
     }
 }
 
-/// How many of `words` hold the next [`TOP_LEN`] paths (with the markers among them, up to the
-/// last path), if they all do and leave no routine entered before them.
-fn top_block_words(words: &[u64]) -> Option<usize> {
+/// How many of `words` hold the next [`TOP_LEN`] paths or runs (with the markers among them, up
+/// to the last path's), if they all do and leave no routine entered before them; and whether
+/// they enter or leave a routine.
+fn top_block_words(words: &[u64]) -> Option<(usize, bool)> {
     // The common case: a loop's paths, no marker.
-    if words.len() >= TOP_LEN && !words[..TOP_LEN].contains(&stream::MARKER) {
-        return Some(TOP_LEN);
+    if words.len() >= TOP_LEN
+        && !words[..TOP_LEN].contains(&stream::MARKER)
+        && words.get(TOP_LEN) != Some(&stream::MARKER)
+    {
+        return Some((TOP_LEN, false));
     }
-    let (mut paths, mut depth, mut i) = (0, 0usize, 0);
+    let (mut paths, mut depth, mut routines, mut i) = (0, 0usize, false, 0);
     while paths < TOP_LEN {
         if *words.get(i)? != stream::MARKER {
             paths += 1;
             i += 1;
+            // The path's run, if it has one.
+            if words.get(i) == Some(&stream::MARKER)
+                && repeats::run_length(*words.get(i + 1)?).is_some()
+            {
+                i += 2;
+            }
             continue;
         }
         match stream::marker(*words.get(i + 1)?) {
             Event::Enter(_) => depth += 1,
             _ => depth = depth.checked_sub(1)?,
         }
+        routines = true;
         i += 2;
     }
-    Some(i)
+    Some((i, routines))
 }
 
 #[cfg(test)]
@@ -218,27 +246,69 @@ mod tests {
             .collect()
     }
 
+    /// Builds the grammar of `words` given in buffers of `buffer` words, run-length coded as the
+    /// recorder does if `compressed`.
+    fn build(words: &[u64], buffer: usize, compressed: bool) -> Builder {
+        let mut builder = Builder::new(true);
+        let mut rest = words;
+        while !rest.is_empty() {
+            let mut len = rest.len().min(buffer);
+            // A buffer ends with a whole marker.
+            len += usize::from(rest[len - 1] == MARKER);
+            let mut chunk = Vec::new();
+            match compressed {
+                true => repeats::compress(&rest[..len], &mut chunk),
+                false => chunk.extend_from_slice(&rest[..len]),
+            }
+            builder.consume(&chunk);
+            rest = &rest[len..];
+        }
+        builder
+    }
+
     #[test]
     fn the_shortcut_keeps_the_exact_trace() {
         for seed in 1..8 {
             let words = stream_words(30_000, seed);
-            let mut builder = Builder::new(true);
-            // In buffers of several sizes, so that top blocks also straddle two of them.
-            let mut rest = &words[..];
-            while !rest.is_empty() {
-                let mut len = rest.len().min(997 + seed as usize * 64);
-                // A buffer ends with a whole marker.
-                len += usize::from(rest[len - 1] == MARKER);
-                builder.consume(&rest[..len]);
-                rest = &rest[len..];
+            for compressed in [false, true] {
+                // In buffers of several sizes, so that top blocks also straddle two of them.
+                let builder = build(&words, 997 + seed as usize * 64, compressed);
+                let shortcuts = builder.numbers.len();
+                let (trace, raw) = builder.finish();
+                let expected = symbols(&words);
+                assert_eq!(raw.as_deref(), Some(&expected[..]), "seed {seed}");
+                assert_eq!(trace.grammar.expand(), expected, "seed {seed}");
+                assert!(shortcuts > 0, "seed {seed}: no top block looked up");
             }
-            let shortcuts = builder.numbers.len();
-            let (trace, raw) = builder.finish();
-            let expected = symbols(&words);
-            assert_eq!(raw.as_deref(), Some(&expected[..]), "seed {seed}");
-            assert_eq!(trace.grammar.expand(), expected, "seed {seed}");
-            assert!(shortcuts > 0, "seed {seed}: no top block looked up");
         }
+    }
+
+    /// Runs of one path whose lengths cycle (an escape-time loop): the top blocks of runs repeat
+    /// and are found by their words.
+    #[test]
+    fn runs_are_coded_as_runs_and_repeated_top_blocks_of_them_found() {
+        let mut words = vec![MARKER, ENTER];
+        for pixel in 0..3000u64 {
+            words.extend(std::iter::repeat_n(1, 5 + (pixel % 7) as usize * 40));
+            words.push(2);
+        }
+        let builder = build(&words, 2048, true);
+        assert!(
+            builder.numbers.len() < 20,
+            "{} top blocks",
+            builder.numbers.len()
+        );
+        assert_eq!(builder.grammar.len(), symbols(&words).len() as u64);
+        let (trace, raw) = builder.finish();
+        let expected = symbols(&words);
+        assert_eq!(raw.as_deref(), Some(&expected[..]));
+        assert_eq!(trace.grammar.expand(), expected);
+        // 375,000 paths.
+        assert!(
+            trace.grammar.size() < 5_000,
+            "{} symbols",
+            trace.grammar.size()
+        );
     }
 
     /// A periodic stream with calls: every top block after the first few is found by its words.
@@ -268,11 +338,17 @@ mod tests {
     #[test]
     fn top_blocks_end_at_their_last_path_and_stay_in_their_routine() {
         let loop_paths = vec![4; TOP_LEN + 3];
-        assert_eq!(top_block_words(&loop_paths), Some(TOP_LEN));
+        assert_eq!(top_block_words(&loop_paths), Some((TOP_LEN, false)));
         assert_eq!(top_block_words(&loop_paths[..TOP_LEN - 1]), None);
+        // A run counts once, and the last path's run belongs to the block.
+        let mut runs = vec![3; TOP_LEN];
+        runs.extend([MARKER, repeats::REPEAT + 9, 4]);
+        assert_eq!(top_block_words(&runs), Some((TOP_LEN + 2, false)));
+        runs.splice(0..0, [5, MARKER, repeats::REPEAT + 20]);
+        assert_eq!(top_block_words(&runs), Some((TOP_LEN + 2, false)));
         let mut call = vec![1, MARKER, ENTER + 2, 5, MARKER, LEAVE];
         call.extend(vec![0; TOP_LEN]);
-        assert_eq!(top_block_words(&call), Some(TOP_LEN + 4));
+        assert_eq!(top_block_words(&call), Some((TOP_LEN + 4, true)));
         let leaving = [vec![1, MARKER, LEAVE], vec![0; TOP_LEN]].concat();
         assert_eq!(top_block_words(&leaving), None);
     }
