@@ -27,6 +27,14 @@
 //! it becomes a rule of doubled powers of its path (`p^800 = p^512 p^256 p^32`, with
 //! `p^(2k) = p^k p^k` shared by all runs of `p`), so the grammar stays logarithmic in the run.
 //!
+//! Where SEQUITUR finds nothing to share (a data-dependent branch: the blocks of 16 paths are
+//! known, their sequence is random), it costs ~100 ns a symbol for a grammar that is its input.
+//! After a [`WINDOW`] of top blocks that shrank its grammar by less than 1/[`WORTHWHILE`] of what
+//! they added, the coder leaves SEQUITUR out for a pause of as many top blocks, doubled each
+//! time it happens again (up to [`MAX_PAUSE`]), and keeps the symbols as they are in a *literal*
+//! segment, which the start rule holds in place of a terminal of its own; then it tries SEQUITUR
+//! again. The grammar is the same trace's, larger only by digrams shared across the segments.
+//!
 //! Fixed-length blocks rather than content-defined ones: a loop that repeats one path, the
 //! commonest hot trace, gives one block over and over, which content-defined cuts on a constant
 //! input cannot do without a minimum length, which brings fixed lengths back; a loop of period
@@ -61,6 +69,17 @@ const LEVEL_SHIFT: u32 = 28;
 /// The kind of the terminals that stand for runs of one path.
 const RUN: u32 = 0xe;
 
+/// The kind of the terminals that stand for a literal segment in SEQUITUR's input.
+const LITERAL: u32 = 0xd;
+
+/// Top blocks over which SEQUITUR's gain is measured, and its first pause.
+const WINDOW: u32 = 16;
+/// SEQUITUR is worth its time when its grammar grows by at most `1 - 1/WORTHWHILE` of what it
+/// gets.
+const WORTHWHILE: usize = 32;
+/// The longest pause of SEQUITUR, in top blocks (a new try every 256 K paths at least).
+const MAX_PAUSE: u32 = 1024;
+
 /// Path symbols are below this.
 pub const MAX_PATH_SYMBOLS: u32 = 1 << LEVEL_SHIFT;
 
@@ -82,7 +101,9 @@ struct Node {
 pub struct BlockSequitur {
     /// The top block being filled.
     paths: Vec<u32>,
-    /// The number of each distinct first-level block seen.
+    /// The number of each distinct first-level block seen: those of paths all below 256 packed
+    /// a byte per path (hashed with one multiplication, no allocation), the others as they are.
+    small_leaves: Numbers<u64>,
     leaves: Numbers<Box<[u32]>>,
     /// The number of each distinct run seen: (path symbol, length).
     runs: Numbers<(u32, u64)>,
@@ -95,6 +116,13 @@ pub struct BlockSequitur {
     nodes: [Vec<Node>; LEVELS],
     /// The grammar of path symbols and block numbers.
     grammar: Sequitur,
+    /// Stretches of SEQUITUR's input kept out of it, in order (see the module documentation).
+    literals: Vec<Vec<u32>>,
+    /// Top blocks left to keep out of SEQUITUR, and the next pause.
+    literal_blocks: u32,
+    pause: u32,
+    /// The current window: top blocks, and SEQUITUR's input and grammar size at its start.
+    window: (u32, u64, usize),
     pushed: u64,
     /// The most distinct blocks remembered per level.
     max_blocks: usize,
@@ -114,6 +142,7 @@ impl BlockSequitur {
     fn with_max_blocks(max_blocks: usize) -> BlockSequitur {
         BlockSequitur {
             paths: Vec::with_capacity(TOP_LEN),
+            small_leaves: Numbers::default(),
             leaves: Numbers::default(),
             runs: Numbers::default(),
             top_block_paths: 0,
@@ -121,6 +150,10 @@ impl BlockSequitur {
             pairs: Default::default(),
             nodes: Default::default(),
             grammar: Sequitur::new(),
+            literals: Vec::new(),
+            literal_blocks: 0,
+            pause: WINDOW,
+            window: (0, 0, 0),
             pushed: 0,
             max_blocks,
         }
@@ -139,7 +172,17 @@ impl BlockSequitur {
         debug_assert!(symbol < MAX_PATH_SYMBOLS);
         let run = match len {
             0 | 1 => None,
-            _ => remember(&mut self.runs, &(symbol, len), |&key| key, self.max_blocks).number,
+            _ => {
+                let next = self.runs.len();
+                remember(
+                    &mut self.runs,
+                    &(symbol, len),
+                    |&key| key,
+                    next,
+                    self.max_blocks,
+                )
+                .number
+            }
         };
         match run {
             Some(number) => self.push_terminal((RUN << LEVEL_SHIFT) | number, len),
@@ -178,8 +221,9 @@ impl BlockSequitur {
     /// would do, since that block was seen before, without looking at them again.
     pub fn push_top_block(&mut self, number: u32) {
         debug_assert!(self.at_top_boundary());
-        self.grammar.push(block_terminal(LEVELS - 1, number));
+        self.output(block_terminal(LEVELS - 1, number));
         self.pushed += self.top_paths[number as usize];
+        self.top_block_done();
     }
 
     /// Number of symbols pushed so far (the trace length).
@@ -197,19 +241,21 @@ impl BlockSequitur {
         let [leaves, upper @ ..] = &mut self.nodes;
         leaves.clear();
         for block in self.paths.chunks(BLOCK_LEN) {
-            leaves.push(remember(
-                &mut self.leaves,
-                block,
-                |b| b.into(),
-                self.max_blocks,
-            ));
+            let next = self.small_leaves.len() + self.leaves.len();
+            leaves.push(match packed(block) {
+                Some(key) => remember(&mut self.small_leaves, &key, |&k| k, next, self.max_blocks),
+                None => remember(&mut self.leaves, block, |b| b.into(), next, self.max_blocks),
+            });
         }
         let mut lower: &[Node] = leaves;
         for (nodes, pairs) in upper.iter_mut().zip(&mut self.pairs) {
             nodes.clear();
             for pair in lower.chunks(2) {
                 nodes.push(match (pair[0].number, pair[1].number) {
-                    (Some(a), Some(b)) => remember(pairs, &(a, b), |&key| key, self.max_blocks),
+                    (Some(a), Some(b)) => {
+                        let next = pairs.len();
+                        remember(pairs, &(a, b), |&key| key, next, self.max_blocks)
+                    }
                     _ => Node {
                         number: None,
                         seen: false,
@@ -229,6 +275,45 @@ impl BlockSequitur {
             self.top_paths.push(self.top_block_paths);
         }
         self.emit(LEVELS - 1, 0);
+        self.top_block_done();
+    }
+
+    /// Appends a terminal to SEQUITUR's input, or to the literal segment.
+    #[inline]
+    fn output(&mut self, terminal: u32) {
+        match self.literal_blocks {
+            0 => self.grammar.push(terminal),
+            _ => self
+                .literals
+                .last_mut()
+                .expect("a literal segment")
+                .push(terminal),
+        }
+    }
+
+    /// Counts a top block coded, and leaves SEQUITUR out or takes it back in.
+    fn top_block_done(&mut self) {
+        if self.literal_blocks > 0 {
+            self.literal_blocks -= 1;
+            return;
+        }
+        let (blocks, input, size) = &mut self.window;
+        *blocks += 1;
+        if *blocks < WINDOW {
+            return;
+        }
+        let added = (self.grammar.len() - *input) as i64;
+        let grown = self.grammar.size() as i64 - *size as i64;
+        if added > 0 && grown * WORTHWHILE as i64 > added * (WORTHWHILE as i64 - 1) {
+            self.grammar
+                .push((LITERAL << LEVEL_SHIFT) | self.literals.len() as u32);
+            self.literals.push(Vec::new());
+            self.literal_blocks = self.pause;
+            self.pause = (self.pause * 2).min(MAX_PAUSE);
+        } else {
+            self.pause = WINDOW;
+        }
+        self.window = (0, self.grammar.len(), self.grammar.size());
     }
 
     /// Hands SEQUITUR block `i` of level `level` of the top block: its number if it was seen
@@ -236,10 +321,11 @@ impl BlockSequitur {
     fn emit(&mut self, level: usize, i: usize) {
         let node = self.nodes[level][i];
         match node.number.filter(|_| node.seen) {
-            Some(number) => self.grammar.push(block_terminal(level, number)),
+            Some(number) => self.output(block_terminal(level, number)),
             None if level == 0 => {
-                let paths = &self.paths[i * BLOCK_LEN..(i + 1) * BLOCK_LEN];
-                self.grammar.extend(paths.iter().copied());
+                for j in i * BLOCK_LEN..(i + 1) * BLOCK_LEN {
+                    self.output(self.paths[j]);
+                }
             }
             None => {
                 self.emit(level - 1, 2 * i);
@@ -252,10 +338,31 @@ impl BlockSequitur {
     /// a rule that expands to the block's paths.
     pub fn finish(mut self) -> Grammar {
         // A last, partial top block goes path by path.
-        self.grammar.extend(self.paths.iter().copied());
+        for i in 0..self.paths.len() {
+            self.output(self.paths[i]);
+        }
         let mut rules: Vec<Vec<Symbol>> = self.grammar.finish().into();
+        // The literal segments in place of their terminals (which, used once, are in the start
+        // rule).
+        if !self.literals.is_empty() {
+            let mut literals = self.literals.into_iter();
+            let mut start = Vec::new();
+            for symbol in std::mem::take(&mut rules[0]) {
+                match symbol {
+                    Symbol::Terminal(t) if t >> LEVEL_SHIFT == LITERAL => {
+                        let literal = literals.next().expect("a literal segment per terminal");
+                        start.extend(literal.into_iter().map(Symbol::Terminal));
+                    }
+                    symbol => start.push(symbol),
+                }
+            }
+            rules[0] = start;
+        }
         // The contents of each block, by level and number.
-        let mut leaves = vec![Box::default(); self.leaves.len()];
+        let mut leaves = vec![Box::default(); self.small_leaves.len() + self.leaves.len()];
+        for (key, number) in self.small_leaves {
+            leaves[number as usize] = unpacked(key);
+        }
         for (block, number) in self.leaves {
             leaves[number as usize] = block;
         }
@@ -320,12 +427,13 @@ impl BlockSequitur {
     }
 }
 
-/// The number of `key` in `numbers` and whether it was there; a new number, while it holds
-/// fewer than `max_blocks`.
+/// The number of `key` in `numbers` and whether it was there; else the new number `next`, if
+/// it is below `max_blocks`.
 fn remember<K: std::hash::Hash + Eq + ?Sized, O: std::hash::Hash + Eq + std::borrow::Borrow<K>>(
     numbers: &mut Numbers<O>,
     key: &K,
     owned: impl Fn(&K) -> O,
+    next: usize,
     max_blocks: usize,
 ) -> Node {
     if let Some(&number) = numbers.get(key) {
@@ -334,15 +442,28 @@ fn remember<K: std::hash::Hash + Eq + ?Sized, O: std::hash::Hash + Eq + std::bor
             seen: true,
         };
     }
-    let number = (numbers.len() < max_blocks).then(|| {
-        let number = numbers.len() as u32;
-        numbers.insert(owned(key), number);
-        number
+    let number = (next < max_blocks).then(|| {
+        numbers.insert(owned(key), next as u32);
+        next as u32
     });
     Node {
         number,
         seen: false,
     }
+}
+
+/// A first-level block's paths a byte each, if they are all below 256.
+fn packed(block: &[u32]) -> Option<u64> {
+    let all_small = block.len() == BLOCK_LEN && block.iter().fold(0, |high, &p| high | p) < 256;
+    all_small.then(|| (block.iter()).fold(0, |key, &path| key << 8 | u64::from(path)))
+}
+
+/// The paths of a first-level block packed by [`packed`].
+fn unpacked(key: u64) -> Box<[u32]> {
+    (0..BLOCK_LEN)
+        .rev()
+        .map(|i| (key >> (8 * i)) as u32 & 0xff)
+        .collect()
 }
 
 /// The terminal of SEQUITUR's input that stands for block `number` of level `level`.
@@ -609,6 +730,39 @@ mod tests {
         assert_eq!(coder.finish().expand(), trace);
     }
 
+    /// Where SEQUITUR finds nothing to share, the symbols are kept out of it; where the trace
+    /// repeats again, SEQUITUR takes them back; the trace comes back exactly.
+    #[test]
+    fn sequitur_is_left_out_where_it_finds_nothing() {
+        let mut x = 5u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let random: Vec<u32> = (0..200 * TOP_LEN)
+            .map(|_| (next() % 50_000) as u32)
+            .collect();
+        let periodic = loop_trace(600 * TOP_LEN, 3, 9);
+        let trace = [&random[..], &periodic, &random[..5000]].concat();
+        let mut coder = BlockSequitur::new();
+        trace[..random.len()].iter().for_each(|&t| coder.push(t));
+        let literal: usize = coder.literals.iter().map(Vec::len).sum();
+        assert!(literal > random.len() / 2, "{literal} symbols kept out");
+        // SEQUITUR is back in the periodic stretch.
+        trace[random.len()..][..periodic.len()]
+            .iter()
+            .for_each(|&t| coder.push(t));
+        assert_eq!((coder.literal_blocks, coder.pause), (0, WINDOW));
+        trace[random.len() + periodic.len()..]
+            .iter()
+            .for_each(|&t| coder.push(t));
+        let g = coder.finish();
+        assert_eq!(g.expand(), trace);
+        assert!(g.size() < trace.len() as u64 / 2, "grammar of {}", g.size());
+    }
+
     #[test]
     fn a_repeated_path_makes_a_logarithmic_grammar() {
         let g = grammar(&vec![7; 1_000_000]);
@@ -635,7 +789,7 @@ mod tests {
             .collect();
         let mut coder = BlockSequitur::with_max_blocks(100);
         trace.iter().for_each(|&t| coder.push(t));
-        assert_eq!(coder.leaves.len(), 100);
+        assert_eq!(coder.small_leaves.len() + coder.leaves.len(), 100);
         assert!(coder.pairs.iter().all(|level| level.len() <= 100));
         assert!(coder.finish().iter().eq(trace.iter().copied()));
     }
