@@ -72,6 +72,11 @@ const RUN: u32 = 0xe;
 /// The kind of the terminals that stand for a literal segment in SEQUITUR's input.
 const LITERAL: u32 = 0xd;
 
+/// Blocks a level above the first numbers before it must find one again per
+/// [`HITS_PER_BLOCK`] it holds to number more.
+const TRIAL_BLOCKS: usize = 4096;
+const HITS_PER_BLOCK: usize = 64;
+
 /// Top blocks over which SEQUITUR's gain is measured, and its first pause.
 const WINDOW: u32 = 16;
 /// SEQUITUR is worth its time when its grammar grows by at most `1 - 1/WORTHWHILE` of what it
@@ -110,8 +115,10 @@ pub struct BlockSequitur {
     /// Paths in the top block being filled, and in each top block numbered (by number).
     top_block_paths: u64,
     top_paths: Vec<u64>,
-    /// Per level above the first, the number of each distinct pair of lower blocks seen.
+    /// Per level above the first, the number of each distinct pair of lower blocks seen, and
+    /// how often one was seen again.
     pairs: [Numbers<(u32, u32)>; LEVELS - 1],
+    hits: [usize; LEVELS - 1],
     /// The blocks of the top block being coded, per level.
     nodes: [Vec<Node>; LEVELS],
     /// The grammar of path symbols and block numbers.
@@ -148,6 +155,7 @@ impl BlockSequitur {
             top_block_paths: 0,
             top_paths: Vec::new(),
             pairs: Default::default(),
+            hits: Default::default(),
             nodes: Default::default(),
             grammar: Sequitur::new(),
             literals: Vec::new(),
@@ -248,19 +256,28 @@ impl BlockSequitur {
             });
         }
         let mut lower: &[Node] = leaves;
-        for (nodes, pairs) in upper.iter_mut().zip(&mut self.pairs) {
+        for ((nodes, pairs), hits) in upper.iter_mut().zip(&mut self.pairs).zip(&mut self.hits) {
             nodes.clear();
+            // A level whose blocks do not repeat (those of 32 paths and more, under a random
+            // branch) stops numbering new ones: it would only fill its table.
+            let max_blocks =
+                match pairs.len() < TRIAL_BLOCKS || *hits * HITS_PER_BLOCK >= pairs.len() {
+                    true => self.max_blocks,
+                    false => pairs.len(),
+                };
             for pair in lower.chunks(2) {
-                nodes.push(match (pair[0].number, pair[1].number) {
+                let node = match (pair[0].number, pair[1].number) {
                     (Some(a), Some(b)) => {
                         let next = pairs.len();
-                        remember(pairs, &(a, b), |&key| key, next, self.max_blocks)
+                        remember(pairs, &(a, b), |&key| key, next, max_blocks)
                     }
                     _ => Node {
                         number: None,
                         seen: false,
                     },
-                });
+                };
+                *hits += usize::from(node.seen);
+                nodes.push(node);
             }
             lower = nodes;
         }
@@ -761,6 +778,26 @@ mod tests {
         let g = coder.finish();
         assert_eq!(g.expand(), trace);
         assert!(g.size() < trace.len() as u64 / 2, "grammar of {}", g.size());
+    }
+
+    /// Under a random choice of two paths, the blocks of 16 paths repeat and those of 32 do not:
+    /// that level stops numbering new ones after its trial.
+    #[test]
+    fn levels_whose_blocks_do_not_repeat_stop_numbering_them() {
+        let mut x = 11u64;
+        let trace: Vec<u32> = (0..300_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 20) as u32 & 1
+            })
+            .collect();
+        let mut coder = BlockSequitur::new();
+        trace.iter().for_each(|&t| coder.push(t));
+        assert!(coder.pairs[0].len() > TRIAL_BLOCKS);
+        assert_eq!(coder.pairs[1].len(), TRIAL_BLOCKS);
+        assert_eq!(coder.finish().expand(), trace);
     }
 
     #[test]

@@ -115,7 +115,32 @@ impl Builder {
     /// Every event of `words`; paths go to the block coder if `code`.
     fn events(&mut self, mut words: &[u64], code: bool) {
         while !words.is_empty() {
-            words = self.event(words, code);
+            // The paths before the next marker at once, but for the last, whose run it may be.
+            let paths = match words.iter().position(|&w| w == stream::MARKER) {
+                Some(marker) => marker.saturating_sub(1),
+                None => words.len(),
+            };
+            words = match paths {
+                0 => self.event(words, code),
+                _ => {
+                    self.paths(&words[..paths], code);
+                    &words[paths..]
+                }
+            };
+        }
+    }
+
+    /// Path events of the current routine; they go to the block coder if `code`.
+    fn paths(&mut self, ids: &[u64], code: bool) {
+        let routine = self.symbols.routine();
+        for &id in ids {
+            let symbol = self.symbols.path(routine, id);
+            if code {
+                self.grammar.push(symbol);
+            }
+            if let Some(raw) = self.raw.as_mut() {
+                raw.push(symbol);
+            }
         }
     }
 
@@ -143,13 +168,7 @@ impl Builder {
                 rest
             }
             [id, ref rest @ ..] if id != stream::MARKER => {
-                let symbol = self.symbols.new_path(id);
-                if code {
-                    self.grammar.push(symbol);
-                }
-                if let Some(raw) = self.raw.as_mut() {
-                    raw.push(symbol);
-                }
+                self.paths(&words[..1], code);
                 rest
             }
             // A marker cut off: a buffer holds whole ones.
