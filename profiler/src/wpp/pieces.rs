@@ -602,6 +602,97 @@ mod tests {
         assert_eq!(cut_short, expected);
     }
 
+    /// Random nested and recursive activations of AddEvenNumbers with a call: the counts from a
+    /// grammar of the trace (SEQUITUR's, and the block coder's) are those of the trace symbol by
+    /// symbol, whole or cut short, and those of each activation's own run.
+    #[test]
+    fn grammars_of_calls_count_what_the_pieces_count() {
+        let (split, cuts) = add_even_with_call();
+        let s = CallSplit::new(split, &cuts).unwrap();
+        let original = add_even_numbers();
+        let mut x = 3u64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        // One activation of function `f` at `depth`: its run's pieces, with a callee's
+        // activation after each piece that ends at the call.
+        fn activation(
+            f: u32,
+            depth: u32,
+            s: &CallSplit,
+            original: &Cfg,
+            next: &mut dyn FnMut(u64) -> u64,
+            trace: &mut Vec<(u32, u64)>,
+            expected: &mut JoinedCounts,
+        ) {
+            let mut run = vec![0, 1, 2];
+            for _ in 0..next(4) {
+                run.push(3);
+                if depth < 6 && next(3) == 0 {
+                    run.push(4);
+                }
+                run.extend([5, 2]);
+            }
+            run.extend([6, 7]);
+            let ids = s
+                .paths
+                .path_ids_of_execution(original, &edges_along(original, &run));
+            for id in ids {
+                *expected.entry((f, id)).or_default() += 1;
+            }
+            let split_run: Vec<usize> = (run.iter())
+                .flat_map(|&v| match v {
+                    7 => vec![8],
+                    4 => vec![4, 7],
+                    v => vec![v],
+                })
+                .collect();
+            let pieces = s
+                .pieces
+                .path_ids_of_execution(&s.split, &edges_along(&s.split, &split_run));
+            for id in pieces {
+                trace.push((f, id));
+                if s.ends_at_call(&s.pieces.path(id).unwrap()) {
+                    let callee = next(2) as u32;
+                    activation(callee, depth + 1, s, original, next, trace, expected);
+                }
+            }
+        }
+        for round in 0..20 {
+            let (mut pieces, mut expected) = (Vec::new(), JoinedCounts::default());
+            for _ in 0..1 + round * 3 {
+                activation(0, 0, &s, &original, &mut next, &mut pieces, &mut expected);
+            }
+            let mut symbols: Vec<(u32, u64)> = pieces.clone();
+            symbols.sort();
+            symbols.dedup();
+            let trace: Vec<u32> = (pieces.iter())
+                .map(|k| symbols.binary_search(k).unwrap() as u32)
+                .collect();
+            let rejoined = |trace: &[u32]| {
+                let mut rejoin = Rejoin::new(symbols.iter().copied(), |_| Some(&s));
+                trace.iter().for_each(|&t| rejoin.push(t).unwrap());
+                rejoin.finish()
+            };
+            assert_eq!(rejoined(&trace), expected, "round {round}");
+            for len in [trace.len(), trace.len() * 2 / 3, trace.len() / 3] {
+                let prefix = &trace[..len];
+                let mut sequitur = Sequitur::new();
+                sequitur.extend(prefix.iter().copied());
+                let mut blocks = crate::wpp::BlockSequitur::new();
+                prefix.iter().for_each(|&t| blocks.push(t));
+                for grammar in [sequitur.finish(), blocks.finish()] {
+                    let mut rejoin = Rejoin::new(symbols.iter().copied(), |_| Some(&s));
+                    rejoin.push_trace(&grammar).unwrap();
+                    assert_eq!(rejoin.finish(), rejoined(prefix), "round {round}, {len}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn inconsistent_traces_are_errors() {
         let (split, cuts) = add_even_with_call();
