@@ -232,9 +232,10 @@ impl Profile {
         Ok(())
     }
 
-    /// The profile as pretty-printed JSON.
+    /// The profile as JSON text, a line per member but arrays of numbers or strings on one
+    /// ([`super::layout`]).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("profiles always serialize")
+        super::layout::to_string(self).expect("profiles always serialize")
     }
 
     /// Reads and validates a profile file.

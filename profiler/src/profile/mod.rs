@@ -6,6 +6,7 @@
 //! are the file format: do not rename them.
 
 mod io;
+mod layout;
 mod source;
 mod wire;
 // What the commands do with profiles, not needed by a running program (feature `analysis`).
