@@ -346,72 +346,109 @@ impl<'a> Rejoin<'a> {
             self.stack.pop();
         }
         if let Some(first) = counted_here {
-            let id = incoming.wrapping_add(first);
-            match (self.dense.get_mut(f as usize)).and_then(|row| row.get_mut(id as usize)) {
-                Some(count) => *count += 1,
-                None => *self.joined.entry((f, id)).or_default() += 1,
-            }
+            self.count(f, incoming.wrapping_add(first), 1);
         }
         self.seen[symbol as usize] += 1;
         self.position += 1;
         Ok(())
     }
 
-    /// The whole trace that `grammar` generates. A rule whose expansion is only pieces that
-    /// the context does not change (whole paths, and a loop's paths, which start after a back
-    /// edge: the iterations of a loop that calls nothing) is not expanded: its paths are
-    /// counted once per use of the rule, so a trace of 10^8 loop paths costs the size of its
-    /// grammar, not its length.
+    /// Counts `times` executions of path `id` of function `f`.
+    fn count(&mut self, f: u32, id: u64, times: u64) {
+        match (self.dense.get_mut(f as usize)).and_then(|row| row.get_mut(id as usize)) {
+            Some(count) => *count += times,
+            None => *self.joined.entry((f, id)).or_default() += times,
+        }
+    }
+
+    /// The whole trace that `grammar` generates. A rule whose effect on the activations around
+    /// it does not depend on their registers but through its own first pieces (a [`Summary`]:
+    /// whole paths, a loop's paths, which start after a back edge, and whole calls with what
+    /// follows them) is not expanded: the paths it determines are counted once per use of the
+    /// rule, so a trace of 10^8 loop paths, or of 10^7 calls that repeat, costs about the size of
+    /// its grammar, not its length.
     pub fn push_trace(&mut self, grammar: &Grammar) -> Result<(), RejoinError> {
         let rules = grammar.rules();
         let order = grammar.topological_order();
         let lengths = grammar.rule_lengths();
+        // Each rule's summary: the quick kind where it has one, else the general one.
+        let quick_terminals: Vec<Option<Quick>> =
+            (0..self.effects.len()).map(|t| self.quick(t)).collect();
+        let terminals: Vec<Option<Summary>> =
+            (0..self.effects.len()).map(|t| self.summary(t)).collect();
+        let mut quick: Vec<Option<Quick>> = vec![None; rules.len()];
         let mut summaries: Vec<Option<Summary>> = vec![None; rules.len()];
         // Children before parents; the start rule is never skipped.
         for &r in order.iter().rev().filter(|&&r| r != 0) {
-            summaries[r as usize] =
-                rules[r as usize]
-                    .iter()
-                    .try_fold(Summary::default(), |summary, symbol| {
-                        let part = match *symbol {
-                            Symbol::Terminal(t) => self.summary(t)?,
-                            Symbol::Rule(c) => summaries[c as usize]?,
-                        };
-                        summary.then(part)
-                    });
+            let r = r as usize;
+            quick[r] = rules[r].iter().try_fold(Quick::default(), |q, symbol| {
+                q.then(match *symbol {
+                    Symbol::Terminal(t) => (*quick_terminals.get(t as usize)?)?,
+                    Symbol::Rule(c) => quick[c as usize]?,
+                })
+            });
+            if quick[r].is_some() {
+                continue;
+            }
+            let mut summary = Summary::default();
+            let whole = rules[r].iter().all(|symbol| {
+                let part = match *symbol {
+                    Symbol::Terminal(t) => terminals.get(t as usize).and_then(Option::as_ref),
+                    Symbol::Rule(c) => match quick[c as usize] {
+                        Some(q) => return summary.then(&Summary::of(q)),
+                        None => summaries[c as usize].as_ref(),
+                    },
+                };
+                part.is_some_and(|part| summary.then(part))
+            });
+            summaries[r] = whole.then_some(summary);
         }
-        // The trace in order, but for the uses of context-free rules, which are only counted.
+        // The trace in order, but for the uses of summarized rules, which are only counted.
         let mut uses = vec![0u64; rules.len()];
-        let mut walk = vec![(0usize, 0usize)];
-        while let Some((r, i)) = walk.pop() {
-            let Some(&symbol) = rules[r].get(i) else {
+        // The rules being expanded, innermost last, each at its next symbol.
+        let mut walk = vec![rules[0].iter()];
+        while let Some(rule) = walk.last_mut() {
+            let Some(&symbol) = rule.next() else {
+                walk.pop();
                 continue;
             };
-            walk.push((r, i + 1));
-            match symbol {
-                Symbol::Terminal(t) => self.push(t)?,
-                Symbol::Rule(c) => match summaries[c as usize] {
-                    Some(summary) => {
-                        if let Some((f, left)) = summary.activation {
-                            *innermost(&mut self.stack, f, self.position)? = left;
-                        }
-                        uses[c as usize] += 1;
-                        self.position += lengths[c as usize];
+            let c = match symbol {
+                Symbol::Terminal(t) => {
+                    self.push(t)?;
+                    continue;
+                }
+                Symbol::Rule(c) => c as usize,
+            };
+            match (quick[c], &summaries[c]) {
+                (Some(q), _) => {
+                    if let Some((f, left)) = q.activation {
+                        *innermost(&mut self.stack, f, self.position)? = left;
                     }
-                    None => walk.push((c as usize, 0)),
-                },
+                }
+                (None, Some(summary)) => self.apply(summary)?,
+                (None, None) => {
+                    walk.push(rules[c].iter());
+                    continue;
+                }
             }
+            uses[c] += 1;
+            self.position += lengths[c];
         }
         // Parents before children, so that a rule's uses are complete when it is reached.
         for &r in order {
-            let count = uses[r as usize];
-            if count == 0 {
+            let times = uses[r as usize];
+            if times == 0 {
                 continue;
             }
             for symbol in &rules[r as usize] {
                 match *symbol {
-                    Symbol::Terminal(t) => self.seen[t as usize] += count,
-                    Symbol::Rule(c) => uses[c as usize] += count,
+                    Symbol::Terminal(t) => self.seen[t as usize] += times,
+                    Symbol::Rule(c) => uses[c as usize] += times,
+                }
+            }
+            if let Some(summary) = &summaries[r as usize] {
+                for &(f, id) in &summary.counts {
+                    self.count(f, id, times);
                 }
             }
         }
@@ -420,16 +457,60 @@ impl<'a> Rejoin<'a> {
 
     /// What terminal `symbol` does, when no context changes it: a whole path, or a piece of an
     /// activation in progress whose incoming register it determines.
-    fn summary(&self, symbol: u32) -> Option<Summary> {
-        let (f, effect) = self.effects.get(symbol as usize)?.as_ref()?;
+    fn quick(&self, symbol: usize) -> Option<Quick> {
+        let (f, effect) = self.effects.get(symbol)?.as_ref()?;
         let start = effect.start_register?;
         match (effect.starts, effect.ends) {
-            (true, true) => Some(Summary::default()),
-            (false, false) => Some(Summary {
+            (true, true) => Some(Quick::default()),
+            (false, false) => Some(Quick {
                 activation: Some((*f, effect.register_after(start))),
             }),
             _ => None,
         }
+    }
+
+    /// What terminal `symbol` does to the activations.
+    fn summary(&self, symbol: usize) -> Option<Summary> {
+        let (f, effect) = self.effects.get(symbol)?.as_ref()?;
+        let f = *f;
+        Some(match effect.starts {
+            true if effect.ends => Summary::default(),
+            true => Summary {
+                inner: vec![(f, effect.register_after(0))],
+                ..Summary::default()
+            },
+            false => Summary {
+                outer: vec![Touch {
+                    f,
+                    first: (effect.emits.first())
+                        .filter(|_| effect.start_register.is_none())
+                        .copied(),
+                    after: match effect.emits.is_empty() {
+                        true => Register::Add(effect.register),
+                        false => Register::Set(effect.register),
+                    },
+                    ends: effect.ends,
+                }],
+                ..Summary::default()
+            },
+        })
+    }
+
+    /// Does to the activations in progress what a stretch of `summary` does.
+    fn apply(&mut self, summary: &Summary) -> Result<(), RejoinError> {
+        for touch in &summary.outer {
+            let register = innermost(&mut self.stack, touch.f, self.position)?;
+            let incoming = *register;
+            *register = touch.after.of(incoming);
+            if touch.ends {
+                self.stack.pop();
+            }
+            if let Some(first) = touch.first {
+                self.count(touch.f, incoming.wrapping_add(first), 1);
+            }
+        }
+        self.stack.extend_from_slice(&summary.inner);
+        Ok(())
     }
 
     /// Path counts per (function, Ball-Larus id). Paths of activations still in progress (the
@@ -459,23 +540,143 @@ impl<'a> Rejoin<'a> {
     }
 }
 
-/// What a stretch of the trace made of context-free pieces does to the activations: nothing,
-/// or, when it holds pieces of an activation in progress (all of one function), the register
-/// it leaves that activation.
+/// What a stretch of context-free pieces does to the activations: nothing, or, when it holds
+/// pieces of an activation in progress (all of one function), the register it leaves that
+/// activation. The common kind of [`Summary`] (loops), kept small for the walk of a long trace.
 #[derive(Clone, Copy, Debug, Default)]
-struct Summary {
+struct Quick {
     activation: Option<(u32, u64)>,
 }
 
-impl Summary {
+impl Quick {
     /// This stretch followed by `next`; `None` when they continue activations of different
     /// functions (only an invalid trace does, and then each piece is checked on its own).
-    fn then(self, next: Summary) -> Option<Summary> {
+    fn then(self, next: Quick) -> Option<Quick> {
         match (self.activation, next.activation) {
             (Some((f, _)), Some((g, _))) if f != g => None,
             (_, Some(_)) => Some(next),
             (_, None) => Some(self),
         }
+    }
+}
+
+/// What a stretch of the trace does to the activations around it, when it is the same whatever
+/// their registers ([`Rejoin::push_trace`]).
+#[derive(Clone, Debug, Default)]
+struct Summary {
+    /// The activations in progress before the stretch that it continues, innermost first: all
+    /// but the last end in it.
+    outer: Vec<Touch>,
+    /// The activations it starts and leaves in progress, innermost last, with their registers.
+    inner: Vec<(u32, u64)>,
+    /// Paths the stretch determines, but none of its parts alone: an activation started in one
+    /// part and continued in another (after a call). Counted once per use of the stretch.
+    counts: Vec<(u32, u64)>,
+}
+
+/// What a stretch does to one activation in progress before it, of function `f`.
+#[derive(Clone, Copy, Debug)]
+struct Touch {
+    f: u32,
+    /// The path it finishes first, at `incoming + first`, when its id depends on the register
+    /// the activation came in with (a piece after a call); the later ones do not.
+    first: Option<u64>,
+    after: Register,
+    ends: bool,
+}
+
+/// The register a stretch leaves an activation, from the one it came in with.
+#[derive(Clone, Copy, Debug)]
+enum Register {
+    Add(u64),
+    Set(u64),
+}
+
+impl Register {
+    fn of(self, incoming: u64) -> u64 {
+        match self {
+            Register::Add(d) => incoming.wrapping_add(d),
+            Register::Set(r) => r,
+        }
+    }
+
+    /// This, then `next`.
+    fn then(self, next: Register) -> Register {
+        match next {
+            Register::Add(d) => match self {
+                Register::Add(e) => Register::Add(e.wrapping_add(d)),
+                Register::Set(r) => Register::Set(r.wrapping_add(d)),
+            },
+            set => set,
+        }
+    }
+}
+
+/// Summaries that would hold more activations than this are not made (the rule is expanded).
+const MAX_SUMMARY: usize = 64;
+
+impl Summary {
+    /// The summary of a [`Quick`] one.
+    fn of(quick: Quick) -> Summary {
+        let outer = quick.activation.map(|(f, left)| Touch {
+            f,
+            first: None,
+            after: Register::Set(left),
+            ends: false,
+        });
+        Summary {
+            outer: outer.into_iter().collect(),
+            ..Summary::default()
+        }
+    }
+
+    /// Makes this stretch that followed by `next`, with its counts and the paths that `next`
+    /// finishes in the activations this one started (`next`'s own counts stay with `next`,
+    /// counted by its uses); false when the two do not fit (an invalid trace, where each piece
+    /// is then checked) or the summary would grow too large.
+    fn then(&mut self, next: &Summary) -> bool {
+        for touch in &next.outer {
+            if let Some((f, register)) = self.inner.last_mut() {
+                // One of the activations this stretch started: its register is known.
+                if *f != touch.f {
+                    return false;
+                }
+                if let Some(first) = touch.first {
+                    self.counts.push((*f, register.wrapping_add(first)));
+                }
+                *register = touch.after.of(*register);
+                if touch.ends {
+                    self.inner.pop();
+                }
+                continue;
+            }
+            match self.outer.last_mut().filter(|last| !last.ends) {
+                // The activation this stretch continued and left in progress.
+                Some(last) => {
+                    if last.f != touch.f {
+                        return false;
+                    }
+                    match (last.first, touch.first, last.after) {
+                        (Some(_), Some(first), Register::Set(r))
+                        | (None, Some(first), Register::Set(r)) => {
+                            self.counts.push((last.f, r.wrapping_add(first)))
+                        }
+                        (None, Some(first), Register::Add(d)) => {
+                            last.first = Some(d.wrapping_add(first))
+                        }
+                        // A path finished leaves a register that does not depend on the one
+                        // before.
+                        (Some(_), Some(_), Register::Add(_)) => return false,
+                        (_, None, _) => {}
+                    }
+                    last.after = last.after.then(touch.after);
+                    last.ends = touch.ends;
+                }
+                None => self.outer.push(*touch),
+            }
+        }
+        self.inner.extend_from_slice(&next.inner);
+        self.outer.len() + self.inner.len() <= MAX_SUMMARY
     }
 }
 
