@@ -73,7 +73,11 @@ fn new_line<W: ?Sized + Write>(writer: &mut W, depth: usize) -> io::Result<()> {
 macro_rules! scalars {
     ($($name:ident($($value:ident: $type:ty),*);)*) => {
         $(
-            fn $name<W: ?Sized + Write>(&mut self, writer: &mut W $(, $value: $type)*) -> io::Result<()> {
+            fn $name<W: ?Sized + Write>(
+                &mut self,
+                writer: &mut W
+                $(, $value: $type)*
+            ) -> io::Result<()> {
                 self.element(writer, false)?;
                 CompactFormatter.$name(writer $(, $value)*)
             }

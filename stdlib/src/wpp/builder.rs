@@ -6,8 +6,8 @@
 //! to the block coder as one run, which takes one position of a block.
 //!
 //! A trace that repeats takes a shortcut: at the start of each of the block coder's top blocks,
-//! the stream words that hold the top block's [`TOP_LEN`] paths or runs (with the markers among them),
-//! preceded by the current routine, are looked up among those of the top blocks seen before.
+//! the stream words that hold the top block's [`TOP_LEN`] paths or runs (with the markers among
+//! them), preceded by the current routine, are looked up among those of the top blocks seen before.
 //! Those words determine the block's symbols, since the routine of each path is the current one
 //! or one entered among them (words that leave the routine they start in are not looked up). When
 //! they were seen, the block coder gets the block's number, which is what it would make of the
