@@ -536,6 +536,8 @@ pub struct Occurrences<'g> {
     /// Occurrences of each single terminal, by terminal.
     terminals: HashMap<u32, u64>,
     known: HashMap<Vec<u32>, u64>,
+    /// The text each count scans, kept between counts (a long start rule's is megabytes).
+    text: Vec<Option<(u32, usize)>>,
 }
 
 impl<'g> Occurrences<'g> {
@@ -560,6 +562,7 @@ impl<'g> Occurrences<'g> {
             suffixes,
             terminals,
             known: HashMap::new(),
+            text: Vec::new(),
         }
     }
 
@@ -585,12 +588,12 @@ impl<'g> Occurrences<'g> {
         }
     }
 
-    fn count_spanning_all(&self, pattern: &[u32]) -> u64 {
+    fn count_spanning_all(&mut self, pattern: &[u32]) -> u64 {
         let k = pattern.len();
         let failure = kmp_failure(pattern);
         let mut total = 0u64;
         // Reused buffer: (terminal, which right-hand-side position it came from); `None` cuts.
-        let mut text: Vec<Option<(u32, usize)>> = Vec::new();
+        let mut text = std::mem::take(&mut self.text);
         for (r, rhs) in self.grammar.rules.iter().enumerate() {
             if self.freq[r] == 0 {
                 continue;
@@ -621,6 +624,7 @@ impl<'g> Occurrences<'g> {
             let here = count_spanning(&text, pattern, &failure);
             total = total.saturating_add(here.saturating_mul(self.freq[r]));
         }
+        self.text = text;
         total
     }
 }
