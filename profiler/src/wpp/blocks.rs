@@ -294,15 +294,7 @@ impl BlockSequitur {
         for (block, number) in self.leaves {
             leaves[number as usize] = block;
         }
-        let halves: Vec<Vec<(u32, u32)>> = (self.pairs.into_iter())
-            .map(|pairs| {
-                let mut halves = vec![(0, 0); pairs.len()];
-                for (pair, number) in pairs {
-                    halves[number as usize] = pair;
-                }
-                halves
-            })
-            .collect();
+        let halves: Vec<Vec<(u32, u32)>> = self.pairs.into_iter().map(by_number).collect();
         // The blocks the grammar uses, directly or as halves of larger ones.
         let mut used: Vec<Vec<bool>> = std::iter::once(leaves.len())
             .chain(halves.iter().map(Vec::len))
@@ -380,6 +372,15 @@ fn remember<K: std::hash::Hash + Eq + ?Sized, O: std::hash::Hash + Eq + std::bor
     }
 }
 
+/// The keys of `numbers` in the order of their numbers (which are `0..numbers.len()`).
+fn by_number<K: Copy + Default>(numbers: Numbers<K>) -> Vec<K> {
+    let mut keys = vec![K::default(); numbers.len()];
+    for (key, number) in numbers {
+        keys[number as usize] = key;
+    }
+    keys
+}
+
 /// A first-level block's paths a byte each, if they are all below 256.
 fn packed(block: &[u32]) -> Option<u64> {
     let all_small = block.len() == BLOCK_LEN && block.iter().fold(0, |high, &p| high | p) < 256;
@@ -424,10 +425,7 @@ fn run_of(symbol: Symbol) -> Option<usize> {
 /// number used: a run of path `p` and length `n` is the powers `p^(2^i)` of the bits of `n`,
 /// highest first, each power a rule of two halves shared by every run of `p`.
 fn run_rules(runs: Numbers<(u32, u64)>, rules: &mut Vec<Vec<Symbol>>) -> Vec<Option<Symbol>> {
-    let mut of_number = vec![(0, 0); runs.len()];
-    for (run, number) in runs {
-        of_number[number as usize] = run;
-    }
+    let of_number = by_number(runs);
     let mut used = vec![false; of_number.len()];
     for number in rules.iter().flatten().filter_map(|&s| run_of(s)) {
         used[number] = true;

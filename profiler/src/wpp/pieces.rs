@@ -657,8 +657,7 @@ impl Summary {
                         return false;
                     }
                     match (last.first, touch.first, last.after) {
-                        (Some(_), Some(first), Register::Set(r))
-                        | (None, Some(first), Register::Set(r)) => {
+                        (_, Some(first), Register::Set(r)) => {
                             self.counts.push((last.f, r.wrapping_add(first)))
                         }
                         (None, Some(first), Register::Add(d)) => {
