@@ -6,7 +6,7 @@
 /// Named `wpp` so that `cargo test -p pcc-profiler wpp` selects these tests.
 mod wpp {
     use pcc_profiler::wpp::{
-        Grammar, HotParams, PathSymbols, Sequitur, Symbol, WppSection, hot_subpaths,
+        Grammar, HotParams, Occurrences, PathSymbols, Sequitur, Symbol, WppSection, hot_subpaths,
     };
     use proptest::prelude::*;
     use std::collections::HashMap;
@@ -103,8 +103,11 @@ mod wpp {
                     patterns.push(text[a..(a + len).min(text.len())].to_vec());
                 }
             }
+            // One index for patterns of every length up to its limit counts each as exactly.
+            let shared = Occurrences::new(&g, 8);
             for p in &patterns {
                 prop_assert_eq!(g.occurrences(p), count_naive(&text, p), "pattern {:?}", p);
+                prop_assert_eq!(shared.count(p), count_naive(&text, p), "pattern {:?}", p);
             }
             // Frequencies: a rule's expansion occurs at least as often as the rule is executed.
             let freq = g.frequencies();

@@ -27,6 +27,14 @@
 //! it becomes a rule of doubled powers of its path (`p^800 = p^512 p^256 p^32`, with
 //! `p^(2k) = p^k p^k` shared by all runs of `p`), so the grammar stays logarithmic in the run.
 //!
+//! Where SEQUITUR finds nothing to share (a data-dependent branch: the blocks of 16 paths are
+//! known, their sequence is random), it costs ~100 ns a symbol for a grammar that is its input.
+//! After a [`WINDOW`] of top blocks that shrank its grammar by less than 1/[`WORTHWHILE`] of what
+//! they added, the coder leaves SEQUITUR out for a pause of as many top blocks, doubled each
+//! time it happens again (up to [`MAX_PAUSE`]), and keeps the symbols as they are in a *literal*
+//! segment, which the start rule holds in place of a terminal of its own; then it tries SEQUITUR
+//! again. The grammar is the same trace's, larger only by digrams shared across the segments.
+//!
 //! Fixed-length blocks rather than content-defined ones: a loop that repeats one path, the
 //! commonest hot trace, gives one block over and over, which content-defined cuts on a constant
 //! input cannot do without a minimum length, which brings fixed lengths back; a loop of period
@@ -61,10 +69,21 @@ const LEVEL_SHIFT: u32 = 28;
 /// The kind of the terminals that stand for runs of one path.
 const RUN: u32 = 0xe;
 
+/// The kind of the terminals that stand for a literal segment in SEQUITUR's input.
+const LITERAL: u32 = 0xd;
+
 /// Blocks a level above the first numbers before it must find one again per
 /// [`HITS_PER_BLOCK`] it holds to number more.
 const TRIAL_BLOCKS: usize = 4096;
 const HITS_PER_BLOCK: usize = 64;
+
+/// Top blocks over which SEQUITUR's gain is measured, and its first pause.
+const WINDOW: u32 = 16;
+/// SEQUITUR is worth its time when its grammar grows by at most `1 - 1/WORTHWHILE` of what it
+/// gets.
+const WORTHWHILE: usize = 32;
+/// The longest pause of SEQUITUR, in top blocks (a new try every 256 K paths at least).
+const MAX_PAUSE: u32 = 1024;
 
 /// Path symbols are below this.
 pub const MAX_PATH_SYMBOLS: u32 = 1 << LEVEL_SHIFT;
@@ -104,6 +123,13 @@ pub struct BlockSequitur {
     nodes: [Vec<Node>; LEVELS],
     /// The grammar of path symbols and block numbers.
     grammar: Sequitur,
+    /// Stretches of SEQUITUR's input kept out of it, in order (see the module documentation).
+    literals: Vec<Vec<u32>>,
+    /// Top blocks left to keep out of SEQUITUR, and the next pause.
+    literal_blocks: u32,
+    pause: u32,
+    /// The current window: top blocks, and SEQUITUR's input and grammar size at its start.
+    window: (u32, u64, usize),
     pushed: u64,
     /// The most distinct blocks remembered per level.
     max_blocks: usize,
@@ -132,6 +158,10 @@ impl BlockSequitur {
             hits: Default::default(),
             nodes: Default::default(),
             grammar: Sequitur::new(),
+            literals: Vec::new(),
+            literal_blocks: 0,
+            pause: WINDOW,
+            window: (0, 0, 0),
             pushed: 0,
             max_blocks,
         }
@@ -199,8 +229,9 @@ impl BlockSequitur {
     /// would do, since that block was seen before, without looking at them again.
     pub fn push_top_block(&mut self, number: u32) {
         debug_assert!(self.at_top_boundary());
-        self.grammar.push(block_terminal(LEVELS - 1, number));
+        self.output(block_terminal(LEVELS - 1, number));
         self.pushed += self.top_paths[number as usize];
+        self.top_block_done();
     }
 
     /// Number of symbols pushed so far (the trace length).
@@ -261,6 +292,45 @@ impl BlockSequitur {
             self.top_paths.push(self.top_block_paths);
         }
         self.emit(LEVELS - 1, 0);
+        self.top_block_done();
+    }
+
+    /// Appends a terminal to SEQUITUR's input, or to the literal segment.
+    #[inline]
+    fn output(&mut self, terminal: u32) {
+        match self.literal_blocks {
+            0 => self.grammar.push(terminal),
+            _ => self
+                .literals
+                .last_mut()
+                .expect("a literal segment")
+                .push(terminal),
+        }
+    }
+
+    /// Counts a top block coded, and leaves SEQUITUR out or takes it back in.
+    fn top_block_done(&mut self) {
+        if self.literal_blocks > 0 {
+            self.literal_blocks -= 1;
+            return;
+        }
+        let (blocks, input, size) = &mut self.window;
+        *blocks += 1;
+        if *blocks < WINDOW {
+            return;
+        }
+        let added = (self.grammar.len() - *input) as i64;
+        let grown = self.grammar.size() as i64 - *size as i64;
+        if added > 0 && grown * WORTHWHILE as i64 > added * (WORTHWHILE as i64 - 1) {
+            self.grammar
+                .push((LITERAL << LEVEL_SHIFT) | self.literals.len() as u32);
+            self.literals.push(Vec::new());
+            self.literal_blocks = self.pause;
+            self.pause = (self.pause * 2).min(MAX_PAUSE);
+        } else {
+            self.pause = WINDOW;
+        }
+        self.window = (0, self.grammar.len(), self.grammar.size());
     }
 
     /// Hands SEQUITUR block `i` of level `level` of the top block: its number if it was seen
@@ -268,10 +338,11 @@ impl BlockSequitur {
     fn emit(&mut self, level: usize, i: usize) {
         let node = self.nodes[level][i];
         match node.number.filter(|_| node.seen) {
-            Some(number) => self.grammar.push(block_terminal(level, number)),
+            Some(number) => self.output(block_terminal(level, number)),
             None if level == 0 => {
-                let paths = &self.paths[i * BLOCK_LEN..(i + 1) * BLOCK_LEN];
-                self.grammar.extend(paths.iter().copied());
+                for j in i * BLOCK_LEN..(i + 1) * BLOCK_LEN {
+                    self.output(self.paths[j]);
+                }
             }
             None => {
                 self.emit(level - 1, 2 * i);
@@ -284,8 +355,26 @@ impl BlockSequitur {
     /// a rule that expands to the block's paths.
     pub fn finish(mut self) -> Grammar {
         // A last, partial top block goes path by path.
-        self.grammar.extend(self.paths.iter().copied());
+        for i in 0..self.paths.len() {
+            self.output(self.paths[i]);
+        }
         let mut rules: Vec<Vec<Symbol>> = self.grammar.finish().into();
+        // The literal segments in place of their terminals (which, used once, are in the start
+        // rule).
+        if !self.literals.is_empty() {
+            let mut literals = self.literals.into_iter();
+            let mut start = Vec::new();
+            for symbol in std::mem::take(&mut rules[0]) {
+                match symbol {
+                    Symbol::Terminal(t) if t >> LEVEL_SHIFT == LITERAL => {
+                        let literal = literals.next().expect("a literal segment per terminal");
+                        start.extend(literal.into_iter().map(Symbol::Terminal));
+                    }
+                    symbol => start.push(symbol),
+                }
+            }
+            rules[0] = start;
+        }
         // The contents of each block, by level and number.
         let mut leaves = vec![Box::default(); self.small_leaves.len() + self.leaves.len()];
         for (key, number) in self.small_leaves {
@@ -506,7 +595,7 @@ fn block_grammar<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wpp::{HotParams, hot_subpaths};
+    use crate::wpp::{HotParams, Occurrences, hot_subpaths};
 
     fn grammar(trace: &[u32]) -> Grammar {
         let mut coder = BlockSequitur::new();
@@ -654,6 +743,54 @@ mod tests {
         }
         assert_eq!(coder.runs.len(), 10);
         assert_eq!(coder.finish().expand(), trace);
+    }
+
+    /// Where SEQUITUR finds nothing to share, the symbols are kept out of it; where the trace
+    /// repeats again, SEQUITUR takes them back; the trace comes back exactly.
+    #[test]
+    fn sequitur_is_left_out_where_it_finds_nothing() {
+        let mut x = 5u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let random: Vec<u32> = (0..200 * TOP_LEN)
+            .map(|_| (next() % 50_000) as u32)
+            .collect();
+        let periodic = loop_trace(600 * TOP_LEN, 3, 9);
+        let trace = [&random[..], &periodic, &random[..5000]].concat();
+        let mut coder = BlockSequitur::new();
+        trace[..random.len()].iter().for_each(|&t| coder.push(t));
+        let literal: usize = coder.literals.iter().map(Vec::len).sum();
+        assert!(literal > random.len() / 2, "{literal} symbols kept out");
+        // SEQUITUR is back in the periodic stretch.
+        trace[random.len()..][..periodic.len()]
+            .iter()
+            .for_each(|&t| coder.push(t));
+        assert_eq!((coder.literal_blocks, coder.pause), (0, WINDOW));
+        trace[random.len() + periodic.len()..]
+            .iter()
+            .for_each(|&t| coder.push(t));
+        let g = coder.finish();
+        assert_eq!(g.expand(), trace);
+        assert!(g.size() < trace.len() as u64 / 2, "grammar of {}", g.size());
+        // The start rule holding the literal segments prices subpaths as SEQUITUR's grammar does.
+        // (Which subpaths Fig. 7's walk reports follows the grammar's shape, which differs here.)
+        let mut s = Sequitur::new();
+        s.extend(trace.iter().copied());
+        let sequitur = s.finish();
+        let (mine, theirs) = (Occurrences::new(&g, 3), Occurrences::new(&sequitur, 3));
+        for pattern in trace.windows(3).step_by(997) {
+            assert_eq!(mine.count(pattern), theirs.count(pattern));
+        }
+        let hot = hot_subpaths(&g, |_| 1, &HotParams::new(300, 3));
+        assert!(hot.len() >= 3);
+        for h in hot {
+            assert_eq!(h.frequency, theirs.count(&h.path));
+            assert!(h.cost >= 300);
+        }
     }
 
     /// Under a random choice of two paths, the blocks of 16 paths repeat and those of 32 do not:

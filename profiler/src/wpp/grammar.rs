@@ -281,12 +281,10 @@ impl Grammar {
     /// How many times `pattern` occurs (overlaps included) in the trace: the execution frequency
     /// of a sequence of acyclic paths ([WPP] §3.3), computed on the DAG without expanding it.
     ///
-    /// Each occurrence has a unique lowest rule instance containing it; in that instance it either
-    /// spans two or more right-hand-side symbols or is a single terminal of it. For each rule we
-    /// count such occurrences once, in a string made of each child's `k - 1`-limited prefix and
-    /// suffix (cut apart so nothing matches across the cut), and multiply by the rule's frequency.
-    /// This generalizes §3.3's observation that a sequence with a least common ancestor occurs as
-    /// often as that node. Time and space O(|G|·k). An empty pattern occurs 0 times.
+    /// Each occurrence has a unique lowest rule instance containing it, so the count is a sum
+    /// over the rules, each rule's share multiplied by its frequency; this generalizes §3.3's
+    /// observation that a sequence with a least common ancestor occurs as often as that node.
+    /// [`Occurrences`] says how the shares are counted. An empty pattern occurs 0 times.
     pub fn occurrences(&self, pattern: &[u32]) -> u64 {
         Occurrences::new(self, pattern.len()).count(pattern)
     }
@@ -524,153 +522,210 @@ fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarErro
     Ok(len)
 }
 
-/// [`Grammar::occurrences`] for many patterns of at most `max_len` terminals: what does not
-/// depend on the pattern (frequencies, lengths, the rules' `max_len - 1`-limited ends) is computed
-/// once, and each pattern's count is remembered.
-pub struct Occurrences<'g> {
-    grammar: &'g Grammar,
-    freq: Vec<u64>,
-    lens: &'g [u64],
-    prefixes: Vec<Vec<u32>>,
-    suffixes: Vec<Vec<u32>>,
-    /// Occurrences of each single terminal, by terminal.
-    terminals: HashMap<u32, u64>,
-    known: HashMap<Vec<u32>, u64>,
-    /// The text each count scans, kept between counts (a long start rule's is megabytes).
-    text: Vec<Option<(u32, usize)>>,
+/// [`Grammar::occurrences`] for many patterns of at most `max_len` terminals, each counted in
+/// O(`max_len` · log N) after an O(N log N) set-up, N = O(|G| · `max_len`).
+///
+/// Every occurrence of a pattern of `k ≥ 2` terminals lies lowest in one rule instance, where it
+/// spans two or more right-hand-side symbols. Write each rule's right-hand side out as a *text*:
+/// its terminals, and for each child the child's *ends* (its first `max_len - 1` terminals, and,
+/// when the child is longer, a cut and its last `max_len - 1`). The matches in a rule's text are
+/// the spanning ones plus those inside one child's ends, so
+///
+/// ```text
+/// occurrences(p) = Σ_rules freq(r) · matches(p, text(r)) − Σ_children freq(c) · matches(p, ends(c))
+/// ```
+///
+/// since a child is entered `freq(c)` times in all from its parents' texts. That makes the count
+/// one weighted count over a fixed collection of texts, whatever the pattern: the positions of all
+/// texts are sorted by the `max_len` terminals that start there (a suffix array cut at `max_len`),
+/// a pattern's matches are one range of that order, and prefix sums of the weights give the range's
+/// total. Matches starting in a long child's first terminals end before its cut, so they cancel
+/// out; those positions are left out of the order, and a child's ends keep only its last terminals.
+/// (The same identity holds for `k = 1`, where every match in a rule's own text that is not a
+/// child's is one of the rule's terminals.)
+pub struct Occurrences {
+    /// All texts one after another, terminals as their rank among the grammar's terminals, with
+    /// [`CUT`] after each and inside long ends.
+    text: Vec<u32>,
+    /// Positions of `text` holding a terminal, in the order of the `max_len` symbols from there.
+    sorted: Vec<usize>,
+    /// `weight_before[i]`: the sum of the weights of `sorted[..i]`, wrapping (the weights of a
+    /// child's ends are negative; every range's total is a count, so it fits).
+    weight_before: Vec<u64>,
+    /// The rank of each terminal in `text`.
+    rank: HashMap<u32, u32>,
+    /// Occurrences of each single terminal, by rank.
+    terminals: Vec<u64>,
+    max_len: usize,
 }
 
-impl<'g> Occurrences<'g> {
-    pub fn new(grammar: &'g Grammar, max_len: usize) -> Occurrences<'g> {
-        let order = grammar.topological_order();
+/// Ends a text, and separates a long child's first terminals from its last.
+const CUT: u32 = u32::MAX;
+
+impl Occurrences {
+    pub fn new(grammar: &Grammar, max_len: usize) -> Occurrences {
+        let max_len = max_len.max(1);
         let freq = grammar.frequencies();
-        let (prefixes, suffixes) = grammar.limited_ends(order, max_len.saturating_sub(1));
-        let mut terminals: HashMap<u32, u64> = HashMap::new();
+        let lens = grammar.rule_lengths();
+        let (prefixes, suffixes) = grammar.limited_ends(grammar.topological_order(), max_len - 1);
+        let mut rank: HashMap<u32, u32> = HashMap::new();
+        let mut terminals: Vec<u64> = Vec::new();
         for (r, rhs) in grammar.rules.iter().enumerate() {
             for s in rhs {
                 if let Symbol::Terminal(t) = *s {
-                    let count = terminals.entry(t).or_default();
-                    *count = count.saturating_add(freq[r]);
+                    let next = rank.len() as u32;
+                    let i = *rank.entry(t).or_insert(next) as usize;
+                    if i == terminals.len() {
+                        terminals.push(0);
+                    }
+                    terminals[i] = terminals[i].saturating_add(freq[r]);
                 }
             }
         }
+        let mut texts = Texts::default();
+        let limit = max_len - 1;
+        for (r, rhs) in grammar.rules.iter().enumerate() {
+            if freq[r] == 0 {
+                continue;
+            }
+            for s in rhs {
+                match *s {
+                    Symbol::Terminal(t) => texts.push([rank[&t]], true),
+                    Symbol::Rule(c) => {
+                        let c = c as usize;
+                        let long = lens[c] > limit as u64;
+                        // Windows starting in a long child's prefix end before the cut: none
+                        // spans, so none is a match of this rule's and none is a start.
+                        texts.push(prefixes[c].iter().map(|t| rank[t]), !long);
+                        if long {
+                            texts.push([CUT], false);
+                            texts.push(suffixes[c].iter().map(|t| rank[t]), true);
+                        }
+                    }
+                }
+            }
+            texts.end(freq[r]);
+            if r != 0 {
+                // The child's own ends, as its parents' texts hold them, with the starts
+                // those have.
+                let long = lens[r] > limit as u64;
+                let ends = if long { &suffixes[r] } else { &prefixes[r] };
+                texts.push(ends.iter().map(|t| rank[t]), true);
+                texts.end(freq[r].wrapping_neg());
+            }
+        }
+        let Texts {
+            text,
+            starts,
+            segments,
+        } = texts;
+        let sorted = sort_by_heads(&text, starts, rank.len(), max_len);
+        let mut weight_before = Vec::with_capacity(sorted.len() + 1);
+        let mut total = 0u64;
+        weight_before.push(total);
+        for &i in &sorted {
+            let (_, weight) = segments[segments.partition_point(|&(end, _)| end <= i)];
+            total = total.wrapping_add(weight);
+            weight_before.push(total);
+        }
         Occurrences {
-            grammar,
-            freq,
-            lens: grammar.rule_lengths(),
-            prefixes,
-            suffixes,
+            text,
+            sorted,
+            weight_before,
+            rank,
             terminals,
-            known: HashMap::new(),
-            text: Vec::new(),
+            max_len,
         }
     }
 
     /// How many times terminal `t` occurs in the trace.
     pub fn of_terminal(&self, t: u32) -> u64 {
-        self.terminals.get(&t).copied().unwrap_or(0)
+        self.rank.get(&t).map_or(0, |&i| self.terminals[i as usize])
     }
 
     /// How many times `pattern` (at most `max_len` terminals) occurs in the trace, overlaps
     /// included; see [`Grammar::occurrences`].
-    pub fn count(&mut self, pattern: &[u32]) -> u64 {
-        match pattern {
-            [] => 0,
-            [t] => self.of_terminal(*t),
-            _ => {
-                if let Some(&n) = self.known.get(pattern) {
-                    return n;
-                }
-                let n = self.count_spanning_all(pattern);
-                self.known.insert(pattern.to_vec(), n);
-                n
-            }
-        }
-    }
-
-    fn count_spanning_all(&mut self, pattern: &[u32]) -> u64 {
-        let k = pattern.len();
-        let failure = kmp_failure(pattern);
-        let mut total = 0u64;
-        // Reused buffer: (terminal, which right-hand-side position it came from); `None` cuts.
-        let mut text = std::mem::take(&mut self.text);
-        for (r, rhs) in self.grammar.rules.iter().enumerate() {
-            if self.freq[r] == 0 {
-                continue;
-            }
-            text.clear();
-            for (i, s) in rhs.iter().enumerate() {
-                match *s {
-                    Symbol::Terminal(t) => text.push(Some((t, i))),
-                    Symbol::Rule(c) => {
-                        let c = c as usize;
-                        let prefix = &self.prefixes[c];
-                        text.extend(
-                            prefix[..prefix.len().min(k - 1)]
-                                .iter()
-                                .map(|&t| Some((t, i))),
-                        );
-                        if self.lens[c] > (k - 1) as u64 {
-                            text.push(None);
-                            let suffix = &self.suffixes[c];
-                            let take = suffix.len().min(k - 1);
-                            text.extend(
-                                suffix[suffix.len() - take..].iter().map(|&t| Some((t, i))),
-                            );
-                        }
-                    }
-                }
-            }
-            let here = count_spanning(&text, pattern, &failure);
-            total = total.saturating_add(here.saturating_mul(self.freq[r]));
-        }
-        self.text = text;
-        total
-    }
-}
-
-fn kmp_failure(pattern: &[u32]) -> Vec<usize> {
-    let mut fail = vec![0usize; pattern.len()];
-    let mut k = 0;
-    for i in 1..pattern.len() {
-        while k > 0 && pattern[i] != pattern[k] {
-            k = fail[k - 1];
-        }
-        if pattern[i] == pattern[k] {
-            k += 1;
-        }
-        fail[i] = k;
-    }
-    fail
-}
-
-/// Matches of `pattern` (length ≥ 2) in `text` whose first and last symbols come from different
-/// right-hand-side positions. A cut (`None`) matches nothing.
-fn count_spanning(text: &[Option<(u32, usize)>], pattern: &[u32], fail: &[usize]) -> u64 {
-    let k = pattern.len();
-    let mut count = 0u64;
-    let mut q = 0usize;
-    for (i, item) in text.iter().enumerate() {
-        let Some((t, _)) = *item else {
-            q = 0;
-            continue;
+    pub fn count(&self, pattern: &[u32]) -> u64 {
+        assert!(pattern.len() <= self.max_len, "pattern longer than max_len");
+        let Some(pattern) = pattern
+            .iter()
+            .map(|t| self.rank.get(t).copied())
+            .collect::<Option<Vec<u32>>>()
+        else {
+            return 0;
         };
-        while q > 0 && pattern[q] != t {
-            q = fail[q - 1];
+        if pattern.is_empty() {
+            return 0;
         }
-        if pattern[q] == t {
-            q += 1;
-        }
-        if q == k {
-            let first = text[i + 1 - k].map(|(_, from)| from);
-            let last = text[i].map(|(_, from)| from);
-            if first != last {
-                count += 1;
-            }
-            q = fail[q - 1];
+        let head = |i: usize| &self.text[i..self.text.len().min(i + pattern.len())];
+        let lo = self.sorted.partition_point(|&i| head(i) < &pattern[..]);
+        let hi = lo + self.sorted[lo..].partition_point(|&i| head(i) == &pattern[..]);
+        self.weight_before[hi].wrapping_sub(self.weight_before[lo])
+    }
+}
+
+/// The texts of [`Occurrences`] as they are written out.
+#[derive(Default)]
+struct Texts {
+    text: Vec<u32>,
+    /// The positions where a counted match may start.
+    starts: Vec<usize>,
+    /// Where each text ends, and the weight of its matches.
+    segments: Vec<(usize, u64)>,
+}
+
+impl Texts {
+    fn push(&mut self, symbols: impl IntoIterator<Item = u32>, starts: bool) {
+        let from = self.text.len();
+        self.text.extend(symbols);
+        if starts {
+            self.starts.extend(from..self.text.len());
         }
     }
-    count
+
+    fn end(&mut self, weight: u64) {
+        self.text.push(CUT);
+        self.segments.push((self.text.len(), weight));
+    }
+}
+
+/// `starts` in the lexicographic order of the `len` symbols of `text` from each: a
+/// least-significant-digit radix sort, one stable counting pass per group of symbols (as many as
+/// keep the buckets at most 2^16), last group first. A cut sorts after every terminal; what follows
+/// a cut does not matter to a pattern, which has none, and reading past the end gives a cut too.
+fn sort_by_heads(text: &[u32], mut sorted: Vec<usize>, ranks: usize, len: usize) -> Vec<usize> {
+    let base = ranks + 1;
+    let digit = |i: usize| match text.get(i) {
+        Some(&t) if t != CUT => t as usize,
+        _ => ranks,
+    };
+    let mut per_pass = 1;
+    while per_pass < len && base.saturating_pow(per_pass as u32 + 1) <= 1 << 16 {
+        per_pass += 1;
+    }
+    let buckets = base.saturating_pow(per_pass as u32);
+    let mut next = vec![0usize; sorted.len()];
+    let mut starts = vec![0usize; buckets + 1];
+    let mut from = len;
+    while from > 0 {
+        let group = from.saturating_sub(per_pass)..from;
+        from = group.start;
+        let key = |i: usize| group.clone().fold(0, |k, d| k * base + digit(i + d));
+        starts.fill(0);
+        for &i in &sorted {
+            starts[key(i) + 1] += 1;
+        }
+        for b in 1..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        for &i in &sorted {
+            let slot = &mut starts[key(i)];
+            next[*slot] = i;
+            *slot += 1;
+        }
+        std::mem::swap(&mut sorted, &mut next);
+    }
+    sorted
 }
 
 #[cfg(test)]

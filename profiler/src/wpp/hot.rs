@@ -24,7 +24,8 @@
 //! over the rules, of its occurrences lowest in that rule times the rule's frequency), so the
 //! walk decides hotness on the subpath's real cost. Each distinct subpath is reported once, at
 //! the first rule where the walk found it hot. A window is counted exactly only when it could be
-//! hot: its least frequent path bounds its frequency, and counts are remembered.
+//! hot: its least frequent path bounds its frequency. Each count is a search in an index of the
+//! grammar made once ([`Occurrences`]), not a pass over the grammar.
 //!
 //! Choices where Fig. 7 is loose, documented here because they affect results:
 //! - a frozen prefix (cut before a hot subpath) does not cover its rule, so a parent switches to
@@ -111,15 +112,15 @@ struct Summary {
 }
 
 /// What prices the windows and collects the hot subpaths.
-struct Search<'g, F> {
+struct Search<F> {
     params: HotParams,
     cost: F,
-    occurrences: Occurrences<'g>,
+    occurrences: Occurrences,
     reported: HashSet<Vec<u32>>,
     out: Vec<HotSubpath>,
 }
 
-impl<F: Fn(u32) -> u64> Search<'_, F> {
+impl<F: Fn(u32) -> u64> Search<F> {
     /// The window's total frequency if it is hot.
     fn hot_frequency(&mut self, window: &Window) -> Option<u64> {
         if window.syms.len() < self.params.min_len {
@@ -167,7 +168,7 @@ impl Frame {
     }
 
     /// Fig. 7's `appendTerminal`: extend the rule's prefix and the subpath, report when hot.
-    fn append<F: Fn(u32) -> u64>(&mut self, t: u32, search: &mut Search<'_, F>) {
+    fn append<F: Fn(u32) -> u64>(&mut self, t: u32, search: &mut Search<F>) {
         let max_len = search.params.max_len;
         if !self.frozen {
             self.seen += 1;

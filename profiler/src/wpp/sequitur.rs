@@ -157,6 +157,12 @@ impl Sequitur {
         self.pushed == 0
     }
 
+    /// Number of symbols on the rules' right-hand sides, plus one per rule: what the grammar
+    /// holds, which grows by one per symbol pushed while no digram repeats.
+    pub fn size(&self) -> usize {
+        self.nodes.len() - self.free_nodes.len()
+    }
+
     /// Number of live rules, the start rule included.
     pub fn num_rules(&self) -> usize {
         self.rules.len() - self.free_rules.len()
