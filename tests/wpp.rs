@@ -218,6 +218,26 @@ fn figure_5() -> Result<(), Failed> {
         &["wpp", "hot", file, "--min-cost", "6", "--max-len", "3"],
     );
     assert!(text.stdout.contains("f:0 f:1"), "{}", text.stdout);
+    // A limit beyond the trace's length is the trace's length (such a limit once made an
+    // allocation overflow).
+    let huge = pcc(
+        &scratch.0,
+        &[
+            "wpp",
+            "hot",
+            file,
+            "--min-cost",
+            "6",
+            "--max-len",
+            &u64::MAX.to_string(),
+        ],
+    );
+    assert_eq!(huge.status, 0, "{}", huge.stderr);
+    assert!(
+        huge.stdout.contains("1 to 18446744073709551615"),
+        "{}",
+        huge.stdout
+    );
     Ok(())
 }
 

@@ -92,6 +92,7 @@ mod wpp {
         });
         let (hot, _, hot_cpu) =
             timed(|| hot_subpaths(&g, |t| u64::from(t % 7 + 1), &HotParams::new(10_000, 100)));
+        let hot = hot.expect("an index within bounds");
         let n = input.len() as f64;
         println!(
             "{{\"trace\": \"{name}\", \"symbols\": {}, \"grammar_size\": {}, \"rules\": {}, \

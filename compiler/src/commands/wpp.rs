@@ -66,7 +66,13 @@ pub fn hot(path: &Path, params: HotParams, json: bool) -> i32 {
         return 1;
     };
     let cost = |t: u32| section.symbols[t as usize].cost.unwrap_or(1);
-    let mut found = hot_subpaths(&section.rules, cost, &params);
+    let mut found = match hot_subpaths(&section.rules, cost, &params) {
+        Ok(found) => found,
+        Err(error) => {
+            eprintln!("error: {}: {error}", path.display());
+            return 1;
+        }
+    };
     found.sort_by_key(|h| std::cmp::Reverse(h.cost));
     let name = |t: u32| {
         let s = &section.symbols[t as usize];

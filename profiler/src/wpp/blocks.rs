@@ -781,11 +781,14 @@ mod tests {
         let mut s = Sequitur::new();
         s.extend(trace.iter().copied());
         let sequitur = s.finish();
-        let (mine, theirs) = (Occurrences::new(&g, 3), Occurrences::new(&sequitur, 3));
+        let (mine, theirs) = (
+            Occurrences::new(&g, 3).unwrap(),
+            Occurrences::new(&sequitur, 3).unwrap(),
+        );
         for pattern in trace.windows(3).step_by(997) {
             assert_eq!(mine.count(pattern), theirs.count(pattern));
         }
-        let hot = hot_subpaths(&g, |_| 1, &HotParams::new(300, 3));
+        let hot = hot_subpaths(&g, |_| 1, &HotParams::new(300, 3)).unwrap();
         assert!(hot.len() >= 3);
         for h in hot {
             assert_eq!(h.frequency, theirs.count(&h.path));
@@ -862,7 +865,10 @@ mod tests {
     /// `blocks` and SEQUITUR's own grammar of `trace` agree on frequencies and hot subpaths.
     fn agree(blocks: &Grammar, sequitur: &Grammar, trace: &[u32], seed: u64) {
         for pattern in [&trace[..1], &trace[10..13], &trace[100..108]] {
-            assert_eq!(blocks.occurrences(pattern), sequitur.occurrences(pattern));
+            assert_eq!(
+                blocks.occurrences(pattern).unwrap(),
+                sequitur.occurrences(pattern).unwrap()
+            );
         }
         for params in [
             HotParams::new(2_000, 6),
@@ -871,6 +877,7 @@ mod tests {
         ] {
             let hot = |g: &Grammar| {
                 let mut found: Vec<(Vec<u32>, u64)> = hot_subpaths(g, |_| 1, &params)
+                    .unwrap()
                     .into_iter()
                     .map(|h| (h.path, h.frequency))
                     .collect();

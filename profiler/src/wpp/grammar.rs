@@ -14,6 +14,7 @@
 
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -285,8 +286,8 @@ impl Grammar {
     /// over the rules, each rule's share multiplied by its frequency; this generalizes §3.3's
     /// observation that a sequence with a least common ancestor occurs as often as that node.
     /// [`Occurrences`] says how the shares are counted. An empty pattern occurs 0 times.
-    pub fn occurrences(&self, pattern: &[u32]) -> u64 {
-        Occurrences::new(self, pattern.len()).count(pattern)
+    pub fn occurrences(&self, pattern: &[u32]) -> Result<u64, IndexTooLarge> {
+        Ok(Occurrences::new(self, pattern.len())?.count(pattern))
     }
 
     /// The first and last `limit` terminals of every rule's expansion (the whole expansion when
@@ -523,7 +524,7 @@ fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarErro
 }
 
 /// [`Grammar::occurrences`] for many patterns of at most `max_len` terminals, each counted in
-/// O(`max_len` · log N) after an O(N log N) set-up, N = O(|G| · `max_len`).
+/// O(`max_len` · log N) once an index of N = O(|G| · `max_len`) entries is made, in O(N · `max_len`).
 ///
 /// Every occurrence of a pattern of `k ≥ 2` terminals lies lowest in one rule instance, where it
 /// spans two or more right-hand-side symbols. Write each rule's right-hand side out as a *text*:
@@ -543,31 +544,70 @@ fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarErro
 /// out; those positions are left out of the order, and a child's ends keep only its last terminals.
 /// (The same identity holds for `k = 1`, where every match in a rule's own text that is not a
 /// child's is one of the rule's terminals.)
-pub struct Occurrences {
-    /// All texts one after another, terminals as their rank among the grammar's terminals, with
-    /// [`CUT`] after each and inside long ends.
-    text: Vec<u32>,
-    /// Positions of `text` holding a terminal, in the order of the `max_len` symbols from there.
-    sorted: Vec<usize>,
-    /// `weight_before[i]`: the sum of the weights of `sorted[..i]`, wrapping (the weights of a
-    /// child's ends are negative; every range's total is a count, so it fits).
-    weight_before: Vec<u64>,
-    /// The rank of each terminal in `text`.
+pub struct Occurrences<'g> {
+    grammar: &'g Grammar,
+    max_len: usize,
+    /// The rank of each terminal, by which the index knows it.
     rank: HashMap<u32, u32>,
     /// Occurrences of each single terminal, by rank.
     terminals: Vec<u64>,
-    max_len: usize,
+    /// Made at the first count of a pattern of two or more terminals: a walk that finds only
+    /// single paths hot, or prices no window exactly, never needs it.
+    index: OnceCell<Index>,
+}
+
+/// The most entries (text positions) the index of [`Occurrences`] may have; each takes about 16
+/// bytes while it is made.
+pub const MAX_INDEX_ENTRIES: u64 = 1 << 27;
+
+/// Counting subpaths of up to `max_len` paths on a grammar would need more than
+/// [`MAX_INDEX_ENTRIES`] entries (about `max_len` per rule reference, twice).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IndexTooLarge {
+    pub max_len: usize,
+    pub entries: u64,
+}
+
+impl fmt::Display for IndexTooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "counting subpaths of up to {} acyclic paths in this grammar needs an index of {} \
+             entries, more than the {} allowed: use a smaller maximum length",
+            self.max_len, self.entries, MAX_INDEX_ENTRIES
+        )
+    }
+}
+
+impl std::error::Error for IndexTooLarge {}
+
+/// The texts' positions sorted by the terminals from each, and the weights' prefix sums.
+struct Index {
+    /// All texts one after another, terminals as their rank, with [`CUT`] after each and inside
+    /// long ends.
+    text: Vec<u32>,
+    /// The positions where a counted match may start, in the order of the `max_len` symbols
+    /// from each.
+    sorted: Vec<u32>,
+    /// `weight_before[i]`: the sum of the weights of `sorted[..i]`, wrapping (the weights of a
+    /// child's ends are negative; every range's total is a count, so it fits).
+    weight_before: Vec<u64>,
 }
 
 /// Ends a text, and separates a long child's first terminals from its last.
 const CUT: u32 = u32::MAX;
 
-impl Occurrences {
-    pub fn new(grammar: &Grammar, max_len: usize) -> Occurrences {
-        let max_len = max_len.max(1);
+impl<'g> Occurrences<'g> {
+    /// Counts for patterns of at most `max_len` terminals (more than the trace has are never
+    /// needed), or the error that their index would be too large.
+    pub fn new(grammar: &'g Grammar, max_len: usize) -> Result<Occurrences<'g>, IndexTooLarge> {
+        let trace = usize::try_from(grammar.trace_length()).unwrap_or(usize::MAX);
+        let max_len = max_len.min(trace).max(1);
         let freq = grammar.frequencies();
-        let lens = grammar.rule_lengths();
-        let (prefixes, suffixes) = grammar.limited_ends(grammar.topological_order(), max_len - 1);
+        let entries = index_entries(grammar, &freq, max_len);
+        if entries > MAX_INDEX_ENTRIES {
+            return Err(IndexTooLarge { max_len, entries });
+        }
         let mut rank: HashMap<u32, u32> = HashMap::new();
         let mut terminals: Vec<u64> = Vec::new();
         for (r, rhs) in grammar.rules.iter().enumerate() {
@@ -582,8 +622,53 @@ impl Occurrences {
                 }
             }
         }
-        let mut texts = Texts::default();
+        Ok(Occurrences {
+            grammar,
+            max_len,
+            rank,
+            terminals,
+            index: OnceCell::new(),
+        })
+    }
+
+    /// How many times terminal `t` occurs in the trace.
+    pub fn of_terminal(&self, t: u32) -> u64 {
+        self.rank.get(&t).map_or(0, |&i| self.terminals[i as usize])
+    }
+
+    /// How many times `pattern` (at most `max_len` terminals, unless longer than the trace)
+    /// occurs in the trace, overlaps included; see [`Grammar::occurrences`].
+    pub fn count(&self, pattern: &[u32]) -> u64 {
+        match pattern {
+            [] => 0,
+            [t] => self.of_terminal(*t),
+            _ if pattern.len() as u64 > self.grammar.trace_length() => 0,
+            _ => {
+                assert!(pattern.len() <= self.max_len, "pattern longer than max_len");
+                let Some(pattern) = (pattern.iter())
+                    .map(|t| self.rank.get(t).copied())
+                    .collect::<Option<Vec<u32>>>()
+                else {
+                    return 0;
+                };
+                let index = self.index.get_or_init(|| self.build());
+                let text = &index.text;
+                let head = |i: u32| &text[i as usize..text.len().min(i as usize + pattern.len())];
+                let lo = index.sorted.partition_point(|&i| head(i) < &pattern[..]);
+                let hi = lo + index.sorted[lo..].partition_point(|&i| head(i) == &pattern[..]);
+                index.weight_before[hi].wrapping_sub(index.weight_before[lo])
+            }
+        }
+    }
+
+    fn build(&self) -> Index {
+        let grammar = self.grammar;
+        let (max_len, rank) = (self.max_len, &self.rank);
+        let freq = grammar.frequencies();
+        let lens = grammar.rule_lengths();
         let limit = max_len - 1;
+        let (prefixes, suffixes) = grammar.limited_ends(grammar.topological_order(), limit);
+        let mut texts = Texts::default();
         for (r, rhs) in grammar.rules.iter().enumerate() {
             if freq[r] == 0 {
                 continue;
@@ -624,44 +709,44 @@ impl Occurrences {
         let mut total = 0u64;
         weight_before.push(total);
         for &i in &sorted {
-            let (_, weight) = segments[segments.partition_point(|&(end, _)| end <= i)];
+            let (_, weight) = segments[segments.partition_point(|&(end, _)| end <= i as usize)];
             total = total.wrapping_add(weight);
             weight_before.push(total);
         }
-        Occurrences {
+        Index {
             text,
             sorted,
             weight_before,
-            rank,
-            terminals,
-            max_len,
         }
     }
+}
 
-    /// How many times terminal `t` occurs in the trace.
-    pub fn of_terminal(&self, t: u32) -> u64 {
-        self.rank.get(&t).map_or(0, |&i| self.terminals[i as usize])
-    }
-
-    /// How many times `pattern` (at most `max_len` terminals) occurs in the trace, overlaps
-    /// included; see [`Grammar::occurrences`].
-    pub fn count(&self, pattern: &[u32]) -> u64 {
-        assert!(pattern.len() <= self.max_len, "pattern longer than max_len");
-        let Some(pattern) = pattern
-            .iter()
-            .map(|t| self.rank.get(t).copied())
-            .collect::<Option<Vec<u32>>>()
-        else {
-            return 0;
-        };
-        if pattern.is_empty() {
-            return 0;
+/// The number of positions [`Occurrences`]'s texts have for patterns of `max_len` terminals,
+/// computed from the rules' lengths without writing them out.
+fn index_entries(grammar: &Grammar, freq: &[u64], max_len: usize) -> u64 {
+    let limit = (max_len - 1) as u64;
+    let lens = grammar.rule_lengths();
+    let ends = |c: usize| match lens[c] > limit {
+        true => 2 * limit + 1,
+        false => lens[c],
+    };
+    let mut entries = 0u64;
+    for (r, rhs) in grammar.rules.iter().enumerate() {
+        if freq[r] == 0 {
+            continue;
         }
-        let head = |i: usize| &self.text[i..self.text.len().min(i + pattern.len())];
-        let lo = self.sorted.partition_point(|&i| head(i) < &pattern[..]);
-        let hi = lo + self.sorted[lo..].partition_point(|&i| head(i) == &pattern[..]);
-        self.weight_before[hi].wrapping_sub(self.weight_before[lo])
+        for s in rhs {
+            entries = entries.saturating_add(match *s {
+                Symbol::Terminal(_) => 1,
+                Symbol::Rule(c) => ends(c as usize),
+            });
+        }
+        entries = entries.saturating_add(1);
+        if r != 0 {
+            entries = entries.saturating_add(lens[r].min(limit) + 1);
+        }
     }
+    entries
 }
 
 /// The texts of [`Occurrences`] as they are written out.
@@ -669,7 +754,7 @@ impl Occurrences {
 struct Texts {
     text: Vec<u32>,
     /// The positions where a counted match may start.
-    starts: Vec<usize>,
+    starts: Vec<u32>,
     /// Where each text ends, and the weight of its matches.
     segments: Vec<(usize, u64)>,
 }
@@ -679,7 +764,8 @@ impl Texts {
         let from = self.text.len();
         self.text.extend(symbols);
         if starts {
-            self.starts.extend(from..self.text.len());
+            // Fewer than `MAX_INDEX_ENTRIES` positions in all.
+            self.starts.extend(from as u32..self.text.len() as u32);
         }
     }
 
@@ -693,7 +779,7 @@ impl Texts {
 /// least-significant-digit radix sort, one stable counting pass per group of symbols (as many as
 /// keep the buckets at most 2^16), last group first. A cut sorts after every terminal; what follows
 /// a cut does not matter to a pattern, which has none, and reading past the end gives a cut too.
-fn sort_by_heads(text: &[u32], mut sorted: Vec<usize>, ranks: usize, len: usize) -> Vec<usize> {
+fn sort_by_heads(text: &[u32], mut sorted: Vec<u32>, ranks: usize, len: usize) -> Vec<u32> {
     let base = ranks + 1;
     let digit = |i: usize| match text.get(i) {
         Some(&t) if t != CUT => t as usize,
@@ -704,13 +790,17 @@ fn sort_by_heads(text: &[u32], mut sorted: Vec<usize>, ranks: usize, len: usize)
         per_pass += 1;
     }
     let buckets = base.saturating_pow(per_pass as u32);
-    let mut next = vec![0usize; sorted.len()];
+    let mut next = vec![0u32; sorted.len()];
     let mut starts = vec![0usize; buckets + 1];
     let mut from = len;
     while from > 0 {
         let group = from.saturating_sub(per_pass)..from;
         from = group.start;
-        let key = |i: usize| group.clone().fold(0, |k, d| k * base + digit(i + d));
+        let key = |i: u32| {
+            group
+                .clone()
+                .fold(0, |k, d| k * base + digit(i as usize + d))
+        };
         starts.fill(0);
         for &i in &sorted {
             starts[key(i) + 1] += 1;
@@ -775,6 +865,25 @@ mod tests {
         assert!(Grammar::new(vec![vec![]]).is_ok());
     }
 
+    /// Pricing subpaths of a length beyond the trace's costs what the trace's length does; an
+    /// index that would be too large is an error, found before anything is allocated.
+    #[test]
+    fn the_index_is_bounded() {
+        let g = Grammar::new(vec![vec![r(1), t(2), r(1)], vec![t(0), t(1)]]).unwrap();
+        let occurrences = Occurrences::new(&g, usize::MAX).unwrap();
+        assert_eq!(occurrences.count(&[0, 1, 2, 0, 1]), 1);
+        assert_eq!(occurrences.count(&[0, 1, 2, 0, 1, 2]), 0);
+        // R0 -> R1 R1, R1 -> R2 R2, ..., R30 -> 0 0: a trace of 2^31 paths.
+        let mut rules: Vec<Vec<Symbol>> = (1..=30).map(|i| vec![r(i), r(i)]).collect();
+        rules.push(vec![t(0), t(0)]);
+        let g = Grammar::new(rules).unwrap();
+        assert!(Occurrences::new(&g, 1 << 16).is_ok());
+        let error = Occurrences::new(&g, 1 << 26).err().unwrap();
+        assert_eq!(error.max_len, 1 << 26);
+        assert!(error.entries > MAX_INDEX_ENTRIES);
+        assert!(error.to_string().contains("use a smaller maximum length"));
+    }
+
     #[test]
     fn json_shape_and_round_trip() {
         let g = Grammar::new(vec![vec![r(1), t(2), r(1)], vec![t(0), t(1)]]).unwrap();
@@ -812,12 +921,12 @@ mod tests {
         assert_eq!(g.size(), 8);
         assert_eq!(g.use_counts(), [0, 2, 2]);
         assert_eq!(g.frequencies(), [1, 2, 4]);
-        assert_eq!(g.occurrences(&[1]), 10);
-        assert_eq!(g.occurrences(&[1, 1]), 8);
-        assert_eq!(g.occurrences(&[1, 9, 1]), 1);
-        assert_eq!(g.occurrences(&[1, 1, 1, 1, 1]), 2);
-        assert_eq!(g.occurrences(&[9, 9]), 0);
-        assert_eq!(g.occurrences(&[]), 0);
+        assert_eq!(g.occurrences(&[1]).unwrap(), 10);
+        assert_eq!(g.occurrences(&[1, 1]).unwrap(), 8);
+        assert_eq!(g.occurrences(&[1, 9, 1]).unwrap(), 1);
+        assert_eq!(g.occurrences(&[1, 1, 1, 1, 1]).unwrap(), 2);
+        assert_eq!(g.occurrences(&[9, 9]).unwrap(), 0);
+        assert_eq!(g.occurrences(&[]).unwrap(), 0);
         assert_eq!(g.terminal_bound(), 10);
     }
 }

@@ -35,7 +35,7 @@
 //! - the window is a sliding one: when full, its oldest terminal drops as a new one arrives, so a
 //!   reported subpath is the shortest hot prefix of the subpath starting where the window starts.
 
-use super::grammar::{Grammar, Occurrences, Symbol};
+use super::grammar::{Grammar, IndexTooLarge, Occurrences, Symbol};
 use serde::Serialize;
 use std::collections::{HashSet, VecDeque};
 
@@ -112,15 +112,15 @@ struct Summary {
 }
 
 /// What prices the windows and collects the hot subpaths.
-struct Search<F> {
+struct Search<'g, F> {
     params: HotParams,
     cost: F,
-    occurrences: Occurrences,
+    occurrences: Occurrences<'g>,
     reported: HashSet<Vec<u32>>,
     out: Vec<HotSubpath>,
 }
 
-impl<F: Fn(u32) -> u64> Search<F> {
+impl<F: Fn(u32) -> u64> Search<'_, F> {
     /// The window's total frequency if it is hot.
     fn hot_frequency(&mut self, window: &Window) -> Option<u64> {
         if window.syms.len() < self.params.min_len {
@@ -168,7 +168,7 @@ impl Frame {
     }
 
     /// Fig. 7's `appendTerminal`: extend the rule's prefix and the subpath, report when hot.
-    fn append<F: Fn(u32) -> u64>(&mut self, t: u32, search: &mut Search<F>) {
+    fn append<F: Fn(u32) -> u64>(&mut self, t: u32, search: &mut Search<'_, F>) {
         let max_len = search.params.max_len;
         if !self.frozen {
             self.seen += 1;
@@ -213,19 +213,20 @@ fn saturate(x: u128) -> u64 {
 
 /// Finds the minimal hot subpaths of `grammar` (Fig. 7), each once, in the order the walk first
 /// reports them. `cost(t)` is the cost of acyclic path `t`, e.g. its instruction count (§5.2).
-/// Iterative, so deep grammars are fine.
+/// Iterative, so deep grammars are fine. An error if pricing subpaths of `max_len` paths would
+/// need too large an index of the grammar.
 pub fn hot_subpaths<F: Fn(u32) -> u64>(
     grammar: &Grammar,
     cost: F,
     params: &HotParams,
-) -> Vec<HotSubpath> {
+) -> Result<Vec<HotSubpath>, IndexTooLarge> {
     if params.max_len == 0 || params.min_len > params.max_len {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut search = Search {
         params: *params,
         cost,
-        occurrences: Occurrences::new(grammar, params.max_len),
+        occurrences: Occurrences::new(grammar, params.max_len)?,
         reported: HashSet::new(),
         out: Vec::new(),
     };
@@ -278,7 +279,7 @@ pub fn hot_subpaths<F: Fn(u32) -> u64>(
             }
         }
     }
-    search.out
+    Ok(search.out)
 }
 
 #[cfg(test)]
@@ -313,7 +314,10 @@ mod tests {
         let g = figure_5();
         assert_eq!(s(&g.expand()), "abbcabbcabbc");
         assert_eq!(g.frequencies(), [1, 3, 3, 3]);
-        let occ = |p: &str| g.occurrences(&p.chars().map(|c| c as u32).collect::<Vec<_>>());
+        let occ = |p: &str| {
+            g.occurrences(&p.chars().map(|c| c as u32).collect::<Vec<_>>())
+                .unwrap()
+        };
         assert_eq!((occ("ab"), occ("bb"), occ("bc"), occ("ca")), (3, 3, 3, 2));
         assert_eq!((occ("abbc"), occ("cab"), occ("abc")), (3, 2, 0));
     }
@@ -328,7 +332,7 @@ mod tests {
             max_len: 3,
             min_len: 2,
         };
-        let hot = hot_subpaths(&figure_5(), |_| 1, &params);
+        let hot = hot_subpaths(&figure_5(), |_| 1, &params).unwrap();
         let found: Vec<(String, u32, u64, u64)> = hot
             .iter()
             .map(|h| (s(&h.path), h.rule, h.frequency, h.cost))
@@ -344,7 +348,7 @@ mod tests {
         // S -> A x A x, A -> a b: "b x a" crosses rule boundaries and is found at S.
         let g = Grammar::new(vec![vec![r(1), t('x'), r(1), t('x')], vec![t('a'), t('b')]]).unwrap();
         let cost = |c: u32| if c == 'x' as u32 { 10 } else { 1 };
-        let hot = hot_subpaths(&g, cost, &HotParams::new(10, 4));
+        let hot = hot_subpaths(&g, cost, &HotParams::new(10, 4)).unwrap();
         // The window that starts at each a first becomes hot at the following x: "abx", which
         // occurs twice (cost 2 × 12), found at S both times and reported once.
         let found: Vec<(String, u32, u64, u64)> = hot
@@ -352,17 +356,30 @@ mod tests {
             .map(|h| (s(&h.path), h.rule, h.frequency, h.cost))
             .collect();
         assert_eq!(found, [("abx".to_string(), 0, 2, 24)]);
-        assert_eq!(hot_subpaths(&g, cost, &HotParams::new(24, 4)).len(), 1);
+        assert_eq!(
+            hot_subpaths(&g, cost, &HotParams::new(24, 4))
+                .unwrap()
+                .len(),
+            1
+        );
         // Above that nothing is hot: the costliest window that occurs once, "xabx", costs 22.
-        assert!(hot_subpaths(&g, cost, &HotParams::new(25, 4)).is_empty());
+        assert!(
+            hot_subpaths(&g, cost, &HotParams::new(25, 4))
+                .unwrap()
+                .is_empty()
+        );
         // Degenerate parameters.
-        assert!(hot_subpaths(&g, cost, &HotParams::new(1, 0)).is_empty());
+        assert!(
+            hot_subpaths(&g, cost, &HotParams::new(1, 0))
+                .unwrap()
+                .is_empty()
+        );
         let p = HotParams {
             min_cost: 0,
             max_len: 2,
             min_len: 3,
         };
-        assert!(hot_subpaths(&g, cost, &p).is_empty());
+        assert!(hot_subpaths(&g, cost, &p).unwrap().is_empty());
     }
 
     /// A path found under several rules is one subpath with its total frequency: "a" seven
@@ -376,14 +393,21 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(g.frequencies(), [1, 2, 2]);
-        let hot = hot_subpaths(&g, |_| 6, &HotParams::new(1, 1));
+        let hot = hot_subpaths(&g, |_| 6, &HotParams::new(1, 1)).unwrap();
         let found: Vec<(String, u64, u64)> = hot
             .iter()
             .map(|h| (s(&h.path), h.frequency, h.cost))
             .collect();
         assert_eq!(found, [("a".to_string(), 7, 42)]);
         // No one rule's share (at most 4 × 6) reaches 30; the total does.
-        assert_eq!(hot_subpaths(&g, |_| 6, &HotParams::new(30, 1)), hot);
-        assert!(hot_subpaths(&g, |_| 6, &HotParams::new(43, 1)).is_empty());
+        assert_eq!(
+            hot_subpaths(&g, |_| 6, &HotParams::new(30, 1)).unwrap(),
+            hot
+        );
+        assert!(
+            hot_subpaths(&g, |_| 6, &HotParams::new(43, 1))
+                .unwrap()
+                .is_empty()
+        );
     }
 }

@@ -18,7 +18,9 @@ pub mod sequitur;
 pub mod trace;
 
 pub use blocks::BlockSequitur;
-pub use grammar::{Expansion, Grammar, GrammarError, Occurrences, Symbol};
+pub use grammar::{
+    Expansion, Grammar, GrammarError, IndexTooLarge, MAX_INDEX_ENTRIES, Occurrences, Symbol,
+};
 #[cfg(feature = "analysis")]
 pub use hot::{HotParams, HotSubpath, hot_subpaths};
 pub use pieces::{CallSplit, JoinedCounts, PieceEffect, Rejoin, RejoinError, SplitError};

@@ -164,7 +164,9 @@ fn wpp(view: &ProgramView) -> String {
     let cost = |t: u32| section.symbols[t as usize].cost.unwrap_or(1);
     let trace_cost: u64 = section.rules.iter().map(cost).sum();
     let params = HotParams::new((trace_cost / HOT_MIN_SHARE).max(1), HOT_MAX_LEN);
-    let mut hot = hot_subpaths(&section.rules, cost, &params);
+    let Ok(mut hot) = hot_subpaths(&section.rules, cost, &params) else {
+        return "<p class=\"warning\">The grammar is too large to price its subpaths.</p>".into();
+    };
     // The walk reports a subpath once per rule it is found in (`pcc wpp hot` lists each): the
     // report sums them into one row.
     hot.sort_by(|a, b| a.path.cmp(&b.path));
