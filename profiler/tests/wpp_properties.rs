@@ -103,11 +103,21 @@ mod wpp {
                     patterns.push(text[a..(a + len).min(text.len())].to_vec());
                 }
             }
-            // One index for patterns of every length up to its limit counts each as exactly.
+            // One index for patterns of every length up to its limit counts each as exactly,
+            // also one whose order of positions took several rounds of doubling.
             let shared = Occurrences::new(&g, 8).unwrap();
+            let long = Occurrences::new(&g, 64).unwrap();
             for p in &patterns {
                 prop_assert_eq!(g.occurrences(p).unwrap(), count_naive(&text, p), "pattern {:?}", p);
                 prop_assert_eq!(shared.count(p), count_naive(&text, p), "pattern {:?}", p);
+                prop_assert_eq!(long.count(p), count_naive(&text, p), "pattern {:?}", p);
+            }
+            if !text.is_empty() {
+                for (st, len) in starts.iter().zip([9, 17, 40, 64]) {
+                    let a = st.index(text.len());
+                    let p = &text[a..(a + len).min(text.len())];
+                    prop_assert_eq!(long.count(p), count_naive(&text, p), "pattern {:?}", p);
+                }
             }
             // Frequencies: a rule's expansion occurs at least as often as the rule is executed.
             let freq = g.frequencies();

@@ -524,7 +524,8 @@ fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarErro
 }
 
 /// [`Grammar::occurrences`] for many patterns of at most `max_len` terminals, each counted in
-/// O(`max_len` · log N) once an index of N = O(|G| · `max_len`) entries is made, in O(N · `max_len`).
+/// O(`max_len` · log N) once an index of N = O(|G| · `max_len`) entries is made, in
+/// O(N · log `max_len`).
 ///
 /// Every occurrence of a pattern of `k ≥ 2` terminals lies lowest in one rule instance, where it
 /// spans two or more right-hand-side symbols. Write each rule's right-hand side out as a *text*:
@@ -556,9 +557,9 @@ pub struct Occurrences<'g> {
     index: OnceCell<Index>,
 }
 
-/// The most entries (text positions) the index of [`Occurrences`] may have; each takes about 16
+/// The most entries (text positions) the index of [`Occurrences`] may have; each takes about 32
 /// bytes while it is made.
-pub const MAX_INDEX_ENTRIES: u64 = 1 << 27;
+pub const MAX_INDEX_ENTRIES: u64 = 1 << 26;
 
 /// Counting subpaths of up to `max_len` paths on a grammar would need more than
 /// [`MAX_INDEX_ENTRIES`] entries (about `max_len` per rule reference, twice).
@@ -704,7 +705,7 @@ impl<'g> Occurrences<'g> {
             starts,
             segments,
         } = texts;
-        let sorted = sort_by_heads(&text, starts, rank.len(), max_len);
+        let sorted = sort_by_heads(&text, &starts, rank.len(), max_len);
         let mut weight_before = Vec::with_capacity(sorted.len() + 1);
         let mut total = 0u64;
         weight_before.push(total);
@@ -775,47 +776,86 @@ impl Texts {
     }
 }
 
-/// `starts` in the lexicographic order of the `len` symbols of `text` from each: a
-/// least-significant-digit radix sort, one stable counting pass per group of symbols (as many as
-/// keep the buckets at most 2^16), last group first. A cut sorts after every terminal; what follows
-/// a cut does not matter to a pattern, which has none, and reading past the end gives a cut too.
-fn sort_by_heads(text: &[u32], mut sorted: Vec<u32>, ranks: usize, len: usize) -> Vec<u32> {
+/// `starts` in the lexicographic order of the `len` symbols of `text` from each (or of more: a
+/// finer order is that order too), by prefix doubling (Manber and Myers' suffix sorting, stopped
+/// at `len`): one counting pass orders every position by its first `h` symbols (as many as keep
+/// the buckets at most 2^16), then each round doubles `h`, since a position's first `2h` symbols
+/// are its first `h` and the first `h` of the position `h` further on, whose order is known. A cut
+/// sorts after every terminal, reading past the end gives a cut too, and what follows a cut does
+/// not matter to a pattern, which has none.
+fn sort_by_heads(text: &[u32], starts: &[u32], ranks: usize, len: usize) -> Vec<u32> {
+    let n = text.len();
     let base = ranks + 1;
     let digit = |i: usize| match text.get(i) {
         Some(&t) if t != CUT => t as usize,
         _ => ranks,
     };
-    let mut per_pass = 1;
-    while per_pass < len && base.saturating_pow(per_pass as u32 + 1) <= 1 << 16 {
-        per_pass += 1;
+    let mut h = 1;
+    while h < len && base.saturating_pow(h as u32 + 1) <= 1 << 16 {
+        h += 1;
     }
-    let buckets = base.saturating_pow(per_pass as u32);
-    let mut next = vec![0u32; sorted.len()];
-    let mut starts = vec![0usize; buckets + 1];
-    let mut from = len;
-    while from > 0 {
-        let group = from.saturating_sub(per_pass)..from;
-        from = group.start;
-        let key = |i: u32| {
-            group
-                .clone()
-                .fold(0, |k, d| k * base + digit(i as usize + d))
+    // `group[i]`: where the positions whose first `h` symbols are those of `i` begin in `order`.
+    let mut group: Vec<u32> = (0..n)
+        .map(|i| (i..i + h).fold(0, |k, j| k * base + digit(j)) as u32)
+        .collect();
+    let mut first = vec![0u32; base.saturating_pow(h as u32) + 1];
+    for &k in &group {
+        first[k as usize + 1] += 1;
+    }
+    for k in 1..first.len() {
+        first[k] += first[k - 1];
+    }
+    let mut order = vec![0u32; n];
+    let mut slot = first.clone();
+    for (i, g) in group.iter_mut().enumerate() {
+        let k = *g as usize;
+        // Fewer than `MAX_INDEX_ENTRIES` positions in all.
+        order[slot[k] as usize] = i as u32;
+        slot[k] += 1;
+        *g = first[k];
+    }
+    let (mut next_group, mut next_order) = (vec![0u32; n], vec![0u32; n]);
+    let mut groups = 0;
+    while h < len && groups < n {
+        // Within a group, by the group of the position `h` further on (none first); the next
+        // groups' array holds each group's next free place meanwhile.
+        for (g, s) in next_group.iter_mut().enumerate() {
+            *s = g as u32;
+        }
+        let mut place = |p: usize| {
+            let s = &mut next_group[group[p] as usize];
+            next_order[*s as usize] = p as u32;
+            *s += 1;
         };
-        starts.fill(0);
-        for &i in &sorted {
-            starts[key(i) + 1] += 1;
+        (n.saturating_sub(h)..n).for_each(&mut place);
+        for &q in &order {
+            if let Some(p) = (q as usize).checked_sub(h) {
+                place(p);
+            }
         }
-        for b in 1..starts.len() {
-            starts[b] += starts[b - 1];
+        let second = |p: usize| group.get(p + h);
+        groups = 0;
+        for j in 0..n {
+            let p = next_order[j] as usize;
+            let q = j.checked_sub(1).map(|k| next_order[k] as usize);
+            next_group[p] = match q {
+                Some(q) if group[p] == group[q] && second(p) == second(q) => next_group[q],
+                _ => {
+                    groups += 1;
+                    j as u32
+                }
+            };
         }
-        for &i in &sorted {
-            let slot = &mut starts[key(i)];
-            next[*slot] = i;
-            *slot += 1;
-        }
-        std::mem::swap(&mut sorted, &mut next);
+        std::mem::swap(&mut order, &mut next_order);
+        std::mem::swap(&mut group, &mut next_group);
+        h *= 2;
     }
-    sorted
+    let mut is_start = vec![false; n];
+    for &i in starts {
+        is_start[i as usize] = true;
+    }
+    order.retain(|&i| is_start[i as usize]);
+    order
 }
 
 #[cfg(test)]
