@@ -220,17 +220,10 @@ fn figure_5() -> Result<(), Failed> {
     assert!(text.stdout.contains("f:0 f:1"), "{}", text.stdout);
     // A limit beyond the trace's length is the trace's length (such a limit once made an
     // allocation overflow).
+    let limit = u64::MAX.to_string();
     let huge = pcc(
         &scratch.0,
-        &[
-            "wpp",
-            "hot",
-            file,
-            "--min-cost",
-            "6",
-            "--max-len",
-            &u64::MAX.to_string(),
-        ],
+        &["wpp", "hot", file, "--min-cost", "6", "--max-len", &limit],
     );
     assert_eq!(huge.status, 0, "{}", huge.stderr);
     assert!(
