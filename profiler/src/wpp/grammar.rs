@@ -543,8 +543,8 @@ fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarErro
 /// a pattern's matches are one range of that order, and prefix sums of the weights give the range's
 /// total. Matches starting in a long child's first terminals end before its cut, so they cancel
 /// out; those positions are left out of the order, and a child's ends keep only its last terminals.
-/// (The same identity holds for `k = 1`, where every match in a rule's own text that is not a
-/// child's is one of the rule's terminals.)
+/// A single terminal is counted without the index: the sum of the frequencies of the rules it is
+/// on the right-hand side of.
 pub struct Occurrences<'g> {
     grammar: &'g Grammar,
     max_len: usize,
