@@ -164,24 +164,14 @@ fn wpp(view: &ProgramView) -> String {
     let cost = |t: u32| section.symbols[t as usize].cost.unwrap_or(1);
     let trace_cost: u64 = section.rules.iter().map(cost).sum();
     let params = HotParams::new((trace_cost / HOT_MIN_SHARE).max(1), HOT_MAX_LEN);
+    // Each distinct subpath once, with its frequency in the whole trace.
     let Ok(mut hot) = hot_subpaths(&section.rules, cost, &params) else {
         return "<p class=\"warning\">The grammar is too large to price its subpaths.</p>".into();
     };
-    // The walk reports a subpath once per rule it is found in (`pcc wpp hot` lists each): the
-    // report sums them into one row.
-    hot.sort_by(|a, b| a.path.cmp(&b.path));
-    hot.dedup_by(|later, first| {
-        let same = later.path == first.path;
-        if same {
-            first.cost += later.cost;
-            first.frequency += later.frequency;
-        }
-        same
-    });
     hot.sort_by_key(|h| std::cmp::Reverse(h.cost));
     let mut out = format!(
         "<section id=\"mode\"><h2>Whole program path</h2><p>The run as a trace of {} acyclic \
-         paths ({} distinct), compressed by SEQUITUR into a grammar of {} symbols in {} rules: \
+         paths ({} distinct), compressed into a grammar of {} symbols in {} rules: \
          compression {:.1} ([WPP] §3).</p><h3>Hot subpaths</h3><p>Minimal runs of at most \
          {HOT_MAX_LEN} consecutive acyclic paths costing at least {} (2% of the trace's cost; \
          cost = frequency × the paths' MIR instructions, [WPP] Fig. 7). {} found, the \
