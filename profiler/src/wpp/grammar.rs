@@ -668,7 +668,11 @@ impl<'g> Occurrences<'g> {
         let freq = grammar.frequencies();
         let lens = grammar.rule_lengths();
         let limit = max_len - 1;
-        let (prefixes, suffixes) = grammar.limited_ends(grammar.topological_order(), limit);
+        // The ends by rank, looked up once per rule rather than once per use.
+        let (mut prefixes, mut suffixes) = grammar.limited_ends(grammar.topological_order(), limit);
+        for t in prefixes.iter_mut().chain(&mut suffixes).flatten() {
+            *t = rank[t];
+        }
         let mut texts = Texts::default();
         for (r, rhs) in grammar.rules.iter().enumerate() {
             if freq[r] == 0 {
@@ -682,10 +686,10 @@ impl<'g> Occurrences<'g> {
                         let long = lens[c] > limit as u64;
                         // Windows starting in a long child's prefix end before the cut: none
                         // spans, so none is a match of this rule's and none is a start.
-                        texts.push(prefixes[c].iter().map(|t| rank[t]), !long);
+                        texts.push(prefixes[c].iter().copied(), !long);
                         if long {
                             texts.push([CUT], false);
-                            texts.push(suffixes[c].iter().map(|t| rank[t]), true);
+                            texts.push(suffixes[c].iter().copied(), true);
                         }
                     }
                 }
@@ -696,7 +700,7 @@ impl<'g> Occurrences<'g> {
                 // those have.
                 let long = lens[r] > limit as u64;
                 let ends = if long { &suffixes[r] } else { &prefixes[r] };
-                texts.push(ends.iter().map(|t| rank[t]), true);
+                texts.push(ends.iter().copied(), true);
                 texts.end(freq[r].wrapping_neg());
             }
         }
