@@ -548,6 +548,8 @@ fn lengths(rules: &[Vec<Symbol>], order: &[u32]) -> Result<Vec<u64>, GrammarErro
 pub struct Occurrences<'g> {
     grammar: &'g Grammar,
     max_len: usize,
+    /// The rules' frequencies, the weights of their texts.
+    freq: Vec<u64>,
     /// The rank of each terminal, by which the index knows it.
     rank: HashMap<u32, u32>,
     /// Occurrences of each single terminal, by rank.
@@ -626,6 +628,7 @@ impl<'g> Occurrences<'g> {
         Ok(Occurrences {
             grammar,
             max_len,
+            freq,
             rank,
             terminals,
             index: OnceCell::new(),
@@ -664,8 +667,7 @@ impl<'g> Occurrences<'g> {
 
     fn build(&self) -> Index {
         let grammar = self.grammar;
-        let (max_len, rank) = (self.max_len, &self.rank);
-        let freq = grammar.frequencies();
+        let (max_len, rank, freq) = (self.max_len, &self.rank, &self.freq);
         let lens = grammar.rule_lengths();
         let limit = max_len - 1;
         // The ends by rank, looked up once per rule rather than once per use.
