@@ -67,7 +67,7 @@ fn main() {
             check_program(&program, &[0, 2])
         }));
     }
-    let specific: [(&str, Test); 8] = [
+    let specific: [(&str, Test); 9] = [
         ("add_even_numbers_runs_three_of_six_paths", add_even_numbers),
         (
             "short_circuit_condition_runs_all_seven_paths",
@@ -93,6 +93,10 @@ fn main() {
         (
             "a_stop_between_merged_counts_keeps_them_apart",
             merged_counts_stop_between,
+        ),
+        (
+            "a_return_from_a_promoted_loop_ends_the_path_it_began",
+            promoted_loops_return_early,
         ),
     ];
     trials.extend(
@@ -1044,6 +1048,24 @@ fn promoted_loops_stop_at_checks() -> Result<(), Failed> {
             .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
         let plain = program.run(&["-O2"])?;
         expect_eq("exit status", plain.status, 101)?;
+    }
+    Ok(())
+}
+
+/// Loops whose counts -O 2 keeps in locals and which `return` from inside, in their first
+/// iteration, a later one or not at all: the exits set the path register that the latch no longer
+/// resets, and the profile is -O 0's.
+fn promoted_loops_return_early() -> Result<(), Failed> {
+    let path = fixture("promoted_loops_return_early.pl");
+    let mir = optimized_mir(&path, "bl");
+    let shorter = mir.split("\nfn ").find(|f| f.starts_with("shorter"));
+    let latch = (shorter.unwrap_or_default().split("\n  bb")).find(|b| b.contains(".next"));
+    if latch.is_none_or(|latch| latch.contains(" = 0 ")) {
+        return Err(format!("the latch of `shorter` resets the path register:\n{mir}").into());
+    }
+    for which in ["0", "1", "2", "3", "4"] {
+        check_program(&Program::with_args(&path, &[which]), &[0, 2])
+            .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
     }
     Ok(())
 }
