@@ -4,7 +4,9 @@
 //! them, inlining small leaf functions and the fast sides of recursive ones, then removing branches on
 //! constants, chains of empty blocks, values that are computed but never used, and bounds checks
 //! that loop and branch conditions prove redundant; then loops, and blocks, whose remaining
-//! checks one guard at their entry can prove are versioned.
+//! checks one guard at their entry can prove are versioned. In a profiled program, last, loops
+//! whose path register differs in their first iteration have it peeled, counts that run together
+//! are merged, and innermost loops keep their counts in locals.
 
 mod block_guard;
 mod bounds;
@@ -14,6 +16,7 @@ mod dead_code;
 mod fields;
 mod inline;
 mod merge_counts;
+mod peel;
 mod region;
 mod simplify_cfg;
 mod split;
@@ -66,6 +69,9 @@ pub fn optimize(program: &mut mir::Program) {
         .iter_mut()
         .for_each(block_guard::guard_blocks);
     verify::after_pass(program, "block-guard");
+    // After versioning, which copies loops; before merging and promotion, which it feeds.
+    peel::peel_first_iterations(program);
+    verify::after_pass(program, "peel");
     // After inlining and versioning, which bring and copy counts; before promotion, so that
     // a loop keeps fewer counts in locals.
     merge_counts::merge_counts(program);
