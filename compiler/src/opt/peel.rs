@@ -1,6 +1,6 @@
 //! Peeling the first iteration of a loop whose path register enters it with another value than
 //! its back edges give it. A Ball-Larus path that enters a loop differs from one that starts at
-//! its header after a back edge ([BL96] §3.3: a back edge ends a path and the register restarts
+//! its header after a back edge ([BL96] §3.1: a back edge ends a path and the register restarts
 //! at the header's value), so the register's value at the header is the entry's in the first
 //! iteration and the latches' constant in every other: each count in the loop is
 //! `count[r + c]`, at an index the program computes, and two counts never share a counter.
@@ -10,8 +10,8 @@
 //! of the header, constant folding makes its counts constant, and merging and promotion keep
 //! them in fewer counters and in registers (AWFY Queens: a callee's count and the loop's count
 //! at each latch become one counter). Profiles do not change: the copy is the loop's blocks as
-//! they are (`mir/clone.rs`), and only the innermost loops of at most `MAX_SIZE` statements,
-//! without a `match` dispatch, are copied.
+//! they are (`mir/clone.rs`), and only the innermost loops of at most `MAX_SIZE` statements are
+//! copied.
 
 use pcc_profiler::edge_profile::Stop;
 
@@ -19,12 +19,11 @@ use super::const_fold::fold_constants;
 use crate::mir::clone::{append_copies, size};
 use crate::mir::{
     BlockId, Callee, Function, IdVec, LocalId, Operand, Program, Rvalue, StatementKind,
-    TerminatorKind,
 };
 use crate::profiling::{Quiet, quiet_functions, statement_stop};
 
 /// Larger loops (program statements plus terminators) are not copied.
-const MAX_SIZE: usize = 60;
+const MAX_SIZE: usize = 100;
 
 /// Peels the first iteration of every loop of the program that resets a path register that the
 /// loop reads.
@@ -55,18 +54,13 @@ pub fn peel_first_iterations(program: &mut Program) {
 }
 
 /// A profiling local that a latch of the loop `body` (the header first) sets to a constant and
-/// the loop also reads; none in a loop with a `match` dispatch (an interpreter's loop, whose copy
-/// would be large and gain little).
+/// the loop also reads.
 fn restarted_register(
     func: &Function,
     body: &[BlockId],
     profiling: &IdVec<LocalId, bool>,
 ) -> Option<LocalId> {
     let header = body[0];
-    let dispatch = |b: &BlockId| matches!(func.blocks[*b].term.kind, TerminatorKind::Switch { .. });
-    if body.iter().any(dispatch) {
-        return None;
-    }
     let reset = |kind: &StatementKind| match kind {
         StatementKind::Assign(r, Rvalue::Use(Operand::Const(_))) if profiling[*r] => Some(*r),
         _ => None,
