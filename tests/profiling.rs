@@ -1046,12 +1046,20 @@ fn promoted_loops_stop_at_checks() -> Result<(), Failed> {
     if blocks < 3 {
         return Err(format!("only {blocks} blocks flush their loop's counts at a stop").into());
     }
-    for which in ["1", "2", "3", "4", "5"] {
-        let program = Program::with_args(&path, &[which]);
-        check_program(&program, &[2])
-            .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
-        let plain = program.run(&["-O2"])?;
+    let arguments = ["1", "2", "3", "4", "5"];
+    check_each_argument(&path, &arguments, &[2])?;
+    for which in arguments {
+        let plain = Program::with_args(&path, &[which]).run(&["-O2"])?;
         expect_eq("exit status", plain.status, 101)?;
+    }
+    Ok(())
+}
+
+/// [`check_program`] at `levels` on the program at `path` run with each of `arguments`.
+fn check_each_argument(path: &Path, arguments: &[&str], levels: &[u8]) -> Result<(), Failed> {
+    for which in arguments {
+        check_program(&Program::with_args(path, &[which]), levels)
+            .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
     }
     Ok(())
 }
@@ -1067,11 +1075,7 @@ fn promoted_loops_return_early() -> Result<(), Failed> {
     if latch.is_none_or(|latch| latch.contains(" = 0 ")) {
         return Err(format!("the latch of `shorter` resets the path register:\n{mir}").into());
     }
-    for which in ["0", "1", "2", "3", "4"] {
-        check_program(&Program::with_args(&path, &[which]), &[0, 2])
-            .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
-    }
-    Ok(())
+    check_each_argument(&path, &["0", "1", "2", "3", "4"], &[0, 2])
 }
 
 /// Loops whose first iteration -O 2 peels, stopped nowhere, at a failing check in the first
@@ -1085,11 +1089,7 @@ fn peeled_loops() -> Result<(), Failed> {
     if computed != 1 {
         return Err(format!("{computed} counts of `calls` at computed indices:\n{mir}").into());
     }
-    for which in ["0", "1", "2", "3", "4"] {
-        check_program(&Program::with_args(&path, &[which]), &[0, 2])
-            .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
-    }
-    Ok(())
+    check_each_argument(&path, &["0", "1", "2", "3", "4"], &[0, 2])
 }
 
 /// Inlined callees whose counts -O 2 merges into one counter per run of counts with nothing
@@ -1101,11 +1101,7 @@ fn merged_counts_stop_between() -> Result<(), Failed> {
     if merged < 3 {
         return Err(format!("only {merged} counts merged").into());
     }
-    for which in ["0", "1", "2", "3", "4"] {
-        check_program(&Program::with_args(&path, &[which]), &[0, 2])
-            .map_err(|e| format!("argument {which}: {}", e.message().unwrap_or_default()))?;
-    }
-    Ok(())
+    check_each_argument(&path, &["0", "1", "2", "3", "4"], &[0, 2])
 }
 
 // ---------------------------------------------------------------------------------------------
