@@ -10,8 +10,13 @@
 //! of the header, constant folding makes its counts constant, and merging and promotion keep
 //! them in fewer counters and in registers (AWFY Queens: a callee's count and the loop's count
 //! at each latch become one counter). Profiles do not change: the copy is the loop's blocks as
-//! they are (`mir/clone.rs`), and only the innermost loops of at most `MAX_SIZE` statements are
-//! copied.
+//! they are (`mir/clone.rs`).
+//!
+//! Which loops: innermost ones of at most `MAX_SIZE` statements where the differing first
+//! iteration costs a count per iteration: the loop calls a function that may stop the program,
+//! so its counts stay in memory, or it adds to the register on the way to a latch, so the
+//! latch's index changes between iterations. Elsewhere promotion already counts the first
+//! iteration apart (`opt/counters.rs`), and a copy only adds code.
 
 use pcc_profiler::edge_profile::Stop;
 
