@@ -375,22 +375,7 @@ fn promote(
                     continue;
                 }
                 let counts = jump_block(func, flush, next, span);
-                let ran = func.new_temp(Type::Bool);
-                let test = StatementKind::Assign(
-                    ran,
-                    Rvalue::Binary(BinOp::Ne, Operand::Local(kept.local), int(kept.start)),
-                );
-                next = func.blocks.push(BasicBlock::new(
-                    vec![stmt(test)],
-                    Terminator {
-                        kind: TerminatorKind::Branch {
-                            cond: Operand::Local(ran),
-                            then_bb: counts,
-                            else_bb: next,
-                        },
-                        span,
-                    },
-                ));
+                next = branch_if_differ(func, (kept.local, int(kept.start)), counts, next, span);
             }
             if !always.is_empty() {
                 next = jump_block(func, always, next, span);
@@ -480,22 +465,7 @@ fn move_reset_to_exits(func: &mut Function, idom: &IdVec<BlockId, Option<BlockId
                 func.blocks[from].term.kind.retarget(exit, set);
                 continue;
             }
-            let ran = func.new_temp(Type::Bool);
-            let test = Rvalue::Binary(BinOp::Ne, Operand::Local(local), start.clone());
-            let test = func.blocks.push(BasicBlock::new(
-                vec![Statement {
-                    kind: StatementKind::Assign(ran, test),
-                    span,
-                }],
-                Terminator {
-                    kind: TerminatorKind::Branch {
-                        cond: Operand::Local(ran),
-                        then_bb: set,
-                        else_bb: exit,
-                    },
-                    span,
-                },
-            ));
+            let test = branch_if_differ(func, (local, start.clone()), set, exit, span);
             func.blocks[from].term.kind.retarget(exit, test);
         }
     }
@@ -641,6 +611,33 @@ fn jump_block(
         span,
     };
     func.blocks.push(BasicBlock::new(stmts, term))
+}
+
+/// A new block that goes to `then_bb` if the two values differ (a block ran in this entry of the
+/// loop: its local left where it started), else to `else_bb`.
+fn branch_if_differ(
+    func: &mut Function,
+    (local, start): (LocalId, Operand),
+    then_bb: BlockId,
+    else_bb: BlockId,
+    span: pcc_lang::Span,
+) -> BlockId {
+    let ran = func.new_temp(Type::Bool);
+    let test = Rvalue::Binary(BinOp::Ne, Operand::Local(local), start);
+    func.blocks.push(BasicBlock::new(
+        vec![Statement {
+            kind: StatementKind::Assign(ran, test),
+            span,
+        }],
+        Terminator {
+            kind: TerminatorKind::Branch {
+                cond: Operand::Local(ran),
+                then_bb,
+                else_bb,
+            },
+            span,
+        },
+    ))
 }
 
 fn int(value: i64) -> Operand {
