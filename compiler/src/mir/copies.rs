@@ -1,6 +1,6 @@
-//! Which locals are copies of which: a local assigned once, by a copy `x = y` of a local that is
-//! assigned at most once before it (a parameter never assigned, or one assignment that
-//! dominates the copy), equals `y` wherever the copy dominates the use. (Were `y` assigned again
+//! Which locals are copies of which: a local assigned only by copies `x = y` of one local that is
+//! assigned at most once before each of them (a parameter never assigned, or one assignment that
+//! dominates the copy), equals `y` wherever one of the copies dominates the use. (Were `y` assigned again
 //! between the copy and a use, a path from the entry through `y`'s first assignment and then that
 //! second one would reach the use without the copy.) Inlining copies each argument into a
 //! parameter local; the non-null analysis (`mir::non_null`) speaks of the originals, so that a
@@ -53,15 +53,27 @@ pub fn originals(func: &Function) -> IdVec<LocalId, LocalId> {
     // The copies whose uses could read the original.
     let mut source: IdVec<LocalId, Option<LocalId>> = IdVec::from_elem(None, func.locals.len());
     for x in func.locals.ids() {
-        let [Def::At(b, i)] = defs[x][..] else {
+        // Every assignment copies the same `y` (loop versioning and peeling copy the copy).
+        let copied = |def: &Def| match *def {
+            Def::At(b, i) => match func.blocks[b].stmts[i].kind {
+                StatementKind::Assign(_, Rvalue::Use(Operand::Local(y))) => Some((y, b, i)),
+                _ => None,
+            },
+            Def::Param => None,
+        };
+        let Some(copies) = defs[x].iter().map(copied).collect::<Option<Vec<_>>>() else {
             continue;
         };
-        let StatementKind::Assign(_, Rvalue::Use(Operand::Local(y))) = func.blocks[b].stmts[i].kind
-        else {
+        let Some(&(y, _, _)) = copies.first() else {
             continue;
         };
-        let y_once_before = matches!(defs[y][..], [def] if before(def, b, i));
-        if y != x && y_once_before && uses[x].iter().all(|&(ub, ui)| before(defs[x][0], ub, ui)) {
+        let same_y = copies.iter().all(|&(z, _, _)| z == y);
+        let y_once_before = |b, i| matches!(defs[y][..], [def] if before(def, b, i));
+        let y_before_each = copies.iter().all(|&(_, b, i)| y_once_before(b, i));
+        // On every path to a use, the last assignment of `x` copies `y`'s one value.
+        let assigned_before_uses =
+            (uses[x].iter()).all(|&(ub, ui)| defs[x].iter().any(|&def| before(def, ub, ui)));
+        if y != x && same_y && y_before_each && assigned_before_uses {
             source[x] = Some(y);
         }
     }
@@ -107,6 +119,32 @@ fn main() { println(f(new S { x: 1 })); }
         for (name, original) in &pairs {
             assert_eq!(original, "a", "{name}: {pairs:?}");
         }
+    }
+
+    /// A local assigned in a loop and in the copy `-O 2`'s versioning makes of it, each time
+    /// from the same parameter, is that parameter.
+    #[test]
+    fn a_copy_copied_with_its_loop_is_its_original() {
+        let source = "struct S { a: [int] }
+fn g(t: S, i: int) -> int { return t.a[i]; }
+fn f(s: S, n: int) -> int { let x = 0; for i in 0..n { x += g(s, i); } return x; }
+fn main() { println(f(new S { a: [1; 4] }, 4)); }
+";
+        let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+        let mut program = crate::lower::lower_program(&typed);
+        crate::opt::optimize(&mut program);
+        let func = program.functions.iter().find(|f| f.name == "f").unwrap();
+        let originals = super::originals(func);
+        // `t`, `g`'s parameter inlined, assigned `t = s` in both versions of the loop.
+        let t = (func.locals.ids())
+            .find(|&l| func.locals[l].name.as_deref() == Some("t"))
+            .expect("g inlined");
+        let assignments = (func.blocks.iter())
+            .flat_map(|b| &b.stmts)
+            .filter(|s| s.kind.dest() == Some(t))
+            .count();
+        assert_eq!(assignments, 2, "the loop is versioned");
+        assert_eq!(originals[t], func.params[0]);
     }
 
     /// A copy of a parameter the function assigns, or a local assigned twice, is its own.

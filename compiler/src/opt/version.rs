@@ -26,6 +26,9 @@
 //! in wrapping arithmetic because the guard also checks that each quantity it computes from
 //! (`i0`, `s`, the bounds' parts, each `q`) is within ±2^40 and `a` is at most 2^20: then
 //! neither the induction variable nor any covered index nor the guard's own sums wrap around.
+//! The guard makes all those tests one: each quantity is in `[0, 2^40)` exactly when the OR of
+//! them all is (`v + 2^39` for one that must be within ±2^39, the difference itself for one
+//! that must not be negative).
 //! Accesses to one array whose `q`s differ by a constant share one range (`pgo/guard.rs`'s
 //! spreads). Locals that every block entering the loop ends with a constant in are replaced by
 //! those constants, so what they decide is decided at compile time (a loop from 0 to 8 tests
@@ -37,7 +40,9 @@
 //! field of an object the loop does not reassign, where no store in the loop and no function it
 //! calls (transitively) stores that global or that field of any object, and the length of an
 //! array the loop does not reassign, is read once by the guard (a field after a null test of
-//! its object), and the unchecked copy uses that value; an array read so is one the guard can
+//! its object), and the unchecked copy uses that value (a copy that calls a function reads it
+//! again where the loop does: the same value, cheaper than keeping it across the call); an array
+//! read so is one the guard can
 //! measure, and a length read so is an invariant bound. Array lengths never change
 //! (docs/LANGUAGE.md), and a call cannot assign the caller's locals, so calls in the loop are no
 //! obstacle otherwise.
@@ -61,6 +66,9 @@ pub const MAX_LOOP_SIZE: usize = 200;
 /// Every quantity the guard computes with is within ±`BOUND`, so nothing it or the covered
 /// indices compute wraps around (see the module comment).
 const BOUND: i64 = 1 << 40;
+/// The guard keeps the quantities it bounds within ±`HALF`, their constant terms up to `HALF`
+/// aside.
+const HALF: i64 = BOUND / 2;
 /// The largest coefficient of the induction variable in a covered index.
 const MAX_COEFFICIENT: i64 = 1 << 20;
 
@@ -507,15 +515,20 @@ impl Plan {
         Some(())
     }
 
-    /// Requires `p` to be within ±`BOUND`: at run time, or now if it is a constant.
+    /// Requires `p` to be within ±`BOUND`: at run time, or now if it is a constant. The guard
+    /// tests what it keeps within ±`BOUND / 2`, so a constant term up to that is left out: `c`
+    /// and `c + 7` are one test of `c`.
     fn bound(&mut self, p: Poly) -> Option<()> {
-        match constant(&p) {
-            Some(c) => (c.unsigned_abs() <= BOUND as u64).then_some(()),
-            None => {
-                self.bounded.insert(p);
-                Some(())
-            }
+        let (rest, c) = p.split_constant();
+        if rest.0.is_empty() {
+            return (c.unsigned_abs() <= BOUND as u64).then_some(());
         }
+        self.bounded.insert(if c.unsigned_abs() <= HALF as u64 {
+            rest
+        } else {
+            p
+        });
+        Some(())
     }
 
     /// Requires `p` not to be negative: at run time, or now if it is a constant.
@@ -569,13 +582,8 @@ fn values_at_end(func: &Function, blocks: &[BlockId]) -> BTreeMap<LocalId, Poly>
     })
 }
 
-/// The value of a polynomial without locals.
-fn constant(p: &Poly) -> Option<i64> {
-    let (rest, c) = p.split_constant();
-    rest.0.is_empty().then_some(c)
-}
-
-/// Copies the loop `body` without the checks `plan` covers and with its loads hoisted, and
+/// Copies the loop `body` without the checks `plan` covers and with its loads hoisted (unless it
+/// calls a function), and
 /// makes the loop's entry edges go through the guard, which enters the copy or the original.
 fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     let header = body[0];
@@ -623,19 +631,23 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
         };
         out.push(StatementKind::Assign(load(k), rvalue));
     }
-    let mut differences = Vec::new();
+    // Each quantity is in [0, BOUND) when its OR with all the others is: `v + HALF` for one
+    // within ±`HALF`, the difference itself for one that must not be negative (which is less
+    // than an array's length wherever the accesses are in bounds: only arrays of 2^40 elements
+    // or more fail it needlessly, and run the checked loop).
+    let mut terms = Vec::new();
     for p in &plan.bounded {
         let v = out.polynomial(p);
-        differences.push(out.binary(BinOp::Add, v.clone(), int(BOUND)));
-        differences.push(out.binary(BinOp::Sub, int(BOUND), v));
+        terms.push(out.binary(BinOp::Add, v, int(HALF)));
     }
     for (rest, &c) in &plan.non_negative {
-        differences.push(out.polynomial(&rest.clone().plus_term(Vec::new(), c)));
+        terms.push(out.polynomial(&rest.clone().plus_term(Vec::new(), c)));
     }
-    let signs = differences
+    let all = terms
         .into_iter()
-        .fold(int(0), |signs, d| out.binary(BinOp::BitOr, signs, d));
-    tests.push(out.test(BinOp::Ge, signs, int(0)));
+        .fold(int(0), |all, t| out.binary(BinOp::BitOr, all, t));
+    let high = out.binary(BinOp::Shr, all, int(BOUND.trailing_zeros() as i64));
+    tests.push(out.test(BinOp::Eq, high, int(0)));
 
     // The copy: edges within the loop stay in the copy, exits go where the loop's go.
     let first = func.blocks.len();
@@ -649,7 +661,21 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     for &(k, s) in &plan.covered {
         func.blocks[BlockId::new(first + k)].stmts[s].kind.uncheck();
     }
-    for &(k, s, l) in &plan.hoisted {
+    // A value the copy keeps across a call needs a callee-saved register or a stack slot:
+    // reading it again where the loop does is no dearer, and leaves the register to the loop's
+    // own values (AWFY Queens kept its loop counter on the stack).
+    let calls = body.iter().any(|&b| {
+        (func.blocks[b].stmts.iter()).any(|s| {
+            matches!(
+                s.kind,
+                StatementKind::Call {
+                    callee: Callee::Function(_),
+                    ..
+                }
+            )
+        })
+    });
+    for &(k, s, l) in plan.hoisted.iter().filter(|_| !calls) {
         let kind = &mut func.blocks[BlockId::new(first + k)].stmts[s].kind;
         let dest = kind.dest().expect("a load assigns a local");
         *kind = StatementKind::Assign(dest, Rvalue::Use(Operand::Local(load(l))));
@@ -875,6 +901,43 @@ fn main() { println(f([true; 100])); }
             ))
             .is_none()
         );
+    }
+
+    #[test]
+    fn quantities_a_constant_apart_are_bounded_once() {
+        // AWFY Queens' `free_maxs[c + r]` and `free_mins[c - r + 7]`: `c` and `c + 7` must be
+        // small enough not to wrap around; the guard tests `c` alone.
+        let (plan, _) = plan_of(&with_main(
+            "fn f(a: [int], b: [int], c: int) -> int { let s = 0; \
+             for r in 0..8 { s += a[c + r] + b[c - r + 7]; } return s; }",
+        ))
+        .expect("versioned");
+        assert_eq!(plan.covered.len(), 2);
+        assert_eq!(plan.bounded.len(), 1, "{:?}", plan.bounded);
+        let c = plan.bounded.first().unwrap();
+        assert_eq!(c.split_constant().1, 0, "{c:?}");
+    }
+
+    #[test]
+    fn a_loop_that_calls_a_function_reads_its_loads_again() {
+        // The guard reads `s.a` and its length; the unchecked copy of a loop that calls `f`
+        // reads `s.a` where the loop does rather than keep it across the call, and one that
+        // calls nothing uses the guard's value.
+        let source = "struct S { a: [int] }
+fn f(s: S, d: int) -> int {
+    let t = 0;
+    for i in 0..8 { t += s.a[i]; if d > 0 { t += f(s, d - 1); } }
+    for i in 0..8 { t += s.a[i]; }
+    return t;
+}
+fn main() { println(f(new S { a: [1; 8] }, 2)); }
+";
+        let mut program = lower(source);
+        crate::opt::optimize(&mut program);
+        let text = crate::opt::testing::text(&program, source, "f");
+        assert_eq!(text.matches("unchecked _").count(), 2, "{text}");
+        // One read in each of the checked loops, one in the guards, one in the calling copy.
+        assert_eq!(text.matches(".a ").count(), 5, "{text}");
     }
 
     #[test]
