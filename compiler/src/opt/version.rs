@@ -24,11 +24,13 @@
 //! index affine in `i` is in bounds on that whole range when it is at both ends, so the guard
 //! checks `0 <= a × e + q < len` at `i0` and at each back edge's bound `e`. All of that is exact
 //! in wrapping arithmetic because the guard also checks that each quantity it computes from
-//! (`i0`, `s`, the bounds' parts, each `q`) is within ±2^40 and `a` is at most 2^20: then
+//! (`i0`, `s`, the bounds' parts, each `q`) is within ±2^41 and `a` is at most 2^20: then
 //! neither the induction variable nor any covered index nor the guard's own sums wrap around.
-//! The guard makes all those tests one: each quantity is in `[0, 2^40)` exactly when the OR of
-//! them all is (`v + 2^39` for one that must be within ±2^39, the difference itself for one
-//! that must not be negative).
+//! The guard makes all its tests one: each quantity is in `[0, 2^40)` exactly when the OR of
+//! them all is. A difference that must not be negative is tested so as it is; a quantity
+//! `p + c` that must be bounded, as `p + 2^39` (so `p` is within ±2^39, and `p + c` within
+//! ±2^40 for a constant `c` up to 2^39: `c` and `c + 7` are one test), unless `p + c'` is
+//! already one of the differences for such a `c'` (then `p + c` is within ±2^41).
 //! Accesses to one array whose `q`s differ by a constant share one range (`pgo/guard.rs`'s
 //! spreads). Locals that every block entering the loop ends with a constant in are replaced by
 //! those constants, so what they decide is decided at compile time (a loop from 0 to 8 tests
@@ -63,11 +65,11 @@ use crate::mir::{
 
 /// Larger loops (statements plus terminators) are not copied: the copy doubles their code.
 pub const MAX_LOOP_SIZE: usize = 200;
-/// Every quantity the guard computes with is within ±`BOUND`, so nothing it or the covered
-/// indices compute wraps around (see the module comment).
+/// The guard tests each of its quantities (offset) to be in `[0, BOUND)`, so that each
+/// quantity it computes with is within ±2 × `BOUND`, and nothing it or the covered indices
+/// compute wraps around (see the module comment).
 const BOUND: i64 = 1 << 40;
-/// The guard keeps the quantities it bounds within ±`HALF`, their constant terms up to `HALF`
-/// aside.
+/// The offset of a quantity the guard bounds, and the largest constant term left out of it.
 const HALF: i64 = BOUND / 2;
 /// The largest coefficient of the induction variable in a covered index.
 const MAX_COEFFICIENT: i64 = 1 << 20;
@@ -155,7 +157,8 @@ struct Plan {
     hoisted: Vec<(usize, usize, usize)>,
     /// (position in the loop, statement) of each access that loses its check.
     covered: Vec<(usize, usize)>,
-    /// Quantities that must be within ±`BOUND`, with the values the locals have at the guard.
+    /// Quantities the guard tests to be within ±`HALF` (each a required one less a constant
+    /// up to `HALF`), with the values the locals have at the guard.
     bounded: BTreeSet<Poly>,
     /// Quantities that must not be negative: the step's sign, and each covered index at each
     /// end of the induction variable's range and its distance from the end of its array. Kept
@@ -512,12 +515,15 @@ impl Plan {
         for p in &required.non_negative {
             self.not_negative(at_guard(p)?)?;
         }
+        // Bounded by a difference that must not be negative.
+        let non_negative = &self.non_negative;
+        self.bounded
+            .retain(|p| (non_negative.get(p)).is_none_or(|c| c.unsigned_abs() > HALF as u64));
         Some(())
     }
 
-    /// Requires `p` to be within ±`BOUND`: at run time, or now if it is a constant. The guard
-    /// tests what it keeps within ±`BOUND / 2`, so a constant term up to that is left out: `c`
-    /// and `c + 7` are one test of `c`.
+    /// Requires `p` to be within ±`BOUND`: at run time (see the module comment), or now if it
+    /// is a constant.
     fn bound(&mut self, p: Poly) -> Option<()> {
         let (rest, c) = p.split_constant();
         if rest.0.is_empty() {
@@ -906,16 +912,26 @@ fn main() { println(f([true; 100])); }
     #[test]
     fn quantities_a_constant_apart_are_bounded_once() {
         // AWFY Queens' `free_maxs[c + r]` and `free_mins[c - r + 7]`: `c` and `c + 7` must be
-        // small enough not to wrap around; the guard tests `c` alone.
-        let (plan, _) = plan_of(&with_main(
+        // small enough not to wrap around. `c` must not be negative, which the guard tests as
+        // being in `[0, 2^40)`: that bounds both.
+        let (plan, conditions) = plan_of(&with_main(
             "fn f(a: [int], b: [int], c: int) -> int { let s = 0; \
              for r in 0..8 { s += a[c + r] + b[c - r + 7]; } return s; }",
         ))
         .expect("versioned");
         assert_eq!(plan.covered.len(), 2);
-        assert_eq!(plan.bounded.len(), 1, "{:?}", plan.bounded);
-        let c = plan.bounded.first().unwrap();
-        assert_eq!(c.split_constant().1, 0, "{c:?}");
+        assert!(plan.bounded.is_empty(), "{:?}", plan.bounded);
+        assert!(conditions.contains(&"c".to_string()), "{conditions:?}");
+        // The parts `n` and `k` of the test `i + k < n` are tested only in differences: each
+        // is bounded.
+        let (plan, _) = plan_of(&with_main(
+            "fn f(a: [int], n: int, k: int) -> int { let s = 0; let i = 0; \
+             while i + k < n { s += a[i]; i += 1; } return s; }",
+        ))
+        .expect("versioned");
+        assert_eq!(plan.covered.len(), 1);
+        assert_eq!(plan.bounded.len(), 2, "{:?}", plan.bounded);
+        assert!(plan.bounded.iter().all(|p| p.split_constant().1 == 0));
     }
 
     #[test]
@@ -952,7 +968,8 @@ fn main() { println(f(new S { a: [1; 8] }, 2)); }
         // (`_5` is `n - 1`, which `n1` and then `i` copy.)
         assert_eq!(plan.covered.len(), 2);
         assert_eq!(conditions, ["_5", "len(a) + -1", "len(a) + -1*_5 + -1"]);
-        assert_eq!(plan.bounded.len(), 1, "{:?}", plan.bounded);
+        // Bounded by the first condition.
+        assert!(plan.bounded.is_empty(), "{:?}", plan.bounded);
     }
 
     #[test]
