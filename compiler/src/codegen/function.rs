@@ -712,6 +712,7 @@ impl FunctionTranslator<'_, '_> {
                 base,
                 index,
                 checked,
+                ..
             } if self.mir.operand_type(base) == Type::Str => {
                 let (string, index) = (self.operand(base)?, self.operand(index)?);
                 self.string_byte(string, index, *checked)
@@ -720,8 +721,14 @@ impl FunctionTranslator<'_, '_> {
                 base,
                 index,
                 checked,
+                readonly,
             } => {
-                let (flags, ty, size) = self.element_access(base)?;
+                let (mut flags, ty, size) = self.element_access(base)?;
+                if *readonly {
+                    // A pure value to Cranelift: its elaboration places the read with the
+                    // arithmetic that uses it, where a load could fold into it.
+                    flags = flags.with_readonly().with_can_move();
+                }
                 let (array, index) = (self.operand(base)?, self.operand(index)?);
                 let (slot, displacement) = self.element_slot(array, index, *checked, size)?;
                 Ok(load_element(

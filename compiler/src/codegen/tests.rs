@@ -377,6 +377,7 @@ fn strings() {
                         base: local(s),
                         index: int(2),
                         checked: true,
+                        readonly: false,
                     },
                 )],
                 n,
@@ -472,6 +473,7 @@ fn arrays() {
                 base: local(base),
                 index: int(i),
                 checked: true,
+                readonly: false,
             },
         )
     };

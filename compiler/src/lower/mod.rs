@@ -412,6 +412,7 @@ impl Builder {
                         base: array.clone(),
                         index: index.clone(),
                         checked: true,
+                        readonly: false,
                     },
                     at,
                 );
@@ -524,6 +525,7 @@ impl Builder {
                         base,
                         index,
                         checked: true,
+                        readonly: false,
                     },
                     span,
                 )

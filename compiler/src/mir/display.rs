@@ -97,7 +97,11 @@ impl Program {
                 base,
                 index,
                 checked,
-            } => format!("{}{base}[{index}]", unchecked(*checked)),
+                readonly,
+            } => {
+                let readonly = if *readonly { "readonly " } else { "" };
+                format!("{}{readonly}{base}[{index}]", unchecked(*checked))
+            }
             Rvalue::Field {
                 object,
                 strukt,

@@ -290,11 +290,15 @@ pub enum Rvalue {
     Binary(BinOp, Operand, Operand),
     Global(GlobalId),
     /// Array element or string byte, bounds-checked unless `checked` is false (the index is
-    /// proven in bounds).
+    /// proven in bounds). `readonly` (only where unchecked): nothing writes the array while the
+    /// value is in use, which is in the same iteration of the loop whose induction variable the
+    /// index depends on, so code generation may move the read anywhere in that iteration after
+    /// the index is known (`opt/version.rs`).
     Index {
         base: Operand,
         index: Operand,
         checked: bool,
+        readonly: bool,
     },
     /// Null-checked field read.
     Field {
@@ -371,6 +375,7 @@ impl StatementKind {
                     base,
                     index,
                     checked: true,
+                    ..
                 },
             ) => Some((base, index)),
             StatementKind::SetIndex {
@@ -462,6 +467,13 @@ impl StatementKind {
             StatementKind::Assign(_, Rvalue::Index { checked, .. })
             | StatementKind::SetIndex { checked, .. } => *checked = false,
             _ => unreachable!("only element accesses are covered"),
+        }
+    }
+
+    /// Marks an unchecked element read `readonly` (`Rvalue::Index`), or no longer.
+    pub fn set_readonly(&mut self, value: bool) {
+        if let StatementKind::Assign(_, Rvalue::Index { readonly, .. }) = self {
+            *readonly = value;
         }
     }
 

@@ -231,6 +231,11 @@ impl Verifier<'_> {
             Rvalue::Use(op) | Rvalue::Unary(_, op) => self.operand(op),
             Rvalue::Binary(_, x, y) => self.operands([x, y]),
             Rvalue::Global(global) => self.global(*global),
+            Rvalue::Index {
+                checked: true,
+                readonly: true,
+                ..
+            } => Err(error("a bounds-checked read marked readonly")),
             Rvalue::Index { base, index, .. } => self.operands([base, index]),
             Rvalue::Field {
                 object,

@@ -87,6 +87,7 @@ pub fn remove_bounds_checks(func: &mut Function) {
                         base,
                         index,
                         checked,
+                        ..
                     },
                 ) => Some((&*base, &*index, checked)),
                 StatementKind::SetIndex {

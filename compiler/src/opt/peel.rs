@@ -131,6 +131,13 @@ fn peel(func: &mut Function, body: &[BlockId]) {
             .kind
             .retarget(header, BlockId::new(first));
     }
+    // The copy is outside the loop, where a read marked `readonly` could be moved above the
+    // guard that proved it in bounds.
+    for b in first..func.blocks.len() {
+        for stmt in &mut func.blocks[BlockId::new(b)].stmts {
+            stmt.kind.set_readonly(false);
+        }
+    }
 }
 
 #[cfg(test)]

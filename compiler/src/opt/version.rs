@@ -157,6 +157,11 @@ struct Plan {
     hoisted: Vec<(usize, usize, usize)>,
     /// (position in the loop, statement) of each access that loses its check.
     covered: Vec<(usize, usize)>,
+    /// (position in the loop, statement) of each covered read the copy marks `readonly`, and
+    /// the pairs of arrays (invariant locals or loads) the guard tests are not the same, so
+    /// that the loop's stores do not write the arrays those reads read.
+    readonly: Vec<(usize, usize)>,
+    distinct: BTreeSet<(LocalId, LocalId)>,
     /// Quantities the guard tests to be within ±`HALF` (each a required one less a constant
     /// up to `HALF`), with the values the locals have at the guard.
     bounded: BTreeSet<Poly>,
@@ -241,6 +246,8 @@ fn plan(
         first_load: n,
         hoisted: Vec::new(),
         covered: Vec::new(),
+        readonly: Vec::new(),
+        distinct: BTreeSet::new(),
         bounded: BTreeSet::new(),
         non_negative: BTreeMap::new(),
         entries: Vec::new(),
@@ -250,6 +257,9 @@ fn plan(
     let mut required = Required::default();
     // Checked accesses: (position, statement, array, index).
     let mut accesses = Vec::new();
+    // The arrays the loop's element stores write: their type, and the invariant local or load
+    // each is (`None`: neither).
+    let mut written: Vec<(Type, Option<LocalId>)> = Vec::new();
     // The edges within the loop, which are all the evaluation follows.
     let mut predecessors: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
     for &b in body {
@@ -299,6 +309,13 @@ fn plan(
             state
         };
         for (s, stmt) in func.blocks[b].stmts.iter().enumerate() {
+            if let StatementKind::SetIndex {
+                array: Operand::Local(array),
+                ..
+            } = stmt.kind
+            {
+                written.push((func.locals[array].ty.clone(), state.alias[array]));
+            }
             if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
                 && let Some(array) = state.alias[*array]
                 && let Some(index) = operand(&|l| state.value.get(func, l), index)
@@ -450,6 +467,9 @@ fn plan(
         if let Some(spread) = spread {
             required.ranges.insert(key, spread);
             plan.covered.push((k, s));
+            if a != 0 {
+                plan.mark_readonly(func, body, (k, s, array), &written);
+            }
         }
     }
     if plan.covered.is_empty() {
@@ -478,6 +498,61 @@ struct Required {
 }
 
 impl Plan {
+    /// Marks the covered access at (`k`, `s`) of the loop `body`, of `array` (an invariant
+    /// local or load), `readonly` if it is a read whose index depends on the induction
+    /// variable, and nothing can write `array` while its value is in use: the loop calls no
+    /// function, each of its element stores writes an array of another type or one the guard
+    /// tests is not `array` (arrays do not overlap), and nothing computed from the value is read
+    /// outside the loop. Then the value is used in the iteration that reads it, after the index
+    /// is known, whatever Cranelift moves: it computes a pure value where its first use needs
+    /// it (which would be after the loop for a value read there, and after a store the program
+    /// makes there), and hoists it no further than its operands, the index among them.
+    fn mark_readonly(
+        &mut self,
+        func: &Function,
+        body: &[BlockId],
+        (k, s, array): (usize, usize, LocalId),
+        written: &[(Type, Option<LocalId>)],
+    ) {
+        let StatementKind::Assign(
+            dest,
+            Rvalue::Index {
+                base: Operand::Local(base),
+                ..
+            },
+        ) = func.blocks[body[k]].stmts[s].kind
+        else {
+            return;
+        };
+        let ty = &func.locals[base].ty;
+        if !matches!(ty, Type::Array(_)) {
+            return;
+        }
+        let calls = (body.iter().flat_map(|&b| &func.blocks[b].stmts)).any(|stmt| {
+            matches!(
+                stmt.kind,
+                StatementKind::Call {
+                    callee: Callee::Function(_) | Callee::Region(_),
+                    ..
+                }
+            )
+        });
+        let mut distinct = BTreeSet::new();
+        for (_, other) in written.iter().filter(|(t, _)| t == ty) {
+            match *other {
+                Some(other) if other != array => {
+                    distinct.insert((array.min(other), array.max(other)));
+                }
+                _ => return,
+            }
+        }
+        if calls || read_outside(func, body, dest) {
+            return;
+        }
+        self.readonly.push((k, s));
+        self.distinct.append(&mut distinct);
+    }
+
     /// The load `load` of type `ty` (made once): the guard's temporary for it.
     fn load(&mut self, load: Load, ty: &Type) -> LocalId {
         let k = match self.loads.iter().position(|(known, _)| *known == load) {
@@ -588,6 +663,31 @@ fn values_at_end(func: &Function, blocks: &[BlockId]) -> BTreeMap<LocalId, Poly>
     })
 }
 
+/// Whether `value`, assigned in the loop `body`, or a local computed from it in the loop, is
+/// read outside the loop.
+fn read_outside(func: &Function, body: &[BlockId], value: LocalId) -> bool {
+    let mut from_value = BTreeSet::from([value]);
+    // To a fixed point: a loop carries values from one iteration to the next.
+    loop {
+        let before = from_value.len();
+        for stmt in body.iter().flat_map(|&b| &func.blocks[b].stmts) {
+            if let Some(dest) = stmt.kind.dest()
+                && (stmt.kind.operands().into_iter())
+                    .any(|op| matches!(op, Operand::Local(l) if from_value.contains(l)))
+            {
+                from_value.insert(dest);
+            }
+        }
+        if from_value.len() == before {
+            break;
+        }
+    }
+    (func.blocks.iter_enumerated())
+        .filter(|(b, _)| !body.contains(b))
+        .flat_map(|(_, block)| block.reads().flatten())
+        .any(|op| matches!(op, Operand::Local(l) if from_value.contains(l)))
+}
+
 /// Copies the loop `body` without the checks `plan` covers and with its loads hoisted (unless it
 /// calls a function), and
 /// makes the loop's entry edges go through the guard, which enters the copy or the original.
@@ -641,6 +741,9 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     // within ±`HALF`, the difference itself for one that must not be negative (which is less
     // than an array's length wherever the accesses are in bounds: only arrays of 2^40 elements
     // or more fail it needlessly, and run the checked loop).
+    for &(a, b) in &plan.distinct {
+        tests.push(out.test(BinOp::Ne, Operand::Local(a), Operand::Local(b)));
+    }
     let mut terms = Vec::new();
     for p in &plan.bounded {
         let v = out.polynomial(p);
@@ -666,6 +769,11 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     });
     for &(k, s) in &plan.covered {
         func.blocks[BlockId::new(first + k)].stmts[s].kind.uncheck();
+    }
+    for &(k, s) in &plan.readonly {
+        func.blocks[BlockId::new(first + k)].stmts[s]
+            .kind
+            .set_readonly(true);
     }
     // A value the copy keeps across a call needs a callee-saved register or a stack slot:
     // reading it again where the loop does is no dearer, and leaves the register to the loop's
@@ -800,7 +908,11 @@ fn main() { println(f([true; 100])); }
         let mut program = lower(source);
         crate::opt::optimize(&mut program);
         let text = crate::opt::testing::text(&program, source, "f");
-        assert_eq!(text.matches("= unchecked _0[").count(), 1, "{text}");
+        assert_eq!(
+            text.matches("= unchecked readonly _0[").count(),
+            1,
+            "{text}"
+        );
     }
 
     /// `p` with the locals' source names (`_N` for temporaries), `len(a)` for the guard's load
@@ -954,6 +1066,50 @@ fn main() { println(f(new S { a: [1; 8] }, 2)); }
         assert_eq!(text.matches("unchecked _").count(), 2, "{text}");
         // One read in each of the checked loops, one in the guards, one in the calling copy.
         assert_eq!(text.matches(".a ").count(), 5, "{text}");
+    }
+
+    /// The statements of `f` in `source` after `-O 2` that contain `what`, as text.
+    fn optimized_lines(source: &str, what: &str) -> Vec<String> {
+        let mut program = lower(source);
+        crate::opt::optimize(&mut program);
+        let text = crate::opt::testing::text(&program, source, "f");
+        text.lines()
+            .filter(|l| l.contains(what))
+            .map(|l| l.split("//").next().unwrap().trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn reads_of_arrays_the_loop_does_not_write_are_readonly() {
+        // A blur: the copy reads `src` and `mask` readonly once the guard has seen that
+        // neither is `dst`, the array the loop writes.
+        let source = "fn f(src: [int], mask: [int], dst: [int], n: int) {
+    for i in 1..n { if mask[i] != 0 { dst[i] = src[i - 1] + src[i]; } }
+}
+fn main() { f([1; 4], [1; 4], [0; 4], 3); }
+";
+        assert_eq!(optimized_lines(source, "readonly").len(), 3);
+        let mut tests = optimized_lines(source, " != _");
+        tests.sort();
+        assert_eq!(tests.len(), 2, "{tests:?}");
+        assert!(tests[0].ends_with("_0 != _2") && tests[1].ends_with("_1 != _2"));
+        // Not when the loop writes the array it reads, calls a function, or a value read
+        // is used after the loop (where Cranelift would put the read).
+        for f in [
+            "fn f(a: [int], n: int) { for i in 1..n { a[i] = a[i - 1] + 1; } }",
+            "fn f(a: [int], b: [int], n: int) { for i in 0..n { b[i] = a[i]; g(); } }\n\
+             fn g() { if argc() > 9 { g(); } }",
+            "fn f(a: [int], n: int) -> int { let x = 0; for i in 0..n { x = a[i] * 2; } \
+             a[0] = 5; return x; }",
+        ] {
+            let source = format!("{f}\nfn main() {{}}\n");
+            assert!(!optimized_lines(&source, "unchecked").is_empty(), "{f}");
+            assert_eq!(
+                optimized_lines(&source, "readonly"),
+                Vec::<String>::new(),
+                "{f}"
+            );
+        }
     }
 
     #[test]
