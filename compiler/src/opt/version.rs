@@ -162,6 +162,8 @@ struct Plan {
     /// that the loop's stores do not write the arrays those reads read.
     readonly: Vec<(usize, usize)>,
     distinct: BTreeSet<(LocalId, LocalId)>,
+    /// Whether the loop calls a function (or brackets an inlined one's activation region).
+    calls: bool,
     /// Quantities the guard tests to be within ±`HALF` (each a required one less a constant
     /// up to `HALF`), with the values the locals have at the guard.
     bounded: BTreeSet<Poly>,
@@ -248,6 +250,15 @@ fn plan(
         covered: Vec::new(),
         readonly: Vec::new(),
         distinct: BTreeSet::new(),
+        calls: (body.iter().flat_map(|&b| &func.blocks[b].stmts)).any(|stmt| {
+            matches!(
+                stmt.kind,
+                StatementKind::Call {
+                    callee: Callee::Function(_) | Callee::Region(_),
+                    ..
+                }
+            )
+        }),
         bounded: BTreeSet::new(),
         non_negative: BTreeMap::new(),
         entries: Vec::new(),
@@ -528,15 +539,6 @@ impl Plan {
         if !matches!(ty, Type::Array(_)) {
             return;
         }
-        let calls = (body.iter().flat_map(|&b| &func.blocks[b].stmts)).any(|stmt| {
-            matches!(
-                stmt.kind,
-                StatementKind::Call {
-                    callee: Callee::Function(_) | Callee::Region(_),
-                    ..
-                }
-            )
-        });
         let mut distinct = BTreeSet::new();
         for (_, other) in written.iter().filter(|(t, _)| t == ty) {
             match *other {
@@ -546,7 +548,7 @@ impl Plan {
                 _ => return,
             }
         }
-        if calls || read_outside(func, body, dest) {
+        if self.calls || read_outside(func, body, dest) {
             return;
         }
         self.readonly.push((k, s));
@@ -778,18 +780,7 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     // A value the copy keeps across a call needs a callee-saved register or a stack slot:
     // reading it again where the loop does is no dearer, and leaves the register to the loop's
     // own values (AWFY Queens kept its loop counter on the stack).
-    let calls = body.iter().any(|&b| {
-        (func.blocks[b].stmts.iter()).any(|s| {
-            matches!(
-                s.kind,
-                StatementKind::Call {
-                    callee: Callee::Function(_),
-                    ..
-                }
-            )
-        })
-    });
-    for &(k, s, l) in plan.hoisted.iter().filter(|_| !calls) {
+    for &(k, s, l) in plan.hoisted.iter().filter(|_| !plan.calls) {
         let kind = &mut func.blocks[BlockId::new(first + k)].stmts[s].kind;
         let dest = kind.dest().expect("a load assigns a local");
         *kind = StatementKind::Assign(dest, Rvalue::Use(Operand::Local(load(l))));
