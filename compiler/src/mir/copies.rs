@@ -1,11 +1,12 @@
 //! Which locals are copies of which: a local assigned only by copies `x = y` of one local that is
 //! assigned at most once before each of them (a parameter never assigned, or one assignment that
-//! dominates the copy), equals `y` wherever one of the copies dominates the use. (Were `y` assigned again
-//! between the copy and a use, a path from the entry through `y`'s first assignment and then that
-//! second one would reach the use without the copy.) Inlining copies each argument into a
-//! parameter local; the non-null analysis (`mir::non_null`) speaks of the originals, so that a
-//! null test or a field access in one inlined callee tells the next one's that the object is not
-//! null. The code keeps its copies: reading the original instead would make it live longer,
+//! dominates the copies), equals `y` wherever one of the copies dominates the use: on every path
+//! there, the last assignment of `x` copied `y`'s one value. (Were `y` assigned again between a
+//! copy and a use, a path from the entry through `y`'s first assignment and then that second one
+//! would reach the use without a copy.) Inlining copies each argument into a parameter local,
+//! and versioning and peeling copy loops with such copies in them; the non-null analysis
+//! (`mir::non_null`) speaks of the originals, so that a null test or a field access in one
+//! inlined callee tells the next one's that the object is not null. The code keeps its copies: reading the original instead would make it live longer,
 //! and Cranelift then spilled AWFY Richards' task pointer in its hottest loop.
 
 use super::{BlockId, Function, IdVec, LocalId, Operand, Rvalue, StatementKind, dominates};
@@ -53,7 +54,7 @@ pub fn originals(func: &Function) -> IdVec<LocalId, LocalId> {
     // The copies whose uses could read the original.
     let mut source: IdVec<LocalId, Option<LocalId>> = IdVec::from_elem(None, func.locals.len());
     for x in func.locals.ids() {
-        // Every assignment copies the same `y` (loop versioning and peeling copy the copy).
+        // Every assignment copies the same `y`.
         let copied = |def: &Def| match *def {
             Def::At(b, i) => match func.blocks[b].stmts[i].kind {
                 StatementKind::Assign(_, Rvalue::Use(Operand::Local(y))) => Some((y, b, i)),
@@ -70,7 +71,6 @@ pub fn originals(func: &Function) -> IdVec<LocalId, LocalId> {
         let same_y = copies.iter().all(|&(z, _, _)| z == y);
         let y_once_before = |b, i| matches!(defs[y][..], [def] if before(def, b, i));
         let y_before_each = copies.iter().all(|&(_, b, i)| y_once_before(b, i));
-        // On every path to a use, the last assignment of `x` copies `y`'s one value.
         let assigned_before_uses =
             (uses[x].iter()).all(|&(ub, ui)| defs[x].iter().any(|&def| before(def, ub, ui)));
         if y != x && same_y && y_before_each && assigned_before_uses {

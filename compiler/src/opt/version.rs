@@ -43,11 +43,18 @@
 //! calls (transitively) stores that global or that field of any object, and the length of an
 //! array the loop does not reassign, is read once by the guard (a field after a null test of
 //! its object), and the unchecked copy uses that value (a copy that calls a function reads it
-//! again where the loop does: the same value, cheaper than keeping it across the call); an array
-//! read so is one the guard can
-//! measure, and a length read so is an invariant bound. Array lengths never change
-//! (docs/LANGUAGE.md), and a call cannot assign the caller's locals, so calls in the loop are no
-//! obstacle otherwise.
+//! again where the loop does: the same value, cheaper than keeping it across the call); an
+//! array read so is one the guard can measure, and a length read so is an invariant bound.
+//! Array lengths never change (docs/LANGUAGE.md), and a call cannot assign the caller's locals,
+//! so calls in the loop are no obstacle otherwise.
+//!
+//! Reads the loop's stores cannot change: in the copy, a covered read whose index depends on
+//! the induction variable, of an array that no store of the loop writes (the guard also tests
+//! that each array of the same type the loop stores into is another one), in a loop that calls
+//! no function, and whose value is used only in the loop, is marked `readonly` (see
+//! `Plan::mark_readonly` for why Cranelift may then move it). Cranelift computes such a read
+//! with the arithmetic that uses it, where it can fold into an add, instead of all reads first
+//! (a 3×3 blur kept nine values live at once and spilled the loop's own).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -690,9 +697,9 @@ fn read_outside(func: &Function, body: &[BlockId], value: LocalId) -> bool {
         .any(|op| matches!(op, Operand::Local(l) if from_value.contains(l)))
 }
 
-/// Copies the loop `body` without the checks `plan` covers and with its loads hoisted (unless it
-/// calls a function), and
-/// makes the loop's entry edges go through the guard, which enters the copy or the original.
+/// Copies the loop `body` without the checks `plan` covers, with its loads hoisted (unless it
+/// calls a function) and its reads `plan` marks readonly, and makes the loop's entry edges go
+/// through the guard, which enters the copy or the original.
 fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
     let header = body[0];
     let span = func.blocks[header].term.span;
@@ -739,13 +746,13 @@ fn build(func: &mut Function, body: &[BlockId], plan: &Plan) {
         };
         out.push(StatementKind::Assign(load(k), rvalue));
     }
+    for &(a, b) in &plan.distinct {
+        tests.push(out.test(BinOp::Ne, Operand::Local(a), Operand::Local(b)));
+    }
     // Each quantity is in [0, BOUND) when its OR with all the others is: `v + HALF` for one
     // within ±`HALF`, the difference itself for one that must not be negative (which is less
     // than an array's length wherever the accesses are in bounds: only arrays of 2^40 elements
     // or more fail it needlessly, and run the checked loop).
-    for &(a, b) in &plan.distinct {
-        tests.push(out.test(BinOp::Ne, Operand::Local(a), Operand::Local(b)));
-    }
     let mut terms = Vec::new();
     for p in &plan.bounded {
         let v = out.polynomial(p);
