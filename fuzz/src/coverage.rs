@@ -1,7 +1,8 @@
 //! What the generated programs exercise: the MIR statement and terminator kinds of their code as
 //! lowered (`pcc run --emit mir`), and the optimizer's transforms on them: activation regions,
-//! bounds checks removed and calls inlined at `-O 2`, and what `--use-profile` with each program's own `kbl` profile
-//! changed (cold blocks, hot call sites, unrolled loops, superblocks), from its report.
+//! bounds checks removed, reads made readonly and calls inlined at `-O 2`, and what
+//! `--use-profile` with each program's own `kbl` profile changed (cold blocks, hot call sites,
+//! unrolled loops, superblocks), from its report.
 
 use std::collections::BTreeMap;
 
@@ -58,6 +59,10 @@ impl Coverage {
         self.add(
             "opt: bounds checks removed",
             optimized.matches("unchecked ").count() as u64,
+        );
+        self.add(
+            "opt: reads readonly (versioned loops)",
+            optimized.matches("unchecked readonly ").count() as u64,
         );
         self.add(
             "opt: blocks removed (folding, CFG simplification)",
@@ -143,7 +148,9 @@ fn kind_of(code: &str) -> &'static str {
     if target.contains('.') {
         return "set field";
     }
-    let value = value.trim_start_matches("unchecked ");
+    let value = value
+        .trim_start_matches("unchecked ")
+        .trim_start_matches("readonly ");
     if is_call(value) {
         return call_kind(value);
     }
