@@ -724,6 +724,23 @@ impl Gen {
             Stmt::simple(Expr::leaf(update)),
             Stmt::simple(Expr::leaf(rare)),
         ];
+        // A second array the loop writes while it reads `a`, now and then `a` itself (decided
+        // at run time): -O 2's readonly reads need the guard's test that the two differ.
+        let mut decls = vec![decl];
+        let mut shows = Vec::new();
+        if self.chance(30) {
+            let b = self.fresh("b");
+            decls.push(Stmt::simple(Expr::leaf(format!(
+                "let {b} = [0; {n}]; if s % 3 == {} {{ {b} = {a}; }}",
+                self.below(3)
+            ))));
+            body.push(Stmt::simple(Expr::leaf(format!(
+                "{b}[{i}] = {a}[{i}] * {k} + 1; {b}[{i}] += {a}[{i} * 1];"
+            ))));
+            shows.push(Stmt::simple(Expr::leaf(format!(
+                "println({b}[len({b}) / 2], {b}[len({b}) - 1]);"
+            ))));
+        }
         let leaf_calls: Vec<Signature> = self
             .functions
             .iter()
@@ -764,7 +781,10 @@ impl Gen {
             mutable: true,
         });
         let show = Stmt::simple(Expr::leaf(format!("println({a}[len({a}) / 2], len({a}));")));
-        vec![decl, loop_stmt, show]
+        decls.push(loop_stmt);
+        decls.push(show);
+        decls.extend(shows);
+        decls
     }
 
     fn signature(&self, f: usize) -> Signature {
