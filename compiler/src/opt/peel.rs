@@ -22,9 +22,7 @@ use pcc_profiler::edge_profile::Stop;
 
 use super::const_fold::fold_constants;
 use crate::mir::clone::{append_copies, size};
-use crate::mir::{
-    BlockId, Callee, Function, IdVec, LocalId, Operand, Program, Rvalue, StatementKind,
-};
+use crate::mir::{BlockId, Function, IdVec, LocalId, Operand, Program, Rvalue, StatementKind};
 use crate::profiling::{Quiet, quiet_functions, statement_stop};
 
 /// Larger loops (program statements plus terminators) are not copied.
@@ -99,14 +97,7 @@ fn steps(func: &Function, body: &[BlockId], r: LocalId) -> bool {
 /// its balls, peeled, made the loop that moves them 7% slower).
 fn calls_a_function_that_may_stop(func: &Function, body: &[BlockId], quiet: &Quiet) -> bool {
     (body.iter().flat_map(|&b| &func.blocks[b].stmts)).any(|s| {
-        let call = matches!(
-            s.kind,
-            StatementKind::Call {
-                callee: Callee::Function(_),
-                ..
-            }
-        );
-        call && statement_stop(func, &s.kind, quiet) == Stop::InCall
+        s.kind.called_function().is_some() && statement_stop(func, &s.kind, quiet) == Stop::InCall
     })
 }
 
