@@ -1,7 +1,7 @@
 //! End-to-end tests of messages that used to mislead (issue 14): warnings for options the chosen
 //! mode ignores, the hint for program arguments given without `--`, `--help` on `--interesting`,
 //! usage errors' exit status 2, `pcc pgo` on a program too short to time, and the location of
-//! running out of memory in a string concatenation.
+//! running out of memory in a string concatenation, and output into a pipe closed early.
 
 mod common;
 
@@ -136,4 +136,23 @@ fn string_concatenation_out_of_memory_has_a_location() {
         "{}",
         run.stderr
     );
+}
+
+/// `pcc run --emit mir BIG | head` stops quietly when `head` closes the pipe: no panic, status 0.
+#[test]
+fn a_listing_into_a_closed_pipe_ends_quietly() {
+    let big = common::root().join("programs/bench/awfy_deltablue.pl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
+        .args(["run", "-O2", "--emit", "mir"])
+        .arg(big)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("pcc starts");
+    // The listing is larger than a pipe's buffer, so pcc writes into the closed pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
 }

@@ -672,8 +672,7 @@ pub fn emit(
             .map_err(codegen_failed)?
         }
     };
-    print!("{text}");
-    Ok(0)
+    Ok(crate::commands::print_text(&text))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::Path;
 
-use super::profile::print_text;
+use super::print_text;
 use super::profile_view::{FunctionView, ProgramView};
 
 pub fn run(profile: &Path, function: Option<&str>) -> i32 {

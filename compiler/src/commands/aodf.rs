@@ -10,7 +10,8 @@ use pcc_profiler::profile::{Kinship, Mode, Profile};
 use pcc_profiler::tpp::{Aodf, profile_aodf};
 use serde::Serialize;
 
-use super::profile::{load, print_json, print_text};
+use super::print_text;
+use super::profile::{load, print_json};
 use crate::profiling::{cfg_hash, function_cfg};
 use crate::{driver, lower};
 

@@ -139,7 +139,7 @@ pub fn run(file: &Path, function: Option<&str>, path: Option<u64>, guide: &Guide
         }
         out.push('\n');
     }
-    super::paths::write_stdout(&out)
+    super::print_text(&out)
 }
 
 /// Each path's count in the interesting-path profile, by Ball-Larus id (`None` for a static

@@ -13,7 +13,7 @@ use pcc_profiler::profile::Mode;
 
 use std::collections::BTreeMap;
 
-use super::profile::print_text;
+use super::print_text;
 use super::profile_view::ProgramView;
 use crate::profiling::call_split;
 

@@ -12,3 +12,20 @@ pub mod profile_view;
 pub mod report;
 pub mod test;
 pub mod wpp;
+
+/// Writes pcc's own output (a report, a listing) to stdout; its exit status. A closed pipe
+/// (`pcc profile show P | head`) is not an error: the reader has what it wanted.
+pub fn print_text(text: &str) -> i32 {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write to stdout: {error}");
+            1
+        }
+        _ => 0,
+    }
+}

@@ -73,7 +73,7 @@ pub fn run(file: &Path, function: Option<&str>, format: Format, profile: Option<
         Format::Json => render_json(&checked.file_name, &functions, &source),
         Format::Dot => render_dot(&checked.file_name, &functions, &source, counts.as_ref()),
     };
-    write_stdout(&output)
+    super::print_text(&output)
 }
 
 /// The profiled functions (all but the global initializers), or only `function`; an error
@@ -102,23 +102,6 @@ pub(super) fn select<'p>(
                 Err(EXIT_COMPILE_ERROR)
             }
         },
-    }
-}
-
-/// Writes the report; a closed pipe (`pcc paths … | head`) is not an error.
-pub(super) fn write_stdout(text: &str) -> i32 {
-    use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => 0,
-        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(err) => {
-            eprintln!("error: cannot write the paths: {err}");
-            EXIT_COMPILE_ERROR
-        }
     }
 }
 

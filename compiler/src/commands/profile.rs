@@ -4,7 +4,6 @@
 //! status 1.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use pcc_profiler::profile::{self, FunctionComparison, Kinship, Profile, ShowReport, SpectraDiff};
@@ -71,7 +70,7 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
                 super::wpp::summary(&profile, &s)
             )
         });
-        print_text(&(header + &report.render_text(&|n| source.as_ref()?.line(n))))
+        super::print_text(&(header + &report.render_text(&|n| source.as_ref()?.line(n))))
     }
 }
 
@@ -227,7 +226,7 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
             b_path.display(),
             args(&b)
         );
-        print_text(&(header + &result.render_text(&|n| source.as_ref()?.line(n))))
+        super::print_text(&(header + &result.render_text(&|n| source.as_ref()?.line(n))))
     }
 }
 
@@ -244,24 +243,9 @@ pub(super) fn load(path: &Path) -> Option<Profile> {
     Some(profile)
 }
 
-/// Writes a report to stdout. A closed pipe (`pcc profile show P | head`) is not an error.
-pub(super) fn print_text(text: &str) -> i32 {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("error: cannot write the report: {error}");
-            1
-        }
-        _ => 0,
-    }
-}
-
 pub(super) fn print_json(value: &impl Serialize) -> i32 {
     let text = serde_json::to_string_pretty(value).expect("reports always serialize");
-    print_text(&(text + "\n"))
+    super::print_text(&(text + "\n"))
 }
 
 /// The profiled program's source, to show the text of the lines a report names.

@@ -9,7 +9,8 @@ use pcc_profiler::profile::{Mode, Profile};
 use pcc_profiler::wpp::{HotParams, HotSubpath, WppSection, hot_subpaths};
 use serde::Serialize;
 
-use super::profile::{load, print_json, print_text};
+use super::print_text;
+use super::profile::{load, print_json};
 
 /// The profile at `path` and its `"wpp"` field, or says on stderr why there is none.
 fn load_wpp(path: &Path) -> Option<(Profile, WppSection)> {
