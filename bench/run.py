@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Performance harness: builds what it needs, repeats every measurement, reports medians.
 
-    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only | --pgo-only | --code-only] [--baseline PCC] [--out FILE]
+    python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only | --pgo-only | --code-only | --compile-only] [--baseline PCC] [--out FILE]
 
 1. The suite: every program with a `NAME.bench` file under programs/ (the benchmark ports of
    programs/bench/ and the kernels of programs/), run with the arguments in that file, which make
@@ -22,6 +22,9 @@
    pcc binary at -O2, on the suite, all three runs interleaved (a tenth of the suite table's time),
    in user time: the system time of pcc's programs is the kernel zeroing fresh pages (PL never
    frees), which on this virtual machine varies by seconds between runs of one binary.
+6. With `--compile-only`, only the suite's compile times (CPU seconds of `pcc run -O2 --emit asm`,
+   the column of the suite table) for this pcc and, with `--baseline`, another, runs interleaved,
+   and their sums: the figure the suite table's single column is too noisy to compare.
 
 Run times are user seconds of the child and all its threads (other load on a shared machine
 matters less than for wall time), the median of N runs, the runs a ratio compares interleaved;
@@ -341,6 +344,28 @@ def code_table(rows, runs):
     return lines
 
 
+def compile_table(runs, only, baseline):
+    """Per benchmark, the median CPU seconds of compiling it (`pcc run -O2 --emit asm`) with this
+    pcc and the `baseline` binary, runs interleaved; the sums last."""
+    pccs = [PCC] + ([baseline] if baseline else [])
+    lines = [
+        f"Compile time at -O2 (CPU seconds of `pcc run -O2 --emit asm`, process start included, medians of {runs} "
+        "interleaved runs" + ("; baseline = the `--baseline` pcc binary" if baseline else "") + "):",
+        "",
+        "| benchmark | pcc |" + (" baseline | pcc / baseline |" if baseline else ""),
+        "|---|---|" + ("---|---|" if baseline else ""),
+    ]
+    sums = [0.0 for _ in pccs]
+    for name, pl, _ in benchmarks(only):
+        times = [t for t, _, _ in timed_together([[p, "run", pl, "-O2", "--emit", "asm"] for p in pccs], runs)]
+        sums = [a + b for a, b in zip(sums, times)]
+        cells = f" {times[1]:.3f} | {times[0] / times[1]:.2f} |" if baseline else ""
+        lines.append(f"| {name} | {times[0]:.3f} |{cells}")
+    cells = f" {sums[1]:.3f} | {sums[0] / sums[1]:.2f} |" if baseline else ""
+    lines.append(f"| sum | {sums[0]:.3f} |{cells}")
+    return lines
+
+
 def accuracy(profiles):
     """ppp's rho per function, tpp's AoDF against bl (percent), and the functions stored in a
     hash table under bl but not under tpp."""
@@ -579,6 +604,9 @@ def main():
     parser.add_argument(
         "--code-only", action="store_true", help="only gcc -O2 against pcc -O2 (and --baseline), printed, not written"
     )
+    parser.add_argument(
+        "--compile-only", action="store_true", help="only the suite's compile times (and --baseline's), printed"
+    )
     parser.add_argument("--baseline", help="another pcc binary to time on the suite, for before/after ratios")
     parser.add_argument("--out")
     opts = parser.parse_args()
@@ -591,6 +619,9 @@ def main():
     if opts.code_only:
         rows = code_rows(opts.runs, set(opts.only), opts.baseline)
         print("\n".join([f"Machine: {machine()}", "", *code_table(rows, opts.runs)]))
+        return
+    if opts.compile_only:
+        print("\n".join([f"Machine: {machine()}", "", *compile_table(opts.runs, set(opts.only), opts.baseline)]))
         return
     if opts.wpp_only:
         print("\n".join([f"Machine: {machine()}", "", *wpp_table(opts.runs)]))

@@ -900,7 +900,7 @@ impl FunctionTranslator<'_, '_> {
 
     fn call_function(&mut self, callee: FnId, args: &[Operand]) -> Result<Option<Value>> {
         let args = self.operands(args)?;
-        let id = self.cx.functions[callee];
+        let id = self.cx.function(callee);
         let func_ref = self.func_ref(id);
         let call = self.builder.ins().call(func_ref, &args);
         Ok(self.builder.inst_results(call).first().copied())

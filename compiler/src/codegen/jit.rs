@@ -38,6 +38,7 @@ pub fn compile(program: &Program, source: &str, options: &Options) -> Result<Jit
         program,
         source,
         Listing::None,
+        None,
     )?;
     module
         .finalize_definitions()
@@ -54,15 +55,25 @@ pub fn compile(program: &Program, source: &str, options: &Options) -> Result<Jit
     })
 }
 
-/// Compiles without running, for the listings: (PL function name, text) per function.
+/// Compiles without running, for the listings: (PL function name, text) per function compiled
+/// (see [`program::compile`] for which are, `named` included).
 pub fn listings(
     program: &Program,
     source: &str,
     options: &Options,
     listing: Listing,
+    named: Option<&str>,
 ) -> Result<Vec<(String, String)>> {
     let (mut module, large_isa) = new_module(options)?;
-    Ok(program::compile(&mut module, large_isa.as_deref(), program, source, listing)?.listings)
+    let compiled = program::compile(
+        &mut module,
+        large_isa.as_deref(),
+        program,
+        source,
+        listing,
+        named,
+    )?;
+    Ok(compiled.listings)
 }
 
 /// The module, and the instruction set for functions with very many blocks if it differs.

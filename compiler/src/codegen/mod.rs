@@ -124,7 +124,7 @@ fn emit(
     only: Option<&str>,
     listing: Listing,
 ) -> Result<String> {
-    let texts: Vec<String> = jit::listings(program, source, options, listing)?
+    let texts: Vec<String> = jit::listings(program, source, options, listing, only)?
         .into_iter()
         .filter(|(name, _)| only.is_none_or(|only| crate::mir::is_part_of(name, only)))
         .map(|(_, text)| text)

@@ -36,6 +36,7 @@ pub fn compile(
         program,
         source,
         Listing::None,
+        None,
     )?;
     let info = ProgramInfo {
         profile,

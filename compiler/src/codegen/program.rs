@@ -22,7 +22,7 @@ use super::loop_alignment;
 use super::runtime::{self, RuntimeFn, abi_param};
 use super::{CodegenError, Result};
 use crate::mir::verify::verify;
-use crate::mir::{FnId, IdVec, PathStream, Program, Type};
+use crate::mir::{FnId, IdVec, PathStream, Program, Type, is_part_of};
 
 /// The synthesized entry: sets the globals to their defaults, runs their initializers, then
 /// `main`; returns `main`'s `int` result, or 0.
@@ -65,14 +65,18 @@ pub struct Compiled {
 /// `codegen::host_isas` for the quadratic passes it skips).
 const LARGE_FUNCTION_BLOCKS: usize = 4096;
 
-/// Defines every function of `program`, and the entry, in `module`; functions with many blocks
-/// are compiled by `large_isa` if given (see [`LARGE_FUNCTION_BLOCKS`]).
+/// Defines the functions of `program` a call can reach from `main` or the initializer (the
+/// others, never called or inlined at every call site, are declared only), the function named
+/// `named` and its part if given (what `--emit --function` shows), and the entry, in `module`;
+/// functions with many blocks are compiled by `large_isa` if given (see
+/// [`LARGE_FUNCTION_BLOCKS`]).
 pub fn compile(
     module: &mut dyn Module,
     large_isa: Option<&dyn TargetIsa>,
     program: &Program,
     source: &str,
     listing: Listing,
+    named: Option<&str>,
 ) -> Result<Compiled> {
     if module.target_config().pointer_type() != PTR {
         return Err(CodegenError::Unsupported(
@@ -80,12 +84,18 @@ pub fn compile(
         ));
     }
     verify(program).map_err(|problem| CodegenError::internal(problem.0))?;
-    let mut cx = ProgramContext::new(module, program, source)?;
+    let live = program.live_functions();
+    let compiled = (program.functions.iter_enumerated())
+        .map(|(id, func)| live[id] || named.is_some_and(|name| is_part_of(&func.name, name)))
+        .collect();
+    let mut cx = ProgramContext::new(module, program, source, &compiled)?;
     let mut ctx = cx.module.make_context();
     let mut builder_cx = FunctionBuilderContext::new();
     let mut listings = Vec::new();
     for (id, func) in program.functions.iter_enumerated() {
-        let func_id = cx.functions[id];
+        let Some(func_id) = cx.functions[id] else {
+            continue;
+        };
         ctx.func = cx.new_function(func_id);
         function::translate(&mut cx, id, &mut ctx.func, &mut builder_cx)?;
         let isa = large_isa.filter(|_| ctx.func.dfg.num_blocks() > LARGE_FUNCTION_BLOCKS);
@@ -168,8 +178,8 @@ fn entry_signature(module: &dyn Module) -> Signature {
 pub struct ProgramContext<'m> {
     pub module: &'m mut dyn Module,
     pub program: &'m Program,
-    /// The PL functions, by `FnId`.
-    pub functions: IdVec<FnId, FuncId>,
+    /// The PL functions compiled, by `FnId` (every function a call of a compiled one names).
+    pub functions: IdVec<FnId, Option<FuncId>>,
     /// The writable data object holding one slot per global; `None` without globals.
     pub globals: Option<DataId>,
     /// The zeroed data object of each array counter table; `None` for hashed tables.
@@ -189,10 +199,16 @@ pub struct ProgramContext<'m> {
 }
 
 impl<'m> ProgramContext<'m> {
+    /// The compiled function `f`: a call reaches it.
+    pub fn function(&self, f: FnId) -> FuncId {
+        self.functions[f].expect("every function a compiled function calls is compiled")
+    }
+
     fn new(
         module: &'m mut dyn Module,
         program: &'m Program,
         source: &str,
+        compiled: &IdVec<FnId, bool>,
     ) -> Result<ProgramContext<'m>> {
         let mut cx = ProgramContext {
             module,
@@ -210,6 +226,10 @@ impl<'m> ProgramContext<'m> {
             stack_limit: None,
         };
         for (id, func) in program.functions.iter_enumerated() {
+            if !compiled[id] {
+                cx.functions.push(None);
+                continue;
+            }
             let mut sig = cx.module.make_signature();
             for &param in &func.params {
                 let ty = clif_type(&func.locals[param].ty)
@@ -218,7 +238,7 @@ impl<'m> ProgramContext<'m> {
             }
             sig.returns.extend(clif_type(&func.ret).map(AbiParam::new));
             let func_id = cx.declare(&symbol(program, id), Linkage::Local, sig)?;
-            cx.functions.push(func_id);
+            cx.functions.push(Some(func_id));
         }
         if !program.globals.is_empty() {
             let id = cx
@@ -565,11 +585,11 @@ impl<'m> ProgramContext<'m> {
         }
         let init = self
             .module
-            .declare_func_in_func(self.functions[program.init], b.func);
+            .declare_func_in_func(self.function(program.init), b.func);
         b.ins().call(init, &[]);
         let main = self
             .module
-            .declare_func_in_func(self.functions[program.main], b.func);
+            .declare_func_in_func(self.function(program.main), b.func);
         let call = b.ins().call(main, &[]);
         let result = match (
             b.inst_results(call).first(),

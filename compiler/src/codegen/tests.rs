@@ -801,6 +801,32 @@ fn listings_name_every_function() {
     );
 }
 
+/// A function no call reaches (never called, or inlined at every call site) is not compiled,
+/// nor listed unless `--function` names it; the program still runs and builds (an object file
+/// must define every function it declares).
+#[test]
+fn functions_no_call_reaches_are_not_compiled() {
+    let source = "\
+fn unused(x: int) -> int { return x * 3; }
+fn inlined(x: int) -> int { return x + 1; }
+fn main() -> int { return inlined(41); }
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let mut program = crate::lower::lower_program(&typed);
+    crate::opt::optimize(&mut program);
+    let options = Options { opt_level: 2 };
+    let asm = emit_asm(&program, source, &options, None).unwrap();
+    assert!(asm.contains("%__pl_main:"), "{asm}");
+    assert!(
+        !asm.contains("%__pl_unused:") && !asm.contains("%__pl_inlined:"),
+        "{asm}"
+    );
+    let named = emit_asm(&program, source, &options, Some("inlined")).unwrap();
+    assert!(named.contains("%__pl_inlined:"), "{named}");
+    assert_eq!(run(&program), 42);
+    assert!(crate::codegen::object(&program, source, &options, None).is_ok());
+}
+
 #[test]
 fn bad_options_and_bad_mir_are_errors_not_panics() {
     let internal = |main: Function| match jit(&program(vec![main]), "", &Options::default()) {

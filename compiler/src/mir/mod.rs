@@ -670,6 +670,20 @@ impl Program {
             })
             .collect()
     }
+
+    /// Per function, whether `main` or the initializer can call it, directly or not: the others
+    /// (never called, or inlined at every call site) are not compiled.
+    pub fn live_functions(&self) -> IdVec<FnId, bool> {
+        let callees = self.callees();
+        let mut live = IdVec::from_elem(false, self.functions.len());
+        let mut todo = vec![self.main, self.init];
+        while let Some(f) = todo.pop() {
+            if !std::mem::replace(&mut live[f], true) {
+                todo.extend(&callees[f]);
+            }
+        }
+        live
+    }
 }
 
 /// What `-O 2`'s partial inlining names the rest of a function it splits (`opt/split.rs`).
