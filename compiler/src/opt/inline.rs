@@ -9,6 +9,8 @@
 //! of the cycle (which one depends on frame sizes, at every level); a caller that inlined a
 //! callee's calls makes calls itself, so it has a check of its own. Inlining repeats until
 //! nothing changes: a callee's own inlined calls are inlined into its callers in a later round.
+//! A callee with a loop is inlined only where its call repeats (in a loop, or at a hot site):
+//! elsewhere the call is paid once for all the loop's iterations, and the copy costs compile time.
 //!
 //! Path and edge counting statements (`bl`, `edge`, `ppp`, `tpp`) are inlined with the rest: they
 //! name the callee's counter table and read the callee's own (renamed) path register, which its
@@ -36,9 +38,9 @@ const MAX_CALLEE_SIZE: usize = 40;
 pub const MAX_HOT_CALLEE_SIZE: usize = 160;
 
 /// A caller grows by inlining only while it is smaller than this, which bounds compile time.
-/// AWFY Deltablue's test drivers reached it (2,000 compiled them 10 ms slower, and no program of
-/// the suite ran fewer instructions for it).
-const MAX_CALLER_SIZE: usize = 1000;
+/// Calls are inlined in block order, so a large `main` whose hot loop comes after its setup would
+/// lose that loop's inlining to a smaller bound.
+const MAX_CALLER_SIZE: usize = 2000;
 
 /// The largest callee without loops inlined at its only call site in the live program: the
 /// program does not grow, since the callee's own body is then never called (gcc's
@@ -64,7 +66,7 @@ pub fn inline_small_functions(program: &mut Program, parts: &[FnId]) {
             .iter_enumerated()
             .map(|(f, func)| {
                 let never = recursive[f] || parts.contains(&f);
-                candidate(func, never, sites[f] == 1 && !func.has_loop(), head(f))
+                candidate(func, never, sites[f] == 1, head(f))
             })
             .collect();
         let mut changed = false;
@@ -122,13 +124,22 @@ struct Candidate {
     /// Inlined at every call site whatever its budget: it has no loop and one call site in the
     /// live program, or it is the head of a split function.
     everywhere: bool,
+    /// Inlined only at call sites in loops (or hot ones) unless it has one call site: it has a
+    /// loop, and a call outside the caller's loops pays the call once for many iterations. AWFY
+    /// Deltablue's test drivers inlined `change` four times each, its loop and all, for nothing;
+    /// at a function's only call site the copy costs nothing (the function is no longer compiled)
+    /// and may learn from the caller (the CRC32 table's length, from its allocation, proves its
+    /// lookups in bounds).
+    in_loops_only: bool,
 }
 
 /// `func` as a candidate if it cannot recurse (`recursive`: it is on a cycle of the call graph),
-/// has no block traces, and is small enough for a hot site (or, with `only_site`, the one call
-/// site of a function without loops, for that); a `head` is inlined everywhere.
-fn candidate(func: &Function, recursive: bool, only_site: bool, head: bool) -> Option<Candidate> {
+/// has no block traces, and is small enough for a hot site (or, as the `once` call site of a
+/// function without loops, for that); a `head` is inlined everywhere.
+fn candidate(func: &Function, recursive: bool, once: bool, head: bool) -> Option<Candidate> {
     let size = size(func);
+    let has_loop = func.has_loop();
+    let only_site = once && !has_loop;
     let limit = if only_site {
         MAX_ONLY_SITE_CALLEE_SIZE
     } else {
@@ -138,11 +149,12 @@ fn candidate(func: &Function, recursive: bool, only_site: bool, head: bool) -> O
     inlinable.then_some(Candidate {
         size,
         everywhere: only_site || head,
+        in_loops_only: has_loop && !once,
     })
 }
 
-/// Inlines every call in `caller` of a function whose `inlinable` size fits the site's budget;
-/// whether there was one.
+/// Inlines every call in `caller` of a function whose `inlinable` size fits the site's budget
+/// (and, for a callee with a loop, in a loop or hot); whether there was one.
 fn inline_calls(
     program: &mut Program,
     caller: FnId,
@@ -150,6 +162,12 @@ fn inline_calls(
 ) -> bool {
     let mut changed = false;
     let mut caller_size = size(&program.functions[caller]);
+    let mut in_loop = IdVec::from_elem(false, program.functions[caller].blocks.len());
+    for (body, _) in program.functions[caller].natural_loops() {
+        for b in body {
+            in_loop[b] = true;
+        }
+    }
     // Blocks appended by inlining are visited too: the continuation of a call holds the rest of
     // its block.
     let mut b = ENTRY;
@@ -157,20 +175,27 @@ fn inline_calls(
         let block = &program.functions[caller].blocks[b];
         let site = block.stmts.iter().enumerate().find_map(|(i, stmt)| {
             let f = stmt.kind.called_function()?;
-            let budget = if block.hot_callees.contains(&f) {
+            let hot = block.hot_callees.contains(&f);
+            let budget = if hot {
                 MAX_HOT_CALLEE_SIZE
             } else {
                 MAX_CALLEE_SIZE
             };
-            inlinable[f]
-                .is_some_and(|c| c.everywhere || c.size <= budget)
-                .then_some((i, f))
+            let fits = |c: &Candidate| {
+                c.everywhere || (c.size <= budget && (!c.in_loops_only || hot || in_loop[b]))
+            };
+            inlinable[f].as_ref().is_some_and(fits).then_some((i, f))
         });
         match site {
             Some((i, callee)) => {
                 let callee = program.functions[callee].clone();
                 caller_size += size(&callee) + callee.params.len();
                 inline_call(&mut program.functions[caller], b, i, &callee);
+                // The callee's copy runs where the call did, and may hold loops of its own.
+                let copied = program.functions[caller].blocks.len() - in_loop.len();
+                let copy_in_loop = in_loop[b] || callee.has_loop();
+                in_loop.extend(std::iter::repeat_n(copy_in_loop, copied - 1));
+                in_loop.push(in_loop[b]);
                 changed = true;
             }
             None => b = BlockId::new(b.index() + 1),
@@ -284,6 +309,38 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// A small callee with a loop is inlined where the call repeats (in a loop of the caller,
+    /// or in the loop of a callee inlined there) or at its only call site, not at one of several
+    /// calls that run once.
+    #[test]
+    fn a_callee_with_a_loop_is_inlined_only_at_calls_in_loops() {
+        let source = "\
+fn total(a: [int]) -> int {
+    let s = 0;
+    for i in 0..len(a) { s += a[i]; }
+    return s;
+}
+fn twice(a: [int]) -> int { return total(a) + total(a); }
+fn each(rows: [[int]]) -> int {
+    let s = 0;
+    for r in 0..len(rows) { s += total(rows[r]); }
+    return s;
+}
+fn main() {
+    let a = [1, 2, 3];
+    println(total(a), twice(a), each([a, a]));
+    for k in 0..3 { println(twice(a)); }
+}
+";
+        let mut program = lower(source);
+        inline_small_functions(&mut program, &[]);
+        assert_eq!(calls(&program, "each"), Vec::<String>::new());
+        assert_eq!(calls(&program, "twice"), ["total", "total"]);
+        // `twice` has no loop: inlined at both its calls, where the copy's calls of `total` are
+        // left outside `main`'s loop and inlined inside it; `each`, called once, is inlined.
+        assert_eq!(calls(&program, "main"), ["total", "total", "total"]);
     }
 
     #[test]
