@@ -66,8 +66,8 @@ pub struct Compiled {
 const LARGE_FUNCTION_BLOCKS: usize = 4096;
 
 /// Defines the functions of `program` a call can reach from `main` or the initializer (the
-/// others, never called or inlined at every call site, are declared only), the function named
-/// `named` and its part if given (what `--emit --function` shows), and the entry, in `module`;
+/// others, never called or inlined at every call site, are not declared), or from the function
+/// named `named` and its part if given (what `--emit --function` shows), and the entry, in `module`;
 /// functions with many blocks are compiled by `large_isa` if given (see
 /// [`LARGE_FUNCTION_BLOCKS`]).
 pub fn compile(
@@ -84,10 +84,15 @@ pub fn compile(
         ));
     }
     verify(program).map_err(|problem| CodegenError::internal(problem.0))?;
-    let live = program.live_functions();
-    let compiled = (program.functions.iter_enumerated())
-        .map(|(id, func)| live[id] || named.is_some_and(|name| is_part_of(&func.name, name)))
-        .collect();
+    let named = (program.functions.iter_enumerated())
+        .filter(|(_, func)| named.is_some_and(|name| is_part_of(&func.name, name)))
+        .map(|(id, _)| id);
+    let compiled = program.reachable_from(
+        [program.main, program.init]
+            .into_iter()
+            .chain(named)
+            .collect(),
+    );
     let mut cx = ProgramContext::new(module, program, source, &compiled)?;
     let mut ctx = cx.module.make_context();
     let mut builder_cx = FunctionBuilderContext::new();

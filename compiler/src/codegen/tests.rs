@@ -825,6 +825,27 @@ fn main() -> int { return inlined(41); }
     assert!(named.contains("%__pl_inlined:"), "{named}");
     assert_eq!(run(&program), 42);
     assert!(crate::codegen::object(&program, source, &options, None).is_ok());
+
+    // `g` is inlined into `main`'s loop, and so is `h` there; `g`'s own body, compiled when
+    // named, still calls `h`, which is compiled with it.
+    let source = "\
+fn h(x: int) -> int { let s = 0; for i in 0..x { s += i; } return s; }
+fn g(x: int) -> int { return h(x) + 1; }
+fn main() { for k in 0..3 { println(g(k)); } }
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let mut program = crate::lower::lower_program(&typed);
+    crate::opt::optimize(&mut program);
+    let asm = emit_asm(&program, source, &options, None).unwrap();
+    assert!(
+        !asm.contains("%__pl_g:") && !asm.contains("%__pl_h:"),
+        "{asm}"
+    );
+    let named = emit_asm(&program, source, &options, Some("g")).unwrap();
+    assert!(
+        named.contains("%__pl_g:") && !named.contains("%__pl_h:"),
+        "{named}"
+    );
 }
 
 #[test]

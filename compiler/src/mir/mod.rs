@@ -674,9 +674,13 @@ impl Program {
     /// Per function, whether `main` or the initializer can call it, directly or not: the others
     /// (never called, or inlined at every call site) are not compiled.
     pub fn live_functions(&self) -> IdVec<FnId, bool> {
+        self.reachable_from(vec![self.main, self.init])
+    }
+
+    /// Per function, whether it is one of `roots` or one of them can call it, directly or not.
+    pub fn reachable_from(&self, mut todo: Vec<FnId>) -> IdVec<FnId, bool> {
         let callees = self.callees();
         let mut live = IdVec::from_elem(false, self.functions.len());
-        let mut todo = vec![self.main, self.init];
         while let Some(f) = todo.pop() {
             if !std::mem::replace(&mut live[f], true) {
                 todo.extend(&callees[f]);
