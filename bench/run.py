@@ -325,15 +325,18 @@ def code_rows(runs, only, baseline):
     return rows
 
 
+def table_head(title, columns):
+    """A titled Markdown table's first lines."""
+    return [title, "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+
+
 def code_table(rows, runs):
     base = rows[0][3] is not None
-    lines = [
+    lines = table_head(
         f"Generated code at -O2 (user seconds, medians of {runs} interleaved runs; pcc's include JIT "
         "compilation" + ("; baseline = the `--baseline` pcc binary" if base else "") + "):",
-        "",
-        "| benchmark | gcc -O2 | pcc -O2 | pcc / gcc |" + (" baseline | baseline / gcc | pcc / baseline |" if base else ""),
-        "|---|---|---|---|" + ("---|---|---|" if base else ""),
-    ]
+        ["benchmark", "gcc -O2", "pcc -O2", "pcc / gcc"] + (["baseline", "baseline / gcc", "pcc / baseline"] if base else []),
+    )
     for name, t_c, t_pcc, t_base in rows:
         cells = f" {t_base:.3f} | {t_base / t_c:.2f} | {t_pcc / t_base:.2f} |" if base else ""
         lines.append(f"| {name} | {t_c:.3f} | {t_pcc:.3f} | {t_pcc / t_c:.2f} |{cells}")
@@ -354,13 +357,11 @@ def compile_table(runs, only, baseline):
     """Per benchmark, the median CPU seconds of compiling it (`compile_command`) with this pcc and
     the `baseline` binary, runs interleaved; the sums last."""
     pccs = [PCC] + ([baseline] if baseline else [])
-    lines = [
+    lines = table_head(
         f"Compile time at -O2 (CPU seconds of `pcc build -O2 --emit obj`, process start included, medians of {runs} "
         "interleaved runs" + ("; baseline = the `--baseline` pcc binary" if baseline else "") + "):",
-        "",
-        "| benchmark | pcc |" + (" baseline | pcc / baseline |" if baseline else ""),
-        "|---|---|" + ("---|---|" if baseline else ""),
-    ]
+        ["benchmark", "pcc"] + (["baseline", "pcc / baseline"] if baseline else []),
+    )
     sums = [0.0 for _ in pccs]
     with tempfile.TemporaryDirectory() as tmp:
         for name, pl, _ in benchmarks(only):
