@@ -9,8 +9,9 @@
 //! of the cycle (which one depends on frame sizes, at every level); a caller that inlined a
 //! callee's calls makes calls itself, so it has a check of its own. Inlining repeats until
 //! nothing changes: a callee's own inlined calls are inlined into its callers in a later round.
-//! A callee with a loop is inlined only where its call repeats (in a loop, or at a hot site):
-//! elsewhere the call is paid once for all the loop's iterations, and the copy costs compile time.
+//! A callee with a loop is inlined only where its call repeats (in a loop, or at a hot site) or
+//! at its only call site: elsewhere the call is paid once for all the loop's iterations, and the
+//! copy costs compile time.
 //!
 //! Path and edge counting statements (`bl`, `edge`, `ppp`, `tpp`) are inlined with the rest: they
 //! name the callee's counter table and read the callee's own (renamed) path register, which its
@@ -154,7 +155,7 @@ fn candidate(func: &Function, recursive: bool, once: bool, head: bool) -> Option
 }
 
 /// Inlines every call in `caller` of a function whose `inlinable` size fits the site's budget
-/// (and, for a callee with a loop, in a loop or hot); whether there was one.
+/// (and, for a callee with a loop and other call sites, in a loop or hot); whether there was one.
 fn inline_calls(
     program: &mut Program,
     caller: FnId,
