@@ -39,8 +39,9 @@ const MAX_CALLEE_SIZE: usize = 40;
 pub const MAX_HOT_CALLEE_SIZE: usize = 160;
 
 /// A caller grows by inlining only while it is smaller than this, which bounds compile time.
-/// Calls are inlined in block order, so a large `main` whose hot loop comes after its setup would
-/// lose that loop's inlining to a smaller bound.
+/// Calls that run once (outside loops, not hot) stop at half of it: calls are inlined in block
+/// order, and a large `main` whose hot loop comes after its setup would otherwise spend the
+/// whole budget before the loop.
 const MAX_CALLER_SIZE: usize = 2000;
 
 /// The largest callee without loops inlined at its only call site in the live program: the
@@ -155,7 +156,8 @@ fn candidate(func: &Function, recursive: bool, once: bool, head: bool) -> Option
 }
 
 /// Inlines every call in `caller` of a function whose `inlinable` size fits the site's budget
-/// (and, for a callee with a loop and other call sites, in a loop or hot); whether there was one.
+/// (and, for a callee with a loop and other call sites, in a loop or hot; for a call that runs
+/// once, while the caller is under half its size limit); whether there was one.
 fn inline_calls(
     program: &mut Program,
     caller: FnId,
@@ -182,8 +184,12 @@ fn inline_calls(
             } else {
                 MAX_CALLEE_SIZE
             };
+            let repeats = hot || in_loop[b];
             let fits = |c: &Candidate| {
-                c.everywhere || (c.size <= budget && (!c.in_loops_only || hot || in_loop[b]))
+                c.everywhere
+                    || (c.size <= budget
+                        && (!c.in_loops_only || repeats)
+                        && (repeats || caller_size < MAX_CALLER_SIZE / 2))
             };
             inlinable[f].as_ref().is_some_and(fits).then_some((i, f))
         });
@@ -426,6 +432,37 @@ fn main() {
         assert_eq!(calls(&program, "main"), ["down"]);
         assert_eq!(calls(&program, "down"), ["other"]);
         assert_eq!(calls(&program, "other"), ["step"]);
+    }
+
+    /// A large caller stops inlining calls that run once at half its budget, so the calls in
+    /// its loop, after the setup, are still inlined.
+    #[test]
+    fn calls_in_a_loop_after_a_long_setup_are_inlined() {
+        // `setup` is about 35 statements (each `x = x * 3 + 1` is three), called 80 times.
+        let setup_body = "x = x * 3 + 1; ".repeat(11);
+        let setup_calls = "s += setup(s); ".repeat(80);
+        let source = format!(
+            "fn setup(x: int) -> int {{ {setup_body} return x; }}
+fn step(x: int) -> int {{ return x * 2 + 1; }}
+fn main() {{ let s = 0; {setup_calls} for i in 0..10 {{ s += step(i); }} println(s); }}"
+        );
+        let mut program = lower(&source);
+        let setup = program
+            .functions
+            .iter()
+            .find(|f| f.name == "setup")
+            .unwrap();
+        assert!(
+            (30..=MAX_CALLEE_SIZE).contains(&size(setup)),
+            "{}",
+            size(setup)
+        );
+        inline_small_functions(&mut program, &[]);
+        let calls = calls(&program, "main");
+        // Without the half budget, 80 copies of `setup` (over 2,000 statements) left `step`.
+        assert!(!calls.contains(&"step".to_string()), "{calls:?}");
+        let left = calls.iter().filter(|f| *f == "setup").count();
+        assert!((30..80).contains(&left), "{left} calls of setup left");
     }
 
     #[test]
