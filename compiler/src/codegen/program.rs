@@ -22,7 +22,7 @@ use super::loop_alignment;
 use super::runtime::{self, RuntimeFn, abi_param};
 use super::{CodegenError, Result};
 use crate::mir::verify::verify;
-use crate::mir::{FnId, IdVec, PathStream, Program, Type, is_part_of};
+use crate::mir::{FnId, IdVec, PathStream, Program, Type, is_part_of, reachable};
 
 /// The synthesized entry: sets the globals to their defaults, runs their initializers, then
 /// `main`; returns `main`'s `int` result, or 0.
@@ -87,12 +87,8 @@ pub fn compile(
     let named = (program.functions.iter_enumerated())
         .filter(|(_, func)| named.is_some_and(|name| is_part_of(&func.name, name)))
         .map(|(id, _)| id);
-    let compiled = program.reachable_from(
-        [program.main, program.init]
-            .into_iter()
-            .chain(named)
-            .collect(),
-    );
+    let roots = [program.main, program.init].into_iter().chain(named);
+    let compiled = reachable(&program.callees(), roots.collect());
     let mut cx = ProgramContext::new(module, program, source, &compiled)?;
     let mut ctx = cx.module.make_context();
     let mut builder_cx = FunctionBuilderContext::new();

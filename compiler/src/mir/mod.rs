@@ -670,24 +670,6 @@ impl Program {
             })
             .collect()
     }
-
-    /// Per function, whether `main` or the initializer can call it, directly or not: the others
-    /// (never called, or inlined at every call site) are not compiled.
-    pub fn live_functions(&self) -> IdVec<FnId, bool> {
-        self.reachable_from(vec![self.main, self.init])
-    }
-
-    /// Per function, whether it is one of `roots` or one of them can call it, directly or not.
-    pub fn reachable_from(&self, mut todo: Vec<FnId>) -> IdVec<FnId, bool> {
-        let callees = self.callees();
-        let mut live = IdVec::from_elem(false, self.functions.len());
-        while let Some(f) = todo.pop() {
-            if !std::mem::replace(&mut live[f], true) {
-                todo.extend(&callees[f]);
-            }
-        }
-        live
-    }
 }
 
 /// What `-O 2`'s partial inlining names the rest of a function it splits (`opt/split.rs`).
@@ -702,17 +684,20 @@ pub fn is_part_of(compiled: &str, name: &str) -> bool {
 /// Whether a call of `from` can lead to a call of `to` (`from` calls it, or calls a function
 /// that can), in the call graph `callees` ([`Program::callees`]).
 pub fn reaches(callees: &IdVec<FnId, Vec<FnId>>, from: FnId, to: FnId) -> bool {
+    reachable(callees, callees[from].clone())[to]
+}
+
+/// Per function, whether it is one of `roots` or one of them can call it, directly or not, in
+/// the call graph `callees`: from `main` and the initializer, the functions that can run (the
+/// others, never called or inlined at every call site, are not compiled).
+pub fn reachable(callees: &IdVec<FnId, Vec<FnId>>, mut roots: Vec<FnId>) -> IdVec<FnId, bool> {
     let mut seen = IdVec::from_elem(false, callees.len());
-    let mut todo = callees[from].clone();
-    while let Some(g) = todo.pop() {
-        if g == to {
-            return true;
-        }
-        if !std::mem::replace(&mut seen[g], true) {
-            todo.extend(&callees[g]);
+    while let Some(f) = roots.pop() {
+        if !std::mem::replace(&mut seen[f], true) {
+            roots.extend(&callees[f]);
         }
     }
-    false
+    seen
 }
 
 /// Whether block `a` dominates block `b`, by the immediate dominators `idom`.

@@ -28,7 +28,7 @@
 use crate::mir::clone;
 use crate::mir::{
     BasicBlock, BlockId, ENTRY, FnId, Function, IdVec, LocalId, Operand, Program, Rvalue,
-    Statement, StatementKind, Terminator, TerminatorKind, reaches,
+    Statement, StatementKind, Terminator, TerminatorKind, reachable, reaches,
 };
 
 /// The largest callee inlined, in statements and blocks (each block ends in a terminator).
@@ -106,9 +106,10 @@ fn recursive(program: &Program, parts: &[FnId]) -> IdVec<FnId, bool> {
 /// function inlined into its only caller is no longer reached, so its callees' sites move into
 /// the caller).
 fn live_call_sites(program: &Program) -> IdVec<FnId, usize> {
-    let live = program.live_functions();
+    let callees = program.callees();
+    let live = reachable(&callees, vec![program.main, program.init]);
     let mut sites = IdVec::from_elem(0, program.functions.len());
-    for (f, callees) in program.callees().iter_enumerated() {
+    for (f, callees) in callees.iter_enumerated() {
         if live[f] {
             for &g in callees {
                 sites[g] += 1;
