@@ -36,6 +36,7 @@ mod value;
 mod wpp;
 
 pub use aot::{PROFILE_OUT_VAR, pcc_aot_main};
+pub use output::{PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg};
 pub use program::{
     FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
     pcc_stack_limit, register_exit_hook, run_program,
@@ -56,7 +57,7 @@ pub mod interp_support {
     pub use crate::format::{Printable, Shape, Sink, put_bool, put_float, put_int, put_shown};
     pub use crate::heap::object_fits;
     pub use crate::input::Input;
-    pub use crate::output::{flush, pcc_print_newline as print_newline, print_bytes};
+    pub use crate::output::{flush, print_bytes, print_newline};
     pub use crate::profile::write_profile_file;
     pub use crate::strings::{fixed, parse_float, parse_int, substr_range};
     pub use crate::value::HEADER;
@@ -72,13 +73,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         };
     }
     let mut list = symbols![
-        output::pcc_print_int,
-        output::pcc_print_float,
-        output::pcc_print_bool,
-        output::pcc_print_str,
-        output::pcc_print_value,
-        output::pcc_print_space,
-        output::pcc_print_newline,
+        output::pcc_print,
         strings::pcc_str_concat,
         strings::pcc_str_cmp,
         strings::pcc_str_eq,
@@ -149,13 +144,7 @@ mod tests {
         assert!(list.iter().all(|(_, ptr)| !ptr.is_null()));
         // The full list of CONVENTIONS.md.
         let expected = [
-            "pcc_print_int",
-            "pcc_print_float",
-            "pcc_print_bool",
-            "pcc_print_str",
-            "pcc_print_value",
-            "pcc_print_space",
-            "pcc_print_newline",
+            "pcc_print",
             "pcc_str_concat",
             "pcc_str_cmp",
             "pcc_str_eq",

@@ -86,62 +86,81 @@ pub fn flush() {
 }
 
 /// Prints `bytes` as they are (the reference interpreter's output; compiled code prints through
-/// the `pcc_print_*` functions).
+/// [`pcc_print`]).
 pub fn print_bytes(bytes: &[u8]) {
     with_stdout(|out| out.put(bytes));
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_print_int(v: i64) {
-    with_stdout(|out| format::put_int(out, v));
+/// Ends the line; flushes it when stdout is a terminal.
+pub fn print_newline() {
+    with_stdout(put_newline);
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_print_float(v: f64) {
-    with_stdout(|out| format::put_float(out, v));
+fn put_newline(out: &mut Stdout) {
+    out.put(b"\n");
+    if *out
+        .line_buffered
+        .get_or_insert_with(|| io::stdout().is_terminal())
+    {
+        out.flush();
+    }
 }
 
-/// Takes the bool as `i8` (0 or 1), not Rust `bool`, so that a stray value cannot be undefined behaviour.
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_print_bool(v: i8) {
-    with_stdout(|out| format::put_bool(out, value::bool_arg(v)));
+/// One value of a `print` or `println` call, as the generated code lays it out for [`pcc_print`]:
+/// `kind` says how to read `bits`.
+#[repr(C)]
+pub struct PrintArg {
+    pub kind: i64,
+    pub bits: u64,
 }
 
-/// # Safety
-/// `s` must point to a PL string.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pcc_print_str(s: *const u8) {
-    // SAFETY: `s` is a PL string (caller's contract).
-    let bytes = unsafe { value::str_bytes(s) };
-    with_stdout(|out| out.put(bytes));
-}
+/// [`PrintArg::kind`] of an `int`.
+pub const PRINT_INT: i64 = 0;
+/// [`PrintArg::kind`] of a `float` (`bits` are its IEEE bits).
+pub const PRINT_FLOAT: i64 = 1;
+/// [`PrintArg::kind`] of a `bool` (`bits` 0 or 1).
+pub const PRINT_BOOL: i64 = 2;
+/// [`PrintArg::kind`] of a string (`bits` point to it).
+pub const PRINT_STR: i64 = 3;
+/// [`PrintArg::kind`] of an array, struct or null is this plus its type's index in
+/// `ProgramInfo::types`.
+pub const PRINT_VALUE: i64 = 4;
 
-/// Prints a value of any type (used for arrays, structs and null); `type_id` indexes `ProgramInfo::types`.
+/// `print(args...)` (`newline` 0) or `println(args...)` (`newline` 1): the `count` values at
+/// `args`, separated by spaces. One call per statement, so that the generated code keeps none
+/// of the values live across calls while the line is printed.
 ///
 /// # Safety
-/// `value` must be a valid value of type `types[type_id]`.
+/// `args` must point to `count` arguments whose bits are values of the kinds they give.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pcc_print_value(value: *const u8, type_id: i64) {
-    let info = program::info();
-    let ty = &info.types[type_id as usize];
-    // SAFETY: `value` has type `ty` (caller's contract).
-    with_stdout(|out| unsafe { format::put_value(out, &info, ty, value as u64, false) });
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_print_space() {
-    with_stdout(|out| out.put(b" "));
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_print_newline() {
+pub unsafe extern "C" fn pcc_print(args: *const PrintArg, count: i64, newline: i8) {
+    // SAFETY: `args` holds `count` arguments (caller's contract).
+    let args = unsafe { std::slice::from_raw_parts(args, count as usize) };
+    let info = args
+        .iter()
+        .any(|a| a.kind >= PRINT_VALUE)
+        .then(program::info);
     with_stdout(|out| {
-        out.put(b"\n");
-        if *out
-            .line_buffered
-            .get_or_insert_with(|| io::stdout().is_terminal())
-        {
-            out.flush();
+        for (i, arg) in args.iter().enumerate() {
+            if i > 0 {
+                out.put(b" ");
+            }
+            match arg.kind {
+                PRINT_INT => format::put_int(out, arg.bits as i64),
+                PRINT_FLOAT => format::put_float(out, f64::from_bits(arg.bits)),
+                PRINT_BOOL => format::put_bool(out, value::bool_arg(arg.bits as i8)),
+                // SAFETY: the bits are a PL string (caller's contract).
+                PRINT_STR => out.put(unsafe { value::str_bytes(arg.bits as *const u8) }),
+                kind => {
+                    let info = info.as_ref().expect("looked up for values");
+                    let ty = &info.types[(kind - PRINT_VALUE) as usize];
+                    // SAFETY: the bits are a value of type `ty` (caller's contract).
+                    unsafe { format::put_value(out, info, ty, arg.bits, false) }
+                }
+            }
+        }
+        if value::bool_arg(newline) {
+            put_newline(out);
         }
     });
 }

@@ -22,7 +22,7 @@ pub struct ProgramInfo {
     pub file: String,
     /// Struct declarations; `TypeInfo::Struct(i)` and `pcc_err_null`'s `struct_id` index this.
     pub structs: Vec<StructInfo>,
-    /// Types of printed values; `pcc_print_value`'s `type_id` indexes this.
+    /// Types of printed values; `pcc_print`'s value kinds index this.
     pub types: Vec<TypeInfo>,
     /// Source locations; the `L` argument of runtime functions indexes this.
     pub locations: Vec<Location>,

@@ -12,18 +12,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use pcc_stdlib::{
-    FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
-    pcc_stack_limit, register_exit_hook, run_program,
+    FieldInfo, Location, PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg,
+    ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo, pcc_stack_limit,
+    register_exit_hook, run_program,
 };
 
 unsafe extern "C" {
-    safe fn pcc_print_int(v: i64);
-    safe fn pcc_print_float(v: f64);
-    safe fn pcc_print_bool(v: i8);
-    fn pcc_print_str(s: *const u8);
-    fn pcc_print_value(value: *const u8, type_id: i64);
-    safe fn pcc_print_space();
-    safe fn pcc_print_newline();
+    fn pcc_print(args: *const PrintArg, count: i64, newline: i8);
     safe fn pcc_struct_new(nfields: i64, loc: i64) -> *const u8;
     safe fn pcc_array_new(len: i64, fill_bits: i64, loc: i64) -> *const u8;
     safe fn pcc_argc() -> i64;
@@ -38,6 +33,49 @@ unsafe extern "C" {
 }
 
 const SCENARIO_VAR: &str = "PCC_RUNTIME_SCENARIO";
+
+/// `print(args...)`, or `println` with `newline`, as compiled code calls it.
+fn print(args: &[PrintArg], newline: bool) {
+    // SAFETY: each argument's bits are a value of its kind (the helpers below make them).
+    unsafe { pcc_print(args.as_ptr(), args.len() as i64, i8::from(newline)) }
+}
+
+fn int(v: i64) -> PrintArg {
+    PrintArg {
+        kind: PRINT_INT,
+        bits: v as u64,
+    }
+}
+
+fn float(v: f64) -> PrintArg {
+    PrintArg {
+        kind: PRINT_FLOAT,
+        bits: v.to_bits(),
+    }
+}
+
+fn boolean(v: i8) -> PrintArg {
+    PrintArg {
+        kind: PRINT_BOOL,
+        bits: v as u64,
+    }
+}
+
+/// `s` must be a PL string.
+fn string(s: *const u8) -> PrintArg {
+    PrintArg {
+        kind: PRINT_STR,
+        bits: s as u64,
+    }
+}
+
+/// `value` must be a value of type `types[type_id]`.
+fn value(value: *const u8, type_id: i64) -> PrintArg {
+    PrintArg {
+        kind: PRINT_VALUE + type_id,
+        bits: value as u64,
+    }
+}
 
 struct Scenario {
     name: &'static str,
@@ -187,24 +225,17 @@ fn literal(text: &str) -> *const u8 {
 }
 
 extern "C" fn prints_values() -> i64 {
-    pcc_print_int(42);
-    pcc_print_space();
-    pcc_print_float(1e20);
-    pcc_print_space();
-    pcc_print_bool(1);
-    pcc_print_newline();
+    print(&[int(42), float(1e20), boolean(1)], true);
     let leaf = pcc_struct_new(3, 0);
     let root = pcc_struct_new(3, 0).cast_mut().cast::<u64>();
     let halves = pcc_array_new(2, 0.5f64.to_bits() as i64, 0);
-    // SAFETY: `root` has three fields; the values match types 0 and 1.
+    // SAFETY: `root` has three fields.
     unsafe {
         root.write(1);
         root.add(1).write(leaf as u64);
-        pcc_print_value(root.cast(), 0);
-        pcc_print_space();
-        pcc_print_value(halves, 1);
     }
-    pcc_print_newline();
+    // The values match types 0 and 1.
+    print(&[value(root.cast(), 0), value(halves, 1)], true);
     7
 }
 
@@ -213,8 +244,7 @@ extern "C" fn returns_large() -> i64 {
 }
 
 extern "C" fn index_error() -> i64 {
-    // SAFETY: a literal is a PL string.
-    unsafe { pcc_print_str(literal("partial")) };
+    print(&[string(literal("partial"))], false);
     pcc_err_index(10, 10, 1)
 }
 
@@ -223,41 +253,31 @@ extern "C" fn null_error() -> i64 {
 }
 
 extern "C" fn exits() -> i64 {
-    pcc_print_int(1);
-    pcc_print_newline();
+    print(&[int(1)], true);
     pcc_exit(3)
 }
 
 extern "C" fn prints_args() -> i64 {
-    pcc_print_int(pcc_argc());
-    for i in 0..pcc_argc() {
-        pcc_print_space();
-        // SAFETY: `arg` returns PL strings.
-        unsafe { pcc_print_str(pcc_arg(i, 0)) };
-    }
-    pcc_print_newline();
+    let mut args = vec![int(pcc_argc())];
+    args.extend((0..pcc_argc()).map(|i| string(pcc_arg(i, 0))));
+    print(&args, true);
     pcc_arg(2, 0);
     0
 }
 
 extern "C" fn reads_input() -> i64 {
-    // SAFETY: literals and `read_line`'s results are PL strings.
-    unsafe {
-        pcc_print_str(literal("name? "));
-        pcc_print_str(pcc_read_line());
-        pcc_print_space();
-        pcc_print_int(pcc_read_int(0));
-        pcc_print_space();
-        pcc_print_int(pcc_read_int(0));
-        pcc_print_space();
-        pcc_read_line(); // the rest of the integers' line
-        pcc_print_bool(pcc_eof());
-        pcc_print_space();
-        pcc_print_str(pcc_read_line());
-        pcc_print_space();
-        pcc_print_bool(pcc_eof());
-        pcc_print_newline();
-    }
+    // Literals and `read_line`'s results are PL strings.
+    print(&[string(literal("name? "))], false);
+    let name = string(pcc_read_line());
+    let first = int(pcc_read_int(0));
+    let second = int(pcc_read_int(0));
+    pcc_read_line(); // the rest of the integers' line
+    let before = boolean(pcc_eof());
+    let last = string(pcc_read_line());
+    print(
+        &[name, first, second, before, last, boolean(pcc_eof())],
+        true,
+    );
     pcc_read_int(0)
 }
 
@@ -373,12 +393,10 @@ fn check_large_output() -> Result<(), Failed> {
 
 extern "C" fn prints_a_lot() -> i64 {
     for i in 0..100_000 {
-        pcc_print_int(i);
-        pcc_print_space();
+        // The empty string after the number prints the space after it.
+        print(&[int(i), string(literal(""))], false);
     }
-    // SAFETY: a literal is a PL string.
-    unsafe { pcc_print_str(literal(&"x".repeat(200_000))) };
-    pcc_print_newline();
+    print(&[string(literal(&"x".repeat(200_000)))], true);
     0
 }
 

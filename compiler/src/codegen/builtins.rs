@@ -2,13 +2,14 @@
 //! a call to the runtime.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, Value, types};
+use cranelift_codegen::ir::{InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types};
+use pcc_stdlib::{PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg};
 
 use super::function::FunctionTranslator;
-use super::layout::{PTR, load_len};
+use super::layout::{Memory, PTR, load_len};
 use super::runtime::{self, RuntimeFn};
 use super::{CodegenError, Result};
-use crate::mir::{Builtin, Operand, Type};
+use crate::mir::{Builtin, Callee, Operand, StatementKind, Type};
 
 impl FunctionTranslator<'_, '_> {
     /// Translates a call of `builtin`; returns its result, if it has one.
@@ -66,29 +67,63 @@ impl FunctionTranslator<'_, '_> {
         self.call_runtime(f, &args)
     }
 
-    /// `print(args...)` or `println(args...)`: one runtime call per value, spaces between.
+    /// `print(args...)` or `println(args...)`: the values are laid out in the function's print
+    /// area (kind and bits, `pcc_stdlib::PrintArg`) and printed by one runtime call, so none of
+    /// them is live across a call (one call per value kept bytecode_vm's opcode, printed by its
+    /// error arm, in a callee-saved register, and pushed its register file to the stack).
     fn print(&mut self, args: &[Operand], values: &[Value], newline: bool) -> Result<()> {
+        if values.is_empty() && !newline {
+            return Ok(());
+        }
+        let area = self.print_area();
+        let address = self.builder.ins().stack_addr(PTR, area, 0);
+        let flags = self.memory_flags(Memory::PrintArea);
+        let width = size_of::<PrintArg>() as i32;
         for (i, (arg, &value)) in args.iter().zip(values).enumerate() {
-            if i > 0 {
-                self.call_runtime_opt(&runtime::PRINT_SPACE, &[])?;
-            }
-            match self.mir.operand_type(arg) {
-                Type::Int => self.call_runtime_opt(&runtime::PRINT_INT, &[value])?,
-                Type::Float => self.call_runtime_opt(&runtime::PRINT_FLOAT, &[value])?,
-                Type::Bool => self.call_runtime_opt(&runtime::PRINT_BOOL, &[value])?,
-                Type::Str => self.call_runtime_opt(&runtime::PRINT_STR, &[value])?,
+            let (kind, bits) = match self.mir.operand_type(arg) {
+                Type::Int => (PRINT_INT, value),
+                Type::Float => (PRINT_FLOAT, value),
+                Type::Bool => (PRINT_BOOL, self.builder.ins().uextend(types::I64, value)),
+                Type::Str => (PRINT_STR, value),
                 Type::Void => return Err(CodegenError::internal("printing a void value")),
-                ty => {
-                    let type_id = self.cx.info.type_id(&ty);
-                    let type_id = self.iconst(type_id);
-                    self.call_runtime_opt(&runtime::PRINT_VALUE, &[value, type_id])?
-                }
+                ty => (PRINT_VALUE + self.cx.info.type_id(&ty), value),
             };
+            let kind = self.iconst(kind);
+            let offset = i as i32 * width;
+            self.builder.ins().store(flags, kind, address, offset);
+            (self.builder.ins()).store(flags, bits, address, offset + width / 2);
         }
-        if newline {
-            self.call_runtime_opt(&runtime::PRINT_NEWLINE, &[])?;
-        }
+        let count = self.iconst(values.len() as i64);
+        let newline = self.builder.ins().iconst(types::I8, i64::from(newline));
+        self.call_runtime_opt(&runtime::PRINT, &[address, count, newline])?;
         Ok(())
+    }
+
+    /// The stack area `print` lays its values out in: one per function, as large as its
+    /// largest `print` needs, made at the first.
+    fn print_area(&mut self) -> StackSlot {
+        if let Some(area) = self.print_area {
+            return area;
+        }
+        let most = (self.mir.blocks.iter().flat_map(|b| &b.stmts))
+            .filter_map(|stmt| match &stmt.kind {
+                StatementKind::Call {
+                    callee: Callee::Builtin(Builtin::Print | Builtin::Println),
+                    args,
+                    ..
+                } => Some(args.len()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let size = (most * size_of::<PrintArg>()) as u32;
+        let area = (self.builder).create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            size,
+            3,
+        ));
+        self.print_area = Some(area);
+        area
     }
 
     /// `assert(cond)` or `assert(cond, message)`.

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use cranelift_codegen::ir::condcodes::{CondCode, FloatCC, IntCC};
 use cranelift_codegen::ir::{
     AliasRegion, AliasRegionData, Block, FuncRef, Function, GlobalValue, InstBuilder,
-    InstructionData, MemFlagsData, TrapCode, Value, types,
+    InstructionData, MemFlagsData, StackSlot, TrapCode, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_module::{DataId, FuncId};
@@ -80,6 +80,7 @@ pub fn translate(
         non_null: HashSet::new(),
         movable_lengths: !(mir.blocks.iter())
             .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
+        print_area: None,
     };
     t.prologue()?;
     // Per MIR block, the values known non-null at its end (`FunctionTranslator::non_null`).
@@ -205,6 +206,8 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// (an interpreter's loop), whose arms keep so many values live that hoisted lengths are
     /// spilled and push the loop's own variables to the stack (bytecode_vm ran 13% slower).
     pub movable_lengths: bool,
+    /// Where `print` lays out its values (`builtins.rs`), once made.
+    pub print_area: Option<StackSlot>,
 }
 
 impl FunctionTranslator<'_, '_> {

@@ -44,7 +44,7 @@ impl<'m> InfoBuilder<'m> {
             })
     }
 
-    /// The id of `ty` for `pcc_print_value`.
+    /// The id of `ty` for `pcc_print`'s value kinds.
     pub fn type_id(&mut self, ty: &Type) -> i64 {
         if let Some(&id) = self.type_ids.get(ty) {
             return id;

@@ -58,6 +58,8 @@ pub enum Memory {
     Counters,
     /// PPP slot tables (expected Ball-Larus ids), which never change.
     PppSlots,
+    /// The stack area `print` lays its values out in.
+    PrintArea,
 }
 
 /// Classes of array element types. Every reference type is one class: MIR may give an array
@@ -95,6 +97,7 @@ impl Memory {
             Memory::StackLimit => "pcc_stack_limit".to_string(),
             Memory::Counters => "profile counters".to_string(),
             Memory::PppSlots => "PPP slot tables".to_string(),
+            Memory::PrintArea => "print arguments".to_string(),
         }
     }
 }

@@ -107,13 +107,7 @@ macro_rules! runtime_functions {
 
 // `I` after the last real parameter is the source-location id (`L` in CONVENTIONS.md).
 runtime_functions! {
-    PRINT_INT = "pcc_print_int"(I);
-    PRINT_FLOAT = "pcc_print_float"(F);
-    PRINT_BOOL = "pcc_print_bool"(B);
-    PRINT_STR = "pcc_print_str"(P);
-    PRINT_VALUE = "pcc_print_value"(P, I);
-    PRINT_SPACE = "pcc_print_space"();
-    PRINT_NEWLINE = "pcc_print_newline"();
+    PRINT = "pcc_print"(P, I, B);
     STR_CONCAT = "pcc_str_concat"(P, P, I) -> P;
     STR_CMP = "pcc_str_cmp"(P, P) -> I;
     STR_EQ = "pcc_str_eq"(P, P) -> B;

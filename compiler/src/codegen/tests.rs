@@ -1119,3 +1119,25 @@ fn main() { println(f(3, 10)); }
         );
     }
 }
+
+/// A `print` or `println` is one runtime call, its values laid out in one stack area per
+/// function, as large as the largest `print` needs; `print()` prints nothing and calls nothing.
+#[test]
+fn a_print_is_one_call_of_the_runtime() {
+    let source = "\
+fn main() {
+    print();
+    println(1, 2.5, true, \"s\");
+    print(7);
+    println();
+}
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let program = crate::lower::lower_program(&typed);
+    let clif = emit_clif(&program, source, &Options { opt_level: 0 }, None).unwrap();
+    let main = &clif[..clif.find("function %__pcc_init").unwrap_or(clif.len())];
+    assert_eq!(main.matches("call fn0(").count(), 3, "{clif}");
+    assert!(main.contains("u0:2 = pcc_print") && !main.contains("call fn1"), "{clif}");
+    assert_eq!(clif.matches("explicit_slot").count(), 1, "{clif}");
+    assert!(clif.contains("explicit_slot 64"), "{clif}");
+}
