@@ -11,6 +11,7 @@
 
 use std::fmt;
 use std::io::Write;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use crate::program::{self, Location};
 use crate::value;
@@ -139,9 +140,20 @@ pub unsafe extern "C" fn pcc_assert_fail(message: *const u8, loc: i64) -> ! {
     raise(RuntimeError::AssertionFailed(message), Some(loc))
 }
 
-/// An index check failed (arrays and `s[i]` on strings).
+/// The index and the length of the failed index check, stored by the generated code before it
+/// calls [`pcc_err_index`]: in memory rather than in argument registers, so that the hot code
+/// around the check keeps its loop counters and lengths where it likes. Same layout as two
+/// `i64`s.
+#[allow(non_upper_case_globals)] // the symbol name is part of the ABI
 #[unsafe(no_mangle)]
-pub extern "C" fn pcc_err_index(index: i64, len: i64, loc: i64) -> ! {
+pub static pcc_index_error: [AtomicI64; 2] = [AtomicI64::new(0), AtomicI64::new(0)];
+
+/// An index check failed (arrays and `s[i]` on strings); its index and the length are in
+/// [`pcc_index_error`].
+#[unsafe(no_mangle)]
+pub extern "C" fn pcc_err_index(loc: i64) -> ! {
+    let [index, len] = &pcc_index_error;
+    let (index, len) = (index.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
     raise(RuntimeError::IndexOutOfBounds { index, len }, Some(loc))
 }
 

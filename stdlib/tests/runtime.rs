@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use libtest_mimic::{Arguments, Failed, Trial};
 use pcc_stdlib::{
     FieldInfo, Location, PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg,
-    ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo, pcc_stack_limit,
-    register_exit_hook, run_program,
+    ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo, pcc_index_error,
+    pcc_stack_limit, register_exit_hook, run_program,
 };
 
 unsafe extern "C" {
@@ -27,7 +27,7 @@ unsafe extern "C" {
     safe fn pcc_eof() -> i8;
     safe fn pcc_read_int(loc: i64) -> i64;
     safe fn pcc_exit(code: i64) -> !;
-    safe fn pcc_err_index(index: i64, len: i64, loc: i64) -> !;
+    safe fn pcc_err_index(loc: i64) -> !;
     safe fn pcc_err_null(struct_id: i64, field: i64, loc: i64) -> !;
     safe fn pcc_err_stack_overflow(loc: i64) -> !;
 }
@@ -245,7 +245,10 @@ extern "C" fn returns_large() -> i64 {
 
 extern "C" fn index_error() -> i64 {
     print(&[string(literal("partial"))], false);
-    pcc_err_index(10, 10, 1)
+    // As the generated code does: index and length in memory, the location as the argument.
+    pcc_index_error[0].store(10, Ordering::Relaxed);
+    pcc_index_error[1].store(10, Ordering::Relaxed);
+    pcc_err_index(1)
 }
 
 extern "C" fn null_error() -> i64 {

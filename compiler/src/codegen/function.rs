@@ -843,6 +843,12 @@ impl FunctionTranslator<'_, '_> {
         if let Some(cc) = signed_cc(op) {
             return Ok(self.builder.ins().icmp(cc, x, y));
         }
+        // `x - c` as `x + (-c)`: x64 computes the sum into a new register (`lea`), where a
+        // subtraction overwrites `x` (the allocator then ties `x - c` to `x`, and a loop
+        // counter to the register its checked access's error call passes `x - c` in).
+        if let (BinOp::Sub, Some(c)) = (op, const_int(rhs)) {
+            return Ok(self.builder.ins().iadd_imm_s(x, c.wrapping_neg()));
+        }
         let ins = self.builder.ins();
         Ok(match op {
             BinOp::Add => ins.iadd(x, y),

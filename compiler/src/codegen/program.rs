@@ -196,7 +196,9 @@ pub struct ProgramContext<'m> {
     runtime: HashMap<&'static str, FuncId>,
     strings: HashMap<Vec<u8>, DataId>,
     empty_array: Option<DataId>,
-    stack_limit: Option<DataId>,
+    /// The runtime's data symbols (`runtime::STACK_LIMIT`, `runtime::INDEX_ERROR`), declared
+    /// on first use.
+    runtime_data: HashMap<&'static str, DataId>,
 }
 
 impl<'m> ProgramContext<'m> {
@@ -224,7 +226,7 @@ impl<'m> ProgramContext<'m> {
             runtime: HashMap::new(),
             strings: HashMap::new(),
             empty_array: None,
-            stack_limit: None,
+            runtime_data: HashMap::new(),
         };
         for (id, func) in program.functions.iter_enumerated() {
             if !compiled[id] {
@@ -510,16 +512,16 @@ impl<'m> ProgramContext<'m> {
         Ok(id)
     }
 
-    /// The runtime's `pcc_stack_limit`, declared on first use.
-    pub fn stack_limit(&mut self) -> Result<DataId> {
-        if let Some(id) = self.stack_limit {
+    /// The runtime's data symbol `name`, declared on first use.
+    pub fn runtime_data(&mut self, name: &'static str) -> Result<DataId> {
+        if let Some(&id) = self.runtime_data.get(name) {
             return Ok(id);
         }
         let id = self
             .module
-            .declare_data(runtime::STACK_LIMIT, Linkage::Import, true, false)
+            .declare_data(name, Linkage::Import, true, false)
             .map_err(module_error)?;
-        self.stack_limit = Some(id);
+        self.runtime_data.insert(name, id);
         Ok(id)
     }
 

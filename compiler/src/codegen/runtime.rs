@@ -79,6 +79,10 @@ pub const AOT_MAIN: RuntimeFn = RuntimeFn {
 /// The data symbol (`usize`) holding the lowest stack address generated code may run at.
 pub const STACK_LIMIT: &str = "pcc_stack_limit";
 
+/// The data symbol (two `i64`s) a failed index check stores its index and length in before it
+/// calls `pcc_err_index`.
+pub const INDEX_ERROR: &str = "pcc_index_error";
+
 macro_rules! ret {
     () => {
         Ret::Void
@@ -143,7 +147,7 @@ runtime_functions! {
     CLOCK_NS = "pcc_clock_ns"() -> I;
     EXIT = "pcc_exit"(I) -> !;
     ASSERT_FAIL = "pcc_assert_fail"(P, I) -> !;
-    ERR_INDEX = "pcc_err_index"(I, I, I) -> !;
+    ERR_INDEX = "pcc_err_index"(I) -> !;
     ERR_NULL = "pcc_err_null"(I, I, I) -> !;
     ERR_DIV_ZERO = "pcc_err_div_zero"(I) -> !;
     ERR_REM_ZERO = "pcc_err_rem_zero"(I) -> !;

@@ -917,7 +917,7 @@ fn runtime_table_matches_the_runtime_symbols() {
     let table: HashSet<&str> = runtime::ALL
         .iter()
         .map(|f| f.name)
-        .chain([runtime::STACK_LIMIT])
+        .chain([runtime::STACK_LIMIT, runtime::INDEX_ERROR])
         .collect();
     let symbols: HashSet<&str> = pcc_stdlib::symbols()
         .iter()
@@ -926,7 +926,7 @@ fn runtime_table_matches_the_runtime_symbols() {
     assert_eq!(table, symbols);
     assert_eq!(
         table.len(),
-        runtime::ALL.len() + 1,
+        runtime::ALL.len() + 2,
         "duplicate names in the table"
     );
 }
@@ -1137,7 +1137,45 @@ fn main() {
     let clif = emit_clif(&program, source, &Options { opt_level: 0 }, None).unwrap();
     let main = &clif[..clif.find("function %__pcc_init").unwrap_or(clif.len())];
     assert_eq!(main.matches("call fn0(").count(), 3, "{clif}");
-    assert!(main.contains("u0:2 = pcc_print") && !main.contains("call fn1"), "{clif}");
+    assert!(
+        main.contains("u0:2 = pcc_print") && !main.contains("call fn1"),
+        "{clif}"
+    );
     assert_eq!(clif.matches("explicit_slot").count(), 1, "{clif}");
     assert!(clif.contains("explicit_slot 64"), "{clif}");
+}
+
+/// A failed index check passes its index and length to the runtime through `pcc_index_error`,
+/// not in argument registers, so the loop counter of a checked loop is tied to no register by
+/// the cold call (the golden tests of programs/errors check the message it still gives).
+#[test]
+fn an_index_error_passes_its_operands_in_memory() {
+    let source = "\
+fn main() {
+    let a = [1, 2, 3];
+    let s = 0;
+    for i in 0..5 { s += a[i]; }
+    println(s);
+}
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let program = crate::lower::lower_program(&typed);
+    let clif = emit_clif(&program, source, &Options { opt_level: 0 }, None).unwrap();
+    assert!(clif.contains("= pcc_index_error"), "{clif}");
+    // `; userextnameN = u0:M = pcc_err_index`, then `fnK = u0:M sigJ`, then `call fnK(...)`.
+    let name = (clif.lines())
+        .find(|l| l.ends_with("= pcc_err_index"))
+        .and_then(|l| l.split(" = ").nth(1))
+        .expect("pcc_err_index is declared");
+    let callee = (clif.lines())
+        .filter_map(|l| l.trim().split_once(" = "))
+        .find(|(_, rest)| rest.starts_with(&format!("{name} sig")))
+        .map(|(f, _)| f)
+        .expect("a function reference to pcc_err_index");
+    let call = (clif.lines())
+        .find_map(|l| l.split_once(&format!("call {callee}(")))
+        .and_then(|(_, args)| args.split_once(')'))
+        .map(|(args, _)| args)
+        .expect("the error call");
+    assert_eq!(call.split(", ").count(), 1, "{clif}");
 }
