@@ -4,12 +4,13 @@
 //! lines its code spans: this CPU's op cache and instruction fetch deliver one line per cycle,
 //! so a five-instruction loop split over two lines takes up to twice as long as the same loop
 //! within one (single benchmarks moved by 30–75% with the function's start). A function with
-//! small loops that call nothing is therefore placed at a 64-byte boundary and preceded by a few
-//! bytes of no-ops, as many as put its most deeply nested loops on the fewest lines. The no-ops
-//! run once per call (at most 7 of them). Other functions get no padding and keep their own
-//! alignment: their speed depends on their placement too (an interpreter's dispatch jump
-//! predicts better or worse by its address), but in no way a rule can foresee. Only on x86-64,
-//! whose no-ops these are.
+//! loops is therefore placed at a 64-byte boundary and preceded by a few bytes of no-ops, as
+//! many as put its most deeply nested loops on the fewest lines: the whole of a small loop that
+//! calls nothing, and of a loop that calls or is long only its header block, where every
+//! iteration starts. The no-ops run once per call (at most 7 of them). Functions without loops
+//! get no padding and keep their own alignment: their speed depends on their placement too (an
+//! interpreter's dispatch jump predicts better or worse by its address), but in no way a rule
+//! can foresee. Only on x86-64, whose no-ops these are.
 
 use cranelift_codegen::Context;
 use cranelift_codegen::binemit::CodeOffset;
@@ -49,8 +50,9 @@ struct LoopCode {
     weight: u64,
 }
 
-/// The loops of `ctx`'s compiled code (marked by [`mark_blocks`]) that call nothing: a loop that
-/// calls runs its callee's lines too, and its own matter little. A line more costs a loop of
+/// The loops of `ctx`'s compiled code (marked by [`mark_blocks`]): the whole of those that call
+/// nothing and are short, the header block of the others (a loop that calls runs its callee's
+/// lines too, and the rest of its own matter less). A line more costs a loop of
 /// `n` bytes about `1/n` of its time, and loops nested deeper run more: each weighs
 /// `4^depth / n`, so the innermost of a nest decide, and of two copies of a loop (checked and
 /// versioned) the smaller, which is the one that runs.
@@ -79,6 +81,7 @@ fn loops(ctx: &mut Context) -> Vec<LoopCode> {
             loops_of(block).for_each(|lp| calls[lp] = true);
         }
     }
+    let mut headers: SecondaryMap<Loop, Vec<(CodeOffset, CodeOffset)>> = SecondaryMap::new();
     for r in code.buffer.get_srclocs_sorted() {
         if r.loc.is_default() {
             continue;
@@ -86,14 +89,23 @@ fn loops(ctx: &mut Context) -> Vec<LoopCode> {
         let block = Block::from_u32(r.loc.bits());
         if func.layout.is_block_inserted(block) {
             loops_of(block).for_each(|lp| ranges[lp].push((r.start, r.end)));
+            if let Some(lp) = analysis.is_loop_header(block) {
+                headers[lp].push((r.start, r.end));
+            }
         }
     }
     analysis
         .loops()
-        .filter(|&lp| !calls[lp])
         .filter_map(|lp| {
-            let ranges = std::mem::take(&mut ranges[lp]);
-            let bytes: CodeOffset = ranges.iter().map(|(start, end)| end - start).sum();
+            let mut ranges = std::mem::take(&mut ranges[lp]);
+            let mut bytes: CodeOffset = ranges.iter().map(|(start, end)| end - start).sum();
+            if calls[lp] || bytes > MAX_LOOP_BYTES {
+                // Of a loop that calls or is long, only its header: every iteration starts
+                // there, and a header across a line costs each one a fetch (AWFY Queens' loop,
+                // which recurses, ran 15% slower with its header across a line).
+                ranges = std::mem::take(&mut headers[lp]);
+                bytes = ranges.iter().map(|(start, end)| end - start).sum();
+            }
             if bytes == 0 || bytes > MAX_LOOP_BYTES {
                 return None;
             }
@@ -213,9 +225,14 @@ mod tests {
 
     /// `fn(n) { i = 0; s = 0; while i < n { s += i; i += 1 } return s }` after `straight`
     /// additions before the loop (which move it within the code).
-    fn summing_loop(straight: usize, isa: &dyn cranelift_codegen::isa::TargetIsa) -> Context {
+    fn summing_loop(
+        straight: usize,
+        calls: bool,
+        isa: &dyn cranelift_codegen::isa::TargetIsa,
+    ) -> Context {
         use cranelift_codegen::ir::{
-            AbiParam, Function, InstBuilder, condcodes::IntCC, types::I64,
+            AbiParam, ExtFuncData, ExternalName, Function, InstBuilder, Signature,
+            UserExternalName, condcodes::IntCC, types::I64,
         };
         use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
         let mut func = Function::new();
@@ -252,6 +269,21 @@ mod tests {
             .brif(more, body, &[i.into(), s.into()], exit, &[s.into()]);
         b.switch_to_block(body);
         let (i, s) = (b.block_params(body)[0], b.block_params(body)[1]);
+        if calls {
+            let mut signature = Signature::new(isa.default_call_conv());
+            signature.params.push(AbiParam::new(I64));
+            let signature = b.import_signature(signature);
+            let name = b
+                .func
+                .declare_imported_user_function(UserExternalName::new(0, 0));
+            let callee = b.import_function(ExtFuncData {
+                name: ExternalName::user(name),
+                signature,
+                colocated: false,
+                patchable: false,
+            });
+            b.ins().call(callee, &[s]);
+        }
         let s = b.ins().iadd(s, i);
         let i = b.ins().iadd_imm_s(i, 1);
         b.ins().jump(header, &[i.into(), s.into()]);
@@ -268,7 +300,7 @@ mod tests {
         let isa = super::super::host_isa(&super::super::Options { opt_level: 2 }, &[])
             .expect("the host's instruction set");
         for straight in 0..24 {
-            let mut ctx = summing_loop(straight, &*isa);
+            let mut ctx = summing_loop(straight, false, &*isa);
             mark_blocks(&mut ctx);
             ctx.compile(&*isa, &mut Default::default())
                 .expect("compiles");
@@ -287,6 +319,26 @@ mod tests {
                 1,
                 "{ranges:?} moved by {pad}"
             );
+        }
+    }
+
+    #[test]
+    fn of_a_loop_that_calls_only_the_header_is_placed() {
+        let isa = super::super::host_isa(&super::super::Options { opt_level: 2 }, &[])
+            .expect("the host's instruction set");
+        for straight in 0..24 {
+            let mut ctx = summing_loop(straight, true, &*isa);
+            mark_blocks(&mut ctx);
+            ctx.compile(&*isa, &mut Default::default())
+                .expect("compiles");
+            let found = loops(&mut ctx);
+            assert_eq!(found.len(), 1, "{straight} additions before the loop");
+            // The header's test and branch only: the call and the adds of the body are left out.
+            let ranges = &found[0].ranges;
+            let bytes: CodeOffset = ranges.iter().map(|(a, b)| b - a).sum();
+            assert!(bytes > 0 && bytes <= 16, "the header: {ranges:?}");
+            let pad = padding(&mut ctx, 1).expect("a header to place");
+            assert_eq!(blocks_touched(ranges, pad, LINE), 1);
         }
     }
 
