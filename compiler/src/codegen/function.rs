@@ -844,8 +844,9 @@ impl FunctionTranslator<'_, '_> {
             return Ok(self.builder.ins().icmp(cc, x, y));
         }
         // `x - c` as `x + (-c)`: x64 computes the sum into a new register (`lea`), where a
-        // subtraction overwrites `x` (the allocator then ties `x - c` to `x`, and a loop
-        // counter to the register its checked access's error call passes `x - c` in).
+        // subtraction overwrites `x`, and regalloc2 then ties `x - c` to `x`: a loop counter
+        // took the fixed register of any call `x - c` was passed to (sieve's `flags[i - 1]`
+        // held its counter in two registers, with copies in its loops).
         if let (BinOp::Sub, Some(c)) = (op, const_int(rhs)) {
             return Ok(self.builder.ins().iadd_imm_s(x, c.wrapping_neg()));
         }

@@ -295,24 +295,21 @@ mod tests {
         Context::for_function(func)
     }
 
-    #[test]
-    fn a_compiled_loop_is_found_and_placed_on_one_line() {
+    /// Compiles [`summing_loop`] after 0 to 23 additions (which move the loop within the code)
+    /// and checks that [`loops`] finds one loop of at most `most` bytes, placed on one line.
+    fn placed_on_one_line(calls: bool, most: CodeOffset) {
         let isa = super::super::host_isa(&super::super::Options { opt_level: 2 }, &[])
             .expect("the host's instruction set");
         for straight in 0..24 {
-            let mut ctx = summing_loop(straight, false, &*isa);
+            let mut ctx = summing_loop(straight, calls, &*isa);
             mark_blocks(&mut ctx);
             ctx.compile(&*isa, &mut Default::default())
                 .expect("compiles");
             let found = loops(&mut ctx);
-            assert_eq!(
-                found.len(),
-                1,
-                "one loop with {straight} additions before it"
-            );
+            assert_eq!(found.len(), 1, "{straight} additions before the loop");
             let ranges = &found[0].ranges;
             let bytes: CodeOffset = ranges.iter().map(|(a, b)| b - a).sum();
-            assert!(bytes > 0 && bytes < LINE / 2, "a small loop: {ranges:?}");
+            assert!(bytes > 0 && bytes <= most, "{ranges:?}");
             let pad = padding(&mut ctx, 1).expect("a loop to place");
             assert_eq!(
                 blocks_touched(ranges, pad, LINE),
@@ -323,23 +320,14 @@ mod tests {
     }
 
     #[test]
+    fn a_compiled_loop_is_found_and_placed_on_one_line() {
+        placed_on_one_line(false, LINE / 2 - 1);
+    }
+
+    #[test]
     fn of_a_loop_that_calls_only_the_header_is_placed() {
-        let isa = super::super::host_isa(&super::super::Options { opt_level: 2 }, &[])
-            .expect("the host's instruction set");
-        for straight in 0..24 {
-            let mut ctx = summing_loop(straight, true, &*isa);
-            mark_blocks(&mut ctx);
-            ctx.compile(&*isa, &mut Default::default())
-                .expect("compiles");
-            let found = loops(&mut ctx);
-            assert_eq!(found.len(), 1, "{straight} additions before the loop");
-            // The header's test and branch only: the call and the adds of the body are left out.
-            let ranges = &found[0].ranges;
-            let bytes: CodeOffset = ranges.iter().map(|(a, b)| b - a).sum();
-            assert!(bytes > 0 && bytes <= 16, "the header: {ranges:?}");
-            let pad = padding(&mut ctx, 1).expect("a header to place");
-            assert_eq!(blocks_touched(ranges, pad, LINE), 1);
-        }
+        // The header's test and branch only: the call and the adds of the body are left out.
+        placed_on_one_line(true, 16);
     }
 
     #[test]
