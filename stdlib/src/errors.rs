@@ -129,37 +129,46 @@ pub fn raise(error: RuntimeError, loc: Option<i64>) -> ! {
     })
 }
 
-/// `assert(c)` / `assert(c, msg)` failed; `message` is a PL string or null.
+/// The operands of a failing check, stored by the generated code just before it calls one of
+/// the functions below, which take none (each says what its operands are): in memory rather
+/// than in argument registers, so that a cold call that never happens ties none of the hot
+/// code's values (a loop counter, a length) to a fixed register. Same layout as three `i64`s.
+#[allow(non_upper_case_globals)] // the symbol name is part of the ABI
+#[unsafe(no_mangle)]
+pub static pcc_error_operands: [AtomicI64; 3] = [const { AtomicI64::new(0) }; 3];
+
+/// The first `N` of [`pcc_error_operands`].
+fn operands<const N: usize>() -> [i64; N] {
+    std::array::from_fn(|i| pcc_error_operands[i].load(Ordering::Relaxed))
+}
+
+/// `assert(c)` / `assert(c, msg)` failed. Operands: the message (a PL string, or null without
+/// one), the location.
 ///
 /// # Safety
-/// `message` must be null or point to a PL string.
+/// The first operand must be null or point to a PL string.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pcc_assert_fail(message: *const u8, loc: i64) -> ! {
+pub unsafe extern "C" fn pcc_assert_fail() -> ! {
+    let [message, loc] = operands();
+    let message = message as *const u8;
     // SAFETY: non-null `message` is a PL string (caller's contract).
     let message = (!message.is_null()).then(|| text_of(unsafe { value::str_bytes(message) }));
     raise(RuntimeError::AssertionFailed(message), Some(loc))
 }
 
-/// The index and the length of the failed index check, stored by the generated code before it
-/// calls [`pcc_err_index`]: in memory rather than in argument registers, so that the hot code
-/// around the check keeps its loop counters and lengths where it likes. Same layout as two
-/// `i64`s.
-#[allow(non_upper_case_globals)] // the symbol name is part of the ABI
+/// An index check failed (arrays and `s[i]` on strings). Operands: the index, the length, the
+/// location.
 #[unsafe(no_mangle)]
-pub static pcc_index_error: [AtomicI64; 2] = [AtomicI64::new(0), AtomicI64::new(0)];
-
-/// An index check failed (arrays and `s[i]` on strings); its index and the length are in
-/// [`pcc_index_error`].
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_err_index(loc: i64) -> ! {
-    let [index, len] = &pcc_index_error;
-    let (index, len) = (index.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
+pub extern "C" fn pcc_err_index() -> ! {
+    let [index, len, loc] = operands();
     raise(RuntimeError::IndexOutOfBounds { index, len }, Some(loc))
 }
 
-/// Field `field` of struct `struct_id` was accessed through null.
+/// A field was accessed through null. Operands: the struct's id, the field's index, the
+/// location.
 #[unsafe(no_mangle)]
-pub extern "C" fn pcc_err_null(struct_id: i64, field: i64, loc: i64) -> ! {
+pub extern "C" fn pcc_err_null() -> ! {
+    let [struct_id, field, loc] = operands();
     let info = program::info();
     let decl = usize::try_from(struct_id)
         .ok()
@@ -174,21 +183,25 @@ pub extern "C" fn pcc_err_null(struct_id: i64, field: i64, loc: i64) -> ! {
     )
 }
 
-/// Integer division by zero.
+/// Integer division by zero. Operand: the location.
 #[unsafe(no_mangle)]
-pub extern "C" fn pcc_err_div_zero(loc: i64) -> ! {
+pub extern "C" fn pcc_err_div_zero() -> ! {
+    let [loc] = operands();
     raise(RuntimeError::DivisionByZero, Some(loc))
 }
 
-/// Integer remainder by zero.
+/// Integer remainder by zero. Operand: the location.
 #[unsafe(no_mangle)]
-pub extern "C" fn pcc_err_rem_zero(loc: i64) -> ! {
+pub extern "C" fn pcc_err_rem_zero() -> ! {
+    let [loc] = operands();
     raise(RuntimeError::RemainderByZero, Some(loc))
 }
 
-/// A function's prologue found the stack pointer below `pcc_stack_limit`.
+/// A function's prologue found the stack pointer below `pcc_stack_limit`. Operand: the
+/// location of the function's name.
 #[unsafe(no_mangle)]
-pub extern "C" fn pcc_err_stack_overflow(loc: i64) -> ! {
+pub extern "C" fn pcc_err_stack_overflow() -> ! {
+    let [loc] = operands();
     raise(RuntimeError::StackOverflow, Some(loc))
 }
 

@@ -36,7 +36,7 @@ mod value;
 mod wpp;
 
 pub use aot::{PROFILE_OUT_VAR, pcc_aot_main};
-pub use errors::pcc_index_error;
+pub use errors::pcc_error_operands;
 pub use output::{PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg};
 pub use program::{
     FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
@@ -66,7 +66,7 @@ pub mod interp_support {
 }
 
 /// Every runtime symbol (functions and the data symbols `pcc_stack_limit` and
-/// `pcc_index_error`) by name, for
+/// `pcc_error_operands`) by name, for
 /// `cranelift_jit::JITBuilder::symbol`.
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
     macro_rules! symbols {
@@ -131,8 +131,8 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         std::ptr::addr_of!(pcc_stack_limit).cast::<u8>(),
     ));
     list.push((
-        "pcc_index_error",
-        std::ptr::addr_of!(pcc_index_error).cast::<u8>(),
+        "pcc_error_operands",
+        std::ptr::addr_of!(pcc_error_operands).cast::<u8>(),
     ));
     list
 }
@@ -201,7 +201,7 @@ mod tests {
             "pcc_wpp_buffer",
             "pcc_wpp_flush",
             "pcc_stack_limit",
-            "pcc_index_error",
+            "pcc_error_operands",
         ];
         assert_eq!(names, expected.into_iter().collect::<HashSet<_>>());
     }

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use libtest_mimic::{Arguments, Failed, Trial};
 use pcc_stdlib::{
     FieldInfo, Location, PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg,
-    ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo, pcc_index_error,
+    ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo, pcc_error_operands,
     pcc_stack_limit, register_exit_hook, run_program,
 };
 
@@ -27,9 +27,9 @@ unsafe extern "C" {
     safe fn pcc_eof() -> i8;
     safe fn pcc_read_int(loc: i64) -> i64;
     safe fn pcc_exit(code: i64) -> !;
-    safe fn pcc_err_index(loc: i64) -> !;
-    safe fn pcc_err_null(struct_id: i64, field: i64, loc: i64) -> !;
-    safe fn pcc_err_stack_overflow(loc: i64) -> !;
+    safe fn pcc_err_index() -> !;
+    safe fn pcc_err_null() -> !;
+    safe fn pcc_err_stack_overflow() -> !;
 }
 
 const SCENARIO_VAR: &str = "PCC_RUNTIME_SCENARIO";
@@ -38,6 +38,13 @@ const SCENARIO_VAR: &str = "PCC_RUNTIME_SCENARIO";
 fn print(args: &[PrintArg], newline: bool) {
     // SAFETY: each argument's bits are a value of its kind (the helpers below make them).
     unsafe { pcc_print(args.as_ptr(), args.len() as i64, i8::from(newline)) }
+}
+
+/// Stores a failing check's operands where the error functions read them, as compiled code does.
+fn fail_with(operands: &[i64]) {
+    for (slot, &operand) in pcc_error_operands.iter().zip(operands) {
+        slot.store(operand, Ordering::Relaxed);
+    }
 }
 
 fn int(v: i64) -> PrintArg {
@@ -245,14 +252,13 @@ extern "C" fn returns_large() -> i64 {
 
 extern "C" fn index_error() -> i64 {
     print(&[string(literal("partial"))], false);
-    // As the generated code does: index and length in memory, the location as the argument.
-    pcc_index_error[0].store(10, Ordering::Relaxed);
-    pcc_index_error[1].store(10, Ordering::Relaxed);
-    pcc_err_index(1)
+    fail_with(&[10, 10, 1]);
+    pcc_err_index()
 }
 
 extern "C" fn null_error() -> i64 {
-    pcc_err_null(0, 2, 0)
+    fail_with(&[0, 2, 0]);
+    pcc_err_null()
 }
 
 extern "C" fn exits() -> i64 {
@@ -292,7 +298,8 @@ extern "C" fn deep(depth: i64) -> i64 {
     let frame = [depth as u8; 256];
     let sp = black_box(&frame) as *const _ as usize;
     if sp < pcc_stack_limit.load(Ordering::Relaxed) {
-        pcc_err_stack_overflow(2);
+        fail_with(&[2]);
+        pcc_err_stack_overflow();
     }
     LOWEST_FRAME.fetch_min(sp, Ordering::Relaxed);
     deep(depth + 1) + black_box(frame)[depth as usize % 256] as i64

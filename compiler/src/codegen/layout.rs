@@ -60,8 +60,8 @@ pub enum Memory {
     PppSlots,
     /// The stack area `print` lays its values out in.
     PrintArea,
-    /// The runtime's `pcc_index_error`.
-    IndexError,
+    /// The runtime's `pcc_error_operands`.
+    ErrorOperands,
 }
 
 /// Classes of array element types. Every reference type is one class: MIR may give an array
@@ -100,7 +100,7 @@ impl Memory {
             Memory::Counters => "profile counters".to_string(),
             Memory::PppSlots => "PPP slot tables".to_string(),
             Memory::PrintArea => "print arguments".to_string(),
-            Memory::IndexError => "pcc_index_error".to_string(),
+            Memory::ErrorOperands => "pcc_error_operands".to_string(),
         }
     }
 }

@@ -196,7 +196,7 @@ pub struct ProgramContext<'m> {
     runtime: HashMap<&'static str, FuncId>,
     strings: HashMap<Vec<u8>, DataId>,
     empty_array: Option<DataId>,
-    /// The runtime's data symbols (`runtime::STACK_LIMIT`, `runtime::INDEX_ERROR`), declared
+    /// The runtime's data symbols (`runtime::STACK_LIMIT`, `runtime::ERROR_OPERANDS`), declared
     /// on first use.
     runtime_data: HashMap<&'static str, DataId>,
 }

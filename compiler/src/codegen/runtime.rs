@@ -79,9 +79,9 @@ pub const AOT_MAIN: RuntimeFn = RuntimeFn {
 /// The data symbol (`usize`) holding the lowest stack address generated code may run at.
 pub const STACK_LIMIT: &str = "pcc_stack_limit";
 
-/// The data symbol (two `i64`s) a failed index check stores its index and length in before it
-/// calls `pcc_err_index`.
-pub const INDEX_ERROR: &str = "pcc_index_error";
+/// The data symbol (three `i64`s) a failing check stores its error's operands in before it
+/// calls the error function (`pcc_err_*`, `pcc_assert_fail`), which takes no arguments.
+pub const ERROR_OPERANDS: &str = "pcc_error_operands";
 
 macro_rules! ret {
     () => {
@@ -146,12 +146,13 @@ runtime_functions! {
     READ_INT = "pcc_read_int"(I) -> I;
     CLOCK_NS = "pcc_clock_ns"() -> I;
     EXIT = "pcc_exit"(I) -> !;
-    ASSERT_FAIL = "pcc_assert_fail"(P, I) -> !;
-    ERR_INDEX = "pcc_err_index"(I) -> !;
-    ERR_NULL = "pcc_err_null"(I, I, I) -> !;
-    ERR_DIV_ZERO = "pcc_err_div_zero"(I) -> !;
-    ERR_REM_ZERO = "pcc_err_rem_zero"(I) -> !;
-    ERR_STACK_OVERFLOW = "pcc_err_stack_overflow"(I) -> !;
+    // The error functions take their operands from `ERROR_OPERANDS` (`checks.rs`).
+    ASSERT_FAIL = "pcc_assert_fail"() -> !;
+    ERR_INDEX = "pcc_err_index"() -> !;
+    ERR_NULL = "pcc_err_null"() -> !;
+    ERR_DIV_ZERO = "pcc_err_div_zero"() -> !;
+    ERR_REM_ZERO = "pcc_err_rem_zero"() -> !;
+    ERR_STACK_OVERFLOW = "pcc_err_stack_overflow"() -> !;
     PROFILE_TABLE = "pcc_profile_table"(I, P, I);
     PROFILE_COUNT_HASHED = "pcc_profile_count_hashed"(I, I);
     PROFILE_KEYED_TABLE = "pcc_profile_keyed_table"(I, P, I);
