@@ -12,14 +12,14 @@ use super::runtime::{self, RuntimeFn};
 use crate::mir::{BinOp, Operand, StructId};
 
 impl FunctionTranslator<'_, '_> {
-    /// When `fails` (an `i8` condition) holds, calls `error` with the arguments `args` makes in a
-    /// cold block, after counting the stop if the statement has a stop counter (`edge`); code
-    /// goes on in a new block where it does not.
+    /// When `fails` (an `i8` condition) holds, stores the operands `operands` makes (at most
+    /// three) in `pcc_error_operands` and calls `error`, in a cold block, after counting the stop
+    /// if the statement has a stop counter (`edge`); code goes on in a new block where it does not.
     pub fn fail_if(
         &mut self,
         fails: Value,
         error: &RuntimeFn,
-        args: impl FnOnce(&mut Self) -> Result<Vec<Value>>,
+        operands: impl FnOnce(&mut Self) -> Result<Vec<Value>>,
     ) -> Result<()> {
         let cold = self.builder.create_block();
         let ok = self.builder.create_block();
@@ -38,7 +38,7 @@ impl FunctionTranslator<'_, '_> {
         // whole loop (or split it with copies in the hot path), and a constant (a location)
         // in a register across the function, for the sake of a call that never happens
         // (dijkstra and brainfuck executed 22% more instructions with the index in a register).
-        let operands = args(self)?;
+        let operands = operands(self)?;
         let area = self.cx.runtime_data(runtime::ERROR_OPERANDS)?;
         let area = self.data_address(area);
         let flags = self.memory_flags(Memory::ErrorOperands);
