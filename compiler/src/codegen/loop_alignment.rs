@@ -6,8 +6,8 @@
 //! within one (single benchmarks moved by 30–75% with the function's start). A function with
 //! loops is therefore placed at a 64-byte boundary and preceded by a few bytes of no-ops, as
 //! many as put its most deeply nested loops on the fewest lines: the whole of a small loop that
-//! calls nothing, and of a loop that calls or is long only its header block, where every
-//! iteration starts. The no-ops run once per call (at most 7 of them). Functions without loops
+//! calls nothing, and of a loop that calls only its header block, where every iteration starts
+//! (unless the function has a long loop that calls nothing, whose placement no rule foresees). The no-ops run once per call (at most 7 of them). Functions without loops
 //! get no padding and keep their own alignment: their speed depends on their placement too (an
 //! interpreter's dispatch jump predicts better or worse by its address), but in no way a rule
 //! can foresee. Only on x86-64, whose no-ops these are.
@@ -51,8 +51,8 @@ struct LoopCode {
 }
 
 /// The loops of `ctx`'s compiled code (marked by [`mark_blocks`]): the whole of those that call
-/// nothing and are short, the header block of the others (a loop that calls runs its callee's
-/// lines too, and the rest of its own matter less). A line more costs a loop of
+/// nothing and are short, the header block of those that call (a loop that calls runs its
+/// callee's lines too, and the rest of its own matter less). A line more costs a loop of
 /// `n` bytes about `1/n` of its time, and loops nested deeper run more: each weighs
 /// `4^depth / n`, so the innermost of a nest decide, and of two copies of a loop (checked and
 /// versioned) the smaller, which is the one that runs.
@@ -94,18 +94,27 @@ fn loops(ctx: &mut Context) -> Vec<LoopCode> {
             }
         }
     }
+    // A long loop that calls nothing is left out, and its speed depends on where its branches
+    // fall more than on its lines (AWFY Bounce's ran from 0.44 to 0.70 s with the no-ops before
+    // its function): in a function with one, the headers of loops that call are left out too,
+    // lest they move it.
+    let long = |lp: Loop| {
+        (ranges[lp].iter().map(|(start, end)| end - start)).sum::<CodeOffset>() > MAX_LOOP_BYTES
+    };
+    let headers_count = !analysis.loops().any(|lp| !calls[lp] && long(lp));
     analysis
         .loops()
+        .filter(|&lp| !calls[lp] || headers_count)
         .filter_map(|lp| {
-            let mut ranges = std::mem::take(&mut ranges[lp]);
-            let mut bytes: CodeOffset = ranges.iter().map(|(start, end)| end - start).sum();
-            if calls[lp] || bytes > MAX_LOOP_BYTES {
-                // Of a loop that calls or is long, only its header: every iteration starts
-                // there, and a header across a line costs each one a fetch (AWFY Queens' loop,
-                // which recurses, ran 15% slower with its header across a line).
-                ranges = std::mem::take(&mut headers[lp]);
-                bytes = ranges.iter().map(|(start, end)| end - start).sum();
-            }
+            // Of a loop that calls, only its header: every iteration starts there, and a
+            // header across a line costs each one a fetch (AWFY Queens' loop, which recurses,
+            // ran 15% slower with its header across a line).
+            let ranges = std::mem::take(if calls[lp] {
+                &mut headers[lp]
+            } else {
+                &mut ranges[lp]
+            });
+            let bytes: CodeOffset = ranges.iter().map(|(start, end)| end - start).sum();
             if bytes == 0 || bytes > MAX_LOOP_BYTES {
                 return None;
             }
