@@ -7,8 +7,9 @@
 //! loops is therefore placed at a 64-byte boundary and preceded by a few bytes of no-ops, as
 //! many as put its most deeply nested loops on the fewest lines: the whole of a small loop that
 //! calls nothing, and of a loop that calls only its header block, where every iteration starts
-//! (unless the function has a long loop that calls nothing, whose placement no rule foresees). The no-ops run once per call (at most 7 of them). Functions without loops
-//! get no padding and keep their own alignment: their speed depends on their placement too (an
+//! (unless the function has a long loop that calls nothing, whose placement no rule foresees).
+//! The no-ops run once per call (at most 7 of them). Functions without such loops get no
+//! padding and keep their own alignment: their speed depends on their placement too (an
 //! interpreter's dispatch jump predicts better or worse by its address), but in no way a rule
 //! can foresee. Only on x86-64, whose no-ops these are.
 
