@@ -164,6 +164,13 @@ fn inline_calls(
     caller: FnId,
     inlinable: &IdVec<FnId, Option<Candidate>>,
 ) -> bool {
+    // Most callers have no call left to inline after the first round: they need no loops.
+    let calls_candidate = (program.functions[caller].blocks.iter())
+        .flat_map(|block| &block.stmts)
+        .any(|stmt| (stmt.kind.called_function()).is_some_and(|f| inlinable[f].is_some()));
+    if !calls_candidate {
+        return false;
+    }
     let mut changed = false;
     let mut caller_size = size(&program.functions[caller]);
     let mut in_loop = IdVec::from_elem(false, program.functions[caller].blocks.len());
