@@ -985,6 +985,28 @@ fn main() { println(shorter(null, null), reassigned(new E { next: null })); }
     assert_eq!(clif.matches("call fn0(").count(), 1, "{clif}");
 }
 
+/// A checked `a[x - y + 7]` is addressed by `x - y` (the check recomputes `x - y + 7`), so
+/// that only `x - y` need be kept where the index is used again; `a[2 * x + 1]` is not: one
+/// `lea` computes its index for both the check and the address.
+#[test]
+fn a_checked_index_a_constant_from_a_difference_is_in_the_displacement() {
+    let source = "\
+fn f(a: [int], x: int, y: int) -> int { return a[x - y + 7] + a[2 * x + 1]; }
+fn main() { println(f([1, 2, 3, 4, 5, 6, 7, 8], 3, 4)); }
+";
+    let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+    let program = crate::lower::lower_program(&typed);
+    let clif = emit_clif(&program, source, &Options { opt_level: 0 }, Some("f")).unwrap();
+    let loads = |suffix: &str| {
+        clif.lines()
+            .filter(|l| l.contains("load.i64") && l.ends_with(suffix))
+            .count()
+    };
+    assert_eq!(loads("+64"), 1, "{clif}");
+    assert_eq!(loads("+16"), 0, "{clif}");
+    assert_eq!(run(&program), 0);
+}
+
 #[test]
 fn a_constant_added_to_an_unchecked_index_is_in_the_displacement() {
     let source = "\
