@@ -240,6 +240,16 @@ mod tests {
         calls: bool,
         isa: &dyn cranelift_codegen::isa::TargetIsa,
     ) -> Context {
+        summing_loops(straight, &[(calls, 0)], isa)
+    }
+
+    /// Like [`summing_loop`], with one summing loop after another, each `(calls, extra)`:
+    /// whether its body calls a function, and how many more additions it makes.
+    fn summing_loops(
+        straight: usize,
+        loops: &[(bool, usize)],
+        isa: &dyn cranelift_codegen::isa::TargetIsa,
+    ) -> Context {
         use cranelift_codegen::ir::{
             AbiParam, ExtFuncData, ExternalName, Function, InstBuilder, Signature,
             UserExternalName, condcodes::IntCC, types::I64,
@@ -250,55 +260,57 @@ mod tests {
         func.signature.returns.push(AbiParam::new(I64));
         let mut fctx = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-        let (entry, header, body, exit) = (
-            b.create_block(),
-            b.create_block(),
-            b.create_block(),
-            b.create_block(),
-        );
+        let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
-        for block in [header, body] {
-            b.append_block_param(block, I64);
-            b.append_block_param(block, I64);
-        }
-        b.append_block_param(exit, I64);
         b.switch_to_block(entry);
         let n = b.block_params(entry)[0];
-        let mut start = b.ins().iconst(I64, 0);
+        let mut s = b.ins().iconst(I64, 0);
         for k in 0..straight {
             // Opaque to the optimizer: each step depends on `n`.
             let step = b.ins().imul_imm_s(n, k as i64 + 3);
-            start = b.ins().bxor(start, step);
+            s = b.ins().bxor(s, step);
         }
-        let zero = b.ins().iconst(I64, 0);
-        b.ins().jump(header, &[zero.into(), start.into()]);
-        b.switch_to_block(header);
-        let (i, s) = (b.block_params(header)[0], b.block_params(header)[1]);
-        let more = b.ins().icmp(IntCC::SignedLessThan, i, n);
-        b.ins()
-            .brif(more, body, &[i.into(), s.into()], exit, &[s.into()]);
-        b.switch_to_block(body);
-        let (i, s) = (b.block_params(body)[0], b.block_params(body)[1]);
-        if calls {
-            let mut signature = Signature::new(isa.default_call_conv());
-            signature.params.push(AbiParam::new(I64));
-            let signature = b.import_signature(signature);
-            let name = b
-                .func
-                .declare_imported_user_function(UserExternalName::new(0, 0));
-            let callee = b.import_function(ExtFuncData {
-                name: ExternalName::user(name),
-                signature,
-                colocated: false,
-                patchable: false,
-            });
-            b.ins().call(callee, &[s]);
+        for &(calls, extra) in loops {
+            let (header, body, exit) = (b.create_block(), b.create_block(), b.create_block());
+            for block in [header, body] {
+                b.append_block_param(block, I64);
+                b.append_block_param(block, I64);
+            }
+            b.append_block_param(exit, I64);
+            let zero = b.ins().iconst(I64, 0);
+            b.ins().jump(header, &[zero.into(), s.into()]);
+            b.switch_to_block(header);
+            let (i, s_in) = (b.block_params(header)[0], b.block_params(header)[1]);
+            let more = b.ins().icmp(IntCC::SignedLessThan, i, n);
+            b.ins()
+                .brif(more, body, &[i.into(), s_in.into()], exit, &[s_in.into()]);
+            b.switch_to_block(body);
+            let (i, mut s_body) = (b.block_params(body)[0], b.block_params(body)[1]);
+            if calls {
+                let mut signature = Signature::new(isa.default_call_conv());
+                signature.params.push(AbiParam::new(I64));
+                let signature = b.import_signature(signature);
+                let name = b
+                    .func
+                    .declare_imported_user_function(UserExternalName::new(0, 0));
+                let callee = b.import_function(ExtFuncData {
+                    name: ExternalName::user(name),
+                    signature,
+                    colocated: false,
+                    patchable: false,
+                });
+                b.ins().call(callee, &[s_body]);
+            }
+            for k in 0..extra {
+                let step = b.ins().imul_imm_s(i, k as i64 + 3);
+                s_body = b.ins().bxor(s_body, step);
+            }
+            let s_next = b.ins().iadd(s_body, i);
+            let i = b.ins().iadd_imm_s(i, 1);
+            b.ins().jump(header, &[i.into(), s_next.into()]);
+            b.switch_to_block(exit);
+            s = b.block_params(exit)[0];
         }
-        let s = b.ins().iadd(s, i);
-        let i = b.ins().iadd_imm_s(i, 1);
-        b.ins().jump(header, &[i.into(), s.into()]);
-        b.switch_to_block(exit);
-        let s = b.block_params(exit)[0];
         b.ins().return_(&[s]);
         b.seal_all_blocks();
         b.finalize(isa.frontend_config());
@@ -338,6 +350,27 @@ mod tests {
     fn of_a_loop_that_calls_only_the_header_is_placed() {
         // The header's test and branch only: the call and the adds of the body are left out.
         placed_on_one_line(true, 16);
+    }
+
+    /// A long loop that calls nothing is not placed, and then neither is the header of a loop
+    /// that calls, which would move it; beside a short loop that calls nothing, it is.
+    #[test]
+    fn a_long_loop_that_calls_nothing_leaves_the_function_alone() {
+        let isa = super::super::host_isa(&super::super::Options { opt_level: 2 }, &[])
+            .expect("the host's instruction set");
+        let found = |shape: &[(bool, usize)]| {
+            let mut ctx = summing_loops(0, shape, &*isa);
+            mark_blocks(&mut ctx);
+            ctx.compile(&*isa, &mut Default::default())
+                .expect("compiles");
+            let code = ctx.compiled_code().expect("compiled").code_buffer().len();
+            (loops(&mut ctx).len(), code)
+        };
+        let (short, _) = found(&[(true, 0), (false, 0)]);
+        assert_eq!(short, 2);
+        let (long, code) = found(&[(true, 0), (false, 40)]);
+        assert!(code > 2 * MAX_LOOP_BYTES as usize, "{code} bytes");
+        assert_eq!(long, 0);
     }
 
     #[test]
