@@ -757,6 +757,11 @@ impl Function {
             .any(|s| matches!(s.kind, StatementKind::Trace(_)))
     }
 
+    /// Whether a profiling pass instrumented the function (it has a profiling statement).
+    pub fn is_instrumented(&self) -> bool {
+        (self.blocks.iter().flat_map(|b| &b.stmts)).any(|s| s.kind.is_profiling())
+    }
+
     /// The locals only instrumentation reads: ints set only by arithmetic that cannot fail and
     /// read by profiling statements and by each other's assignments, never by the program (a
     /// path register, a counter's index, a count kept in a local). Their assignments are
@@ -773,7 +778,7 @@ impl Function {
             _ => false,
         };
         let stmts = || self.blocks.iter().flat_map(|b| &b.stmts);
-        if !stmts().any(|s| s.kind.is_profiling()) {
+        if !self.is_instrumented() {
             return IdVec::from_elem(false, self.locals.len());
         }
         let mut candidate: IdVec<LocalId, bool> =

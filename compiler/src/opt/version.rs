@@ -88,8 +88,7 @@ pub fn version_loops(program: &mut Program) {
     for (id, func) in program.functions.iter_enumerated_mut() {
         // Versioning adds only the guard's locals, which profiling does not read.
         let profiling = func.profiling_locals();
-        let instrumented =
-            (func.blocks.iter().flat_map(|b| &b.stmts)).any(|s| s.kind.is_profiling());
+        let instrumented = func.is_instrumented();
         let mut readers = Readers::of_function(func);
         // Versions the loop `body` if a plan covers some check; whether it did.
         let mut version = |func: &mut Function, body: &[BlockId]| {
@@ -239,9 +238,8 @@ fn linear(p: &Poly, i: LocalId) -> Option<(i64, Poly)> {
 /// more value across the call, and the table's address and `c` went to stack slots, stored
 /// back in every iteration.
 fn calls_itself(func: &Function, id: FnId, body: &[BlockId]) -> bool {
-    (body.iter().flat_map(|&b| &func.blocks[b].stmts)).any(|stmt| {
-        matches!(stmt.kind, StatementKind::Call { callee: Callee::Function(f), .. } if f == id)
-    })
+    (body.iter().flat_map(|&b| &func.blocks[b].stmts))
+        .any(|stmt| stmt.kind.called_function() == Some(id))
 }
 
 /// The plan for versioning the loop `body` (header first), if its guard covers some check.
