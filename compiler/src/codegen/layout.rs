@@ -4,6 +4,7 @@
 
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type as ClifType, Value, types};
 use cranelift_frontend::FunctionBuilder;
+use cranelift_module::DataId;
 
 use super::{CodegenError, Result};
 use crate::mir::{GlobalId, Program, StructId, Type};
@@ -58,6 +59,9 @@ pub enum Memory {
     Counters,
     /// PPP slot tables (expected Ball-Larus ids), which never change.
     PppSlots,
+    /// The stack slot holding the address of a profile array (`profile_array_address`): one
+    /// region each, so that storing one address does not hide the others' stored values.
+    ProfileArrayAddress(DataId),
     /// The stack area `print` lays its values out in.
     PrintArea,
     /// The runtime's `pcc_error_operands`.
@@ -99,6 +103,9 @@ impl Memory {
             Memory::StackLimit => "pcc_stack_limit".to_string(),
             Memory::Counters => "profile counters".to_string(),
             Memory::PppSlots => "PPP slot tables".to_string(),
+            Memory::ProfileArrayAddress(data) => {
+                format!("address of profile array {}", data.as_u32())
+            }
             Memory::PrintArea => "print arguments".to_string(),
             Memory::ErrorOperands => "pcc_error_operands".to_string(),
         }

@@ -1202,3 +1202,31 @@ fn main() {
         .expect("the error call");
     assert_eq!(call, "", "{clif}");
 }
+
+/// A count in a function whose loop calls the function itself reads its counter array's
+/// address from the stack slot the prologue stored it in, so that the address is not held
+/// across the call; in a function whose loops call nothing, the address is formed directly.
+#[test]
+fn counters_of_a_recursive_loop_are_addressed_through_the_frame() {
+    let source = "\
+fn f(n: int) -> int {
+    let s = 1;
+    for i in 0..n { s += f(n - 1 - i); }
+    return s;
+}
+fn g(n: int) -> int {
+    let s = 0;
+    for i in 0..n { if i % 3 == 0 { s += i; } }
+    return s;
+}
+fn main() { println(f(4), g(10)); }
+";
+    let program = crate::opt::testing::instrumented(source, pcc_profiler::profile::Mode::Edge);
+    let options = Options { opt_level: 0 };
+    let clif = emit_clif(&program, source, &options, Some("f")).unwrap();
+    assert!(clif.contains("\"address of profile array"), "{clif}");
+    assert!(clif.contains("stack_addr"), "{clif}");
+    let clif = emit_clif(&program, source, &options, Some("g")).unwrap();
+    assert!(clif.contains("\"profile counters\""), "{clif}");
+    assert!(!clif.contains("address of profile array"), "{clif}");
+}
