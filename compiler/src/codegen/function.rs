@@ -66,9 +66,7 @@ pub fn translate(
         }
     }
     let loops = mir.natural_loops();
-    let recursive_loops = (loops.iter().flat_map(|(body, _)| body))
-        .flat_map(|&b| &mir.blocks[b].stmts)
-        .any(|s| s.kind.called_function() == Some(id));
+    let recursive_loops = loops.iter().any(|(body, _)| mir.calls_in(body, id));
     let mut t = FunctionTranslator {
         cx,
         builder,

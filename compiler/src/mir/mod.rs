@@ -757,6 +757,12 @@ impl Function {
             .any(|s| matches!(s.kind, StatementKind::Trace(_)))
     }
 
+    /// Whether a statement of the blocks `body` (a loop's) calls function `callee`.
+    pub fn calls_in(&self, body: &[BlockId], callee: FnId) -> bool {
+        (body.iter().flat_map(|&b| &self.blocks[b].stmts))
+            .any(|stmt| stmt.kind.called_function() == Some(callee))
+    }
+
     /// Whether a profiling pass instrumented the function (it has a profiling statement).
     pub fn is_instrumented(&self) -> bool {
         (self.blocks.iter().flat_map(|b| &b.stmts)).any(|s| s.kind.is_profiling())

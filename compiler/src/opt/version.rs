@@ -238,8 +238,7 @@ fn linear(p: &Poly, i: LocalId) -> Option<(i64, Poly)> {
 /// call (codegen's `profile_array_address`): 0.90 s against 1.03 s, the checked loop
 /// executing 31% more instructions (cachegrind).
 fn calls_itself(func: &Function, id: FnId, body: &[BlockId]) -> bool {
-    (body.iter().flat_map(|&b| &func.blocks[b].stmts))
-        .any(|stmt| stmt.kind.called_function() == Some(id))
+    func.calls_in(body, id)
 }
 
 /// The plan for versioning the loop `body` (header first), if its guard covers some check.
