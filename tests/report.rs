@@ -620,7 +620,8 @@ fn large_cfgs_are_drawn_by_graphviz_when_it_is_installed() {
 }
 
 /// Renders reports in headless Chromium: no console error, the page's self-check passed (each
-/// function's hottest path highlighted), and a screenshot of each in the target directory.
+/// function's hottest path highlighted, no CFG text outside its drawing), and a screenshot of
+/// each in the target directory.
 #[test]
 fn reports_render_in_chromium_without_errors() {
     let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
@@ -644,6 +645,20 @@ fn reports_render_in_chromium_without_errors() {
         .collect();
     // A CFG that Graphviz lays out, when it is installed.
     pages.push(("large-bl", large_profile(&scratch)));
+    // AWFY Permute: an edge label at its CFG's right border (once drawn cut off), and `main`'s
+    // CFG, too wide to sit beside its source.
+    std::fs::copy(
+        root().join("programs/bench/awfy_permute.pl"),
+        scratch.path("permute.pl"),
+    )
+    .unwrap();
+    let permute = scratch.path("permute-bl.json");
+    let out = permute.to_str().unwrap();
+    pcc(
+        &scratch,
+        &["run", "permute.pl", "--profile=bl", "--profile-out", out],
+    );
+    pages.push(("permute-bl", permute));
     for (mode, profile) in pages {
         report(&scratch, &profile, &[]);
         let url = format!("file://{}", profile.with_extension("html").display());

@@ -24,6 +24,8 @@ const OPEN_CFGS: usize = 3;
 const MAX_CFG_NODES: usize = 80;
 /// Larger CFGs are not drawn at all: the page would be unreadable and `dot` slow.
 const MAX_DOT_NODES: usize = 2000;
+/// A CFG is drawn beside the source when it fits there at this share of its size or more.
+const CFG_MIN_SCALE: f64 = 0.75;
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -126,7 +128,9 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
     for (rank, f) in view.hottest_functions().into_iter().enumerate() {
         function_section(&mut out, view, f, rank < OPEN_CFGS);
     }
-    let script = SCRIPT.replace("__PER_CLICK__", &PATHS_PER_CLICK.to_string());
+    let script = SCRIPT
+        .replace("__PER_CLICK__", &PATHS_PER_CLICK.to_string())
+        .replace("__MIN_SCALE__", &CFG_MIN_SCALE.to_string());
     let _ = writeln!(out, "<script>{script}</script></body></html>");
     out
 }
@@ -148,71 +152,73 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
         f.total,
         unit(mode)
     );
-    // Source and paths on the left, the CFG beside them (below on a narrow window).
+    // Source and paths on the left, the CFG beside them, or below them where it would have to
+    // shrink to less than `CFG_MIN_SCALE` of its size beside them (its text stays readable).
     out.push_str("<div class=\"left\">");
     source_table(out, view, f);
     paths_table(out, view, f);
-    out.push_str("</div><div class=\"right\">");
-    match &f.cfg {
-        Some(cfg) => {
-            let path_mode = !matches!(mode, Mode::Edge | Mode::Block);
-            let line = |n: u32| view.line(n).to_string();
-            let nodes = cfg.fcfg.cfg.num_nodes();
-            // layout-rs for small CFGs, Graphviz for large ones and where layout-rs fails.
-            let small = (nodes <= MAX_CFG_NODES)
-                .then(|| cfg_svg(cfg, &line, path_mode))
-                .flatten();
-            let drawn = small.or_else(|| {
-                (nodes <= MAX_DOT_NODES)
-                    .then(|| graphviz_svg(cfg, &line, path_mode))
-                    .flatten()
-                    .map(|svg| (svg, false))
-            });
-            let Some((svg, dummies)) = drawn else {
-                let _ = writeln!(
-                    out,
-                    "<p class=\"note\">The CFG ({} blocks) is not drawn: {}. `pcc paths \
-                     --format dot --profile P` writes it for Graphviz.</p></div></div>\
-                     </section>",
-                    nodes - 1,
-                    if nodes > MAX_DOT_NODES {
-                        format!("the report draws at most {MAX_DOT_NODES} blocks")
-                    } else if nodes > MAX_CFG_NODES {
-                        "above 80 blocks it needs Graphviz's `dot` (apt-get install graphviz)"
-                            .to_string()
-                    } else {
-                        "the layout library could not lay it out".to_string()
-                    }
-                );
-                return;
-            };
-            let _ = write!(
-                out,
-                "<details class=\"cfg\"{}><summary>control-flow graph ({} blocks; edge labels: \
-                 count{})</summary><div class=\"svgbox\">{svg}</div></details>",
-                if open { " open" } else { "" },
-                nodes - 1,
-                match (path_mode, dummies) {
-                    (true, true) => {
-                        " +Val(e), the Ball-Larus increment; dashed: back edges; dotted: the \
-                         dummy edges that replace them in the DAG"
-                    }
-                    (true, false) => {
-                        " +Val(e), the Ball-Larus increment; dashed: back edges (dummy edges \
-                         left out: the graph is too large to lay out with them)"
-                    }
-                    _ if mode == Mode::Block => {
-                        " (none: a block profile counts blocks only); dashed: back edges"
-                    }
-                    _ => "; dashed: back edges",
-                },
-            );
-        }
-        None => out.push_str(
-            "<p class=\"note\">No CFG: the function's code is not the profiled code.</p>",
-        ),
-    }
-    out.push_str("</div></div></section>\n");
+    let Some(cfg) = &f.cfg else {
+        out.push_str(
+            "</div><div class=\"right\"><p class=\"note\">No CFG: the function's code is not \
+             the profiled code.</p></div></div></section>\n",
+        );
+        return;
+    };
+    let path_mode = !matches!(mode, Mode::Edge | Mode::Block);
+    let line = |n: u32| view.line(n).to_string();
+    let nodes = cfg.fcfg.cfg.num_nodes();
+    // layout-rs for small CFGs, Graphviz for large ones and where layout-rs fails.
+    let small = (nodes <= MAX_CFG_NODES)
+        .then(|| cfg_svg(cfg, &line, path_mode))
+        .flatten();
+    let drawn = small.or_else(|| {
+        (nodes <= MAX_DOT_NODES)
+            .then(|| graphviz_svg(cfg, &line, path_mode))
+            .flatten()
+            .map(|drawing| (drawing, false))
+    });
+    let Some((drawing, dummies)) = drawn else {
+        let _ = writeln!(
+            out,
+            "</div><div class=\"right\"><p class=\"note\">The CFG ({} blocks) is not drawn: {}. \
+             `pcc paths --format dot --profile P` writes it for Graphviz.</p></div></div>\
+             </section>",
+            nodes - 1,
+            if nodes > MAX_DOT_NODES {
+                format!("the report draws at most {MAX_DOT_NODES} blocks")
+            } else if nodes > MAX_CFG_NODES {
+                "above 80 blocks it needs Graphviz's `dot` (apt-get install graphviz)".to_string()
+            } else {
+                "the layout library could not lay it out".to_string()
+            }
+        );
+        return;
+    };
+    let _ = write!(
+        out,
+        "</div><div class=\"right\" style=\"min-width: min(100%, {:.0}px)\">\
+         <details class=\"cfg\"{}><summary>control-flow graph ({} blocks; edge labels: \
+         count{})</summary><div class=\"svgbox\">{}</div></details></div>",
+        drawing.width * CFG_MIN_SCALE,
+        if open { " open" } else { "" },
+        nodes - 1,
+        match (path_mode, dummies) {
+            (true, true) => {
+                " +Val(e), the Ball-Larus increment; dashed: back edges; dotted: the dummy edges \
+                 that replace them in the DAG"
+            }
+            (true, false) => {
+                " +Val(e), the Ball-Larus increment; dashed: back edges (dummy edges left out: \
+                 the graph is too large to lay out with them)"
+            }
+            _ if mode == Mode::Block => {
+                " (none: a block profile counts blocks only); dashed: back edges"
+            }
+            _ => "; dashed: back edges",
+        },
+        drawing.svg,
+    );
+    out.push_str("</div></section>\n");
 }
 
 /// The function's source lines with their counts, coloured by heat; a line of a block where
@@ -440,6 +446,7 @@ function fit(box) {
   svg.setAttribute("data-fitted", "");
   var w = svg.width.baseVal.value, h = svg.height.baseVal.value;
   var scale = Math.max(Math.min(1, box.clientWidth / w), 0.5);
+  svg.setAttribute("data-scale", scale);
   svg.setAttribute("width", w * scale);
   svg.setAttribute("height", h * scale);
   var entry = svg.querySelector('.block[data-b="0"] rect');
@@ -455,9 +462,24 @@ document.querySelectorAll("details.cfg").forEach(function (details) {
     details.addEventListener("toggle", function () { fit(box); });
   }
 });
-// Choose each function's hottest path, and check that choosing highlights what it should.
+// Choose each function's hottest path, and check that choosing highlights what it should and
+// that no text of a drawn CFG falls outside its drawing.
 (function selfCheck() {
   var problems = [];
+  document.querySelectorAll("svg.cfg").forEach(function (svg) {
+    if (svg.getBoundingClientRect().width === 0) { return; }
+    var vb = svg.viewBox.baseVal;
+    var section = svg.closest("section");
+    if (svg.getAttribute("data-scale") < __MIN_SCALE__ && section.clientWidth >= vb.width * __MIN_SCALE__) {
+      problems.push(section.id + ": its CFG shrunk to " + svg.getAttribute("data-scale") + " of its size");
+    }
+    svg.querySelectorAll("text").forEach(function (text) {
+      var b = text.getBBox();
+      if (b.x < vb.x || b.y < vb.y || b.x + b.width > vb.x + vb.width || b.y + b.height > vb.y + vb.height) {
+        problems.push(section.id + ": '" + text.textContent + "' outside its CFG");
+      }
+    });
+  });
   document.querySelectorAll("section.function").forEach(function (section) {
     var row = section.querySelector("tr.path");
     if (!row) { return; }

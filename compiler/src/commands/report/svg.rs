@@ -30,6 +30,8 @@ const LINE_CHARS: usize = 34;
 const FONT: f64 = 12.0;
 const CHAR_WIDTH: f64 = 7.3;
 const LINE_HEIGHT: f64 = 15.0;
+/// The width of a character of an edge label (11 px monospace, the page's `text.elabel`).
+const LABEL_CHAR_WIDTH: f64 = 6.7;
 /// How long one layout of a CFG may take.
 const LAYOUT_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 
@@ -40,7 +42,7 @@ pub fn cfg_svg(
     cfg: &CfgView,
     line: &dyn Fn(u32) -> String,
     path_mode: bool,
-) -> Option<(String, bool)> {
+) -> Option<(Drawing, bool)> {
     match laid_out(cfg, line, path_mode, path_mode, true) {
         Some(svg) => Some((svg, path_mode)),
         None => laid_out(cfg, line, path_mode, false, false).map(|svg| (svg, false)),
@@ -53,7 +55,7 @@ fn laid_out(
     path_mode: bool,
     dummies: bool,
     optimize: bool,
-) -> Option<String> {
+) -> Option<Drawing> {
     let blocks = blocks_text(cfg, line);
     let mut vg = VisualGraph::new(Orientation::TopToBottom);
     let handles: Vec<_> = blocks
@@ -114,6 +116,11 @@ fn block_size(text: &[String]) -> Point {
     )
 }
 
+/// How wide an edge label is drawn, in pixels.
+fn label_width(text: &str) -> f64 {
+    text.chars().count() as f64 * LABEL_CHAR_WIDTH
+}
+
 /// The SVG of `cfg` laid out by Graphviz's `dot`, for CFGs too large for layout-rs, drawn as
 /// [`cfg_svg`] draws (so the page's script works the same) but without the dummy edges. `None`
 /// when `dot` is not installed, fails, or takes longer than [`DOT_TIME`].
@@ -121,7 +128,7 @@ pub fn graphviz_svg(
     cfg: &CfgView,
     line: &dyn Fn(u32) -> String,
     path_mode: bool,
-) -> Option<String> {
+) -> Option<Drawing> {
     let blocks = blocks_text(cfg, line);
     let arrows = arrows(cfg, path_mode, false);
     let mut dot = String::from(
@@ -196,8 +203,10 @@ pub fn graphviz_svg(
         }
         let dashed = matches!(a.style, LineStyleKind::Dashed);
         canvas.path(d, &spline, dashed, false, &a.properties);
-        if let Some(label) = edge["lp"].as_str().and_then(pair) {
-            canvas.draw_text(label, &a.label, &look);
+        // `lp` is the centre of the room dot left for the label; the drawing starts it there.
+        if let Some(centre) = edge["lp"].as_str().and_then(pair) {
+            let start = Point::new(centre.x - label_width(&a.label) / 2.0, centre.y);
+            canvas.draw_text(start, &a.label, &look);
         }
     }
     Some(canvas.finish())
@@ -418,6 +427,12 @@ pub fn heat_background(count: u64, max: u64) -> String {
     )
 }
 
+/// A CFG drawn: its SVG, and its width in pixels at full size.
+pub struct Drawing {
+    pub svg: String,
+    pub width: f64,
+}
+
 /// The layout-rs render backend: collects the blocks' boxes and the edges' curves as SVG.
 #[derive(Default)]
 struct Canvas {
@@ -481,15 +496,16 @@ impl Canvas {
     }
 
     /// The SVG, its view box the drawing's bounds (layout-rs may leave space on any side).
-    fn finish(self) -> String {
+    fn finish(self) -> Drawing {
         let (x, y) = (self.min.0 - 8.0, self.min.1 - 8.0);
         let (w, h) = (self.max.0 + 8.0 - x, self.max.1 + 8.0 - y);
-        format!(
+        let svg = format!(
             "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"{x:.0} {y:.0} {w:.0} {h:.0}\">\
              <defs><marker id=\"arrowhead\" markerWidth=\"8\" markerHeight=\"6\" refX=\"8\" refY=\"3\" orient=\"auto-start-reverse\" markerUnits=\"userSpaceOnUse\">\
              <polygon points=\"0 0, 8 3, 0 6\" fill=\"#555\"/></marker></defs>{}{}</svg>",
             self.body, self.labels
-        )
+        );
+        Drawing { svg, width: w }
     }
 }
 
@@ -545,13 +561,14 @@ impl RenderBackend for Canvas {
 
     fn draw_circle(&mut self, _: Point, _: Point, _: &StyleAttr, _: Option<String>) {}
 
-    /// Edge labels (the text of layout-rs's label connectors).
+    /// Edge labels (the text of layout-rs's label connectors), starting at `xy`: beside the
+    /// edge's line rather than across it.
     fn draw_text(&mut self, xy: Point, text: &str, _look: &StyleAttr) {
         if text.is_empty() {
             return;
         }
-        self.grow(Point::new(xy.x - 40.0, xy.y - 8.0));
-        self.grow(Point::new(xy.x + 40.0, xy.y + 8.0));
+        self.grow(Point::new(xy.x - 4.0, xy.y - 8.0));
+        self.grow(Point::new(xy.x + label_width(text) + 4.0, xy.y + 8.0));
         let _ = write!(
             self.labels,
             "<text class=\"elabel\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
