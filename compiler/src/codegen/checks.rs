@@ -22,7 +22,7 @@ impl FunctionTranslator<'_, '_> {
         operands: impl FnOnce(&mut Self) -> Result<Vec<Value>>,
     ) -> Result<()> {
         let cold = self.builder.create_block();
-        let ok = self.builder.create_block();
+        let ok = self.new_block();
         self.builder.set_cold_block(cold);
         self.builder.ins().brif(fails, cold, &[], ok, &[]);
         self.builder.seal_block(cold);

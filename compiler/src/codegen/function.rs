@@ -83,6 +83,7 @@ pub fn translate(
         regions: HashMap::new(),
         stream: Vec::new(),
         stop_counter: None,
+        cold: false,
         flush_at_stop: &[],
         non_null: HashSet::new(),
         movable_lengths: !(mir.blocks.iter())
@@ -131,6 +132,7 @@ pub fn translate(
                 t.non_null.insert(value);
             }
         }
+        t.cold = block.cold;
         if block.cold {
             t.builder.set_cold_block(t.blocks[b]);
         }
@@ -160,12 +162,16 @@ pub fn translate(
         // second successor's dominator subtree first and forgets a loop when it meets a block
         // outside it, so code that the arm in the loop computes would otherwise stay in the loop
         // (cranelift-codegen 0.135, `egraph/elaborate.rs`; AWFY Mandelbrot's `cr` under `bl`).
+        // So does a hot arm beside a cold one: Cranelift lays the second successor out right
+        // after the block, so the hot path falls through (bytecode_vm's block guard).
         let swap = match block.term.kind {
             TerminatorKind::Branch {
                 then_bb, else_bb, ..
             } => {
                 let stays = |s: BlockId| loops_of[b].iter().all(|l| loops_of[s].contains(l));
-                stays(then_bb) && !stays(else_bb) && idom[then_bb] == Some(b)
+                let cold = |s: BlockId| mir.blocks[s].cold;
+                (stays(then_bb) && !stays(else_bb) && idom[then_bb] == Some(b))
+                    || (cold(else_bb) && !cold(then_bb))
             }
             _ => false,
         };
@@ -209,6 +215,10 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// `edge`: the counter (table, index) a failing check of the statement being translated
     /// increments, set by the [`StatementKind::CountStop`] before it.
     pub stop_counter: Option<(usize, u64)>,
+    /// The MIR block being translated is cold: so is every block its code goes on in
+    /// ([`FunctionTranslator::new_block`]), so that Cranelift lays none of it out among the
+    /// hot blocks.
+    cold: bool,
     /// The counts the loop of the block being translated keeps in locals, which a failing
     /// check adds to their counters (`-O 2`'s counter promotion).
     pub flush_at_stop: &'m [mir::StopFlush],
@@ -395,9 +405,9 @@ impl FunctionTranslator<'_, '_> {
     /// `window` in table `table` (array `data`) where its home slot holds it; the runtime finds
     /// or adds the other windows, the first count of each among them.
     fn count_keyed(&mut self, table: usize, data: DataId, window: Value) -> Result<()> {
-        let hit = self.builder.create_block();
-        let miss = self.builder.create_block();
-        let done = self.builder.create_block();
+        let hit = self.new_block();
+        let miss = self.new_block();
+        let done = self.new_block();
         self.builder.set_cold_block(miss);
         let product = self.builder.ins().imul_imm_s(window, kbl::FIBONACCI as i64);
         let home = (self.builder.ins()).ushr_imm_u(product, i64::from(64 - kbl::KEYED_SLOTS_LOG2));
@@ -469,10 +479,10 @@ impl FunctionTranslator<'_, '_> {
                 return Ok(());
             }
         };
-        let check = self.builder.create_block();
-        let hit = self.builder.create_block();
-        let miss = self.builder.create_block();
-        let done = self.builder.create_block();
+        let check = self.new_block();
+        let hit = self.new_block();
+        let miss = self.new_block();
+        let done = self.new_block();
         self.builder.set_cold_block(miss);
         // One unsigned comparison also sends negative (wrapped) ids to the residual table.
         let in_range = self
@@ -557,8 +567,8 @@ impl FunctionTranslator<'_, '_> {
             used,
             stream::BUFFER_CAPACITY as i64,
         );
-        let flush = self.builder.create_block();
-        let done = self.builder.create_block();
+        let flush = self.new_block();
+        let done = self.new_block();
         self.builder.set_cold_block(flush);
         self.builder.ins().brif(full, flush, &[], done, &[]);
         self.builder.seal_block(flush);
@@ -632,7 +642,7 @@ impl FunctionTranslator<'_, '_> {
             } => {
                 let cond = self.operand(cond)?;
                 let target = |bb: BlockId, t: &mut Self| match exit {
-                    Some(exit) if exit == bb => t.builder.create_block(),
+                    Some(exit) if exit == bb => t.new_block(),
                     _ => t.blocks[bb],
                 };
                 let (then_block, else_block) = (target(*then_bb, self), target(*else_bb, self));
@@ -667,7 +677,15 @@ impl FunctionTranslator<'_, '_> {
                         switch.set_entry(entry, self.blocks[target]);
                     }
                 }
+                let before = self.builder.func.dfg.num_blocks();
                 switch.emit(&mut self.builder, value, self.blocks[*default]);
+                // The blocks the switch made (its range tests, its jump table's) are this
+                // block's code.
+                if self.cold {
+                    for block in before..self.builder.func.dfg.num_blocks() {
+                        self.builder.set_cold_block(Block::from_u32(block as u32));
+                    }
+                }
             }
             TerminatorKind::Return(value) => {
                 let values = match value {
@@ -930,12 +948,21 @@ impl FunctionTranslator<'_, '_> {
         Ok(self.builder.inst_results(call).first().copied())
     }
 
+    /// A new block for the code of the MIR block being translated: cold if that block is.
+    pub fn new_block(&mut self) -> Block {
+        let block = self.builder.create_block();
+        if self.cold {
+            self.builder.set_cold_block(block);
+        }
+        block
+    }
+
     /// Calls a runtime function and returns its result, if any. After a function that never
     /// returns, code goes on in a fresh block that nothing reaches.
     pub fn call_runtime_opt(&mut self, f: &RuntimeFn, args: &[Value]) -> Result<Option<Value>> {
         if f.ret == Ret::Never {
             self.call_never(f, args)?;
-            let rest = self.builder.create_block();
+            let rest = self.new_block();
             self.builder.switch_to_block(rest);
             self.builder.seal_block(rest);
             return Ok(None);

@@ -1230,3 +1230,55 @@ fn main() { println(f(4), g(10)); }
     assert!(clif.contains("\"profile counters\""), "{clif}");
     assert!(!clif.contains("address of profile array"), "{clif}");
 }
+
+/// A cold MIR block is cold to Cranelift all through, the blocks its checks go on in too, and
+/// a branch names its hot arm second, the one Cranelift lays out next.
+#[test]
+fn a_cold_block_is_laid_out_after_the_hot_code() {
+    let source = "\
+fn f(a: [int], i: int) -> int {
+    if i <= 100 { return i; }
+    return a[i] + a[i + 7];
+}
+fn main() { println(f([1, 2], 0)); }
+";
+    let options = Options { opt_level: 0 };
+    let plain = crate::opt::testing::lower(source);
+    let mut marked = plain.clone();
+    let f = marked.functions.position(|f| f.name == "f").unwrap();
+    let func = &mut marked.functions[f];
+    let accessing = (func.blocks.ids())
+        .find(|&b| {
+            func.blocks[b]
+                .stmts
+                .iter()
+                .any(|s| s.kind.checked_access().is_some())
+        })
+        .expect("the block of `a[i] + a[i + 7]`");
+    func.blocks[accessing].cold = true;
+    let cold_blocks = |program: &Program| {
+        let clif = emit_clif(program, source, &options, Some("f")).unwrap();
+        let cold = clif.lines().filter(|l| l.ends_with(" cold:")).count();
+        let branch = clif
+            .lines()
+            .find(|l| l.contains("brif"))
+            .unwrap()
+            .to_string();
+        (cold, branch, clif)
+    };
+    let (before, first_branch, _) = cold_blocks(&plain);
+    let (after, branch, clif) = cold_blocks(&marked);
+    // The block itself and the two blocks after its checks.
+    assert_eq!(after, before + 3, "{clif}");
+    let targets: Vec<&str> = branch.split(", ").skip(1).collect();
+    let cold_label = |target: &str| {
+        let name = target.split('(').next().unwrap().trim();
+        clif.contains(&format!("{name} cold:"))
+    };
+    assert!(
+        cold_label(targets[0]) && !cold_label(targets[1]),
+        "{branch}\n{clif}"
+    );
+    // The cold arm was the second: the branch tests the opposite condition.
+    assert_ne!(branch, first_branch);
+}

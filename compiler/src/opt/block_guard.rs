@@ -49,7 +49,9 @@ pub fn guard_blocks(func: &mut Function) {
 /// checks when the guard holds, else to a copy of the block as it was.
 fn guard_block(func: &mut Function, b: BlockId, coverage: &Coverage) {
     let span = func.blocks[b].term.span;
-    let checked = func.blocks.push(func.blocks[b].clone());
+    let mut original = func.blocks[b].clone();
+    original.cold = true;
+    let checked = func.blocks.push(original);
     let mut copy = func.blocks[b].clone();
     for &(_, s) in &coverage.covered {
         copy.stmts[s].kind.uncheck();
@@ -83,7 +85,7 @@ mod tests {
     }
 
     /// `code[i]` … `code[i + 3]`: one range, four checks; the entry block becomes the guard,
-    /// which goes to an unchecked copy or falls back to the checked original.
+    /// which goes to an unchecked copy or falls back to the checked original, cold.
     #[test]
     fn four_reads_at_one_base_get_one_guard() {
         let func = guarded(
@@ -99,6 +101,7 @@ mod tests {
         };
         assert_eq!(checked_accesses(&func, then_bb), 0);
         assert_eq!(checked_accesses(&func, else_bb), 4);
+        assert!(!func.blocks[then_bb].cold && func.blocks[else_bb].cold);
     }
 
     /// Two accesses at one base, or accesses at as many bases as accesses, do not pay.
