@@ -149,6 +149,16 @@ fn report_is_self_contained_and_shows_the_profiles_counts() {
         html.contains("k-iteration path forests")
             && html.contains("<details open><summary>path 5 ×269")
     );
+    // `classify` runs each of its five paths once, and nothing after any: five leaves, nothing
+    // to open.
+    let classify = &html[html.find("<h3>fn classify</h3>").unwrap()..];
+    let classify = &classify[..classify.find("</p>").unwrap()];
+    assert_eq!(
+        classify.matches("<div class=\"leaf\">path ").count(),
+        5,
+        "{classify}"
+    );
+    assert!(!classify.contains("<details") && classify.contains("5 sequences drawn"));
     let html = std::fs::read_to_string(scratch.path("wpp.html")).unwrap();
     assert!(html.contains("Hot subpaths") && html.contains("compression"));
 }

@@ -398,6 +398,7 @@ svg.cfg.dim path.edge:not(.on) { stroke-opacity: .5; }
 .spectra tr.changed td:first-child::after { content: " changed"; color: #8a4b00; }
 .kipf details { margin-left: 1.2em; }
 .kipf summary { cursor: pointer; font-family: ui-monospace, monospace; font-size: 12.5px; }
+.kipf .leaf { margin-left: 2.2em; font-family: ui-monospace, monospace; font-size: 12.5px; }
 "#;
 
 /// Path highlighting, "show more", and a self-check that the browser test reads from the DOM.

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use pcc_profiler::english::plural;
 use pcc_profiler::profile::{KipfNode, Mode, ModeRecord};
 use pcc_profiler::wpp::{HotParams, hot_subpaths};
 
@@ -121,8 +122,9 @@ fn kbl(view: &ProgramView) -> String {
         let drawn = kipf_nodes(&mut out, forest, &lines, KIPF_NODES, true);
         let _ = write!(
             out,
-            "<p class=\"note\">{drawn} sequences drawn (at most the {KIPF_CHILDREN} hottest \
-             after each, {KIPF_NODES} in all).</p>"
+            "<p class=\"note\">{} drawn (at most the {KIPF_CHILDREN} hottest after each, \
+             {KIPF_NODES} in all).</p>",
+            plural(drawn as u64, "sequence")
         );
     }
     out + "</section>\n"
@@ -142,16 +144,33 @@ fn kipf_nodes(
     let shown = nodes.len().min(KIPF_CHILDREN).min(budget);
     let mut drawn = 0;
     for node in nodes.into_iter().take(shown) {
-        let _ = write!(
-            out,
-            "<details{}><summary>path {} ×{} <span class=\"note\">lines {}</span></summary>",
-            if open { " open" } else { "" },
+        let label = format!(
+            "path {} ×{} <span class=\"note\">lines {}</span>",
             node.id,
             node.count,
             escape(&lines(node.id))
         );
+        drawn += 1;
+        // A sequence that nothing followed is a line of its own, with nothing to open.
+        if node.children.is_empty() {
+            let _ = write!(out, "<div class=\"leaf\">{label}</div>");
+            continue;
+        }
+        let _ = write!(
+            out,
+            "<details{}><summary>{label}</summary>",
+            if open { " open" } else { "" }
+        );
         let share = (budget - shown) / shown;
-        drawn += 1 + kipf_nodes(out, &node.children, lines, share, false);
+        let below = kipf_nodes(out, &node.children, lines, share, false);
+        if below == 0 {
+            let _ = write!(
+                out,
+                "<div class=\"leaf note\">{} after it, not drawn</div>",
+                plural(node.children.len() as u64, "path")
+            );
+        }
+        drawn += below;
         out.push_str("</details>");
     }
     drawn
