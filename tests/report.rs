@@ -78,6 +78,44 @@ fn section<'a>(html: &'a str, function: &str) -> &'a str {
     &rest[..rest.find("</section>").unwrap()]
 }
 
+/// The value of attribute `name` in `tag` (its text up to the closing `>`).
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(&tag[start..start + tag[start..].find('"')?])
+}
+
+/// Per path row of a function's section: its id, and the sum of the increments (`data-val`) the
+/// CFG drawing gives its edges and dummy edges, as the page's self-check adds them up.
+fn drawn_increment_sums(section: &str) -> Vec<(u64, u64)> {
+    let arrows: Vec<&str> = section.split("<path ").skip(1).collect();
+    let val = |edge: &str| -> u64 {
+        let arrow = arrows
+            .iter()
+            .find(|a| attribute(a, "data-e").is_some_and(|e| e.split(' ').any(|x| x == edge)))
+            .unwrap_or_else(|| panic!("edge {edge} is drawn"));
+        let at = (attribute(arrow, "data-e").unwrap().split(' ')).position(|x| x == edge);
+        let val = attribute(arrow, "data-val")
+            .unwrap()
+            .split(' ')
+            .nth(at.unwrap());
+        val.unwrap().parse().unwrap_or(0) // "-": a back edge, whose dummy carries it
+    };
+    let dummy = |d: &str| -> u64 {
+        let arrow = (arrows.iter())
+            .find(|a| attribute(a, "data-d") == Some(d))
+            .unwrap_or_else(|| panic!("dummy {d} is drawn"));
+        attribute(arrow, "data-val").unwrap().parse().unwrap()
+    };
+    (section.split("<tr class=\"path").skip(1))
+        .map(|row| {
+            let ids = |name| attribute(row, name).unwrap().split_whitespace();
+            let sum = ids("data-edges").map(val).sum::<u64>()
+                + ids("data-dummies").map(dummy).sum::<u64>();
+            (attribute(row, "data-id").unwrap().parse().unwrap(), sum)
+        })
+        .collect()
+}
+
 #[test]
 fn report_is_self_contained_and_shows_the_profiles_counts() {
     let scratch = Scratch::new("report");
@@ -139,6 +177,11 @@ fn report_is_self_contained_and_shows_the_profiles_counts() {
                 first_row.contains(&format!("data-lines=\"{}\"", lines.join(" "))),
                 "{mode}: {first_row}"
             );
+            // Each listed path's drawn increments sum to its id, in the numbering of its mode
+            // (TPP's own for `tpp`).
+            for (id, sum) in drawn_increment_sums(find_pair) {
+                assert_eq!(sum, id, "{mode}: path {id}");
+            }
         }
     }
     // The per-mode sections.

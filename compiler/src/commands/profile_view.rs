@@ -108,6 +108,10 @@ pub struct CfgView {
     pub func: mir::Function,
     pub fcfg: FunctionCfg,
     pub numbering: BallLarus,
+    /// A `tpp` profile's numbering: TPP's analysis of the function from the profile's edge
+    /// counts, whose hot DAG its path ids and increments are of ([TPP] §4); the drawing shows
+    /// those, not `numbering`'s.
+    pub tpp: Option<Tpp>,
     /// Source lines of each CFG node (EXIT has none).
     pub node_lines: Vec<Vec<u32>>,
     /// The line of each CFG node, also of one without statements (its construct's line; EXIT:
@@ -319,6 +323,7 @@ impl FunctionView {
                 func,
                 fcfg,
                 numbering,
+                tpp: None,
                 node_lines: lines,
                 node_line: line,
             })
@@ -333,7 +338,7 @@ impl FunctionView {
             total: 0,
         };
         if let Some(cfg) = &mut view.cfg {
-            let tpp = match &record.record {
+            cfg.tpp = match &record.record {
                 ModeRecord::Tpp(TppRecord {
                     edge_counts: Some(counts),
                     ..
@@ -341,7 +346,7 @@ impl FunctionView {
                 _ => None,
             };
             for path in &mut view.paths {
-                path.route = match &tpp {
+                path.route = match &cfg.tpp {
                     Some(tpp) => tpp.path_record(path.id),
                     None => cfg.numbering.path(path.id),
                 };

@@ -202,12 +202,21 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
         drawing.width * CFG_MIN_SCALE,
         if open { " open" } else { "" },
         nodes - 1,
-        match (path_mode, dummies) {
-            (true, true) => {
+        match (path_mode, dummies, cfg.tpp.is_some()) {
+            (true, true, true) => {
+                " +Val(e), TPP's increment on its hot DAG ([TPP] §4), or `cold`: paths through \
+                 the edge are not numbered; dashed: back edges; dotted: the hot DAG's dummy edges"
+            }
+            (true, false, true) => {
+                " +Val(e), TPP's increment on its hot DAG ([TPP] §4), or `cold`: paths through \
+                 the edge are not numbered; dashed: back edges (dummy edges left out: the graph \
+                 is too large to lay out with them)"
+            }
+            (true, true, false) => {
                 " +Val(e), the Ball-Larus increment; dashed: back edges; dotted: the dummy edges \
                  that replace them in the DAG"
             }
-            (true, false) => {
+            (true, false, false) => {
                 " +Val(e), the Ball-Larus increment; dashed: back edges (dummy edges left out: \
                  the graph is too large to lay out with them)"
             }
@@ -339,14 +348,18 @@ fn path_data(f: &FunctionView, path: &PathView) -> String {
     };
     let blocks = join(&mut route.nodes(&cfg.fcfg.cfg).into_iter().map(|v| v.0));
     let edges = join(&mut path.edges().into_iter().map(|e| e.0));
-    let dag = cfg.numbering.dag();
-    let dummies = path
-        .dag_edges(cfg)
-        .into_iter()
-        .filter(|&d| !matches!(dag.edge(d).kind, DagEdgeKind::Real(_)));
+    // The dummies drawn are those of the DAG the path ids number (`svg::arrows`).
+    let (dag, dag_edges) = match &cfg.tpp {
+        Some(tpp) => (tpp.dag(), tpp.path(path.id).unwrap_or_default()),
+        None => (cfg.numbering.dag(), path.dag_edges(cfg)),
+    };
+    let dummies =
+        (dag_edges.into_iter()).filter(|&d| !matches!(dag.edge(d).kind, DagEdgeKind::Real(_)));
     let dummies = join(&mut dummies.map(|d| d.0));
     format!(
-        "data-lines=\"{lines}\" data-blocks=\"{blocks}\" data-edges=\"{edges}\" data-dummies=\"{dummies}\""
+        "data-id=\"{}\" data-lines=\"{lines}\" data-blocks=\"{blocks}\" data-edges=\"{edges}\" \
+         data-dummies=\"{dummies}\"",
+        path.id
     )
 }
 
@@ -478,6 +491,29 @@ document.querySelectorAll("details.cfg").forEach(function (details) {
       var b = text.getBBox();
       if (b.x < vb.x || b.y < vb.y || b.x + b.width > vb.x + vb.width || b.y + b.height > vb.y + vb.height) {
         problems.push(section.id + ": '" + text.textContent + "' outside its CFG");
+      }
+    });
+  });
+  // [BL96]: the increments along a path sum to its id. Each drawn edge has its increment in
+  // `data-val` (one per edge of `data-e`; "-" for a back edge, whose dummies carry it).
+  document.querySelectorAll("section.function").forEach(function (section) {
+    var svg = section.querySelector("svg.cfg");
+    if (!svg || !svg.querySelector("path[data-val]")) { return; }
+    var drawnDummies = svg.querySelector("path.dummy") !== null;
+    section.querySelectorAll("tr.path[data-id]").forEach(function (row) {
+      if (!drawnDummies && ids(row, "dummies").length > 0) { return; }
+      var sum = BigInt(0);
+      ids(row, "edges").forEach(function (e) {
+        var arrow = svg.querySelector('path.edge[data-e~="' + e + '"]');
+        var val = arrow ? ids(arrow, "val")[ids(arrow, "e").indexOf(e)] : undefined;
+        if (val !== undefined && val !== "-") { sum += BigInt(val); }
+      });
+      ids(row, "dummies").forEach(function (d) {
+        var arrow = svg.querySelector('path.edge[data-d="' + d + '"]');
+        if (arrow) { sum += BigInt(arrow.getAttribute("data-val")); }
+      });
+      if (sum.toString() !== row.getAttribute("data-id")) {
+        problems.push(section.id + ": path " + row.getAttribute("data-id") + "'s increments sum to " + sum);
       }
     });
   });

@@ -18,7 +18,7 @@ use layout::core::style::{LineStyleKind, StyleAttr};
 use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
 use layout::topo::layout::VisualGraph;
 use pcc_profiler::cfg::{EdgeId, NodeId};
-use pcc_profiler::dag::DagEdgeKind;
+use pcc_profiler::dag::{Dag, DagEdgeId, DagEdgeKind, EdgeRole};
 
 use super::html::escape;
 use crate::commands::profile_view::CfgView;
@@ -269,8 +269,7 @@ fn arrows(cfg: &CfgView, path_mode: bool, dummies: bool) -> Vec<Arrowed> {
     let graph = &cfg.fcfg.cfg;
     let max_count = cfg.edge_counts.iter().copied().max().unwrap_or(0).max(1);
     let mut drawn = Vec::new();
-    let dag = cfg.numbering.dag();
-    let back_edges = dag.back_edges();
+    let back_edges = cfg.numbering.dag().back_edges();
     // Parallel edges (a branch whose arms meet at once) are drawn as one arrow: layout-rs
     // cannot route two curves between the same boxes.
     let mut groups: Vec<((usize, usize), Vec<EdgeId>)> = Vec::new();
@@ -283,17 +282,21 @@ fn arrows(cfg: &CfgView, path_mode: bool, dummies: bool) -> Vec<Arrowed> {
     }
     for ((from, to), edges) in groups {
         let count: u64 = edges.iter().map(|e| cfg.edge_counts[e.0]).sum();
+        let increments: Vec<Option<String>> = edges
+            .iter()
+            .map(|&e| path_mode.then(|| increment(cfg, e)).flatten())
+            .collect();
         let labels: Vec<String> = edges
             .iter()
-            .map(|&e| {
+            .zip(&increments)
+            .map(|(&e, increment)| {
                 let mut label = if cfg.edges_known {
                     cfg.edge_counts[e.0].to_string()
                 } else {
                     String::new()
                 };
-                let real = dag.edges().find(|(_, d)| d.kind == DagEdgeKind::Real(e));
-                if path_mode && let Some((d, _)) = real {
-                    let _ = write!(label, " +{}", cfg.numbering.increment(d));
+                if let Some(increment) = increment {
+                    let _ = write!(label, " {increment}");
                 }
                 label
             })
@@ -311,8 +314,20 @@ fn arrows(cfg: &CfgView, path_mode: bool, dummies: bool) -> Vec<Arrowed> {
         } else {
             (1.2, "#666".to_string())
         };
+        // The page's self-check sums a path's increments: `data-val` holds each edge's, as a
+        // number ("-" for none, or cold).
+        let vals = if path_mode {
+            let val = |i: &Option<String>| match i.as_deref().and_then(|i| i.strip_prefix('+')) {
+                Some(v) => v.to_string(),
+                None => "-".to_string(),
+            };
+            let vals: Vec<String> = increments.iter().map(val).collect();
+            format!(" data-val=\"{}\"", vals.join(" "))
+        } else {
+            String::new()
+        };
         let properties = format!(
-            "class=\"edge {class}\" data-e=\"{}\" stroke-width=\"{width:.1}\" stroke=\"{colour}\"",
+            "class=\"edge {class}\" data-e=\"{}\"{vals} stroke-width=\"{width:.1}\" stroke=\"{colour}\"",
             ids.join(" "),
         );
         drawn.push(Arrowed {
@@ -324,6 +339,11 @@ fn arrows(cfg: &CfgView, path_mode: bool, dummies: bool) -> Vec<Arrowed> {
         });
     }
     if dummies {
+        // Those of the DAG the profile's path ids number: TPP's hot DAG for a `tpp` profile.
+        let (dag, increment): (&Dag, &dyn Fn(DagEdgeId) -> u64) = match &cfg.tpp {
+            Some(tpp) => (tpp.dag(), &|d| tpp.increment(d)),
+            None => (cfg.numbering.dag(), &|d| cfg.numbering.increment(d)),
+        };
         for (d, edge) in dag.edges() {
             let what = match edge.kind {
                 DagEdgeKind::EntryDummy => "dummy: a path starts at the loop header",
@@ -332,19 +352,39 @@ fn arrows(cfg: &CfgView, path_mode: bool, dummies: bool) -> Vec<Arrowed> {
                 _ => continue,
             };
             let properties = format!(
-                "class=\"edge dummy\" data-d=\"{}\" data-what=\"{what}\" stroke-width=\"1\" stroke=\"#888\"",
-                d.0
+                "class=\"edge dummy\" data-d=\"{}\" data-val=\"{}\" data-what=\"{what}\" stroke-width=\"1\" stroke=\"#888\"",
+                d.0,
+                increment(d)
             );
             drawn.push(Arrowed {
                 from: edge.from.0,
                 to: edge.to.0,
-                label: format!("+{}", cfg.numbering.increment(d)),
+                label: format!("+{}", increment(d)),
                 style: LineStyleKind::Dotted,
                 properties,
             });
         }
     }
     drawn
+}
+
+/// The label of CFG edge `e`'s increment, `+Val(e)`, where it is a DAG edge of the numbering
+/// the profile's path ids are in (a back edge is not: its dummies carry its increments); for a
+/// `tpp` profile, TPP's on its hot DAG, and `cold` for an edge paths through which it does not
+/// number ([TPP] §4.1).
+fn increment(cfg: &CfgView, e: EdgeId) -> Option<String> {
+    match &cfg.tpp {
+        Some(tpp) => match tpp.hot_role(e) {
+            None => Some("cold".to_string()),
+            Some(EdgeRole::Dag(d)) => Some(format!("+{}", tpp.increment(d))),
+            Some(EdgeRole::Closing { .. } | EdgeRole::Unreachable) => None,
+        },
+        None => {
+            let dag = cfg.numbering.dag();
+            let (d, _) = dag.edges().find(|(_, d)| d.kind == DagEdgeKind::Real(e))?;
+            Some(format!("+{}", cfg.numbering.increment(d)))
+        }
+    }
 }
 
 fn arrow(label: &str, style: LineStyleKind, properties: String) -> Arrow {
