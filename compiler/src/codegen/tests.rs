@@ -1247,14 +1247,8 @@ fn main() { println(f([1, 2], 0)); }
     let mut marked = plain.clone();
     let f = marked.functions.position(|f| f.name == "f").unwrap();
     let func = &mut marked.functions[f];
-    let accessing = (func.blocks.ids())
-        .find(|&b| {
-            func.blocks[b]
-                .stmts
-                .iter()
-                .any(|s| s.kind.checked_access().is_some())
-        })
-        .expect("the block of `a[i] + a[i + 7]`");
+    // The block of `a[i] + a[i + 7]`.
+    let accessing = crate::opt::testing::accessing_block(func);
     func.blocks[accessing].cold = true;
     let cold_blocks = |program: &Program| {
         let clif = emit_clif(program, source, &options, Some("f")).unwrap();

@@ -97,12 +97,19 @@ fn run<const N: usize>(program: &mut mir::Program, passes: [(&str, FunctionPass)
 pub(crate) mod testing {
     use pcc_lang::LineIndex;
 
-    use crate::mir::Program;
+    use crate::mir::{BlockId, Function, Program};
 
     /// The MIR of a PL program, as lowered.
     pub fn lower(source: &str) -> Program {
         let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
         crate::lower::lower_program(&typed)
+    }
+
+    /// The first block of `func` with a bounds-checked access.
+    pub fn accessing_block(func: &Function) -> BlockId {
+        (func.blocks.ids())
+            .find(|&b| (func.blocks[b].stmts.iter()).any(|s| s.kind.checked_access().is_some()))
+            .expect("a block with a checked access")
     }
 
     /// AWFY Sieve's loops: `f` clears the multiples of each `i` whose flag is still set.

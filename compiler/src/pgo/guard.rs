@@ -229,16 +229,8 @@ mod tests {
         let func =
             crate::lower::lower_program(&program).functions[crate::mir::FnId::new(0)].clone();
         // The body: the block holding the accesses, three times.
-        let body = func
-            .blocks
-            .ids()
-            .find(|&b| {
-                func.blocks[b]
-                    .stmts
-                    .iter()
-                    .any(|s| s.kind.checked_access().is_some())
-            })
-            .expect("the loop body");
+        // The loop body.
+        let body = crate::opt::testing::accessing_block(&func);
         let coverage = cover(&func, &[body, body, body]);
         // a[i + j] and a[i + j + 1] for j = 0, 1, 2: base i, offsets 0..=3; the `%` index
         // is not a polynomial and keeps its check.
