@@ -3,13 +3,14 @@
 //! SSA values; each MIR block is a Cranelift block; statements become instructions, with the
 //! runtime checks of `checks.rs` and the builtins of `builtins.rs`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::{CondCode, FloatCC, IntCC};
 use cranelift_codegen::ir::{
     AliasRegion, AliasRegionData, Block, FuncRef, Function, GlobalValue, InstBuilder,
-    InstructionData, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, TrapCode, Value, types,
+    InstructionData, JumpTableData, MemFlagsData, StackSlot, StackSlotData, StackSlotKind,
+    TrapCode, Value, types,
 };
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch, Variable};
 use cranelift_module::{DataId, FuncId};
@@ -677,6 +678,13 @@ impl FunctionTranslator<'_, '_> {
                         switch.set_entry(entry, self.blocks[target]);
                     }
                 }
+                let entries: BTreeMap<u128, Block> =
+                    (switch.entries().iter()).map(|(&k, &v)| (k, v)).collect();
+                if let Some(first) = dense(&entries) {
+                    let targets: Vec<Block> = entries.into_values().collect();
+                    self.jump_table(value, first, &targets, self.blocks[*default]);
+                    return Ok(());
+                }
                 let before = self.builder.func.dfg.num_blocks();
                 switch.emit(&mut self.builder, value, self.blocks[*default]);
                 // The blocks the switch made (its range tests, its jump table's) are this
@@ -699,6 +707,27 @@ impl FunctionTranslator<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Jumps to `targets[value - first]`, or to `default` where `value - first` (unsigned) is
+    /// past them: one comparison with an immediate, then the jump table.
+    fn jump_table(&mut self, value: Value, first: u64, targets: &[Block], default: Block) {
+        let index = (self.builder.ins()).iadd_imm_s(value, (first as i64).wrapping_neg());
+        let count = targets.len() as i64;
+        let inside = (self.builder.ins()).icmp_imm_u(IntCC::UnsignedLessThan, index, count);
+        let table_block = self.new_block();
+        self.builder
+            .ins()
+            .brif(inside, table_block, &[], default, &[]);
+        self.builder.seal_block(table_block);
+        self.builder.switch_to_block(table_block);
+        // Below `count`: the jump table's own index type holds it.
+        let index = self.builder.ins().ireduce(types::I32, index);
+        let dfg = &mut self.builder.func.dfg;
+        let calls: Vec<_> = targets.iter().map(|&b| dfg.block_call(b, &[])).collect();
+        let default = dfg.block_call(default, &[]);
+        let table = (self.builder).create_jump_table(JumpTableData::new(default, &calls));
+        self.builder.ins().br_table(index, table);
     }
 
     /// The bool that is true when `cond` is false: the inverse comparison, when `cond` is one.
@@ -1295,3 +1324,16 @@ fn unsigned_cc(op: BinOp) -> Result<IntCC> {
 fn unsupported(op: BinOp, ty: &str) -> CodegenError {
     CodegenError::internal(format!("operator {op:?} on {ty} operands"))
 }
+
+/// The smallest case of a `match` whose cases (first-wins, as unsigned 64-bit values) are at
+/// least [`MIN_JUMP_TABLE`] consecutive values, which [`FunctionTranslator::jump_table`] emits:
+/// cranelift-frontend's `Switch` would test that the index fits in 32 bits, against a constant
+/// in memory, before the jump table clamps it again (bytecode_vm 0.93 → 0.88 s).
+fn dense(entries: &BTreeMap<u128, Block>) -> Option<u64> {
+    let (&first, &last) = (entries.keys().next()?, entries.keys().next_back()?);
+    (entries.len() >= MIN_JUMP_TABLE && last - first + 1 == entries.len() as u128)
+        .then_some(first as u64)
+}
+
+/// Fewer cases are compared one by one (as cranelift-frontend's `Switch` does below 4).
+const MIN_JUMP_TABLE: usize = 4;

@@ -751,6 +751,53 @@ fn switch_takes_first_matching_case() {
     assert_eq!(run(&program(vec![main])), 40 + 10 + 20 + 160 + 20);
 }
 
+/// `match x { 3 => 0, 4 => 1, ..., 8 => 5, _ => 6 }`, six consecutive cases: one range test
+/// and a jump table, which values below, above, negative or past 32 bits leave by the default.
+#[test]
+fn a_dense_switch_is_one_range_test_and_a_jump_table() {
+    let mut pick = function("pick", &[Type::Int], &[], Type::Int);
+    let mut blocks = vec![block(
+        vec![],
+        TerminatorKind::Switch {
+            value: local(0),
+            cases: (3..=8).map(|v| (v, BlockId::new(v as usize - 2))).collect(),
+            default: BlockId::new(7),
+        },
+    )];
+    blocks.extend((0..=6).map(|r| block(vec![], ret(int(r)))));
+    pick.blocks = blocks.into();
+    let call = |x: i64| {
+        let call = StatementKind::Call {
+            dest: Some(LocalId::new(2)),
+            callee: Callee::Function(FnId::new(1)),
+            args: vec![int(x)],
+        };
+        vec![stmt(call)]
+    };
+    let checks = [
+        (-1, 6),
+        (2, 6),
+        (3, 0),
+        (5, 2),
+        (8, 5),
+        (9, 6),
+        ((1 << 32) + 3, 6),
+    ]
+    .into_iter()
+    .chain([(i64::MIN + 3, 6)])
+    .map(|(x, expected)| (call(x), 2, int(expected)))
+    .collect();
+    let (main, all) = cases(&[Type::Int], vec![], checks);
+    let program = program(vec![main, pick]);
+    assert_eq!(run(&program), all);
+    let clif = emit_clif(&program, "", &Options { opt_level: 1 }, Some("pick")).unwrap();
+    assert!(
+        clif.contains("br_table") && clif.contains("icmp ult"),
+        "{clif}"
+    );
+    assert!(!clif.contains("0xffff_ffff"), "no 32-bit test: {clif}");
+}
+
 #[test]
 fn void_main_returns_zero_and_prints_every_type() {
     let mut main = function(
