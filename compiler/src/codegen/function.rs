@@ -670,20 +670,19 @@ impl FunctionTranslator<'_, '_> {
                 default,
             } => {
                 let value = self.operand(value)?;
-                let mut switch = Switch::new();
+                // The first case with a value wins; cases compare as unsigned 64-bit values.
+                let mut entries: BTreeMap<u64, Block> = BTreeMap::new();
                 for &(case, target) in cases {
-                    // The first case with a value wins; the switch compares unsigned 64-bit values.
-                    let entry = u128::from(case as u64);
-                    if !switch.entries().contains_key(&entry) {
-                        switch.set_entry(entry, self.blocks[target]);
-                    }
+                    entries.entry(case as u64).or_insert(self.blocks[target]);
                 }
-                let entries: BTreeMap<u128, Block> =
-                    (switch.entries().iter()).map(|(&k, &v)| (k, v)).collect();
                 if let Some(first) = dense(&entries) {
                     let targets: Vec<Block> = entries.into_values().collect();
                     self.jump_table(value, first, &targets, self.blocks[*default]);
                     return Ok(());
+                }
+                let mut switch = Switch::new();
+                for (case, target) in entries {
+                    switch.set_entry(u128::from(case), target);
                 }
                 let before = self.builder.func.dfg.num_blocks();
                 switch.emit(&mut self.builder, value, self.blocks[*default]);
@@ -1329,10 +1328,9 @@ fn unsupported(op: BinOp, ty: &str) -> CodegenError {
 /// least [`MIN_JUMP_TABLE`] consecutive values, which [`FunctionTranslator::jump_table`] emits:
 /// cranelift-frontend's `Switch` would test that the index fits in 32 bits, against a constant
 /// in memory, before the jump table clamps it again (bytecode_vm 0.91 → 0.87 s).
-fn dense(entries: &BTreeMap<u128, Block>) -> Option<u64> {
+fn dense(entries: &BTreeMap<u64, Block>) -> Option<u64> {
     let (&first, &last) = (entries.keys().next()?, entries.keys().next_back()?);
-    (entries.len() >= MIN_JUMP_TABLE && last - first + 1 == entries.len() as u128)
-        .then_some(first as u64)
+    (entries.len() >= MIN_JUMP_TABLE && last - first == entries.len() as u64 - 1).then_some(first)
 }
 
 /// Fewer cases are compared one by one (as cranelift-frontend's `Switch` does below 4).

@@ -187,7 +187,10 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
             if nodes > MAX_DOT_NODES {
                 format!("the report draws at most {MAX_DOT_NODES} blocks")
             } else if nodes > MAX_CFG_NODES {
-                "above 80 blocks it needs Graphviz's `dot` (apt-get install graphviz)".to_string()
+                format!(
+                    "above {MAX_CFG_NODES} blocks it needs Graphviz's `dot` (apt-get install \
+                     graphviz)"
+                )
             } else {
                 "the layout library could not lay it out".to_string()
             }
@@ -202,32 +205,38 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
         drawing.width * CFG_MIN_SCALE,
         if open { " open" } else { "" },
         nodes - 1,
-        match (path_mode, dummies, cfg.tpp.is_some()) {
-            (true, true, true) => {
-                " +Val(e), TPP's increment on its hot DAG ([TPP] §4), or `cold`: paths through \
-                 the edge are not numbered; dashed: back edges; dotted: the hot DAG's dummy edges"
-            }
-            (true, false, true) => {
-                " +Val(e), TPP's increment on its hot DAG ([TPP] §4), or `cold`: paths through \
-                 the edge are not numbered; dashed: back edges (dummy edges left out: the graph \
-                 is too large to lay out with them)"
-            }
-            (true, true, false) => {
-                " +Val(e), the Ball-Larus increment; dashed: back edges; dotted: the dummy edges \
-                 that replace them in the DAG"
-            }
-            (true, false, false) => {
-                " +Val(e), the Ball-Larus increment; dashed: back edges (dummy edges left out: \
-                 the graph is too large to lay out with them)"
-            }
-            _ if mode == Mode::Block => {
-                " (none: a block profile counts blocks only); dashed: back edges"
-            }
-            _ => "; dashed: back edges",
-        },
+        cfg_caption(mode, dummies, cfg.tpp.is_some()),
         drawing.svg,
     );
     out.push_str("</div></section>\n");
+}
+
+/// What a CFG's edge labels and line styles mean, after "edge labels: count": a path mode's
+/// increments (TPP's own for a `tpp` profile), and whether the DAG's dummy edges are drawn.
+fn cfg_caption(mode: Mode, dummies: bool, tpp: bool) -> String {
+    let increments = if tpp {
+        " +Val(e), TPP's increment on its hot DAG ([TPP] §4), or `cold`: paths through the edge \
+         are not numbered"
+    } else {
+        " +Val(e), the Ball-Larus increment"
+    };
+    let lines = match (dummies, tpp) {
+        (true, true) => "; dashed: back edges; dotted: the hot DAG's dummy edges",
+        (true, false) => {
+            "; dashed: back edges; dotted: the dummy edges that replace them in the DAG"
+        }
+        (false, _) => {
+            "; dashed: back edges (dummy edges left out: the graph is too large to lay out with \
+             them)"
+        }
+    };
+    match mode {
+        Mode::Edge => "; dashed: back edges".to_string(),
+        Mode::Block => {
+            " (none: a block profile counts blocks only); dashed: back edges".to_string()
+        }
+        _ => format!("{increments}{lines}"),
+    }
 }
 
 /// The function's source lines with their counts, coloured by heat; a line of a block where
