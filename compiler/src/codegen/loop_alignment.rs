@@ -168,9 +168,9 @@ pub fn padding(ctx: &mut Context, granule: CodeOffset) -> Option<CodeOffset> {
 /// The bytes of the indirect jump of each hot jump table in a loop of `ctx`'s compiled code (an
 /// interpreter's dispatch), which [`best_padding`] keeps within a line: of 16 placements of
 /// bytecode_vm's JIT code, the one with its dispatch jump across a line end ran 1.00 s, the
-/// others 0.90–0.92 s. Cranelift emits a jump table's 4-byte entries (the default's first) right after the
-/// jump, in the bytes of the `br_table`'s block; a jump not found there (`jmp *reg`, `FF E0`
-/// to `FF E7`) is left out.
+/// others 0.90–0.92 s. Cranelift emits a jump table's 4-byte entries (the default's first)
+/// right after the jump, in the bytes of the `br_table`'s block; a jump not found there
+/// (`jmp *reg`, `FF E0` to `FF E7`) is left out. Reads the loop analysis [`loops`] computes.
 fn dispatch_jumps(ctx: &Context) -> Vec<(CodeOffset, CodeOffset)> {
     let (Some(code), func) = (ctx.compiled_code(), &ctx.func) else {
         return Vec::new();
