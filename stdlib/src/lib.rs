@@ -77,6 +77,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
     let mut list = symbols![
         output::pcc_print,
         strings::pcc_str_concat,
+        strings::pcc_str_append,
         strings::pcc_str_cmp,
         strings::pcc_str_eq,
         strings::pcc_int_to_str,
@@ -152,6 +153,7 @@ mod tests {
         let expected = [
             "pcc_print",
             "pcc_str_concat",
+            "pcc_str_append",
             "pcc_str_cmp",
             "pcc_str_eq",
             "pcc_int_to_str",

@@ -93,6 +93,21 @@ pub unsafe extern "C" fn pcc_str_concat(a: *const u8, b: *const u8, loc: i64) ->
     value::new_str_concat(x, y).unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
 }
 
+/// `s = s + t` where the compiler proved the old `s` dead afterwards (`compiler/src/mir/appends.rs`): the
+/// result holds `s` followed by `t`. With `in_place` (1), the caller also guarantees that no other reference
+/// to `s`'s object exists, so a string an earlier append made with spare room grows in place. The result
+/// is never `t` itself.
+///
+/// # Safety
+/// `s` and `t` must point to PL strings.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pcc_str_append(s: *const u8, t: *const u8, in_place: i8, loc: i64) -> *const u8 {
+    let _ = value::bool_arg(in_place);
+    // SAFETY: `s` and `t` are PL strings (caller's contract).
+    let (x, y) = unsafe { (str_bytes(s), str_bytes(t)) };
+    value::new_str_concat(x, y).unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
+}
+
 /// Bytewise lexicographic comparison: -1, 0 or 1.
 ///
 /// # Safety

@@ -113,6 +113,7 @@ macro_rules! runtime_functions {
 runtime_functions! {
     PRINT = "pcc_print"(P, I, B);
     STR_CONCAT = "pcc_str_concat"(P, P, I) -> P;
+    STR_APPEND = "pcc_str_append"(P, P, B, I) -> P;
     STR_CMP = "pcc_str_cmp"(P, P) -> I;
     STR_EQ = "pcc_str_eq"(P, P) -> B;
     INT_TO_STR = "pcc_int_to_str"(I) -> P;
