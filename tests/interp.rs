@@ -29,6 +29,7 @@ fn main() {
     }
     trials.push(Trial::test("trace shows blocks and returns", trace));
     trials.push(Trial::test("refused options", refusals));
+    trials.push(Trial::test("long chains drop", long_chains));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -133,3 +134,64 @@ fn refusals() -> Result<(), Failed> {
     }
     Ok(())
 }
+
+/// Dropping a long chain of values does not overflow the interpreter's stack, which a drop that
+/// recursed once per link did (a debug build overflowed at 50,000 links): a list, a chain through
+/// arrays, and a list of structs holding arrays of arrays and the shared tails of another list,
+/// whose tails stay whole.
+fn long_chains() -> Result<(), Failed> {
+    let scratch = Scratch::new("chains");
+    let source = scratch.path("chains.pl");
+    std::fs::write(&source, CHAINS)?;
+    let run = pcc_in(
+        &scratch.0,
+        &run_args(&source, &["--engine", "interp"], &[] as &[&str]),
+        "",
+    );
+    let expected = (0, "list\nchain\nmix 100000\n", "");
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        expected
+    );
+    Ok(())
+}
+
+const CHAINS: &str = r#"struct Node { v: int, next: Node }
+struct Link { v: int, next: [Link] }
+struct Mix { list: Node, links: [[Link]], next: Mix }
+
+fn main() {
+    let n = 100000;
+    // A list: each node dropped by the one before it.
+    let head: Node = null;
+    for i in 0..n {
+        head = new Node { v: i, next: head };
+    }
+    head = null;
+    println("list");
+    // Object, array, object, array, ...
+    let chain: [Link] = [];
+    for i in 0..n {
+        chain = [new Link { v: i, next: chain }];
+    }
+    chain = [];
+    println("chain");
+    // A list of structs holding arrays of arrays and the tails of a list that stays alive.
+    let shared: Node = null;
+    let mix: Mix = null;
+    for i in 0..n {
+        shared = new Node { v: i, next: shared };
+        mix = new Mix { list: shared, links: [[new Link { v: i, next: [] }], []], next: mix };
+    }
+    mix = null;
+    let count = 0;
+    let node = shared;
+    while node != null {
+        count += 1;
+        node = node.next;
+    }
+    node = null;
+    shared = null;
+    println("mix", count);
+}
+"#;

@@ -103,7 +103,8 @@ fn pgo_does_not_time_a_program_too_short() {
     assert!(!pgo.stderr.contains("as fast"), "{}", pgo.stderr);
 }
 
-/// Out of memory in `s + s` is reported at the concatenation, like an array allocation.
+/// Out of memory in `s + s` is reported at the concatenation, like an array allocation, by
+/// compiled code and by the interpreter.
 #[test]
 fn string_concatenation_out_of_memory_has_a_location() {
     let scratch = Scratch::new("oom");
@@ -112,30 +113,33 @@ fn string_concatenation_out_of_memory_has_a_location() {
         "fn main() {\n    let s = \"x\";\n    for i in 0..64 {\n        s = s + s;\n    }\n    \
          println(len(s));\n}\n",
     );
-    // A small address space, so that memory runs out early: the smallest (in KiB) in which
-    // pcc starts the program's thread (a 256 MiB stack) at all.
-    let run = [800_000, 1_000_000, 1_500_000]
-        .into_iter()
-        .map(|limit| {
-            let mut command = Command::new("sh");
-            command.args([
-                "-c",
-                &format!("ulimit -v {limit} && exec \"$0\" run \"$1\""),
-                env!("CARGO_BIN_EXE_pcc"),
-                &file,
-            ]);
-            run_command(command, "").unwrap()
-        })
-        .find(|run| !run.stderr.contains("cannot start"))
-        .expect("pcc runs in 1.5 GB");
-    assert_eq!(run.status, 101, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .starts_with("runtime error: out of memory\n  --> ")
-            && run.stderr.contains("p.pl:4:"),
-        "{}",
-        run.stderr
-    );
+    for engine in ["jit", "interp"] {
+        // A small address space, so that memory runs out early: the smallest (in KiB) in which
+        // pcc starts the program's thread (a 256 MiB stack) at all.
+        let run = [800_000, 1_000_000, 1_500_000]
+            .into_iter()
+            .map(|limit| {
+                let mut command = Command::new("sh");
+                command.args([
+                    "-c",
+                    &format!("ulimit -v {limit} && exec \"$0\" run --engine \"$2\" \"$1\""),
+                    env!("CARGO_BIN_EXE_pcc"),
+                    &file,
+                    engine,
+                ]);
+                run_command(command, "").unwrap()
+            })
+            .find(|run| !run.stderr.contains("cannot start"))
+            .expect("pcc runs in 1.5 GB");
+        assert_eq!(run.status, 101, "{engine}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with("runtime error: out of memory\n  --> ")
+                && run.stderr.contains("p.pl:4:"),
+            "{engine}: {}",
+            run.stderr
+        );
+    }
 }
 
 /// `pcc run --emit mir BIG | head` stops quietly when `head` closes the pipe: no panic, status 0.

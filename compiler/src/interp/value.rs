@@ -31,6 +31,34 @@ pub struct Object {
     pub fields: RefCell<Vec<Value>>,
 }
 
+/// Dropping an object drops its fields, and the default drop recursed once per link of a chain
+/// (a list's `next`, a tree's children, a struct holding an array holding a struct ...): a long
+/// one overflowed the Rust stack. So the children whose last reference this is are emptied into
+/// a work list instead, each leaving an empty shell whose drop does not recurse; the others just
+/// lose a reference. Arrays need no drop of their own: without a struct, types nest only as deep
+/// as the source spells them, so every long chain passes through objects, and their drop empties
+/// the arrays on the way.
+impl Drop for Object {
+    fn drop(&mut self) {
+        let mut orphans = std::mem::take(self.fields.get_mut());
+        while let Some(value) = orphans.pop() {
+            match value {
+                Value::Struct(object) => {
+                    if let Some(mut object) = Rc::into_inner(object) {
+                        orphans.append(object.fields.get_mut());
+                    }
+                }
+                Value::Array(elements) => {
+                    if let Some(elements) = Rc::into_inner(elements) {
+                        orphans.extend(elements.into_inner());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 impl Value {
     /// The value a variable of type `ty` holds before anything is stored in it: what the zeroed
     /// slot of compiled code means (a global's `str` and arrays start empty, not null).
@@ -139,5 +167,103 @@ impl Printable for Shown<'_> {
                 (field.name.as_str(), shown)
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds and drops values on a thread with a small stack (256 KiB), which a drop that
+    /// recursed once per link of these chains would overflow long before their end.
+    fn on_a_small_stack(test: impl FnOnce() + Send + 'static) {
+        let thread = std::thread::Builder::new().stack_size(256 << 10);
+        thread.spawn(test).unwrap().join().unwrap();
+    }
+
+    fn object(fields: Vec<Value>) -> Value {
+        Value::Struct(Rc::new(Object {
+            strukt: StructId::new(0),
+            fields: RefCell::new(fields),
+        }))
+    }
+
+    /// The number of objects from `value` on, following field `field` (a list's length).
+    fn length(mut value: Value, field: usize) -> usize {
+        let mut n = 0;
+        while let Value::Struct(object) = value {
+            value = object.fields.borrow()[field].clone();
+            n += 1;
+        }
+        n
+    }
+
+    /// `struct Node { v: int, next: Node }`, a million long.
+    #[test]
+    fn a_long_list_drops_without_recursing() {
+        on_a_small_stack(|| {
+            let mut head = Value::Null;
+            for i in 0..1_000_000 {
+                head = object(vec![Value::Int(i), head]);
+            }
+            drop(head);
+        });
+    }
+
+    /// `struct Tree { left: Tree, right: Tree }`: a left spine 300,000 deep, each right child a
+    /// leaf with two leaves.
+    #[test]
+    fn a_deep_tree_drops_without_recursing() {
+        on_a_small_stack(|| {
+            let leaf = || object(vec![Value::Null, Value::Null]);
+            let mut root = Value::Null;
+            for _ in 0..300_000 {
+                root = object(vec![root, object(vec![leaf(), leaf()])]);
+            }
+            drop(root);
+        });
+    }
+
+    /// `struct Link { v: int, next: [Link] }`, and `[[Link]]`: object, array, object, ...
+    #[test]
+    fn a_chain_through_arrays_drops_without_recursing() {
+        on_a_small_stack(|| {
+            let mut head = Value::array(Vec::new());
+            for i in 0..500_000 {
+                let link = object(vec![Value::Int(i), head]);
+                head = Value::array(vec![Value::array(vec![link]), Value::array(Vec::new())]);
+            }
+            drop(head);
+        });
+    }
+
+    /// A list that other references share: dropping its head frees only what nothing else holds,
+    /// and the shared tails stay whole; arrays of lists and lists of arrays, mixed.
+    #[test]
+    fn shared_and_mixed_chains_drop_only_what_they_alone_hold() {
+        on_a_small_stack(|| {
+            let mut head = Value::Null;
+            let mut kept = Vec::new();
+            for i in 0..600_000 {
+                let bag = Value::array(vec![
+                    Value::str(b"x"),
+                    Value::array(vec![Value::Float(0.5)]),
+                ]);
+                head = object(vec![Value::Int(i), head, bag]);
+                if i % 100_000 == 0 {
+                    kept.push(head.clone());
+                }
+            }
+            let lists = Value::array(vec![head.clone(), Value::array(vec![head])]);
+            drop(lists);
+            for (k, tail) in kept.iter().enumerate() {
+                assert_eq!(length(tail.clone(), 1), k * 100_000 + 1);
+            }
+            let Value::Struct(last) = &kept[kept.len() - 1] else {
+                unreachable!()
+            };
+            assert_eq!(Rc::strong_count(last), 1);
+            drop(kept);
+        });
     }
 }
