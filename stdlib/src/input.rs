@@ -157,8 +157,11 @@ fn with_stdin<T>(read: impl FnOnce(&mut Input<Stdin>) -> T) -> T {
     read(&mut STDIN.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_read_line() -> *const u8 {
+crate::gc::stack::entry_points! {
+    fn pcc_read_line() -> *const u8 => read_line;
+}
+
+extern "C" fn read_line() -> *const u8 {
     let line = with_stdin(Input::read_line);
     value::new_str(&line).unwrap_or_else(|| raise(RuntimeError::OutOfMemory, None))
 }

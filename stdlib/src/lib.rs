@@ -2,7 +2,7 @@
 //! that starts a compiled program.
 //!
 //! The calling convention and value layout are specified in `docs/CONVENTIONS.md`; in short, every PL value is
-//! one machine word (`i64`, `f64`, `i8` bool, or a pointer to a heap object that is never freed):
+//! one machine word (`i64`, `f64`, `i8` bool, or a pointer to an object of the garbage-collected heap, [`gc`]):
 //! - `str`: `[len: i64][bytes...]`;
 //! - `[T]`: `[len: i64][slot 0][slot 1]...`, 8-byte slots;
 //! - struct: `[field 0][field 1]...`, 8-byte slots, `null` is 0.
@@ -20,7 +20,7 @@ mod aot;
 mod arrays;
 mod errors;
 mod format;
-mod heap;
+mod gc;
 mod input;
 mod interrupt;
 pub mod kbl;
@@ -39,7 +39,7 @@ pub use aot::{PROFILE_OUT_VAR, pcc_aot_main};
 pub use errors::pcc_error_operands;
 pub use output::{PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg};
 pub use program::{
-    FieldInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
+    FieldInfo, FrameMaps, GcInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
     pcc_stack_limit, register_exit_hook, run_program,
 };
 pub use trace::install_block_trace;
@@ -56,7 +56,7 @@ static ALLOCATOR: interrupt::Allocator = interrupt::Allocator;
 pub mod interp_support {
     pub use crate::errors::{ERROR_EXIT_CODE, RuntimeError, report};
     pub use crate::format::{Printable, Shape, Sink, put_bool, put_float, put_int, put_shown};
-    pub use crate::heap::object_fits;
+    pub use crate::gc::object_fits;
     pub use crate::input::Input;
     pub use crate::output::{flush, print_bytes, print_newline};
     pub use crate::profile::write_profile_file;
@@ -91,8 +91,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         arrays::pcc_array_new,
         arrays::pcc_bool_array_new,
         arrays::pcc_struct_new,
-        heap::pcc_heap_mark,
-        heap::pcc_heap_release,
+        gc::pcc_gc_start,
         math::pcc_fmod,
         math::pcc_pow,
         math::pcc_atan2,
@@ -167,8 +166,7 @@ mod tests {
             "pcc_array_new",
             "pcc_bool_array_new",
             "pcc_struct_new",
-            "pcc_heap_mark",
-            "pcc_heap_release",
+            "pcc_gc_start",
             "pcc_fmod",
             "pcc_pow",
             "pcc_atan2",

@@ -29,6 +29,30 @@ pub struct ProgramInfo {
     /// For an instrumented program: what it needs to write its profile when it ends.
     #[serde(default)]
     pub profile: Option<pcc_profiler::spec::ProfileSpec>,
+    /// What the garbage collector must know of the compiled code.
+    #[serde(default)]
+    pub gc: GcInfo,
+}
+
+/// The roots the compiled code keeps for the collector (`crate::gc`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GcInfo {
+    /// The globals (by slot) that hold references.
+    pub globals: Vec<u32>,
+    /// Every compiled function, in the order of the code table the entry passes to
+    /// `pcc_gc_start`.
+    pub functions: Vec<FrameMaps>,
+}
+
+/// A compiled function's safepoints, from Cranelift's user stack maps.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FrameMaps {
+    /// Bytes of code.
+    pub len: u32,
+    /// Per call across which references are live: the offset of its return address from the
+    /// function's start, and the offsets from the stack pointer at the call of the stack slots
+    /// holding those references.
+    pub safepoints: Vec<(u32, Vec<u32>)>,
 }
 
 /// A struct declaration.
@@ -58,6 +82,16 @@ pub enum TypeInfo {
     Struct(usize),
     /// The type of the `null` literal.
     Null,
+}
+
+impl TypeInfo {
+    /// Whether a value of this type is a reference the collector follows.
+    pub fn is_reference(&self) -> bool {
+        matches!(
+            self,
+            TypeInfo::Str | TypeInfo::Array(_) | TypeInfo::Struct(_) | TypeInfo::Null
+        )
+    }
 }
 
 /// A source location: 1-based line and column, and the function containing it.
@@ -95,7 +129,7 @@ pub static pcc_stack_limit: AtomicUsize = AtomicUsize::new(0);
 
 static PROGRAM: LazyLock<RwLock<Arc<ProgramInfo>>> = LazyLock::new(Default::default);
 
-/// Program arguments as PL strings (addresses, built once at start).
+/// Program arguments as PL strings (addresses of static objects, built once at start).
 static ARGS: RwLock<Vec<usize>> = RwLock::new(Vec::new());
 
 /// A hook run when the program ends; it returns whether it did its job (a failure is explained on stderr,
@@ -171,9 +205,8 @@ pub fn run_program(info: ProgramInfo, args: Vec<String>, entry: extern "C" fn() 
     *PROGRAM.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(info);
     let args = args
         .iter()
-        .map(|arg| value::new_str(arg.as_bytes()).map(|s| s as usize))
-        .collect::<Option<Vec<_>>>()
-        .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, None));
+        .map(|arg| value::static_str(arg.as_bytes()) as usize)
+        .collect();
     *ARGS.write().unwrap_or_else(PoisonError::into_inner) = args;
 
     let program = std::thread::Builder::new()
@@ -281,6 +314,13 @@ mod tests {
                 function: "main".into(),
             }],
             profile: None,
+            gc: GcInfo {
+                globals: vec![1],
+                functions: vec![FrameMaps {
+                    len: 64,
+                    safepoints: vec![(12, vec![0, 16])],
+                }],
+            },
         };
         let json = serde_json::to_string(&info).unwrap();
         let back = serde_json::from_str::<ProgramInfo>(&json).unwrap();

@@ -5,6 +5,7 @@
 
 use crate::errors::{RuntimeError, raise, text_of};
 use crate::format;
+use crate::gc::{self, stack::entry_points};
 use crate::value::{self, str_bytes};
 
 /// A new PL string, or the `out of memory` error (at `loc` when the ABI passes one).
@@ -63,24 +64,43 @@ pub fn substr_range(
     }
 }
 
-/// The 256 one-byte strings of `chr`, built at compile time so `chr` never allocates: one word of length, one
-/// word holding the byte first.
-static CHR_STRINGS: [[u64; 2]; 256] = {
-    let mut table = [[0; 2]; 256];
+/// The 256 one-byte strings of `chr`, built at compile time so `chr` never allocates: a static header, one
+/// word of length, one word holding the byte first.
+static CHR_STRINGS: [[u64; 3]; 256] = {
+    let mut table = [[0; 3]; 256];
     let mut i = 0;
     while i < 256 {
-        let mut bytes = [0u8; 8];
-        bytes[0] = i as u8;
-        table[i] = [1, u64::from_ne_bytes(bytes)];
+        table[i] = static_words(&[i as u8]);
         i += 1;
     }
     table
 };
 
-/// # Safety
-/// `a` and `b` must point to PL strings.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pcc_str_concat(a: *const u8, b: *const u8, loc: i64) -> *const u8 {
+entry_points! {
+    /// `a + b`.
+    ///
+    /// # Safety
+    /// `a` and `b` must point to PL strings.
+    fn pcc_str_concat(a: *const u8, b: *const u8, loc: i64) -> *const u8 => str_concat;
+    /// `s = s + t` where the compiler proved the old `s` dead afterwards
+    /// (`compiler/src/mir/appends.rs`): the result holds `s` followed by `t`, and is never `t`
+    /// itself. It is a string with room to grow (twice its length), or `s` grown in place: when
+    /// `in_place` is 1 the caller guarantees that nothing else references `s`'s object, and a
+    /// string an earlier append made grows in place while it has room (as CPython grows a string
+    /// whose only reference is the one being appended to).
+    ///
+    /// # Safety
+    /// `s` and `t` must point to PL strings.
+    fn pcc_str_append(s: *const u8, t: *const u8, in_place: i8, loc: i64) -> *const u8 => str_append;
+    fn pcc_int_to_str(v: i64) -> *const u8 => int_to_str;
+    fn pcc_float_to_str(v: f64) -> *const u8 => float_to_str;
+    fn pcc_fixed(f: f64, digits: i64, loc: i64) -> *const u8 => fixed_str;
+    /// # Safety
+    /// `s` must point to a PL string.
+    fn pcc_substr(s: *const u8, start: i64, n: i64, loc: i64) -> *const u8 => substr;
+}
+
+unsafe extern "C" fn str_concat(a: *const u8, b: *const u8, loc: i64) -> *const u8 {
     // SAFETY: `a` and `b` are PL strings (caller's contract).
     let (x, y) = unsafe { (str_bytes(a), str_bytes(b)) };
     // Strings are immutable and compared by content, so an empty side can share the other.
@@ -90,23 +110,44 @@ pub unsafe extern "C" fn pcc_str_concat(a: *const u8, b: *const u8, loc: i64) ->
     if x.is_empty() {
         return b;
     }
-    value::new_str_concat(x, y).unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
+    // SAFETY: as above.
+    unsafe { value::new_str_concat(a, b) }
+        .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
 }
 
-/// `s = s + t` where the compiler proved the old `s` dead afterwards (`compiler/src/mir/appends.rs`): the
-/// result holds `s` followed by `t`. With `in_place` (1), the caller also guarantees that no other reference
-/// to `s`'s object exists, so a string an earlier append made with spare room grows in place. The result
-/// is never `t` itself.
-///
-/// # Safety
-/// `s` and `t` must point to PL strings.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pcc_str_append(s: *const u8, t: *const u8, in_place: i8, loc: i64) -> *const u8 {
-    let _ = value::bool_arg(in_place);
-    // SAFETY: `s` and `t` are PL strings (caller's contract).
-    let (x, y) = unsafe { (str_bytes(s), str_bytes(t)) };
-    value::new_str_concat(x, y).unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)))
+unsafe extern "C" fn str_append(s: *const u8, t: *const u8, in_place: i8, loc: i64) -> *const u8 {
+    // SAFETY: `s` and `t` are PL strings (caller's contract), with headers.
+    let (old, added, header) = unsafe { (str_bytes(s).len(), str_bytes(t).len(), gc::header(s)) };
+    let in_place = value::bool_arg(in_place);
+    let out_of_memory = || -> ! { raise(RuntimeError::OutOfMemory, Some(loc)) };
+    let len = old.checked_add(added).unwrap_or_else(|| out_of_memory());
+    // Only an appendable string is ever grown in place, so any other `s` may be the result.
+    if added == 0 && (in_place || !header.is_appendable()) {
+        return s;
+    }
+    if in_place && header.is_appendable() && value::HEADER + len <= header.capacity() {
+        // SAFETY: `s` is this append chain's own string, with room for `len` bytes.
+        unsafe {
+            value::append_bytes(s.cast_mut(), old, t);
+            s.cast_mut().cast::<i64>().write(len as i64);
+        }
+        return s;
+    }
+    let capacity = len.saturating_mul(2).max(MIN_APPENDABLE);
+    let appendable = gc::Header::new(gc::Kind::Str).appendable();
+    let grown = value::new_str_of(len, capacity, appendable, &[s, t])
+        .or_else(|| value::new_str_of(len, len, appendable, &[s, t]))
+        .unwrap_or_else(|| out_of_memory());
+    // SAFETY: `grown` has room for both; `s` and `t` were kept alive.
+    unsafe {
+        value::append_bytes(grown, 0, s);
+        value::append_bytes(grown, old, t);
+    }
+    grown
 }
+
+/// The fewest bytes an appendable string has room for.
+const MIN_APPENDABLE: usize = 24;
 
 /// Bytewise lexicographic comparison: -1, 0 or 1.
 ///
@@ -129,27 +170,37 @@ pub unsafe extern "C" fn pcc_str_eq(a: *const u8, b: *const u8) -> i8 {
     (a == b || unsafe { str_bytes(a) == str_bytes(b) }) as i8
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_int_to_str(v: i64) -> *const u8 {
+extern "C" fn int_to_str(v: i64) -> *const u8 {
     new_str_or_raise(format::int_digits(v, &mut [0; 20]), None)
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_float_to_str(v: f64) -> *const u8 {
+extern "C" fn float_to_str(v: f64) -> *const u8 {
     let mut text = Vec::new();
     format::put_float(&mut text, v);
     new_str_or_raise(&text, None)
 }
 
+/// `str(b)`: one of two static strings, so it never allocates.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_bool_to_str(v: i8) -> *const u8 {
-    let mut text = Vec::new();
-    format::put_bool(&mut text, value::bool_arg(v));
-    new_str_or_raise(&text, None)
+    static TRUE: [u64; 3] = static_words(b"true");
+    static FALSE: [u64; 3] = static_words(b"false");
+    let words = if value::bool_arg(v) { &TRUE } else { &FALSE };
+    words[1..].as_ptr().cast()
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn pcc_fixed(f: f64, digits: i64, loc: i64) -> *const u8 {
+/// A static string of at most 8 bytes, header first.
+const fn static_words(bytes: &[u8]) -> [u64; 3] {
+    let mut word = [0u8; 8];
+    let mut i = 0;
+    while i < bytes.len() {
+        word[i] = bytes[i];
+        i += 1;
+    }
+    [gc::STATIC, bytes.len() as u64, u64::from_ne_bytes(word)]
+}
+
+extern "C" fn fixed_str(f: f64, digits: i64, loc: i64) -> *const u8 {
     match fixed(f, digits) {
         Ok(text) => new_str_or_raise(text.as_bytes(), Some(loc)),
         Err(error) => raise(error, Some(loc)),
@@ -159,20 +210,26 @@ pub extern "C" fn pcc_fixed(f: f64, digits: i64, loc: i64) -> *const u8 {
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_chr(code: i64, loc: i64) -> *const u8 {
     match u8::try_from(code) {
-        Ok(byte) => CHR_STRINGS[byte as usize].as_ptr().cast(),
+        Ok(byte) => CHR_STRINGS[byte as usize][1..].as_ptr().cast(),
         Err(_) => raise(RuntimeError::ChrOutOfRange(code), Some(loc)),
     }
 }
 
-/// # Safety
-/// `s` must point to a PL string.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pcc_substr(s: *const u8, start: i64, n: i64, loc: i64) -> *const u8 {
+unsafe extern "C" fn substr(s: *const u8, start: i64, n: i64, loc: i64) -> *const u8 {
     // SAFETY: `s` is a PL string (caller's contract).
-    let bytes = unsafe { str_bytes(s) };
-    match substr_range(bytes.len(), start, n) {
-        Ok(range) if range.len() == bytes.len() => s,
-        Ok(range) => new_str_or_raise(&bytes[range], Some(loc)),
+    let len = unsafe { str_bytes(s) }.len();
+    match substr_range(len, start, n) {
+        Ok(range) if range.len() == len => s,
+        Ok(range) => {
+            let part = value::new_str_of(range.len(), range.len(), gc::Header::new(gc::Kind::Str), &[s])
+                .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)));
+            // SAFETY: `s` was kept alive; `part` has room for the range.
+            unsafe {
+                let bytes = &str_bytes(s)[range];
+                std::ptr::copy_nonoverlapping(bytes.as_ptr(), part.add(value::HEADER), bytes.len());
+            }
+            part
+        }
         Err(error) => raise(error, Some(loc)),
     }
 }
@@ -362,13 +419,43 @@ mod tests {
 
     #[test]
     fn conversions_to_str_match_print() {
-        assert_eq!(bytes(pcc_int_to_str(-120)), b"-120");
-        assert_eq!(bytes(pcc_int_to_str(i64::MIN)), b"-9223372036854775808");
-        assert_eq!(bytes(pcc_float_to_str(1.0)), b"1.0");
-        assert_eq!(bytes(pcc_float_to_str(1e20)), b"1e20");
-        assert_eq!(bytes(pcc_float_to_str(f64::NAN)), b"NaN");
+        // SAFETY: the entry points are called as generated code would.
+        unsafe {
+            assert_eq!(bytes(pcc_int_to_str(-120)), b"-120");
+            assert_eq!(bytes(pcc_int_to_str(i64::MIN)), b"-9223372036854775808");
+            assert_eq!(bytes(pcc_float_to_str(1.0)), b"1.0");
+            assert_eq!(bytes(pcc_float_to_str(1e20)), b"1e20");
+            assert_eq!(bytes(pcc_float_to_str(f64::NAN)), b"NaN");
+            assert_eq!(bytes(pcc_fixed(2.0 / 3.0, 3, 0)), b"0.667");
+        }
         assert_eq!(bytes(pcc_bool_to_str(1)), b"true");
         assert_eq!(bytes(pcc_bool_to_str(0)), b"false");
-        assert_eq!(bytes(pcc_fixed(2.0 / 3.0, 3, 0)), b"0.667");
+    }
+
+    /// An append chain grows its own string in place while it has room, and never changes a
+    /// string anything else may hold.
+    #[test]
+    fn appends_grow_in_place_only_when_allowed() {
+        let (x, literal) = (str_value("x"), str_value("ab"));
+        // SAFETY: all arguments are PL strings; `in_place` only for the chain's own string.
+        unsafe {
+            let first = pcc_str_append(literal, x, 1, 0);
+            assert_eq!((bytes(first), bytes(literal)), (&b"abx"[..], &b"ab"[..]));
+            let second = pcc_str_append(first, x, 1, 0);
+            assert_eq!((second, bytes(second)), (first, &b"abxx"[..]));
+            let copy = pcc_str_append(second, x, 0, 0);
+            assert_ne!(copy, second);
+            assert_eq!((bytes(copy), bytes(second)), (&b"abxxx"[..], &b"abxx"[..]));
+            let mut s = copy;
+            for _ in 0..1000 {
+                s = pcc_str_append(s, x, 1, 0);
+            }
+            assert_eq!(bytes(s).len(), 1005);
+            assert!(gc::header(s).capacity() < 4 * 1005);
+            assert_eq!(pcc_str_append(s, value::empty_str(), 1, 0), s);
+            let doubled = pcc_str_append(s, s, 1, 0);
+            assert_eq!(&bytes(doubled)[1005..], bytes(doubled).get(..1005).unwrap());
+            assert_ne!(pcc_str_append(value::empty_str(), x, 1, 0), x);
+        }
     }
 }

@@ -6,8 +6,9 @@
 //! - struct: pointer to `[field 0][field 1]...`, `null` is 0.
 //!
 //! Every slot is 8 bytes: an `i64`, the bits of an `f64`, a pointer, or a bool in its low byte.
+//! Before every object, heap or static, is the collector's header word (`crate::gc::header`).
 
-use crate::heap;
+use crate::gc::{self, Header, Kind, STATIC};
 
 /// Header size of strings and arrays (the `i64` length).
 /// Bytes before a string's bytes or an array's slots: the length.
@@ -20,17 +21,31 @@ pub fn bool_arg(b: i8) -> bool {
 }
 
 /// The empty string, shared: strings are immutable and compared by content, so sharing is unobservable.
-static EMPTY_STR: i64 = 0;
+static EMPTY_STR: [u64; 2] = [STATIC, 0];
 
 /// Pointer to the shared empty string.
 pub fn empty_str() -> *const u8 {
-    std::ptr::addr_of!(EMPTY_STR).cast()
+    EMPTY_STR[1..].as_ptr().cast()
+}
+
+/// A static (never collected) PL string holding `bytes`, which lives until the process ends:
+/// for the program's arguments.
+pub fn static_str(bytes: &[u8]) -> *const u8 {
+    let mut words = vec![0u64; 2 + bytes.len().div_ceil(8)];
+    words[0] = STATIC;
+    words[1] = bytes.len() as u64;
+    let words = Box::leak(words.into_boxed_slice());
+    let string: *mut u8 = words[1..].as_mut_ptr().cast();
+    // SAFETY: the words after the length have room for the bytes.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), string.add(HEADER), bytes.len()) };
+    string
 }
 
 /// The bytes of the string at `s`.
 ///
 /// # Safety
-/// `s` must point to a PL string that stays alive (they all do: memory is never freed).
+/// `s` must point to a PL string that stays alive while the slice is used (the caller keeps it
+/// reachable, or allocates nothing meanwhile).
 pub unsafe fn str_bytes<'a>(s: *const u8) -> &'a [u8] {
     // SAFETY: by the layout, `s` holds the length followed by that many bytes.
     unsafe {
@@ -87,31 +102,60 @@ pub fn new_str(bytes: &[u8]) -> Option<*const u8> {
     if bytes.is_empty() {
         return Some(empty_str());
     }
-    let ptr = heap::alloc_zeroed(HEADER.checked_add(bytes.len())?)?.as_ptr();
-    // SAFETY: the allocation has room for the header and the bytes.
-    unsafe {
-        ptr.cast::<i64>().write(bytes.len() as i64);
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.add(HEADER), bytes.len());
-    }
+    let ptr = new_str_of(bytes.len(), bytes.len(), Header::new(Kind::Str), &[])?;
+    // SAFETY: the string has room for the bytes.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.add(HEADER), bytes.len()) };
     Some(ptr)
 }
 
-/// A new PL string holding `a` followed by `b`; `None` when out of memory.
-pub fn new_str_concat(a: &[u8], b: &[u8]) -> Option<*const u8> {
-    let len = a.len().checked_add(b.len())?;
-    let ptr = heap::alloc_zeroed(HEADER.checked_add(len)?)?.as_ptr();
-    // SAFETY: the allocation has room for the header and both parts.
+/// A new PL string holding string `a` followed by string `b`; `None` when out of memory.
+///
+/// # Safety
+/// `a` and `b` must point to PL strings.
+pub unsafe fn new_str_concat(a: *const u8, b: *const u8) -> Option<*const u8> {
+    // SAFETY: `a` and `b` are strings; they are kept while the new one is allocated.
     unsafe {
-        ptr.cast::<i64>().write(len as i64);
-        std::ptr::copy_nonoverlapping(a.as_ptr(), ptr.add(HEADER), a.len());
-        std::ptr::copy_nonoverlapping(b.as_ptr(), ptr.add(HEADER + a.len()), b.len());
+        let len = str_bytes(a).len().checked_add(str_bytes(b).len())?;
+        let ptr = new_str_of(len, len, Header::new(Kind::Str), &[a, b])?;
+        append_bytes(ptr, 0, a);
+        append_bytes(ptr, str_bytes(a).len(), b);
+        Some(ptr)
     }
+}
+
+/// A new, zeroed PL string object of length `len` and room for `capacity >= len` bytes.
+pub fn new_str_of(
+    len: usize,
+    capacity: usize,
+    header: Header,
+    keep: &[*const u8],
+) -> Option<*mut u8> {
+    let ptr = gc::alloc(HEADER.checked_add(capacity)?, header, keep)?.as_ptr();
+    // SAFETY: the allocation starts with room for the length.
+    unsafe { ptr.cast::<i64>().write(len as i64) };
     Some(ptr)
 }
 
-/// A new PL array of `len` slots, each set to `fill`; `None` when out of memory.
-pub fn new_array(len: usize, fill: u64) -> Option<*const u8> {
-    let ptr = new_zeroed_array(len, 8)?;
+/// Copies string `s`'s bytes into string `into` at byte `at`.
+///
+/// # Safety
+/// `into` must have room for `at + len(s)` bytes; `s` must be a PL string.
+pub unsafe fn append_bytes(into: *mut u8, at: usize, s: *const u8) {
+    // SAFETY: as the caller guarantees; `copy` because `s` may be `into` itself.
+    unsafe {
+        let bytes = str_bytes(s);
+        std::ptr::copy(bytes.as_ptr(), into.add(HEADER + at), bytes.len());
+    }
+}
+
+/// A new PL array of `len` slots, each set to `fill` (a reference when `refs`, which the array's
+/// header then says its elements are); `None` when out of memory.
+pub fn new_array(len: usize, fill: u64, refs: bool) -> Option<*const u8> {
+    let (kind, keep) = match refs {
+        true => (Kind::Refs, [fill as *const u8]),
+        false => (Kind::Scalars, [std::ptr::null()]),
+    };
+    let ptr = new_zeroed_array(len, 8, Header::new(kind), &keep)?;
     if fill != 0 {
         // SAFETY: the array has room for `len` slots after its header.
         unsafe { std::slice::from_raw_parts_mut(ptr.add(HEADER).cast::<u64>(), len).fill(fill) };
@@ -122,7 +166,7 @@ pub fn new_array(len: usize, fill: u64) -> Option<*const u8> {
 /// A new PL array of `len` bools ([`BOOL_SIZE`] bytes each), each set to `fill`; `None` when out
 /// of memory.
 pub fn new_bool_array(len: usize, fill: bool) -> Option<*const u8> {
-    let ptr = new_zeroed_array(len, BOOL_SIZE)?;
+    let ptr = new_zeroed_array(len, BOOL_SIZE, Header::new(Kind::Scalars), &[])?;
     if fill {
         // SAFETY: the array has room for `len` elements after its header.
         unsafe { std::slice::from_raw_parts_mut(ptr.add(HEADER).cast::<u32>(), len).fill(1) };
@@ -130,9 +174,26 @@ pub fn new_bool_array(len: usize, fill: bool) -> Option<*const u8> {
     Some(ptr.cast_const())
 }
 
+/// A new PL struct of `fields` zeroed slots, number `id` of the program's structs; `None` when out
+/// of memory.
+pub fn new_struct(fields: usize, id: usize) -> Option<*const u8> {
+    let size = fields.checked_mul(8)?;
+    Some(gc::alloc(size, Header::of_struct(id), &[])?.as_ptr().cast_const())
+}
+
 /// A new PL array of `len` zeroed elements of `size` bytes; `None` when out of memory.
-fn new_zeroed_array(len: usize, size: usize) -> Option<*mut u8> {
-    let ptr = heap::alloc_zeroed(array_size(len, size)?)?.as_ptr();
+fn new_zeroed_array(
+    len: usize,
+    size: usize,
+    header: Header,
+    keep: &[*const u8],
+) -> Option<*mut u8> {
+    let bytes = array_size(len, size)?;
+    // The interpreter refuses the same sizes (`object_fits` there).
+    if !gc::object_fits(bytes) {
+        return None;
+    }
+    let ptr = gc::alloc(bytes, header, keep)?.as_ptr();
     // SAFETY: the allocation starts with room for the header.
     unsafe { ptr.cast::<i64>().write(len as i64) };
     Some(ptr)
@@ -146,9 +207,13 @@ pub fn array_size(len: usize, size: usize) -> Option<usize> {
 /// Hand-built PL values for unit tests, in the documented layout.
 #[cfg(test)]
 pub mod testing {
-    /// Leaks `words` and returns a pointer to the first.
+    use crate::gc::STATIC;
+
+    /// Leaks a static object's header and `words`, and returns a pointer to the first word.
     pub fn leak_words(words: Vec<u64>) -> *const u8 {
-        Box::leak(words.into_boxed_slice()).as_ptr().cast()
+        let mut object = vec![STATIC];
+        object.extend(words);
+        Box::leak(object.into_boxed_slice())[1..].as_ptr().cast()
     }
 
     /// A PL string, built by hand.
@@ -220,16 +285,19 @@ mod tests {
         unsafe {
             assert_eq!(str_bytes(new_str(b"abc").unwrap()), b"abc");
             assert_eq!(str_bytes(new_str(b"").unwrap()), b"");
-            assert_eq!(str_bytes(new_str_concat(b"ab", b"cde").unwrap()), b"abcde");
-            let a = new_array(3, 7).unwrap();
+            let (ab, cde) = (new_str(b"ab").unwrap(), new_str(b"cde").unwrap());
+            assert_eq!(str_bytes(new_str_concat(ab, cde).unwrap()), b"abcde");
+            assert_eq!(str_bytes(static_str(b"argument")), b"argument");
+            let a = new_array(3, 7, false).unwrap();
             assert_eq!(array_len(a), 3);
             assert_eq!(
                 (0..3).map(|i| array_slot(a, i)).collect::<Vec<_>>(),
                 [7, 7, 7]
             );
-            let z = new_array(2, 0).unwrap();
+            let z = new_array(2, 0, true).unwrap();
             assert_eq!((array_slot(z, 0), array_slot(z, 1)), (0, 0));
-            assert_eq!(array_len(new_array(0, 5).unwrap()), 0);
+            assert_eq!(gc::header(z).kind(), Kind::Refs);
+            assert_eq!(array_len(new_array(0, 5, false).unwrap()), 0);
             let b = new_bool_array(9, true).unwrap();
             assert_eq!(array_len(b), 9);
             assert!((0..9).all(|i| array_bool(b, i)));
@@ -245,8 +313,8 @@ mod tests {
 
     #[test]
     fn huge_arrays_are_out_of_memory() {
-        assert!(new_array(usize::MAX / 8, 0).is_none());
-        assert!(new_array(1 << 60, 0).is_none());
+        assert!(new_array(usize::MAX / 8, 0, false).is_none());
+        assert!(new_array(1 << 60, 0, false).is_none());
         assert!(new_bool_array(usize::MAX / 2, false).is_none());
     }
 }

@@ -20,14 +20,15 @@ use pcc_stdlib::stream;
 
 use super::layout::{
     self, DATA_OFFSET, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, element_size,
-    load_element, load_slot, slot_bits, slot_offset, store_element, store_slot,
+    load_element, load_slot, slot_offset, store_element, store_slot,
 };
 use super::program::ProgramContext;
 use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
+use crate::mir::appends::AppendRvalues;
 use crate::mir::non_null::{self, NonNull};
 use crate::mir::{
-    self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, RegionOp, Rvalue,
+    self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, Rvalue,
     Statement, StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
 };
 
@@ -50,7 +51,15 @@ pub fn translate(
         .zip(&block_local)
         .map(|(local, &block_local)| match clif_type(&local.ty) {
             Some(_) if block_local => Some(Local::Value(None)),
-            Some(ty) => Some(Local::Var(builder.declare_var(ty))),
+            Some(ty) => {
+                let var = builder.declare_var(ty);
+                // The collector finds the references live across a call in the stack slots
+                // Cranelift's user stack maps name (`pcc_stdlib`'s `gc::stack`).
+                if local.ty.is_reference() {
+                    builder.declare_var_needs_stack_map(var);
+                }
+                Some(Local::Var(var))
+            }
             None => None,
         })
         .collect();
@@ -79,6 +88,7 @@ pub fn translate(
         span: mir.name_span,
         func_refs: HashMap::new(),
         data_refs: HashMap::new(),
+        static_refs: HashMap::new(),
         profile_array_slots: HashMap::new(),
         recursive_loops,
         regions: HashMap::new(),
@@ -90,6 +100,7 @@ pub fn translate(
         movable_lengths: !(mir.blocks.iter())
             .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
         print_area: None,
+        appends: AppendRvalues::of(mir),
     };
     t.prologue()?;
     // Per MIR block, the values known non-null at its end (`FunctionTranslator::non_null`).
@@ -202,6 +213,8 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     pub span: Span,
     func_refs: HashMap<FuncId, FuncRef>,
     data_refs: HashMap<DataId, GlobalValue>,
+    /// The string constants' addresses (past their headers).
+    static_refs: HashMap<DataId, GlobalValue>,
     /// The address of the stack slot holding the address of each profile array read
     /// (`profile_array_address`).
     profile_array_slots: HashMap<DataId, Value>,
@@ -233,6 +246,8 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     pub movable_lengths: bool,
     /// Where `print` lays out its values (`builtins.rs`), once made.
     pub print_area: Option<StackSlot>,
+    /// The string appends of the function and whether each is in place (`mir/appends.rs`).
+    appends: AppendRvalues<'m>,
 }
 
 impl FunctionTranslator<'_, '_> {
@@ -355,10 +370,6 @@ impl FunctionTranslator<'_, '_> {
                         result
                     }
                     Callee::Builtin(b) => self.builtin(*b, args)?,
-                    Callee::Region(RegionOp::Mark) => {
-                        self.call_runtime_opt(&runtime::HEAP_MARK, &[])?
-                    }
-                    Callee::Region(RegionOp::Release) => self.region_release(args)?,
                 };
                 if let (Some(dest), Some(result)) = (dest, result) {
                     self.assign(*dest, result)?;
@@ -747,7 +758,10 @@ impl FunctionTranslator<'_, '_> {
         match rvalue {
             Rvalue::Use(op) => self.operand(op),
             Rvalue::Unary(op, operand) => self.unary(*op, operand),
-            Rvalue::Binary(op, lhs, rhs) => self.binary(*op, lhs, rhs),
+            Rvalue::Binary(op, lhs, rhs) => match self.appends.get(rvalue) {
+                Some(in_place) => self.str_append(lhs, rhs, in_place),
+                None => self.binary(*op, lhs, rhs),
+            },
             Rvalue::Window {
                 window,
                 id,
@@ -827,7 +841,7 @@ impl FunctionTranslator<'_, '_> {
                 let loc = self.location();
                 let element = elements.first().map(|e| self.mir.operand_type(e));
                 let size = element.as_ref().map_or(SLOT, element_size);
-                let array = self.call_runtime(array_constructor(size), &[len, zero, loc])?;
+                let array = self.new_array(element.as_ref(), len, zero, loc)?;
                 let class = ElementClass::of(element.as_ref().unwrap_or(&Type::Int));
                 let flags = self.memory_flags(Memory::Elements(class));
                 for (i, value) in values.into_iter().enumerate() {
@@ -847,14 +861,15 @@ impl FunctionTranslator<'_, '_> {
                 let fill = layout::slot_bits(&mut self.builder, value);
                 let count = self.operand(count)?;
                 let loc = self.location();
-                let size = element_size(&self.mir.operand_type(element));
-                self.call_runtime(array_constructor(size), &[count, fill, loc])
+                let element = self.mir.operand_type(element);
+                self.new_array(Some(&element), count, fill, loc)
             }
             Rvalue::New { strukt, fields } => {
                 let values = self.operands(fields)?;
                 let count = self.iconst(values.len() as i64);
+                let id = self.iconst(strukt.index() as i64);
                 let loc = self.location();
-                let object = self.call_runtime(&runtime::STRUCT_NEW, &[count, loc])?;
+                let object = self.call_runtime(&runtime::STRUCT_NEW, &[count, id, loc])?;
                 self.non_null.insert(object);
                 for (field, value) in values.into_iter().enumerate() {
                     let flags = self.memory_flags(Memory::Field(*strukt, field));
@@ -947,6 +962,15 @@ impl FunctionTranslator<'_, '_> {
         })
     }
 
+    /// `s + t` of an append `s = s + t` (`mir/appends.rs`): `pcc_str_append`, told whether it
+    /// may grow `s`'s string in place.
+    fn str_append(&mut self, lhs: &Operand, rhs: &Operand, in_place: bool) -> Result<Value> {
+        let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
+        let in_place = self.builder.ins().iconst(types::I8, i64::from(in_place));
+        let loc = self.location();
+        self.call_runtime(&runtime::STR_APPEND, &[x, y, in_place, loc])
+    }
+
     fn str_binary(&mut self, op: BinOp, lhs: &Operand, rhs: &Operand) -> Result<Value> {
         let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
         match op {
@@ -1010,31 +1034,24 @@ impl FunctionTranslator<'_, '_> {
         Ok(())
     }
 
-    /// Calls a runtime function that returns a value.
-    /// `pcc_heap_release(value)`, the value (if any) passing through as a slot's bits.
-    fn region_release(&mut self, args: &[Operand]) -> Result<Option<Value>> {
-        let value = match args {
-            [] => None,
-            [value] => Some(self.operand(value)?),
-            _ => return Err(CodegenError::internal("a region release of several values")),
-        };
-        let bits = match value {
-            Some(value) => slot_bits(&mut self.builder, value),
-            None => self.iconst(0),
-        };
-        let bits = self.call_runtime(&runtime::HEAP_RELEASE, &[bits])?;
-        Ok(
-            value.map(|value| match self.builder.func.dfg.value_type(value) {
-                types::I8 => self.builder.ins().ireduce(types::I8, bits),
-                types::F64 => self
-                    .builder
-                    .ins()
-                    .bitcast(types::F64, MemFlagsData::new(), bits),
-                _ => bits,
-            }),
-        )
+    /// A new array of `len` elements of type `element` (`None`: of an empty literal), each
+    /// `fill`: `[bool]` arrays have their own constructor, and an array of references says so.
+    fn new_array(
+        &mut self,
+        element: Option<&Type>,
+        len: Value,
+        fill: Value,
+        loc: Value,
+    ) -> Result<Value> {
+        if element.is_some_and(|ty| element_size(ty) != SLOT) {
+            return self.call_runtime(&runtime::BOOL_ARRAY_NEW, &[len, fill, loc]);
+        }
+        let refs = element.is_some_and(Type::is_reference);
+        let refs = self.builder.ins().iconst(types::I8, i64::from(refs));
+        self.call_runtime(&runtime::ARRAY_NEW, &[len, fill, refs, loc])
     }
 
+    /// Calls a runtime function that returns a value.
     pub fn call_runtime(&mut self, f: &RuntimeFn, args: &[Value]) -> Result<Value> {
         self.call_runtime_opt(f, args)?
             .ok_or_else(|| CodegenError::internal(format!("`{}` returns nothing", f.name)))
@@ -1053,7 +1070,14 @@ impl FunctionTranslator<'_, '_> {
             Operand::Const(Const::Bool(v)) => self.builder.ins().iconst(types::I8, i64::from(*v)),
             Operand::Const(Const::Str(bytes)) => {
                 let data = self.cx.string(bytes)?;
-                self.data_address(data)
+                let gv = match self.static_refs.get(&data) {
+                    Some(&gv) => gv,
+                    None => {
+                        let gv = self.cx.static_object(data, self.builder.func);
+                        *self.static_refs.entry(data).or_insert(gv)
+                    }
+                };
+                self.builder.ins().symbol_value(PTR, gv)
             }
             Operand::Const(Const::Null) => self.builder.ins().iconst(PTR, 0),
         })
@@ -1225,7 +1249,12 @@ impl FunctionTranslator<'_, '_> {
     fn assign(&mut self, local: LocalId, value: Value) -> Result<()> {
         match self.local(local)? {
             Local::Var(var) => self.builder.def_var(var, value),
-            Local::Value(_) => self.vars[local] = Some(Local::Value(Some(value))),
+            Local::Value(_) => {
+                if self.mir.locals[local].ty.is_reference() {
+                    self.builder.declare_value_needs_stack_map(value);
+                }
+                self.vars[local] = Some(Local::Value(Some(value)));
+            }
         }
         Ok(())
     }
@@ -1237,13 +1266,6 @@ impl FunctionTranslator<'_, '_> {
 
 /// The runtime function that makes an array whose elements take `size` bytes: a slot each, or
 /// `[bool]`'s narrower elements.
-fn array_constructor(size: i32) -> &'static RuntimeFn {
-    if size == SLOT {
-        &runtime::ARRAY_NEW
-    } else {
-        &runtime::BOOL_ARRAY_NEW
-    }
-}
 
 /// How a MIR local is translated.
 #[derive(Clone, Copy)]

@@ -78,6 +78,8 @@ impl<'m> InfoBuilder<'m> {
             locations: self.locations,
             // The driver adds the profile spec of an instrumented program.
             profile: None,
+            // `program::compile` adds the collector's roots once the code is compiled.
+            gc: Default::default(),
         }
     }
 }

@@ -178,10 +178,12 @@ fn host_isa(options: &Options, flags: &[(&str, &str)]) -> Result<OwnedTargetIsa>
         "backtracking"
     };
     let mut builder = settings::builder();
+    // The collector walks the generated code's frames by their frame pointers (`gc::stack`).
     let all = [
         ("opt_level", opt_level),
         ("enable_verifier", verify),
         ("regalloc_algorithm", regalloc),
+        ("preserve_frame_pointers", "true"),
     ];
     for (name, value) in all.iter().chain(flags) {
         builder

@@ -5,7 +5,10 @@ use std::collections::HashMap;
 
 use cranelift_codegen::Context;
 use cranelift_codegen::control::ControlPlane;
-use cranelift_codegen::ir::{AbiParam, Function, InstBuilder, Signature, UserFuncName, types};
+use cranelift_codegen::ir::immediates::Imm64;
+use cranelift_codegen::ir::{
+    AbiParam, Function, GlobalValue, GlobalValueData, InstBuilder, Signature, UserFuncName, types,
+};
 use cranelift_codegen::isa::CallConv;
 use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::print_errors::pretty_error;
@@ -13,7 +16,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{
     DataDescription, DataId, FuncId, Linkage, Module, ModuleError, ModuleReloc,
 };
-use pcc_stdlib::{ProgramInfo, stream};
+use pcc_stdlib::{FrameMaps, GcInfo, ProgramInfo, stream};
 
 use super::function;
 use super::info::InfoBuilder;
@@ -100,10 +103,12 @@ pub fn compile(
         ctx.func = cx.new_function(func_id);
         function::translate(&mut cx, id, &mut ctx.func, &mut builder_cx)?;
         let isa = large_isa.filter(|_| ctx.func.dfg.num_blocks() > LARGE_FUNCTION_BLOCKS);
+        cx.collector_sees = Some(func_id);
         if let Some(text) = cx.define_with(func_id, &mut ctx, listing, isa)? {
             listings.push((func.name.clone(), text));
         }
     }
+    cx.collector_sees = None;
     for (f, id) in cx.trampolines.clone() {
         ctx.func = cx.new_function(id);
         cx.build_trampoline(f, &mut ctx.func, &mut builder_cx)?;
@@ -111,28 +116,38 @@ pub fn compile(
             listings.push((trampoline_symbol(f), text));
         }
     }
+    let code_table = cx.code_table()?;
     let entry = cx.declare(ENTRY_SYMBOL, Linkage::Export, entry_signature(cx.module))?;
     ctx.func = cx.new_function(entry);
-    cx.build_entry(&mut ctx.func, &mut builder_cx)?;
+    cx.build_entry(&mut ctx.func, &mut builder_cx, code_table)?;
     if let Some(text) = cx.define(entry, &mut ctx, listing)? {
         listings.push((ENTRY_SYMBOL.to_string(), text));
     }
+    let mut info = cx.info.finish(program);
+    info.gc = GcInfo {
+        globals: (program.globals.iter().enumerate())
+            .filter(|(_, global)| global.ty.is_reference())
+            .map(|(slot, _)| slot as u32)
+            .collect(),
+        functions: cx.frame_maps.into_iter().map(|(_, maps)| maps).collect(),
+    };
     Ok(Compiled {
         entry,
-        info: cx.info.finish(program),
+        info,
         listings,
     })
 }
 
 /// Compiles `ctx`'s function with `isa` (the module's own when `None`) and defines the code as
 /// function `id` of `module`, at a line boundary and after the no-ops that align its loops
-/// ([`loop_alignment`]); returns how many bytes of no-ops.
+/// ([`loop_alignment`]); returns how many bytes of no-ops, and the function's safepoints as the
+/// collector reads them (from Cranelift's user stack maps).
 fn define_compiled_by(
     module: &mut dyn Module,
     isa: Option<&dyn TargetIsa>,
     id: FuncId,
     ctx: &mut Context,
-) -> Result<u32, Box<ModuleError>> {
+) -> Result<(u32, FrameMaps), Box<ModuleError>> {
     let isa = isa.unwrap_or(module.isa());
     // The no-ops are x86-64's: other hosts keep Cranelift's placement.
     let x64 = isa.name() == "x64";
@@ -160,12 +175,23 @@ fn define_compiled_by(
             reloc
         })
         .collect();
+    let safepoints = (code.buffer.user_stack_maps().iter())
+        .map(|(offset, _, map)| {
+            let mut slots: Vec<u32> = map.entries().map(|(_, slot)| slot).collect();
+            slots.sort_unstable();
+            (offset + pad, slots)
+        })
+        .collect();
     let mut padded = loop_alignment::nops(pad);
     padded.extend_from_slice(code.code_buffer());
     module
         .define_function_bytes(id, alignment, &padded, &relocs)
         .map_err(Box::new)?;
-    Ok(pad)
+    let maps = FrameMaps {
+        len: padded.len() as u32,
+        safepoints,
+    };
+    Ok((pad, maps))
 }
 
 fn entry_signature(module: &dyn Module) -> Signature {
@@ -196,6 +222,10 @@ pub struct ProgramContext<'m> {
     runtime: HashMap<&'static str, FuncId>,
     strings: HashMap<Vec<u8>, DataId>,
     empty_array: Option<DataId>,
+    /// The PL functions compiled so far, with their safepoints: the collector walks their frames.
+    frame_maps: Vec<(FuncId, FrameMaps)>,
+    /// The PL function being defined, whose safepoints go to `frame_maps`.
+    collector_sees: Option<FuncId>,
     /// The runtime's data symbols (`runtime::STACK_LIMIT`, `runtime::ERROR_OPERANDS`), declared
     /// on first use.
     runtime_data: HashMap<&'static str, DataId>,
@@ -226,6 +256,8 @@ impl<'m> ProgramContext<'m> {
             runtime: HashMap::new(),
             strings: HashMap::new(),
             empty_array: None,
+            frame_maps: Vec::new(),
+            collector_sees: None,
             runtime_data: HashMap::new(),
         };
         for (id, func) in program.functions.iter_enumerated() {
@@ -327,7 +359,12 @@ impl<'m> ProgramContext<'m> {
     ) -> Result<Option<String>> {
         ctx.set_disasm(listing == Listing::Asm);
         let pad = match define_compiled_by(self.module, isa, id, ctx) {
-            Ok(pad) => pad,
+            Ok((pad, maps)) => {
+                if self.collector_sees == Some(id) {
+                    self.frame_maps.push((id, maps));
+                }
+                pad
+            }
             Err(error) => {
                 let name = self
                     .module
@@ -475,28 +512,50 @@ impl<'m> ProgramContext<'m> {
         Ok(id)
     }
 
-    /// The string constant `bytes` (`[len][bytes]`), one data object per distinct string.
+    /// The string constant `bytes` (`[header][len][bytes]`, a static object: see
+    /// [`static_object`]), one data object per distinct string.
     pub fn string(&mut self, bytes: &[u8]) -> Result<DataId> {
         if let Some(&id) = self.strings.get(bytes) {
             return Ok(id);
         }
-        let mut contents = (bytes.len() as i64).to_le_bytes().to_vec();
+        let mut contents = STATIC_HEADER.to_le_bytes().to_vec();
+        contents.extend_from_slice(&(bytes.len() as i64).to_le_bytes());
         contents.extend_from_slice(bytes);
         let id = self.constant(contents)?;
         self.strings.insert(bytes.to_vec(), id);
         Ok(id)
     }
 
-    /// The array of length 0 that array globals hold before their initializer runs.
+    /// The array of length 0 that array globals hold before their initializer runs, a static
+    /// object.
     fn empty_array(&mut self) -> Result<DataId> {
         match self.empty_array {
             Some(id) => Ok(id),
             None => {
-                let id = self.constant(0i64.to_le_bytes().to_vec())?;
+                let mut contents = STATIC_HEADER.to_le_bytes().to_vec();
+                contents.extend_from_slice(&0i64.to_le_bytes());
+                let id = self.constant(contents)?;
                 self.empty_array = Some(id);
                 Ok(id)
             }
         }
+    }
+
+    /// The table of the PL functions' addresses, in the order of the collector's
+    /// [`GcInfo::functions`], which the entry passes to `pcc_gc_start`.
+    fn code_table(&mut self) -> Result<DataId> {
+        let id = (self.module)
+            .declare_anonymous_data(false, false)
+            .map_err(module_error)?;
+        let mut data = DataDescription::new();
+        data.define_zeroinit(self.frame_maps.len().max(1) * SLOT as usize);
+        data.set_align(SLOT as u64);
+        for (i, &(function, _)) in self.frame_maps.iter().enumerate() {
+            let function = self.module.declare_func_in_data(function, &mut data);
+            data.write_function_addr((i * SLOT as usize) as u32, function);
+        }
+        self.module.define_data(id, &data).map_err(module_error)?;
+        Ok(id)
     }
 
     /// A read-only, slot-aligned data object.
@@ -525,20 +584,24 @@ impl<'m> ProgramContext<'m> {
         Ok(id)
     }
 
-    /// Fills `func` with the body of `__pcc_entry`.
+    /// Fills `func` with the body of `__pcc_entry`, which registers the collector's roots
+    /// (`code_table`, the globals) once the globals hold their defaults.
     fn build_entry(
         &mut self,
         func: &mut Function,
         builder_cx: &mut FunctionBuilderContext,
+        code_table: DataId,
     ) -> Result<()> {
         let program = self.program;
         let mut b = FunctionBuilder::new(func, builder_cx);
         let block = b.create_block();
         b.switch_to_block(block);
         b.seal_block(block);
+        let mut globals_address = None;
         if let Some(globals) = self.globals {
             let gv = self.module.declare_data_in_func(globals, b.func);
             let globals = b.ins().symbol_value(PTR, gv);
+            globals_address = Some(globals);
             for (i, global) in program.globals.iter().enumerate() {
                 let default = match &global.ty {
                     Type::Int => b.ins().iconst(types::I64, 0),
@@ -550,7 +613,7 @@ impl<'m> ProgramContext<'m> {
                         } else {
                             self.empty_array()?
                         };
-                        let gv = self.module.declare_data_in_func(data, b.func);
+                        let gv = self.static_object(data, b.func);
                         b.ins().symbol_value(PTR, gv)
                     }
                     Type::Struct(_) | Type::Null => b.ins().iconst(PTR, 0),
@@ -559,6 +622,15 @@ impl<'m> ProgramContext<'m> {
                 store_slot(&mut b, access_flags(), default, globals, slot_offset(i)?);
             }
         }
+        let start = self.runtime_fn(&runtime::GC_START)?;
+        let start = self.module.declare_func_in_func(start, b.func);
+        let globals = match globals_address {
+            Some(globals) => globals,
+            None => b.ins().iconst(PTR, 0),
+        };
+        let gv = self.module.declare_data_in_func(code_table, b.func);
+        let code = b.ins().symbol_value(PTR, gv);
+        b.ins().call(start, &[globals, code]);
         // The runtime reads the array counter tables when the program ends.
         for (table, data) in self.counter_tables.clone().into_iter().enumerate() {
             if let Some(data) = data {
@@ -604,6 +676,22 @@ impl<'m> ProgramContext<'m> {
         b.ins().return_(&[result]);
         b.finalize(self.module.target_config());
         Ok(())
+    }
+}
+
+/// The header of a static object (`pcc_stdlib`'s `gc::header`): never collected.
+const STATIC_HEADER: u64 = 1;
+
+impl ProgramContext<'_> {
+    /// The address of the static object in `data` (a string constant, the empty array), which
+    /// starts after its header, as a symbol of `func`.
+    pub fn static_object(&mut self, data: DataId, func: &mut Function) -> GlobalValue {
+        let gv = self.module.declare_data_in_func(data, func);
+        let mut symbol = func.global_values[gv].clone();
+        if let GlobalValueData::Symbol { offset, .. } = &mut symbol {
+            *offset = Imm64::new(SLOT as i64);
+        }
+        func.create_global_value(symbol)
     }
 }
 

@@ -124,11 +124,10 @@ runtime_functions! {
     SUBSTR = "pcc_substr"(P, I, I, I) -> P;
     PARSE_INT = "pcc_parse_int"(P, I) -> I;
     PARSE_FLOAT = "pcc_parse_float"(P, I) -> F;
-    ARRAY_NEW = "pcc_array_new"(I, I, I) -> P;
+    ARRAY_NEW = "pcc_array_new"(I, I, B, I) -> P;
     BOOL_ARRAY_NEW = "pcc_bool_array_new"(I, I, I) -> P;
-    STRUCT_NEW = "pcc_struct_new"(I, I) -> P;
-    HEAP_MARK = "pcc_heap_mark"();
-    HEAP_RELEASE = "pcc_heap_release"(I) -> I;
+    STRUCT_NEW = "pcc_struct_new"(I, I, I) -> P;
+    GC_START = "pcc_gc_start"(P, P);
     FMOD = "pcc_fmod"(F, F) -> F;
     POW = "pcc_pow"(F, F) -> F;
     ATAN2 = "pcc_atan2"(F, F) -> F;

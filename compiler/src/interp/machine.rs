@@ -117,13 +117,6 @@ impl<'p> Machine<'p> {
                     let values = self.operands(args);
                     match callee {
                         Callee::Function(f) => self.call(*f, values, *dest)?,
-                        // The interpreter runs MIR as lowered, without `-O 2`'s regions; a
-                        // release frees nothing and passes its value on.
-                        Callee::Region(_) => {
-                            if let (Some(dest), Some(value)) = (dest, values.into_iter().next()) {
-                                self.frame_mut().locals[*dest] = value;
-                            }
-                        }
                         Callee::Builtin(builtin) => {
                             if matches!(callee, Callee::Builtin(Builtin::Exit))
                                 && self.frame().next == block.stmts.len()

@@ -81,8 +81,6 @@ impl Program {
         match callee {
             Callee::Function(id) => self.functions[id].name.clone(),
             Callee::Builtin(b) => b.name().to_string(),
-            Callee::Region(RegionOp::Mark) => "region_mark".to_string(),
-            Callee::Region(RegionOp::Release) => "region_release".to_string(),
         }
     }
 

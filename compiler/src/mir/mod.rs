@@ -6,6 +6,7 @@
 //! of its blocks. Checks that can fail at run time (bounds, null, division) stay inside statements:
 //! they are not MIR edges, because a runtime error ends the program rather than a path.
 
+pub mod appends;
 pub mod clone;
 pub mod copies;
 mod display;
@@ -266,19 +267,6 @@ pub enum TraceEvent {
 pub enum Callee {
     Function(FnId),
     Builtin(Builtin),
-    /// Inserted by `-O 2` (`opt/region.rs`), never written in PL.
-    Region(RegionOp),
-}
-
-/// The bracket `-O 2` puts around an activation whose objects cannot outlive it
-/// (`pcc_heap_mark` / `pcc_heap_release` of the runtime, which keeps the marks on a stack).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RegionOp {
-    /// `mark()`: a region starts at the heap's bump pointer.
-    Mark,
-    /// `release()`, or `dest = release(value)` returning `value` (an int, float or bool): the
-    /// objects allocated since the innermost mark are garbage; their memory is reused.
-    Release,
 }
 
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@
 //! Block ids in `Trace` statements name the blocks as lowered, not the current ones: not checked.
 
 use super::{
-    Callee, Const, Function, GlobalId, LocalId, Operand, Program, RegionOp, Rvalue, Statement,
+    Callee, Const, Function, GlobalId, LocalId, Operand, Program, Rvalue, Statement,
     StatementKind, StreamEvent, StructDef, StructId, TerminatorKind, Type,
 };
 
@@ -150,9 +150,6 @@ impl Verifier<'_> {
                             "the call's result",
                         )?;
                     }
-                }
-                if let Callee::Region(op) = callee {
-                    self.region(*op, *dest, args)?;
                 }
                 Ok(())
             }
@@ -304,23 +301,6 @@ impl Verifier<'_> {
     }
 
     /// `op` is an existing `int`.
-    /// A region mark takes and gives nothing; a release passes a scalar on, or nothing.
-    fn region(&self, op: RegionOp, dest: Option<LocalId>, args: &[Operand]) -> Result<()> {
-        match (op, dest, args) {
-            (RegionOp::Mark, None, []) | (RegionOp::Release, None, []) => Ok(()),
-            (RegionOp::Release, Some(dest), [value]) => {
-                let ty = &self.func.locals[dest].ty;
-                if ty.is_reference() {
-                    return Err(error("a region release passes a reference on"));
-                }
-                self.typed(value, ty, "the value a region release passes on")
-            }
-            _ => Err(error(format!(
-                "a region {op:?} with a wrong result or arguments"
-            ))),
-        }
-    }
-
     fn int(&self, op: &Operand) -> Result<()> {
         self.operand(op)?;
         self.typed(op, &Type::Int, "an int operand")

@@ -17,7 +17,6 @@ mod fields;
 mod inline;
 mod merge_counts;
 mod peel;
-mod region;
 mod simplify_cfg;
 mod split;
 mod stores;
@@ -31,9 +30,6 @@ use crate::mir::{self, verify};
 type FunctionPass = fn(&mut mir::Function);
 
 pub fn optimize(program: &mut mir::Program) {
-    // Before inlining, so that inlined callees bring their brackets along.
-    region::free_activation_regions(program);
-    verify::after_pass(program, "region");
     inline::inline_small_functions(program, &[]);
     verify::after_pass(program, "inline");
     // After inlining, so that a head's size counts what it calls; then its callers inline it.

@@ -284,7 +284,7 @@ fn plan(
             matches!(
                 stmt.kind,
                 StatementKind::Call {
-                    callee: Callee::Function(_) | Callee::Region(_),
+                    callee: Callee::Function(_),
                     ..
                 }
             )
