@@ -421,3 +421,62 @@ fn signals_write_the_profile_then_end_the_process_by_the_signal() {
         }
     }
 }
+
+/// A run by root in a sticky directory everyone may write to (like `/tmp`) does not follow a
+/// symbolic link another user planted at its default profile output: pcc follows links itself,
+/// so it applies the kernel's `fs.protected_symlinks` rule itself, and the program does not run.
+/// Skipped unless the tests run as root and `runuser` can act as the user nobody.
+#[test]
+fn a_link_another_user_planted_in_a_sticky_directory_is_refused() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let scratch = setup("planted", &["bl"]);
+    let root = std::fs::metadata(scratch.path("wait.pl")).unwrap().uid() == 0;
+    let nobody = |args: &[&str]| {
+        Command::new("runuser")
+            .args(["-u", "nobody", "--"])
+            .args(args)
+            .status()
+            .is_ok_and(|status| status.success())
+    };
+    if !root || !nobody(&["true"]) {
+        eprintln!(
+            "skipped a_link_another_user_planted_in_a_sticky_directory_is_refused: needs root \
+             and `runuser -u nobody`"
+        );
+        return;
+    }
+    let mode = |path: &Path, mode| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    mode(&scratch.0, 0o755);
+    std::fs::write(scratch.path("victim"), "root's").unwrap();
+    let shared = scratch.path("shared");
+    std::fs::create_dir(&shared).unwrap();
+    mode(&shared, 0o1777);
+    std::fs::copy(scratch.path("wait.pl"), shared.join("wait.pl")).unwrap();
+    let link = shared.join("wait.bl.profile.json");
+    assert!(nobody(&["ln", "-s", "../victim", link.to_str().unwrap()]));
+    let jit = pcc(&shared, &["run", "wait.pl", "--profile", "bl"], "x\n");
+    let mut command = Command::new(scratch.path("wait-bl"));
+    command.current_dir(&shared).env_remove("PCC_PROFILE_OUT");
+    let aot = run_command(command, "x\n").unwrap();
+    for (how, run) in [("pcc run", &jit), ("executable", &aot)] {
+        assert_eq!(run.status, 1, "{how}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{how}: the program must not run");
+        for part in [
+            "cannot write the profile: refusing to follow the symbolic link \
+             `wait.bl.profile.json`: it belongs to user",
+            "sits in the current directory, which is sticky and writable by anyone",
+            "the program was not run",
+        ] {
+            assert!(run.stderr.contains(part), "{how}: {part}: {}", run.stderr);
+        }
+    }
+    assert_eq!(std::fs::read(scratch.path("victim")).unwrap(), b"root's");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
