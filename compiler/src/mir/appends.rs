@@ -35,12 +35,8 @@
 //! operand of an append. A local assigned a literal, or the result of `chr`, `fixed`, `str` of a
 //! number or `read_line` (each a string no append made, so not appendable), is not shared; one
 //! assigned anything else (a call's result, a load from a global, a field or an element, `arg`,
-//! `substr`, a plain concatenation) is. The analysis only ever weakens to `shared`: a wrong
-//! `false` would let an append overwrite another variable's string.
-//!
-//! Heap regions (`opt/region.rs`) need nothing here: an append in place inside a region grows an
-//! object allocated before the region's mark only through a local of an inlined region function
-//! that the caller's string was moved into, and that local is dead after the release.
+//! `substr`, a plain concatenation) is. Where in doubt, a local is shared: a wrong "not shared"
+//! would let an append overwrite the string of another variable.
 
 use std::collections::HashMap;
 use std::marker::PhantomData;
@@ -66,7 +62,7 @@ impl Appends {
         }
         let strings = Strings::of(func);
         let flows = flows(func, &strings);
-        let appends = chains(func, &flows);
+        let appends = chains(func, &strings, &flows);
         let analysis = Analysis {
             func,
             strings: &strings,
@@ -89,12 +85,6 @@ impl Appends {
     /// Whether statement `index` of block `b` is an append, and if so whether it is in place.
     pub fn get(&self, b: BlockId, index: usize) -> Option<bool> {
         self.in_place.get(&(b, index)).copied()
-    }
-
-    /// How many appends the function has, and how many of them are in place.
-    pub fn count(&self) -> (usize, usize) {
-        let in_place = self.in_place.values().filter(|&&p| p).count();
-        (self.in_place.len(), in_place)
     }
 }
 
@@ -271,10 +261,32 @@ fn flows(func: &Function, strings: &Strings) -> IdVec<BlockId, Vec<Option<Flow>>
 
 /// The statements that are appends: the concatenations of each chain of flows (`Flow`, in one
 /// block) between two visits of the same local.
-fn chains(func: &Function, flows: &IdVec<BlockId, Vec<Option<Flow>>>) -> IdVec<BlockId, Vec<bool>> {
+fn chains(
+    func: &Function,
+    strings: &Strings,
+    flows: &IdVec<BlockId, Vec<Option<Flow>>>,
+) -> IdVec<BlockId, Vec<bool>> {
     let mut appends = IdVec::from_elem(Vec::new(), func.blocks.len());
     for (b, block) in func.blocks.iter_enumerated() {
         let flows = &flows[b];
+        // Per string local, the statements that read or assign it, in order: a chain jumps from
+        // one to the next, so that a block of many short chains is not walked once per chain.
+        let mut mentions: HashMap<LocalId, Vec<usize>> = HashMap::new();
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            let reads = stmt.kind.operands().into_iter().filter_map(Operand::local);
+            for l in reads.chain(stmt.kind.dest()) {
+                if strings.of_local(l).is_some() {
+                    let at = mentions.entry(l).or_default();
+                    if at.last() != Some(&i) {
+                        at.push(i);
+                    }
+                }
+            }
+        }
+        let next_mention = |l: LocalId, after: usize| {
+            let at = mentions.get(&l)?;
+            at.get(at.partition_point(|&i| i <= after)).copied()
+        };
         let mut is_append = vec![false; block.stmts.len()];
         // A flow some chain went through already does not start one.
         let mut followed = vec![false; block.stmts.len()];
@@ -285,34 +297,27 @@ fn chains(func: &Function, flows: &IdVec<BlockId, Vec<Option<Flow>>>) -> IdVec<B
             // The locals the chain's value went through, each with the concatenation that put
             // it there (if one did).
             let mut path: Vec<(LocalId, Option<usize>)> = vec![(first.source, None)];
-            let mut step = |path: &mut Vec<(LocalId, Option<usize>)>, flow: Flow, at: usize| {
+            let (mut flow, mut at) = (first, start);
+            loop {
                 let back = path.iter().position(|&(l, _)| l == flow.dest);
                 path.push((flow.dest, flow.concat.then_some(at)));
                 if let Some(p) = back {
-                    for &(_, c) in &path[p + 1..] {
-                        if let Some(c) = c {
-                            is_append[c] = true;
-                        }
+                    for c in path[p + 1..].iter().filter_map(|&(_, c)| c) {
+                        is_append[c] = true;
                     }
                 }
-            };
-            step(&mut path, first, start);
-            let mut current = first.dest;
-            for (j, stmt) in block.stmts.iter().enumerate().skip(start + 1) {
-                let operands = stmt.kind.operands();
-                let reads = operands.iter().filter(|op| op.local() == Some(current));
-                match reads.count() {
-                    0 if stmt.kind.dest() == Some(current) => break,
-                    0 => continue,
-                    // Read once, as the source of a flow.
-                    1 => match flows[j] {
-                        Some(flow) if flow.source == current => {
-                            followed[j] = true;
-                            step(&mut path, flow, j);
-                            current = flow.dest;
-                        }
-                        _ => break,
-                    },
+                // The chain goes on at the next statement that mentions its value, if that
+                // statement is a flow of it that reads it once.
+                let Some(j) = next_mention(flow.dest, at) else {
+                    break;
+                };
+                let operands = block.stmts[j].kind.operands();
+                let reads = operands.iter().filter(|op| op.local() == Some(flow.dest));
+                match flows[j] {
+                    Some(next) if next.source == flow.dest && reads.count() == 1 => {
+                        followed[j] = true;
+                        (flow, at) = (next, j);
+                    }
                     _ => break,
                 }
             }
@@ -348,9 +353,8 @@ impl Analysis<'_> {
         }
         let predecessors = func.predecessors();
         let mut at_start: IdVec<BlockId, Vec<bool>> = (func.blocks.ids())
-            .map(|b| vec![!reachable[b] || b == ENTRY; n])
+            .map(|b| vec![!reachable[b]; n])
             .collect();
-        at_start[ENTRY] = at_entry.clone();
         let mut at_end = IdVec::from_elem(vec![false; n], func.blocks.len());
         let mut changed = true;
         while changed {
@@ -403,27 +407,28 @@ impl Analysis<'_> {
         };
         match kind {
             StatementKind::Assign(dest, rvalue) if strings.of_local(*dest).is_some() => {
-                match rvalue {
-                    Rvalue::Binary(BinOp::Add, Operand::Local(source), rhs)
-                        if self.appends[b][i] =>
-                    {
-                        let s = strings.of_local(*source).expect("a string operand");
-                        let in_place = !shared[s] && rhs.local() != Some(*source);
-                        // The old reference of `source` is dead (a flow consumes it).
+                // The string local an append or a copy takes its value from.
+                let source = match rvalue {
+                    Rvalue::Binary(BinOp::Add, Operand::Local(l), _)
+                    | Rvalue::Use(Operand::Local(l)) => strings.of_local(*l).map(|s| (*l, s)),
+                    _ => None,
+                };
+                match (rvalue, source) {
+                    (Rvalue::Binary(_, _, rhs), Some((l, s))) if self.appends[b][i] => {
+                        let in_place = !shared[s] && rhs.local() != Some(l);
+                        // The old reference of `l` is dead (the append consumes it).
                         shared[s] = true;
                         set(Some(*dest), false, shared);
                         return Some(in_place);
                     }
-                    Rvalue::Use(Operand::Local(source)) if source == dest => {}
-                    Rvalue::Use(Operand::Local(source)) => {
-                        let s = strings.of_local(*source).expect("a string operand");
-                        let moved = self.consumes(b, i);
-                        let value = shared[s];
+                    (Rvalue::Use(_), Some((l, _))) if l == *dest => {}
+                    (Rvalue::Use(_), Some((_, s))) => {
+                        let moved = self.consumes(b, i).then_some(shared[s]);
                         shared[s] = true;
-                        set(Some(*dest), !moved || value, shared);
+                        set(Some(*dest), moved.unwrap_or(true), shared);
                     }
                     // A literal: a string of the program's data, which no append made.
-                    Rvalue::Use(Operand::Const(_)) => set(Some(*dest), false, shared),
+                    (Rvalue::Use(Operand::Const(_)), _) => set(Some(*dest), false, shared),
                     // A plain concatenation, or a load from a global, a field or an element.
                     _ => {
                         escape(rvalue.operands(), shared);
@@ -431,10 +436,11 @@ impl Analysis<'_> {
                     }
                 }
             }
-            // Comparisons of strings and `s[i]` only read them; nothing else reads one.
+            // Comparisons of strings and `s[i]` (a byte) only read them; array and struct
+            // literals keep them.
             StatementKind::Assign(_, rvalue) => match rvalue {
                 Rvalue::Binary(op, ..) if op.is_comparison() => {}
-                Rvalue::Index { index, .. } => escape(vec![index], shared),
+                Rvalue::Index { .. } => {}
                 _ => escape(rvalue.operands(), shared),
             },
             StatementKind::Call {
@@ -448,7 +454,7 @@ impl Analysis<'_> {
                 let fresh = makes_unappendable(*builtin, args, self.func);
                 set(*dest, !fresh, shared);
             }
-            // A PL function's arguments, a store, a region's bracket, profiling.
+            // A PL function's arguments and result, a store, profiling.
             _ => {
                 escape(kind.operands(), shared);
                 set(kind.dest(), true, shared);
