@@ -1,7 +1,7 @@
 //! Differential testing on generated programs (`pcc-fuzz`'s generator and checks, the quick
 //! set): each of `PCC_FUZZ_COUNT` (default 200) programs, the same every run, must behave in the
-//! reference interpreter as compiled at `-O0` and `-O2`, and its `bl` profile at `-O2` must be
-//! the interpreter's. A failure names the seed; `cargo run --release -p pcc-fuzz -- --seed S
+//! reference interpreter as compiled at `-O0` and `-O2` and at `-O2` with a collection at every
+//! allocation (`PCC_GC_STRESS=1`), and its `bl` profile at `-O2` must be the interpreter's. A failure names the seed; `cargo run --release -p pcc-fuzz -- --seed S
 //! --count 1` shrinks it and runs every check. Bugs the generator found are regression tests in
 //! `tests/fixtures/fuzz/`, checked the same way.
 

@@ -3,9 +3,12 @@
 //! (docs/CONVENTIONS.md): adding a program and its expected output is all it takes to add a test.
 //! Programs of `programs/` and `tests/runtime/` run at every optimization level against the same
 //! expectations, so the levels must agree; and each also runs as a native executable made by
-//! `pcc build` (at `-O1`), whose stdout, stderr and exit status must be those of `pcc run`.
+//! `pcc build` (at `-O1`, collecting at every allocation: `PCC_GC_STRESS=1`), whose stdout,
+//! stderr and exit status must be those of `pcc run`.
 //! Erroneous programs must fail `pcc build` as they fail `pcc run`. Every program also runs in the
-//! reference interpreter (`pcc run --engine interp`), which must agree with the expectations too.
+//! reference interpreter (`pcc run --engine interp`), which must agree with the expectations too,
+//! and at `-O2` with a collection at every allocation (`PCC_GC_STRESS=1`), which must not change
+//! anything either.
 //!
 //! `PCC_BLESS=1 cargo test --test golden` writes the actual results as the expectations: only for
 //! new programs, and read every file it writes before committing it.
@@ -27,6 +30,8 @@ enum Mode {
     Aot,
     /// `pcc run --engine interp`.
     Interp,
+    /// `pcc run` with `PCC_GC_STRESS=1`.
+    Stressed,
 }
 
 /// The `-O` level of the native executables.
@@ -57,6 +62,12 @@ fn main() {
             trials.push(Trial::test(format!("{name} interp"), move || {
                 check_program(&interpreted, 0, Mode::Interp)
             }));
+            if levels.len() > 1 {
+                let stressed = program.clone();
+                trials.push(Trial::test(format!("{name} -O2 gc-stress"), move || {
+                    check_program(&stressed, 2, Mode::Stressed)
+                }));
+            }
             trials.push(Trial::test(
                 format!("{name} aot -O{AOT_LEVEL}"),
                 move || check_program(&program, AOT_LEVEL, Mode::Aot),
@@ -90,11 +101,12 @@ fn check_program(program: &Path, level: u8, mode: Mode) -> Result<(), Failed> {
     let args = program_args(program);
     let stdin = sidecar(program, "stdin").unwrap_or_default();
     let run = match mode {
-        Mode::Jit | Mode::Interp => {
+        Mode::Jit | Mode::Interp | Mode::Stressed => {
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_pcc"));
             cmd.current_dir(dir).arg("run").arg(file);
             match mode {
                 Mode::Interp => cmd.arg("--engine").arg("interp"),
+                Mode::Stressed => cmd.env("PCC_GC_STRESS", "1").arg(format!("-O{level}")),
                 _ => cmd.arg(format!("-O{level}")),
             };
             cmd.arg("--").args(&args);
@@ -122,7 +134,9 @@ fn check_program(program: &Path, level: u8, mode: Mode) -> Result<(), Failed> {
                 .into());
             } else {
                 let mut cmd = Command::new(&exe);
-                cmd.current_dir(dir).args(&args);
+                // The executable's collector walks the frames through the tables in the object
+                // file: it runs at every allocation here.
+                cmd.current_dir(dir).args(&args).env("PCC_GC_STRESS", "1");
                 run_command(cmd, &stdin)?
             }
         }

@@ -123,6 +123,9 @@ fn every_command_of_the_tutorial_prints_what_it_shows() {
             .arg(format!("exec 2>&1\n{}", step.command))
             .current_dir(&work)
             .env("PATH", &path)
+            // Every command also checks the collector: one runs at every allocation, and
+            // nothing the tutorial shows may change.
+            .env("PCC_GC_STRESS", "1")
             .output()
             .unwrap();
         let mut actual = String::from_utf8_lossy(&output.stdout).into_owned();

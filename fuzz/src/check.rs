@@ -20,8 +20,8 @@ use crate::generate::{ARGS, STDIN};
 pub enum Depth {
     /// Every stage (the `pcc-fuzz` driver).
     Full,
-    /// The interpreter (profiling `bl`), `-O0` and `-O2`, and the `bl` profile at `-O2` (quick
-    /// enough for CI).
+    /// The interpreter (profiling `bl`), `-O0` and `-O2`, `-O2` under `PCC_GC_STRESS=1`, and the
+    /// `bl` profile at `-O2` (quick enough for CI).
     Quick,
 }
 
@@ -83,6 +83,16 @@ impl Runner {
     /// `pcc ARGS` (or the executable `exe` with the program's arguments), with the program's
     /// stdin; `None` on a timeout.
     fn run(&self, program: Option<&Path>, args: &[String]) -> Option<Run> {
+        self.run_with(program, args, &[])
+    }
+
+    /// [`Runner::run`] with the environment variables `env` set.
+    fn run_with(
+        &self,
+        program: Option<&Path>,
+        args: &[String],
+        env: &[(&str, &str)],
+    ) -> Option<Run> {
         let mut command = match program {
             Some(exe) => {
                 let mut c = Command::new(exe);
@@ -95,7 +105,7 @@ impl Runner {
                 c
             }
         };
-        command.current_dir(&self.dir);
+        command.current_dir(&self.dir).envs(env.iter().copied());
         let stdin = self.dir.join("stdin.txt");
         let input = std::fs::File::open(&stdin).ok()?;
         let out = self.dir.join(".stdout");
@@ -134,11 +144,16 @@ impl Runner {
 
     /// `pcc run prog.pl FLAGS -- ARGS`.
     fn pcc_run(&self, flags: &[String]) -> Option<Run> {
+        self.pcc_run_with(flags, &[])
+    }
+
+    /// [`Runner::pcc_run`] with the environment variables `env` set.
+    fn pcc_run_with(&self, flags: &[String], env: &[(&str, &str)]) -> Option<Run> {
         let mut args = vec!["run".to_string(), "prog.pl".to_string()];
         args.extend(flags.iter().cloned());
         args.push("--".into());
         args.extend(ARGS.iter().map(|a| a.to_string()));
-        self.run(None, &args)
+        self.run_with(None, &args, env)
     }
 }
 
@@ -230,6 +245,9 @@ pub fn clip(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// The environment of the stress stages: the collector runs at every allocation.
+const GC_STRESS: (&str, &str) = ("PCC_GC_STRESS", "1");
+
 fn check_stages(runner: &Runner, source: &str, depth: Depth) -> Result<(), Stop> {
     let dir = &runner.dir;
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text);
@@ -281,6 +299,14 @@ fn check_stages(runner: &Runner, source: &str, depth: Depth) -> Result<(), Stop>
         let jit = runner.pcc_run(&f).ok_or_else(|| timed_out(&f))?;
         compare(level, &reference, &jit, true, &f)?;
     }
+    // A collection at every allocation: a reference the collector missed shows as a difference.
+    for level in &levels[levels.len() - 1..] {
+        let f = flags(&[level]);
+        let stressed = runner
+            .pcc_run_with(&f, &[GC_STRESS])
+            .ok_or_else(|| timed_out(&f))?;
+        compare(&format!("{level} PCC_GC_STRESS=1"), &reference, &stressed, true, &f)?;
+    }
     if depth == Depth::Full {
         let f = flags(&["build", "-O2"]);
         let build = runner
@@ -297,6 +323,10 @@ fn check_stages(runner: &Runner, source: &str, depth: Depth) -> Result<(), Stop>
             .run(Some(&dir.join("prog.exe")), &[])
             .ok_or_else(|| timed_out(&f))?;
         compare("aot", &reference, &exe, true, &f)?;
+        let exe = runner
+            .run_with(Some(&dir.join("prog.exe")), &[], &[GC_STRESS])
+            .ok_or_else(|| timed_out(&f))?;
+        compare("aot PCC_GC_STRESS=1", &reference, &exe, true, &f)?;
     }
     // The interpreter's profiles are the reference ones.
     let modes: &[&str] = match depth {

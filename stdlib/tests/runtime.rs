@@ -19,8 +19,8 @@ use pcc_stdlib::{
 
 unsafe extern "C" {
     fn pcc_print(args: *const PrintArg, count: i64, newline: i8);
-    safe fn pcc_struct_new(nfields: i64, loc: i64) -> *const u8;
-    safe fn pcc_array_new(len: i64, fill_bits: i64, loc: i64) -> *const u8;
+    safe fn pcc_struct_new(nfields: i64, struct_id: i64, loc: i64) -> *const u8;
+    safe fn pcc_array_new(len: i64, fill_bits: i64, refs: i8, loc: i64) -> *const u8;
     safe fn pcc_argc() -> i64;
     safe fn pcc_arg(index: i64, loc: i64) -> *const u8;
     safe fn pcc_read_line() -> *const u8;
@@ -217,25 +217,27 @@ fn program_info() -> ProgramInfo {
             location(3, 1, "deep"),
         ],
         profile: None,
+        gc: Default::default(),
     }
 }
 
-/// A PL string literal as the code generator would emit it: `[len][bytes]`, 8-byte aligned.
+/// A PL string literal as the code generator would emit it: `[header][len][bytes]`, 8-byte
+/// aligned, the header that of a static object (1).
 fn literal(text: &str) -> *const u8 {
-    let mut words = vec![text.len() as u64];
+    let mut words = vec![1, text.len() as u64];
     for chunk in text.as_bytes().chunks(8) {
         let mut word = [0u8; 8];
         word[..chunk.len()].copy_from_slice(chunk);
         words.push(u64::from_ne_bytes(word));
     }
-    Box::leak(words.into_boxed_slice()).as_ptr().cast()
+    Box::leak(words.into_boxed_slice())[1..].as_ptr().cast()
 }
 
 extern "C" fn prints_values() -> i64 {
     print(&[int(42), float(1e20), boolean(1)], true);
-    let leaf = pcc_struct_new(3, 0);
-    let root = pcc_struct_new(3, 0).cast_mut().cast::<u64>();
-    let halves = pcc_array_new(2, 0.5f64.to_bits() as i64, 0);
+    let leaf = pcc_struct_new(3, 0, 0);
+    let root = pcc_struct_new(3, 0, 0).cast_mut().cast::<u64>();
+    let halves = pcc_array_new(2, 0.5f64.to_bits() as i64, 0, 0);
     // SAFETY: `root` has three fields.
     unsafe {
         root.write(1);
@@ -325,12 +327,12 @@ fn check_stack_use() -> bool {
 }
 
 extern "C" fn allocates_too_much() -> i64 {
-    pcc_array_new(1 << 59, 0, 1);
+    pcc_array_new(1 << 59, 0, 0, 1);
     0
 }
 
 extern "C" fn negative_length() -> i64 {
-    pcc_array_new(-3, 0, 1);
+    pcc_array_new(-3, 0, 0, 1);
     0
 }
 

@@ -75,6 +75,9 @@ pub fn translate(
             builder.seal_block(block);
         }
     }
+    // Cranelift places a movable load at its first use, which may come after a call that
+    // collects the object it reads (`len(t)` of a temporary `t` read by a later `print`).
+    let may_collect = mir.may_collect();
     let loops = mir.natural_loops();
     let recursive_loops = loops.iter().any(|(body, _)| mir.calls_in(body, id));
     let mut t = FunctionTranslator {
@@ -97,8 +100,9 @@ pub fn translate(
         cold: false,
         flush_at_stop: &[],
         non_null: HashSet::new(),
-        movable_lengths: !(mir.blocks.iter())
-            .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
+        movable_lengths: !may_collect
+            && !(mir.blocks.iter()).any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
+        movable_elements: !may_collect,
         print_area: None,
         appends: AppendRvalues::of(mir),
     };
@@ -242,8 +246,12 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     pub non_null: HashSet<Value>,
     /// Whether lengths may be hoisted out of loops: not in a function with a `match` dispatch
     /// (an interpreter's loop), whose arms keep so many values live that hoisted lengths are
-    /// spilled and push the loop's own variables to the stack (bytecode_vm ran 13% slower).
+    /// spilled and push the loop's own variables to the stack (bytecode_vm ran 13% slower),
+    /// nor where a collection may happen (`Function::may_collect`).
     pub movable_lengths: bool,
+    /// Whether the elements of arrays the function never writes may be loaded anywhere: not
+    /// where a collection may happen (see `movable_lengths`).
+    movable_elements: bool,
     /// Where `print` lays out its values (`builtins.rs`), once made.
     pub print_area: Option<StackSlot>,
     /// The string appends of the function and whether each is in place (`mir/appends.rs`).
@@ -801,7 +809,7 @@ impl FunctionTranslator<'_, '_> {
                 readonly,
             } => {
                 let (mut flags, ty, size) = self.element_access(base)?;
-                if *readonly {
+                if *readonly && self.movable_elements {
                     // A pure value to Cranelift: its elaboration places the read with the
                     // arithmetic that uses it, where a load could fold into it.
                     flags = flags.with_readonly().with_can_move();
@@ -1263,9 +1271,6 @@ impl FunctionTranslator<'_, '_> {
         clif_type(ty).ok_or_else(|| CodegenError::internal("a value of type void"))
     }
 }
-
-/// The runtime function that makes an array whose elements take `size` bytes: a slot each, or
-/// `[bool]`'s narrower elements.
 
 /// How a MIR local is translated.
 #[derive(Clone, Copy)]

@@ -548,7 +548,9 @@ impl<'m> ProgramContext<'m> {
             .declare_anonymous_data(false, false)
             .map_err(module_error)?;
         let mut data = DataDescription::new();
-        data.define_zeroinit(self.frame_maps.len().max(1) * SLOT as usize);
+        // Not `define_zeroinit`: an object file puts that in `.bss`, with no relocations.
+        let bytes = vec![0; self.frame_maps.len().max(1) * SLOT as usize];
+        data.define(bytes.into_boxed_slice());
         data.set_align(SLOT as u64);
         for (i, &(function, _)) in self.frame_maps.iter().enumerate() {
             let function = self.module.declare_func_in_data(function, &mut data);

@@ -737,6 +737,26 @@ impl Function {
             .any(|s| s.kind.called_function().is_some())
     }
 
+    /// Whether a collection may happen while the function runs: it calls a PL function or
+    /// allocates (a string, an array, a struct).
+    pub fn may_collect(&self) -> bool {
+        (self.blocks.iter().flat_map(|b| &b.stmts)).any(|s| match &s.kind {
+            StatementKind::Call { callee, .. } => match callee {
+                Callee::Function(_) => true,
+                Callee::Builtin(b) => matches!(
+                    b,
+                    Builtin::ToStr | Builtin::Fixed | Builtin::Substr | Builtin::ReadLine
+                ),
+            },
+            StatementKind::Assign(_, rvalue) => match rvalue {
+                Rvalue::ArrayLit(_) | Rvalue::ArrayRepeat { .. } | Rvalue::New { .. } => true,
+                Rvalue::Binary(BinOp::Add, lhs, _) => self.operand_type(lhs) == Type::Str,
+                _ => false,
+            },
+            _ => false,
+        })
+    }
+
     /// Whether the function records block trace events (`--trace-blocks`): the passes that copy
     /// its code into others leave it alone.
     pub fn traces_blocks(&self) -> bool {

@@ -174,9 +174,7 @@ impl Heap {
             return self.alloc_large(bytes, header);
         }
         let class = CLASS_OF[cell.div_ceil(8)] as usize;
-        if stressed {
-            collect(self);
-        } else if self.in_use + BLOCK > self.threshold {
+        if stressed || self.in_use + BLOCK > self.threshold {
             collect(self);
         }
         let cell = match self.take(class) {

@@ -94,10 +94,14 @@ fn innermost() -> (usize, usize, usize) {
     )
 }
 
+/// A function's safepoints: per call, the return address's offset and the stack slots holding
+/// references (`FrameMaps::safepoints`), sorted by offset.
+type Safepoints = Vec<(u32, Vec<u32>)>;
+
 /// The generated code's functions, by address, with their safepoints.
 pub struct Frames {
-    /// (start, end, safepoints sorted by return offset), sorted by start.
-    functions: Vec<(usize, usize, Vec<(u32, Vec<u32>)>)>,
+    /// (start, end, safepoints), sorted by start.
+    functions: Vec<(usize, usize, Safepoints)>,
 }
 
 impl Frames {
