@@ -45,7 +45,7 @@ fn main() {
             }));
         }
     }
-    let specific: [(&str, Test); 8] = [
+    let specific: [(&str, Test); 10] = [
         ("kbl_keyed_windows_as_under_run", keyed_windows),
         ("profile_path_is_overridden_by_the_variable", env_override),
         ("default_profile_path_is_in_the_run_directory", default_path),
@@ -54,6 +54,11 @@ fn main() {
         ("the_source_is_never_overwritten", keeps_source),
         ("no_c_compiler_is_a_clear_error", no_c_compiler),
         ("a_failing_link_shows_the_linker_output", failing_link),
+        ("a_corrupt_cached_runtime_is_replaced", corrupt_cache),
+        (
+            "the_exit_status_is_the_code_modulo_256",
+            exit_status_modulo_256,
+        ),
     ];
     trials.extend(
         specific
@@ -331,4 +336,88 @@ fn failing_link() -> Result<(), Failed> {
         &[("CC", Some(&format!("sh {script}")))],
         &["linking failed: `sh ", "no luck"],
     )
+}
+
+/// A cached runtime archive of the right size but other bytes is replaced by the build, which
+/// links a working executable.
+fn corrupt_cache() -> Result<(), Failed> {
+    let scratch = Scratch::new("cache");
+    let cache = scratch.path("cache");
+    // Where and what `pcc build` caches (compiler/build.rs, src/link.rs).
+    let copy = cache
+        .join("pcc")
+        .join(concat!("libpcc_runtime-", env!("PCC_RUNTIME_DIGEST"), ".a"));
+    let archive = std::fs::read(env!("PCC_RUNTIME_ARCHIVE"))?;
+    let mut corrupt = archive.clone();
+    let middle = corrupt.len() / 2;
+    corrupt[middle..middle + 64].fill(0);
+    std::fs::create_dir_all(copy.parent().unwrap())?;
+    std::fs::write(&copy, &corrupt)?;
+    let exe = scratch.file("add_even");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pcc"));
+    command
+        .current_dir(&scratch.0)
+        .env("XDG_CACHE_HOME", &cache)
+        .arg("build")
+        .arg(program("add_even.pl"))
+        .args(["-o", &exe]);
+    let built = run_command(command, "")?;
+    if built.status != 0 {
+        return Err(format!("pcc build with a corrupt cache: {}", built.stderr).into());
+    }
+    if std::fs::read(&copy)? != archive {
+        return Err("the corrupt cached archive was not replaced".into());
+    }
+    let run = execute(Path::new(&exe), &scratch.0, &["10".into()], "", None)?;
+    if run.status != 0 || run.stdout.is_empty() {
+        return Err(format!("the executable: {} {:?}", run.status, run.stderr).into());
+    }
+    Ok(())
+}
+
+/// `exit(code)` and `main`'s result: the status a parent sees is the code modulo 256, under
+/// `pcc run`, the interpreter and as an executable (docs/LANGUAGE.md).
+fn exit_status_modulo_256() -> Result<(), Failed> {
+    let scratch = Scratch::new("exit256");
+    let source = "fn main() -> int {\n    let code = parse_int(arg(1));\n    \
+                  if arg(0) == \"exit\" {\n        exit(code);\n    }\n    return code;\n}\n";
+    std::fs::write(scratch.path("exit.pl"), source)?;
+    let exe = scratch.file("exit");
+    build(&scratch.0, &["exit.pl", "-o", &exe])?;
+    let cases = [
+        ("exit", "256", 0),
+        ("exit", "-1", 255),
+        ("exit", "511", 255),
+        ("return", "257", 1),
+        ("return", "-256", 0),
+    ];
+    for (how, code, status) in cases {
+        let args = [how.to_string(), code.to_string()];
+        let runs = [
+            (
+                "pcc run",
+                pcc(&scratch.0, &["run", "exit.pl", "--", how, code])?,
+            ),
+            (
+                "the interpreter",
+                pcc(
+                    &scratch.0,
+                    &["run", "--engine", "interp", "exit.pl", "--", how, code],
+                )?,
+            ),
+            (
+                "the executable",
+                execute(Path::new(&exe), &scratch.0, &args, "", None)?,
+            ),
+        ];
+        for (engine, run) in runs {
+            if run.status != status {
+                let got = run.status;
+                return Err(
+                    format!("{how} {code} under {engine}: status {got}, not {status}").into(),
+                );
+            }
+        }
+    }
+    Ok(())
 }

@@ -30,6 +30,10 @@ fn main() {
     trials.push(Trial::test("trace shows blocks and returns", trace));
     trials.push(Trial::test("refused options", refusals));
     trials.push(Trial::test("long chains drop", long_chains));
+    trials.push(Trial::test(
+        "long invalid tokens are quoted in part",
+        long_tokens,
+    ));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -153,6 +157,43 @@ fn long_chains() -> Result<(), Failed> {
         (run.status, run.stdout.as_str(), run.stderr.as_str()),
         expected
     );
+    Ok(())
+}
+
+/// `parse_int`, `parse_float` and `read_int` of a 200 KB token: the message quotes its first 64
+/// bytes and `…`, under the JIT and the interpreter alike.
+fn long_tokens() -> Result<(), Failed> {
+    let scratch = Scratch::new("tokens");
+    let source = scratch.path("tokens.pl");
+    std::fs::write(
+        &source,
+        "fn main() {\n    let how = arg(0);\n    if how == \"int\" { println(parse_int(read_line())); }\n    \
+         if how == \"float\" { println(parse_float(read_line())); }\n    println(read_int());\n}\n",
+    )?;
+    let stdin = format!("{}\n", "x".repeat(200_000));
+    let quoted = format!("\"{}…\"", "x".repeat(64));
+    for (how, message) in [
+        ("int", format!("invalid integer: {quoted}")),
+        ("float", format!("invalid float: {quoted}")),
+        (
+            "read",
+            format!("read_int: the next input is {quoted}, not an integer"),
+        ),
+    ] {
+        for engine in ["jit", "interp"] {
+            let flags = ["--engine", engine];
+            let run = pcc_in(&scratch.0, &run_args(&source, &flags, &[how]), &stdin);
+            let first = run.stderr.lines().next().unwrap_or_default();
+            if run.status != 101
+                || first != format!("runtime error: {message}")
+                || run.stderr.len() > 400
+            {
+                return Err(
+                    format!("{how} under {engine}: {} {:?}", run.status, run.stderr).into(),
+                );
+            }
+        }
+    }
     Ok(())
 }
 

@@ -42,9 +42,41 @@ impl Client {
     }
 
     fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.send_raw(message.to_string().as_bytes());
+    }
+
+    /// Sends one well-framed body, whatever it holds.
+    fn send_raw(&mut self, body: &[u8]) {
+        self.stdin.write_all(&frame(body)).unwrap();
         self.stdin.flush().unwrap();
+    }
+
+    /// The next message that is not a notification (those met on the way are kept).
+    fn next_response(&mut self) -> Value {
+        loop {
+            let message = self.receive();
+            if message.get("method").is_none() {
+                return message;
+            }
+            if message["method"] == "textDocument/publishDiagnostics" {
+                self.published.push(message["params"].clone());
+            }
+        }
+    }
+
+    /// The next `publishDiagnostics` parameters (waits for them).
+    fn next_published(&mut self) -> Value {
+        self.diagnostics_due();
+        self.published.remove(0)
+    }
+
+    fn diagnostics_due(&mut self) {
+        while self.published.is_empty() {
+            let message = self.receive();
+            if message["method"] == "textDocument/publishDiagnostics" {
+                self.published.push(message["params"].clone());
+            }
+        }
     }
 
     fn receive(&mut self) -> Value {
@@ -104,15 +136,16 @@ impl Client {
 
     /// The next diagnostics published (waits for them).
     fn diagnostics(&mut self) -> Vec<Value> {
-        while self.published.is_empty() {
-            let message = self.receive();
-            if message["method"] == "textDocument/publishDiagnostics" {
-                self.published.push(message["params"].clone());
-            }
-        }
-        let params = self.published.remove(0);
+        let params = self.next_published();
         params["diagnostics"].as_array().unwrap().clone()
     }
+}
+
+/// A body with its `Content-Length` header.
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    frame.extend_from_slice(body);
+    frame
 }
 
 const PROGRAM: &str = "struct Node { key: int, next: Node }
@@ -555,4 +588,120 @@ fn random_edits_over_stdio() {
         }
     }
     shutdown(client);
+}
+
+/// Well-framed bodies that are not messages are answered with JSON-RPC errors (Parse error,
+/// Invalid Request; the id where there is a valid one, else `null`) and the session goes on.
+#[test]
+fn malformed_messages_are_answered_and_the_session_goes_on() {
+    let mut client = Client::start();
+    // Before `initialize`, a request is refused and the session waits for it.
+    client.send(json!({ "jsonrpc": "2.0", "id": "early", "method": "textDocument/hover" }));
+    let refused = client.next_response();
+    assert_eq!(
+        (&refused["id"], &refused["error"]["code"]),
+        (&json!("early"), &json!(-32002))
+    );
+    initialize(&mut client, json!({}));
+    let uri = "untitled:malformed.pl";
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": PROGRAM } }),
+    );
+    let (parse, invalid) = (-32700, -32600);
+    let cases: [(&[u8], Value, i64); 10] = [
+        (b"{not json}", Value::Null, parse),
+        (
+            br#"{"jsonrpc":"2.0","id":7,"method":"x","params":{"s":"\ud800"}}"#,
+            Value::Null,
+            parse,
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":\"\xff\"}",
+            Value::Null,
+            parse,
+        ),
+        (b"", Value::Null, parse),
+        (b"5", Value::Null, invalid),
+        (b"[]", Value::Null, invalid),
+        (br#"{"id": 99}"#, json!(99), invalid),
+        (
+            br#"{"jsonrpc":"2.0","id":"x","method":5}"#,
+            json!("x"),
+            invalid,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":1.5,"method":"shutdown"}"#,
+            Value::Null,
+            invalid,
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":4294967296,"method":"shutdown"}"#,
+            Value::Null,
+            invalid,
+        ),
+    ];
+    let hover_at = at(PROGRAM, "sum(head)", 0, 1);
+    for (body, id, code) in cases {
+        client.send_raw(body);
+        let error = client.next_response();
+        let shown = String::from_utf8_lossy(body);
+        assert_eq!(error["jsonrpc"], "2.0", "{shown}: {error}");
+        assert_eq!(error["id"], id, "{shown}: {error}");
+        assert_eq!(error["error"]["code"], code, "{shown}: {error}");
+        assert!(error["error"]["message"].is_string(), "{shown}: {error}");
+        // ... and the next request is answered as usual.
+        let hover = hover_text(&mut client, uri, hover_at.clone());
+        assert!(
+            hover.contains("fn sum(n: Node) -> int"),
+            "after {shown}: {hover}"
+        );
+    }
+    // A response to nothing the server asked is ignored, and so are unknown notifications.
+    client.send(json!({ "jsonrpc": "2.0", "id": 12345, "result": null }));
+    client
+        .send(json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": "?" } }));
+    client.notify("$/unknown", json!([1, 2]));
+    shutdown(client);
+}
+
+/// A burst of edits is checked once, at its last version: the only diagnostics published after
+/// it are those of the final text.
+#[test]
+fn a_burst_of_edits_is_checked_once_at_its_last_version() {
+    let uri = "untitled:burst.pl";
+    let mut client = Client::start();
+    initialize(&mut client, json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": PROGRAM } }),
+    );
+    let opened = client.next_published();
+    assert_eq!(
+        (&opened["version"], &opened["diagnostics"]),
+        (&json!(1), &json!([]))
+    );
+    // 20 edits, each naming an undefined variable of its own, written at once.
+    let mut burst = Vec::new();
+    for version in 2..=21 {
+        let text = PROGRAM.replace("sum(head) + LIMIT", &format!("sum(head) + v{version}"));
+        let change = json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": { "uri": uri, "version": version }, "contentChanges": [{ "text": text }] } });
+        burst.extend(frame(change.to_string().as_bytes()));
+    }
+    client.stdin.write_all(&burst).unwrap();
+    client.stdin.flush().unwrap();
+    let published = client.next_published();
+    assert_eq!(published["version"], 21, "{published}");
+    let diagnostics = published["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{published}");
+    assert!(
+        diagnostics[0]["message"].as_str().unwrap().contains("v21"),
+        "{published}"
+    );
+    // Nothing else was published meanwhile (`request` keeps what it meets on the way).
+    assert_eq!(client.request("shutdown", Value::Null), Value::Null);
+    assert_eq!(client.published, Vec::<Value>::new());
+    client.notify("exit", Value::Null);
+    assert!(client.child.wait().unwrap().success());
 }

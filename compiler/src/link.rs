@@ -6,7 +6,8 @@
 //! so that a `pcc` binary needs nothing beside it but a C compiler. The linker reads it from a
 //! file: a copy in the user's cache (`$XDG_CACHE_HOME/pcc` or `~/.cache/pcc`), named by the
 //! archive's digest and written once, atomically; writing the 25 MB archive for every build took
-//! a third of a `pcc build`. Where there is no cache, each build writes its own copy.
+//! a third of a `pcc build`. Each build compares the copy's bytes with the embedded archive and
+//! replaces a copy that differs. Where there is no cache, each build writes its own copy.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -141,13 +142,11 @@ fn cache_dir() -> Option<PathBuf> {
 }
 
 /// The runtime archive in `cache`, written there first if it is not (`None` if that fails).
-/// A copy of the right size under the digest's name is the archive: copies are only ever
-/// renamed into place whole.
+/// A file under the digest's name is used only if it holds the archive's bytes: anything else
+/// (cut short, corrupted, or planted) is replaced, by a whole copy renamed into place.
 fn cached_runtime(cache: &Path) -> Option<PathBuf> {
     let path = cache.join(format!("libpcc_runtime-{RUNTIME_DIGEST}.a"));
-    let fits =
-        |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.len() == RUNTIME_ARCHIVE.len() as u64);
-    if fits(&path) {
+    if holds_the_runtime(&path) {
         return Some(path);
     }
     std::fs::create_dir_all(cache).ok()?;
@@ -156,6 +155,37 @@ fn cached_runtime(cache: &Path) -> Option<PathBuf> {
     // Another build may have put its copy there meanwhile: the same bytes, so either wins.
     file.persist(&path).ok()?;
     Some(path)
+}
+
+/// Whether the file at `path` is the embedded archive, byte for byte. Reading it back costs a
+/// few milliseconds of a build (it is in the page cache after the first); writing it, a third.
+fn holds_the_runtime(path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    if !file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() == RUNTIME_ARCHIVE.len() as u64)
+    {
+        return false;
+    }
+    let mut chunk = vec![0; 1 << 20];
+    let mut at = 0;
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) => return at == RUNTIME_ARCHIVE.len(),
+            Ok(n) => {
+                let expected = RUNTIME_ARCHIVE.get(at..at + n);
+                if expected != Some(&chunk[..n]) {
+                    return false;
+                }
+                at += n;
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
 }
 
 /// The program and leading arguments of `$CC` (`cc` when unset or blank).
@@ -207,6 +237,21 @@ mod tests {
         assert_eq!(cached_runtime(&dir), Some(path.clone()));
         assert_eq!(std::fs::read(&path).unwrap(), RUNTIME_ARCHIVE);
         // Only the archive is left in the folder: no temporary files.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    }
+
+    /// A copy of the right size with other bytes (here only the last one) is replaced too.
+    #[test]
+    fn a_same_size_corrupt_copy_is_replaced() {
+        let cache = tempfile::tempdir().expect("a temporary folder");
+        let dir = cache.path().join("pcc");
+        let path = cached_runtime(&dir).expect("cached");
+        let mut corrupt = RUNTIME_ARCHIVE.to_vec();
+        *corrupt.last_mut().unwrap() ^= 0x20;
+        std::fs::write(&path, &corrupt).unwrap();
+        assert!(!holds_the_runtime(&path));
+        assert_eq!(cached_runtime(&dir), Some(path.clone()));
+        assert!(holds_the_runtime(&path), "replaced");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     }
 }

@@ -96,9 +96,22 @@ impl fmt::Display for RuntimeError {
     }
 }
 
-/// PL string bytes as text for a message (PL strings are bytes; invalid UTF-8 is replaced).
+/// At most this many bytes of the input a message quotes (`parse_int`, `parse_float`, `read_int`).
+pub const QUOTED_BYTES: usize = 64;
+
+/// PL string bytes as text for a message quoting the input: their first [`QUOTED_BYTES`] (less
+/// the start of a character cut there) followed by `…` if there are more, so that a 100 MB token
+/// makes a one-line message. PL strings are bytes: invalid UTF-8 is replaced.
 pub fn text_of(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    if bytes.len() <= QUOTED_BYTES {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    let mut end = QUOTED_BYTES;
+    // Back to the start of a UTF-8 character cut at the bound (at most 3 continuation bytes).
+    while end > QUOTED_BYTES - 3 && bytes[end] & 0xc0 == 0x80 {
+        end -= 1;
+    }
+    format!("{}…", String::from_utf8_lossy(&bytes[..end]))
 }
 
 /// The full report for `error` at `location` in `file`; no location line when the location is unknown
@@ -151,8 +164,10 @@ fn operands<const N: usize>() -> [i64; N] {
 pub unsafe extern "C" fn pcc_assert_fail() -> ! {
     let [message, loc] = operands();
     let message = message as *const u8;
-    // SAFETY: non-null `message` is a PL string (caller's contract).
-    let message = (!message.is_null()).then(|| text_of(unsafe { value::str_bytes(message) }));
+    // SAFETY: non-null `message` is a PL string (caller's contract). The program's own message
+    // is shown whole.
+    let message = (!message.is_null())
+        .then(|| String::from_utf8_lossy(unsafe { value::str_bytes(message) }).into_owned());
     raise(RuntimeError::AssertionFailed(message), Some(loc))
 }
 
@@ -305,6 +320,24 @@ mod tests {
             report(&RuntimeError::OutOfMemory, None, "prog.pl"),
             "runtime error: out of memory\n"
         );
+    }
+
+    #[test]
+    fn quoted_text_is_bounded() {
+        let long = vec![b'7'; 100_000];
+        assert_eq!(text_of(&long), format!("{}…", "7".repeat(QUOTED_BYTES)));
+        assert_eq!(text_of(&long[..QUOTED_BYTES]), "7".repeat(QUOTED_BYTES));
+        // A character cut at the bound is left out whole; invalid bytes stay replaced.
+        let mut cut = vec![b'a'; QUOTED_BYTES - 1];
+        cut.extend_from_slice("é and more".as_bytes());
+        assert_eq!(text_of(&cut), format!("{}…", "a".repeat(QUOTED_BYTES - 1)));
+        let invalid = vec![0xff; QUOTED_BYTES + 1];
+        assert_eq!(
+            text_of(&invalid),
+            format!("{}…", "\u{fffd}".repeat(QUOTED_BYTES))
+        );
+        let message = RuntimeError::InvalidInteger(text_of(&long)).to_string();
+        assert!(message.len() < 100, "{message}");
     }
 
     #[test]

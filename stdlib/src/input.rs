@@ -290,4 +290,19 @@ mod tests {
             Err(RuntimeError::ReadIntInvalid("99999999999999999999".into()))
         );
     }
+
+    /// A long token is consumed whole but quoted in part.
+    #[test]
+    fn read_int_quotes_a_long_token_in_part() {
+        let mut text = vec![b'9'; 1 << 20];
+        text.extend_from_slice(b"x 5");
+        let mut input = Input::new(&text[..]);
+        let error = input.read_int().unwrap_err().to_string();
+        let quoted = format!("{}…", "9".repeat(crate::errors::QUOTED_BYTES));
+        assert_eq!(
+            error,
+            format!("read_int: the next input is {quoted:?}, not an integer")
+        );
+        assert_eq!(input.read_int(), Ok(5));
+    }
 }

@@ -9,6 +9,8 @@ use super::position::LineMap;
 pub struct Document {
     pub uri: String,
     pub text: String,
+    /// The editor's version of the text, which the diagnostics published for it carry.
+    pub version: i32,
     pub lines: LineMap,
     /// The checked program, or every error in it.
     pub checked: Result<typed::Program, Diagnostics>,
@@ -16,33 +18,17 @@ pub struct Document {
 }
 
 impl Document {
-    pub fn new(uri: String, text: String) -> Document {
+    /// Checks `text`.
+    pub fn new(uri: String, text: String, version: i32) -> Document {
         let (checked, index) = pcc_lang::analyze(&file_name(&uri), &text);
         Document {
             lines: LineMap::new(&text),
             uri,
             text,
+            version,
             checked,
             index,
         }
-    }
-
-    /// Applies the editor's changes in order (a change without a range replaces the text),
-    /// then checks the new text.
-    pub fn change(self, changes: Vec<TextDocumentContentChangeEvent>) -> Document {
-        let mut text = self.text;
-        for change in changes {
-            match change.range {
-                None => text = change.text,
-                Some(range) => {
-                    let lines = LineMap::new(&text);
-                    let lo = lines.offset(&text, range.start);
-                    let hi = lines.offset(&text, range.end).max(lo);
-                    text.replace_range(lo..hi, &change.text);
-                }
-            }
-        }
-        Document::new(self.uri, text)
     }
 
     /// The offset of an LSP position.
@@ -52,6 +38,21 @@ impl Document {
 
     pub fn range(&self, span: pcc_lang::Span) -> lsp_types::Range {
         self.lines.range(&self.text, span)
+    }
+}
+
+/// Applies the editor's changes to a text in order (a change without a range replaces it).
+pub fn apply(text: &mut String, changes: Vec<TextDocumentContentChangeEvent>) {
+    for change in changes {
+        match change.range {
+            None => *text = change.text,
+            Some(range) => {
+                let lines = LineMap::new(text);
+                let lo = lines.offset(text, range.start);
+                let hi = lines.offset(text, range.end).max(lo);
+                text.replace_range(lo..hi, &change.text);
+            }
+        }
     }
 }
 

@@ -1,7 +1,12 @@
-//! `pcc lsp`: a Language Server Protocol server over stdio (on `lsp-server`, the synchronous
-//! scaffold rust-analyzer is built on). Every answer comes from the front end's analysis of the
-//! open buffer (`pcc_lang::analyze`), redone on each change; profiles next to the file add code
-//! lenses (`overlay.rs`).
+//! `pcc lsp`: a Language Server Protocol server over stdio. Every answer comes from the front
+//! end's analysis of the open buffer (`pcc_lang::analyze`); profiles next to the file add code
+//! lenses (`overlay.rs`). The messages are `lsp-server`'s types, read and written by
+//! `transport.rs`, which answers bodies that are not messages with JSON-RPC errors instead of
+//! ending the session.
+//!
+//! An edit is applied at once but checked only when a request needs the result, or when the
+//! editor has paused ([`QUIET`]): a burst of edits to a large file costs one check, of its last
+//! version, and its diagnostics carry that version.
 //!
 //! [`Server`] holds the state and answers one message at a time, so tests drive it directly.
 
@@ -9,10 +14,14 @@ mod document;
 mod features;
 mod overlay;
 mod position;
+mod transport;
 
 use std::collections::HashMap;
+use std::io::Write;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
-use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
     CodeLensOptions, CompletionOptions, DidChangeTextDocumentParams, DidOpenTextDocumentParams,
     GotoDefinitionResponse, HoverProviderCapability, OneOf, PublishDiagnosticsParams,
@@ -20,9 +29,10 @@ use lsp_types::{
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use document::Document;
+use transport::{Incoming, Received};
 
 /// What the server can do, as `initialize` tells the editor.
 pub fn capabilities() -> ServerCapabilities {
@@ -42,10 +52,20 @@ pub fn capabilities() -> ServerCapabilities {
     }
 }
 
+/// An open document: checked, or edited since it was last checked (checking waits until the
+/// editor pauses, or until a request needs it).
+enum Open {
+    Checked(Box<Document>),
+    Edited { text: String, version: i32 },
+}
+
 /// The open documents and the profiles read for them.
 #[derive(Default)]
 pub struct Server {
-    documents: HashMap<String, Document>,
+    documents: HashMap<String, Open>,
+    /// The documents whose diagnostics are due (changed, saved, their profiles changed), and
+    /// since when.
+    unpublished: HashMap<String, Instant>,
     overlays: overlay::Overlays,
 }
 
@@ -57,82 +77,139 @@ fn to_json(value: impl serde::Serialize) -> Result<Value, String> {
     serde_json::to_value(value).map_err(|error| error.to_string())
 }
 
+/// The checked document `uri`, checked now if it was edited since.
+fn checked<'a>(
+    documents: &'a mut HashMap<String, Open>,
+    uri: &str,
+) -> Result<&'a Document, String> {
+    if let Some(Open::Edited { .. }) = documents.get(uri) {
+        // Removed while it is checked: a panic in the front end closes it, as the editor
+        // learns from the next request, rather than leaving an empty text behind.
+        let Some(Open::Edited { text, version }) = documents.remove(uri) else {
+            unreachable!()
+        };
+        let doc = Document::new(uri.to_string(), text, version);
+        documents.insert(uri.to_string(), Open::Checked(Box::new(doc)));
+    }
+    match documents.get(uri) {
+        Some(Open::Checked(doc)) => Ok(doc),
+        _ => Err(format!("{uri} is not open")),
+    }
+}
+
 impl Server {
-    fn document(&self, uri: &Uri) -> Result<&Document, String> {
-        self.documents
-            .get(uri.as_str())
-            .ok_or_else(|| format!("{} is not open", uri.as_str()))
+    fn document(&mut self, uri: &Uri) -> Result<&Document, String> {
+        checked(&mut self.documents, uri.as_str())
     }
 
     /// The text of an open document, as the edits so far made it.
     pub fn text(&self, uri: &str) -> Option<&str> {
-        self.documents.get(uri).map(|doc| doc.text.as_str())
+        match self.documents.get(uri)? {
+            Open::Checked(doc) => Some(&doc.text),
+            Open::Edited { text, .. } => Some(text),
+        }
     }
 
-    /// The diagnostics of a document (its errors and stale-profile warnings), to publish.
-    fn publish(&mut self, uri: &str) -> Option<Notification> {
-        let doc = self.documents.get(uri)?;
-        let mut diagnostics = features::diagnostics(doc);
-        diagnostics.extend(overlay::stale_warnings(
-            doc,
-            &self.overlays.for_document(doc),
-        ));
-        let params = PublishDiagnosticsParams {
-            uri: uri.parse().ok()?,
-            diagnostics,
-            version: None,
-        };
-        Some(Notification::new(
-            "textDocument/publishDiagnostics".to_string(),
-            params,
-        ))
+    /// Since when the oldest diagnostics due have waited, if any are.
+    pub fn unpublished_since(&self) -> Option<Instant> {
+        self.unpublished.values().min().copied()
     }
 
-    /// Handles a notification; returns the notifications to send back.
-    pub fn notification(&mut self, method: &str, params: Value) -> Vec<Notification> {
-        let uri = match method {
+    fn due(&mut self, uri: String) {
+        self.unpublished.entry(uri).or_insert_with(Instant::now);
+    }
+
+    /// The diagnostics due (each document's errors and stale-profile warnings), checking the
+    /// documents edited since their last check; with `checked_only`, only those of documents
+    /// already checked (a request needed them), which cost nothing more.
+    pub fn publish(&mut self, checked_only: bool) -> Vec<Notification> {
+        let mut uris: Vec<String> = (self.unpublished.keys())
+            .filter(|uri| {
+                !checked_only || matches!(self.documents.get(*uri), Some(Open::Checked(_)))
+            })
+            .cloned()
+            .collect();
+        uris.sort();
+        let mut published = Vec::new();
+        for uri in uris {
+            self.unpublished.remove(&uri);
+            let Ok(doc) = checked(&mut self.documents, &uri) else {
+                continue;
+            };
+            let mut diagnostics = features::diagnostics(doc);
+            diagnostics.extend(overlay::stale_warnings(
+                doc,
+                &self.overlays.for_document(doc),
+            ));
+            let Ok(uri) = uri.parse() else {
+                continue;
+            };
+            let params = PublishDiagnosticsParams {
+                uri,
+                diagnostics,
+                version: Some(doc.version),
+            };
+            published.push(Notification::new(
+                "textDocument/publishDiagnostics".to_string(),
+                params,
+            ));
+        }
+        published
+    }
+
+    /// Handles a notification. The diagnostics it makes due are [`Server::publish`]ed later.
+    pub fn notification(&mut self, method: &str, params: Value) {
+        match method {
             "textDocument/didOpen" => {
                 let Ok(params) = parse::<DidOpenTextDocumentParams>(params) else {
-                    return Vec::new();
+                    return;
                 };
-                let uri = params.text_document.uri.as_str().to_string();
-                let doc = Document::new(uri.clone(), params.text_document.text);
-                self.documents.insert(uri.clone(), doc);
-                uri
+                let doc = params.text_document;
+                let uri = doc.uri.as_str().to_string();
+                let (text, version) = (doc.text, doc.version);
+                self.documents
+                    .insert(uri.clone(), Open::Edited { text, version });
+                self.due(uri);
             }
             "textDocument/didChange" => {
                 let Ok(params) = parse::<DidChangeTextDocumentParams>(params) else {
-                    return Vec::new();
+                    return;
                 };
                 let uri = params.text_document.uri.as_str().to_string();
-                let Some(doc) = self.documents.remove(&uri) else {
-                    return Vec::new();
+                let mut text = match self.documents.remove(&uri) {
+                    Some(Open::Checked(doc)) => doc.text,
+                    Some(Open::Edited { text, .. }) => text,
+                    None => return,
                 };
-                let doc = doc.change(params.content_changes);
-                self.documents.insert(uri.clone(), doc);
-                uri
+                document::apply(&mut text, params.content_changes);
+                let version = params.text_document.version;
+                self.documents
+                    .insert(uri.clone(), Open::Edited { text, version });
+                self.due(uri);
             }
             // A profile may have been written by a run since: its warnings are refreshed.
             "textDocument/didSave" => {
-                let Ok(params) = parse::<DocumentParams>(params) else {
-                    return Vec::new();
-                };
-                params.text_document.uri.as_str().to_string()
+                if let Ok(params) = parse::<DocumentParams>(params) {
+                    let uri = params.text_document.uri.as_str();
+                    if self.documents.contains_key(uri) {
+                        self.due(uri.to_string());
+                    }
+                }
             }
             // A profile was written or removed: every document's warnings may change.
             "workspace/didChangeWatchedFiles" => {
                 let uris: Vec<String> = self.documents.keys().cloned().collect();
-                return uris.iter().filter_map(|uri| self.publish(uri)).collect();
+                uris.into_iter().for_each(|uri| self.due(uri));
             }
             "textDocument/didClose" => {
                 if let Ok(params) = parse::<DocumentParams>(params) {
-                    self.documents.remove(params.text_document.uri.as_str());
+                    let uri = params.text_document.uri.as_str();
+                    self.documents.remove(uri);
+                    self.unpublished.remove(uri);
                 }
-                return Vec::new();
             }
-            _ => return Vec::new(),
-        };
-        self.publish(&uri).into_iter().collect()
+            _ => {}
+        }
     }
 
     /// Answers a request: its result, or an error message.
@@ -177,8 +254,7 @@ impl Server {
             }
             "textDocument/codeLens" => {
                 let p: DocumentParams = parse(params)?;
-                let uri = p.text_document.uri.as_str();
-                let doc = (self.documents.get(uri)).ok_or_else(|| format!("{uri} is not open"))?;
+                let doc = checked(&mut self.documents, p.text_document.uri.as_str())?;
                 let overlays = self.overlays.for_document(doc);
                 to_json(overlay::code_lenses(doc, &overlays))
             }
@@ -194,13 +270,28 @@ struct DocumentParams {
     text_document: TextDocumentIdentifier,
 }
 
-/// Serves the editor on stdin/stdout until it says `exit`. Returns the exit status.
+/// How long the input must be quiet before the documents edited are checked and their
+/// diagnostics published: a burst of edits is checked once, at its last version.
+const QUIET: Duration = Duration::from_millis(50);
+/// The longest diagnostics wait while messages keep coming.
+const PATIENCE: Duration = Duration::from_secs(1);
+
+/// Serves the editor on stdin/stdout until it says `exit`. Returns the exit status: 0 after
+/// `shutdown` then `exit`, or at the end of the input; 1 after an `exit` without `shutdown` (as
+/// the protocol says) or a broken frame.
 pub fn run() -> i32 {
-    let (connection, io_threads) = Connection::stdio();
-    let result = serve(&connection);
-    drop(connection);
-    match result.and_then(|()| io_threads.join().map_err(|e| e.to_string())) {
-        Ok(()) => 0,
+    let input = transport::spawn_reader();
+    let stdout = std::io::stdout();
+    let mut session = Session {
+        out: stdout.lock(),
+        server: Server::default(),
+        phase: Phase::Uninitialized,
+        watch_profiles: false,
+        refresh_lenses: false,
+        refreshes: 0,
+    };
+    match session.serve(&input) {
+        Ok(status) => status,
         Err(error) => {
             eprintln!("error: pcc lsp: {error}");
             1
@@ -208,65 +299,184 @@ pub fn run() -> i32 {
     }
 }
 
-fn serve(connection: &Connection) -> Result<(), String> {
-    let capabilities = to_json(capabilities())?;
-    let client = connection
-        .initialize(capabilities)
-        .map_err(|e| e.to_string())?;
-    let client = &client["capabilities"]["workspace"];
-    let send = |message: Message| connection.sender.send(message).map_err(|e| e.to_string());
-    // Profiles change when a run rewrites them: ask to be told, where the client can.
-    if client["didChangeWatchedFiles"]["dynamicRegistration"] == true {
-        send(Message::Request(Request::new(
-            "pcc/watch-profiles".to_string().into(),
-            "client/registerCapability".to_string(),
-            watch_profiles(),
-        )))?;
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    Uninitialized,
+    Running,
+    ShutDown,
+}
+
+/// The server and its side of the connection.
+struct Session<W: Write> {
+    out: W,
+    server: Server,
+    phase: Phase,
+    /// What the client can do: tell the server when files change, refresh code lenses.
+    watch_profiles: bool,
+    refresh_lenses: bool,
+    refreshes: u32,
+}
+
+impl<W: Write> Session<W> {
+    fn send(&mut self, message: &impl serde::Serialize) -> Result<(), String> {
+        transport::write(&mut self.out, message).map_err(|e| format!("cannot write stdout: {e}"))
     }
-    let refresh_lenses = client["codeLens"]["refreshSupport"] == true;
-    let mut server = Server::default();
-    let mut refreshes = 0;
-    for message in &connection.receiver {
-        let replies: Vec<Message> = match message {
-            Message::Request(request) => {
-                if connection
-                    .handle_shutdown(&request)
-                    .map_err(|e| e.to_string())?
-                {
-                    return Ok(());
+
+    fn send_error(
+        &mut self,
+        id: RequestId,
+        code: ErrorCode,
+        message: String,
+    ) -> Result<(), String> {
+        self.send(&Message::Response(Response::new_err(
+            id,
+            code as i32,
+            message,
+        )))
+    }
+
+    /// Publishes the diagnostics due (see [`Server::publish`]).
+    fn publish(&mut self, checked_only: bool) -> Result<(), String> {
+        let published = guarded(|| self.server.publish(checked_only)).unwrap_or_default();
+        for notification in published {
+            self.send(&Message::Notification(notification))?;
+        }
+        Ok(())
+    }
+
+    /// Answers messages until `exit` or the end of the input; the exit status.
+    fn serve(&mut self, input: &mpsc::Receiver<Received>) -> Result<i32, String> {
+        let mut last = Instant::now();
+        let mut more = false;
+        loop {
+            let received = match self.server.unpublished_since() {
+                None => input.recv().ok(),
+                Some(since) => {
+                    let now = Instant::now();
+                    let deadline = if more {
+                        since + PATIENCE
+                    } else {
+                        (last + QUIET).min(since + PATIENCE)
+                    };
+                    if now >= since + PATIENCE {
+                        self.publish(false)?;
+                        continue;
+                    }
+                    match input.recv_timeout(deadline.saturating_duration_since(now)) {
+                        Ok(received) => Some(received),
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            self.publish(false)?;
+                            continue;
+                        }
+                        Err(mpsc::RecvTimeoutError::Disconnected) => None,
+                    }
                 }
-                let id = request.id.clone();
-                vec![Message::Response(
-                    guarded(|| answer(&mut server, request)).unwrap_or_else(|panic| {
-                        Response::new_err(id, lsp_server::ErrorCode::InternalError as i32, panic)
-                    }),
-                )]
-            }
-            Message::Notification(notification) => {
-                let method = notification.method.clone();
-                let mut replies: Vec<Message> =
-                    guarded(|| server.notification(&method, notification.params))
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(Message::Notification)
-                        .collect();
-                if notification.method == "workspace/didChangeWatchedFiles" && refresh_lenses {
-                    refreshes += 1;
-                    replies.push(Message::Request(Request::new(
-                        format!("pcc/refresh-{refreshes}").into(),
-                        "workspace/codeLens/refresh".to_string(),
-                        Value::Null,
-                    )));
+            };
+            // The reader says why it stops before it does.
+            let Some(received) = received else {
+                return Ok(0);
+            };
+            (last, more) = (Instant::now(), received.more);
+            match received.incoming {
+                Incoming::Message(message) => {
+                    if let Some(status) = self.handle(message)? {
+                        return Ok(status);
+                    }
                 }
-                replies
+                Incoming::Invalid(response) => self.send(&response)?,
+                Incoming::Ignored => {}
+                Incoming::End(Ok(())) => return Ok(0),
+                Incoming::End(Err(error)) => return Err(error),
             }
-            Message::Response(_) => Vec::new(),
-        };
-        for reply in replies {
-            send(reply)?;
         }
     }
-    Ok(())
+
+    /// Handles one message; the exit status once the client says `exit`.
+    fn handle(&mut self, message: Message) -> Result<Option<i32>, String> {
+        match message {
+            Message::Request(request) => self.request(request)?,
+            Message::Notification(notification) if notification.method == "exit" => {
+                return Ok(Some(if self.phase == Phase::ShutDown { 0 } else { 1 }));
+            }
+            Message::Notification(notification) => self.notification(notification)?,
+            Message::Response(_) => {}
+        }
+        Ok(None)
+    }
+
+    fn request(&mut self, request: Request) -> Result<(), String> {
+        match (self.phase, request.method.as_str()) {
+            (Phase::Uninitialized, "initialize") => {
+                let client = &request.params["capabilities"]["workspace"];
+                self.watch_profiles =
+                    client["didChangeWatchedFiles"]["dynamicRegistration"] == true;
+                self.refresh_lenses = client["codeLens"]["refreshSupport"] == true;
+                let result = json!({
+                    "capabilities": to_json(capabilities())?,
+                    "serverInfo": { "name": "pcc", "version": env!("CARGO_PKG_VERSION") },
+                });
+                self.phase = Phase::Running;
+                self.send(&Message::Response(Response::new_ok(request.id, result)))
+            }
+            (Phase::Uninitialized, method) => {
+                let message = format!("`{method}` before `initialize`");
+                self.send_error(request.id, ErrorCode::ServerNotInitialized, message)
+            }
+            (Phase::ShutDown, method) => {
+                let message = format!("`{method}` after `shutdown`: only `exit` may follow");
+                self.send_error(request.id, ErrorCode::InvalidRequest, message)
+            }
+            (Phase::Running, "initialize") => {
+                let message = "`initialize` again".to_string();
+                self.send_error(request.id, ErrorCode::InvalidRequest, message)
+            }
+            (Phase::Running, "shutdown") => {
+                self.phase = Phase::ShutDown;
+                self.send(&Message::Response(Response::new_ok(request.id, ())))
+            }
+            (Phase::Running, _) => {
+                let id = request.id.clone();
+                let response =
+                    guarded(|| answer(&mut self.server, request)).unwrap_or_else(|panic| {
+                        Response::new_err(id, ErrorCode::InternalError as i32, panic)
+                    });
+                self.send(&Message::Response(response))?;
+                // The request may have checked an edited document: its diagnostics are ready.
+                self.publish(true)
+            }
+        }
+    }
+
+    fn notification(&mut self, notification: Notification) -> Result<(), String> {
+        if self.phase != Phase::Running {
+            return Ok(());
+        }
+        let method = notification.method.as_str();
+        // Profiles change when a run rewrites them: ask to be told, where the client can.
+        if method == "initialized" && self.watch_profiles {
+            return self.send(&Message::Request(Request::new(
+                "pcc/watch-profiles".to_string().into(),
+                "client/registerCapability".to_string(),
+                watch_profiles(),
+            )));
+        }
+        let watched = method == "workspace/didChangeWatchedFiles";
+        let params = notification.params;
+        guarded(|| self.server.notification(&notification.method, params)).unwrap_or_default();
+        if watched {
+            // Not an edit: the new warnings now, then the lenses.
+            self.publish(false)?;
+            if self.refresh_lenses {
+                self.refreshes += 1;
+                self.send(&Message::Request(Request::new(
+                    format!("pcc/refresh-{}", self.refreshes).into(),
+                    "workspace/codeLens/refresh".to_string(),
+                    Value::Null,
+                )))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Runs a handler; a panic (a bug: the hook has already printed it on stderr) becomes an error
@@ -298,9 +508,9 @@ fn answer(server: &mut Server, request: Request) -> Response {
         Ok(result) => Response::new_ok(request.id, result),
         Err(message) => {
             let code = if message.starts_with("unsupported") {
-                lsp_server::ErrorCode::MethodNotFound
+                ErrorCode::MethodNotFound
             } else {
-                lsp_server::ErrorCode::InvalidParams
+                ErrorCode::InvalidParams
             };
             Response::new_err(request.id, code as i32, message)
         }
