@@ -199,7 +199,7 @@ fn show_without_the_source_lists_line_numbers_and_says_why_once() {
          ../../programs/add_even.pl)\n"
     );
 
-    // A source that lacks the profile's lines is not the profiled one.
+    // A source with other bytes is not shown (it may not be the program at all).
     let nested = scratch.path("a/b");
     std::fs::create_dir_all(&nested).unwrap();
     std::fs::create_dir_all(scratch.path("programs")).unwrap();
@@ -210,10 +210,8 @@ fn show_without_the_source_lists_line_numbers_and_says_why_once() {
     assert!(!run.stdout.contains(" | "));
     assert_eq!(
         run.stderr,
-        "warning: a/b/p.json: the source a/b/../../programs/add_even.pl changed since the \
-         profile was taken (its hash differs), so the profile's line numbers may have moved\n\
-         note: showing line numbers only: the profile names line 16 but \
-         a/b/../../programs/add_even.pl has 2 lines, so it is not the profiled source\n"
+        "warning: a/b/p.json: the source a/b/../../programs/add_even.pl has changed since the \
+         profile was written (hash mismatch); re-run the program to profile it again\n"
     );
 }
 
@@ -681,4 +679,290 @@ fn merge_of_two_real_runs_adds_their_counts() {
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(run.stdout.contains("current_date"), "{}", run.stdout);
+}
+
+// A profile file is untrusted input (issue 52): what it names as its source is shown only when it
+// has the profiled bytes, only regular files are read, and what a report prints of a profile is
+// escaped.
+
+/// `add_even.10.bl.json` with its program and source path set to `source` (its hash stays the
+/// add_even.pl one) and `edit` applied, written to `dir/name`.
+fn profile_naming(dir: &Scratch, name: &str, source: &str, edit: impl Fn(&mut Value)) -> PathBuf {
+    let mut profile = common::read_json(&fixture("add_even.10.bl.json"));
+    profile["program"] = source.into();
+    profile["source"]["path"] = source.into();
+    edit(&mut profile);
+    let path = dir.path(name);
+    std::fs::write(&path, profile.to_string()).unwrap();
+    path
+}
+
+/// Runs `pcc ARGS` in `dir`, which must end within `seconds` (a source that blocks a reader
+/// would hang the test): killed and failed after that.
+fn pcc_within<S: AsRef<OsStr>>(dir: &Path, args: &[S], seconds: u64) -> Run {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(seconds) {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!("pcc {:?} still runs after {seconds} s", args[0].as_ref());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let output = child.wait_with_output().unwrap();
+    let run = Run {
+        status: output.status.code().expect("pcc ends by itself"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    run
+}
+
+/// Every command that reads a profile's source, on the profile `p`, from `dir`: (command,
+/// status, stdout, stderr).
+fn source_readers(dir: &Scratch, p: &Path) -> Vec<(&'static str, Run)> {
+    let p = p.to_str().unwrap();
+    let program = root().join("programs/add_even.pl");
+    let program = program.to_str().unwrap();
+    let html = dir.file("report.html");
+    let commands: [(&str, Vec<&str>); 7] = [
+        ("show", vec!["profile", "show", p]),
+        ("diff", vec!["profile", "diff", p, p]),
+        ("annotate", vec!["profile", "annotate", p]),
+        ("export", vec!["profile", "export", p, "--format", "lcov"]),
+        ("report", vec!["profile", "report", p, "-o", &html]),
+        (
+            "paths",
+            vec!["paths", program, "--format", "dot", "--profile", p],
+        ),
+        ("merge", vec!["profile", "merge", p, p, "-o", "m.json"]),
+    ];
+    commands
+        .into_iter()
+        .map(|(name, args)| (name, pcc_within(&dir.0, &args, 10)))
+        .collect()
+}
+
+#[test]
+fn a_source_without_the_profiled_bytes_is_never_shown() {
+    let dir = Scratch::new("other-bytes");
+    // The profile names lines up to 16: a file that has them, but not the profiled bytes.
+    let secret: String = (1..=20).map(|n| format!("SECRET {n}\n")).collect();
+    std::fs::write(dir.path("secret.txt"), &secret).unwrap();
+    let mut sources = vec![dir.file("secret.txt")];
+    if Path::new("/etc/passwd").is_file() {
+        sources.push("/etc/passwd".to_string());
+    }
+    for source in &sources {
+        let p = profile_naming(&dir, "p.json", source, |_| {});
+        let why = format!(
+            "the source {source} has changed since the profile was written (hash mismatch); \
+             re-run the program to profile it again"
+        );
+        let text = std::fs::read_to_string(source).unwrap();
+        let first = text.lines().next().unwrap();
+        for (command, run) in source_readers(&dir, &p) {
+            let all = format!("{}{}", run.stdout, run.stderr);
+            assert!(!all.contains(first), "{command} shows {source}: {all}");
+            let html = std::fs::read_to_string(dir.path("report.html")).unwrap_or_default();
+            assert!(!html.contains(first), "report shows {source}");
+            let (status, message) = match command {
+                // A report of the profile without the text of its lines.
+                "show" | "diff" | "merge" => (0, format!("warning: {}: {why}", p.display())),
+                // Views of the source: nothing to show.
+                _ => (1, format!("error: {}: {why}", p.display())),
+            };
+            assert_eq!(run.status, status, "{command}: {}", run.stderr);
+            assert!(
+                run.stderr.starts_with(&message),
+                "{command}: expected `{message}`, got `{}`",
+                run.stderr
+            );
+        }
+    }
+}
+
+/// A FIFO would block every reader forever and `/dev/zero` never ends; `/proc` files are
+/// made up as they are read. None is read: each command ends at once, saying why.
+#[test]
+fn a_source_that_is_not_a_regular_file_is_refused_at_once() {
+    let dir = Scratch::new("special-source");
+    let fifo = dir.file("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let big = dir.path("big.pl");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    let cases = [
+        (
+            fifo.clone(),
+            "it is a FIFO (named pipe), not a regular file",
+        ),
+        (
+            "/dev/zero".into(),
+            "it is a character device, not a regular file",
+        ),
+        (
+            "/proc/self/environ".into(),
+            "it is a file of /proc, made up by the kernel, not a regular file",
+        ),
+        (
+            dir.file("big.pl"),
+            "it is larger than 64 MiB, the most a source file may have",
+        ),
+    ];
+    for (source, why) in &cases {
+        let p = profile_naming(&dir, "p.json", source, |_| {});
+        let message = format!(
+            "{}: cannot read the profiled source {source}: {why}\n",
+            p.display()
+        );
+        for (command, run) in source_readers(&dir, &p) {
+            let (status, kind) = match command {
+                "show" | "diff" | "merge" => (0, "warning"),
+                _ => (1, "error"),
+            };
+            assert_eq!(run.status, status, "{command} {source}: {}", run.stderr);
+            assert!(
+                run.stderr.starts_with(&format!("{kind}: {message}")),
+                "{command} {source}: {}",
+                run.stderr
+            );
+        }
+    }
+}
+
+/// `$'\e]0;PWNED\a3'` as a program argument sets a terminal's title if printed as it is; so
+/// does a source line. Reports escape them; a function name can only be an identifier.
+#[test]
+fn terminal_escapes_in_a_profile_do_not_reach_the_terminal() {
+    let dir = Scratch::new("escapes");
+    std::fs::write(
+        dir.path("esc.pl"),
+        "fn main() {\n    println(arg(0)); // \u{1b}]0;PWNED\u{7}\n}\n",
+    )
+    .unwrap();
+    let title = "\u{1b}]0;PWNED\u{7}3";
+    let run = pcc_in(
+        &dir.0,
+        &["run", "esc.pl", "--profile=bl", "--", title, "a\nb"],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let p = "esc.bl.profile.json";
+    let escaped_args = "(args: \\e]0;PWNED\\x073 a\\nb)";
+    let escaped_line = "      2 |     println(arg(0)); // \\e]0;PWNED\\x07";
+    for (args, expected) in [
+        (vec!["profile", "show", p], vec![escaped_args, escaped_line]),
+        (vec!["profile", "diff", p, p], vec![]),
+        (
+            vec!["profile", "annotate", p],
+            vec![
+                escaped_args,
+                "    2 |     println(arg(0)); // \\e]0;PWNED\\x07",
+            ],
+        ),
+    ] {
+        let run = pcc_in(&dir.0, &args);
+        assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
+        for text in [&run.stdout, &run.stderr] {
+            assert!(
+                !text.contains(['\u{1b}', '\u{7}']),
+                "{args:?} prints a control character: {text:?}"
+            );
+        }
+        for expected in expected {
+            assert!(run.stdout.contains(expected), "{args:?}: {}", run.stdout);
+        }
+    }
+    // A function name is refused, and the message escapes it.
+    let p = profile_naming(&dir, "named.json", "esc.pl", |p| {
+        p["functions"][0]["name"] = "add_\u{1b}]0;PWNED\u{7}even".into();
+    });
+    let run = profile(&[OsStr::new("show"), os(&p)]);
+    assert_eq!(run.status, 1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: {}: invalid profile: function name \"add_\\e]0;PWNED\\x07even\" is not an \
+             identifier\n",
+            p.display()
+        )
+    );
+}
+
+/// The compiler takes a function name of any length; a name of 70,000 characters made
+/// `show` and `aodf` panic (a format width over `u16::MAX`). Table columns are cut at 80.
+#[test]
+fn function_names_of_any_length_fit_the_tables() {
+    let dir = Scratch::new("long-name");
+    let long = "f".repeat(70_000);
+    let cut = format!("{}…", "f".repeat(79));
+    let program = root().join("programs/add_even.pl");
+    let program = program.to_str().unwrap();
+    let bl = profile_naming(&dir, "bl.json", program, |p| {
+        p["functions"][0]["name"] = long.as_str().into();
+    });
+    let run = pcc_in(&dir.0, &[OsStr::new("profile"), "show".as_ref(), os(&bl)]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains(&format!("  1  41.67%      5  {cut}     0  5 6 7 9\n")),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains(&long));
+    let json = pcc_in(
+        &dir.0,
+        &[
+            OsStr::new("profile"),
+            "show".as_ref(),
+            os(&bl),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ],
+    );
+    assert_eq!(
+        common::json(&json.stdout)["paths"][0]["function"],
+        long.as_str()
+    );
+
+    // aodf: a tpp profile with that function (not in the program: left out).
+    let bl = profile_naming(&dir, "bl.json", program, |_| {});
+    let tpp = profile_naming(&dir, "tpp.json", program, |p| {
+        p["mode"] = "tpp".into();
+        let mut extra = p["functions"][1].clone();
+        extra["name"] = long.as_str().into();
+        p["functions"].as_array_mut().unwrap().push(extra);
+        for f in p["functions"].as_array_mut().unwrap() {
+            f["bl_fallback"] = true.into();
+        }
+    });
+    let run = pcc_in(
+        &dir.0,
+        &[OsStr::new("profile"), "aodf".as_ref(), os(&tpp), os(&bl)],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(&format!(
+            "  {cut}  left out: the program has no such function\n"
+        )),
+        "{}",
+        run.stdout
+    );
 }

@@ -141,8 +141,8 @@ fn readers_warn_when_the_source_changed_or_is_gone() {
 
     // Two comment lines at the top move every line down by two.
     std::fs::write(dir.path("add_even.pl"), format!("// a\n// b\n{source}")).unwrap();
-    let warning = "the source add_even.pl changed since the profile was taken (its hash \
-                   differs), so the profile's line numbers may have moved";
+    let warning = "the source add_even.pl has changed since the profile was written (hash \
+                   mismatch); re-run the program to profile it again";
     for args in [
         vec!["profile", "show", bl.as_str()],
         vec!["profile", "diff", bl.as_str(), bl.as_str()],

@@ -8,7 +8,7 @@ use std::path::Path;
 use pcc_lang::{LineIndex, typed};
 
 use pcc_profiler::english::with_article;
-use pcc_profiler::profile::{Kinship, Mode, Profile, SourceFile, kinship};
+use pcc_profiler::profile::{Kinship, Mode, Profile, SourceFile, kinship, printable};
 use pcc_profiler::spec::ProfileSpec;
 use pcc_profiler::tpp::TppConfig;
 
@@ -141,10 +141,21 @@ pub fn front_end_as(path: &Path, format: ErrorFormat) -> Result<Checked, Failure
     let file_name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|err| Failure::Error(format!("cannot read `{file_name}`: {err}")))?;
-    let source = String::from_utf8_lossy(&bytes).into_owned();
-    match pcc_lang::check_bytes(&file_name, &bytes) {
+    check_source(file_name, &bytes, format)
+}
+
+/// [`front_end`] of `bytes`, the contents of `path` as the caller read them: a profile's
+/// source, read once and compared with the profile's hash, is compiled from those bytes, not
+/// from whatever the file holds by now.
+pub fn front_end_bytes(path: &Path, bytes: &[u8]) -> Result<Checked, Failure> {
+    check_source(path.display().to_string(), bytes, ErrorFormat::Human)
+}
+
+fn check_source(file_name: String, bytes: &[u8], format: ErrorFormat) -> Result<Checked, Failure> {
+    let source = String::from_utf8_lossy(bytes).into_owned();
+    match pcc_lang::check_bytes(&file_name, bytes) {
         Ok(program) => Ok(Checked {
-            source_file: SourceFile::new(file_name.clone(), &bytes),
+            source_file: SourceFile::new(file_name.clone(), bytes),
             file_name,
             source,
             program,
@@ -426,12 +437,14 @@ impl CurrentCode {
                 return Err(format!(
                     "`{path}` is a profile of another program: `{}`, not `{}` (another source \
                      path and other bytes, and no function with the same code)",
-                    profile.source.path, self.source.path
+                    printable(&profile.source.path),
+                    self.source.path
                 ));
             }
             Kinship::SameCodeElsewhere => notes.note(format!(
                 "`{path}` is a profile of `{}`, used for `{}` because they share code",
-                profile.source.path, self.source.path
+                printable(&profile.source.path),
+                self.source.path
             )),
             Kinship::Same if profile.source.hash != self.source.hash => notes.warn(format!(
                 "`{path}`: the source `{}` changed since the profile was taken (its hash \

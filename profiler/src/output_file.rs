@@ -118,7 +118,7 @@ fn missing(error: &io::Error) -> bool {
 }
 
 /// What kind of file `meta` describes, for a message ("a FIFO").
-fn kind_of(meta: &fs::Metadata) -> &'static str {
+pub(crate) fn kind_of(meta: &fs::Metadata) -> &'static str {
     let kind = meta.file_type();
     if kind.is_dir() {
         return "a directory";

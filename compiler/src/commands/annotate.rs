@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::Path;
 
+use pcc_profiler::profile::{printable, printable_line, printable_path};
+
 use super::print_text;
 use super::profile_view::{FunctionView, ProgramView};
 
@@ -52,11 +54,11 @@ fn annotate(view: &ProgramView, functions: &[&FunctionView], colour: bool) -> St
         "{}: {} profile of {}{}, {total} {unit}\n",
         view.profile_path.display(),
         profile.mode,
-        view.source_file.display(),
+        printable_path(&view.source_file),
         if profile.args.is_empty() {
             String::new()
         } else {
-            format!(" (args: {})", profile.args.join(" "))
+            format!(" (args: {})", printable(&profile.args.join(" ")))
         }
     );
     let mut sorted = functions.to_vec();
@@ -88,7 +90,7 @@ fn annotate(view: &ProgramView, functions: &[&FunctionView], colour: bool) -> St
             } else {
                 columns
             };
-            let _ = writeln!(out, "{columns}  {n:>5} | {}", view.line(n));
+            let _ = writeln!(out, "{columns}  {n:>5} | {}", printable_line(view.line(n)));
         }
     }
     out

@@ -6,12 +6,12 @@
 
 use std::path::Path;
 
-use pcc_profiler::profile::{Kinship, Mode, Profile};
+use pcc_profiler::profile::{Kinship, MAX_COLUMN, Mode, Profile, clipped, printable};
 use pcc_profiler::tpp::{Aodf, profile_aodf};
 use serde::Serialize;
 
 use super::print_text;
-use super::profile::{load, print_json};
+use super::profile::{load, print_json, profiled_program, read};
 use crate::profiling::{cfg_hash, function_cfg};
 use crate::{driver, lower};
 
@@ -41,7 +41,8 @@ struct Report {
 /// `pcc profile aodf`: per function and for the whole program. Exits with 1 when a profile
 /// cannot be read, is of the wrong mode or program, or the program's source does not compile.
 pub fn run(tpp_path: &Path, bl_path: &Path, json: bool) -> i32 {
-    let (Some(tpp), Some(bl)) = (load(tpp_path), load(bl_path)) else {
+    // The tpp profile's source is needed, not just warned about (below).
+    let (Some(tpp), Some(bl)) = (read(tpp_path), load(bl_path)) else {
         return 1;
     };
     for (profile, path, mode) in [(&tpp, tpp_path, Mode::Tpp), (&bl, bl_path, Mode::Bl)] {
@@ -59,7 +60,8 @@ pub fn run(tpp_path: &Path, bl_path: &Path, json: bool) -> i32 {
         eprintln!(
             "error: the tpp profile is of `{}` and the bl profile of `{}`: AoDF compares \
              profiles of the same program",
-            tpp.program, bl.program
+            printable(&tpp.program),
+            printable(&bl.program)
         );
         return 1;
     }
@@ -70,20 +72,11 @@ pub fn run(tpp_path: &Path, bl_path: &Path, json: bool) -> i32 {
             tpp.args, bl.args
         );
     }
-    let Some(program) = tpp
-        .source
-        .candidates(tpp_path)
-        .into_iter()
-        .find(|p| p.is_file())
-    else {
-        eprintln!(
-            "error: cannot find the program `{}` (tried the current directory and the \
-             profile's folder); AoDF needs its control-flow graphs",
-            tpp.program
-        );
+    // AoDF needs the program's control-flow graphs.
+    let Some((program, bytes)) = profiled_program(&tpp, tpp_path) else {
         return 1;
     };
-    let checked = match driver::front_end(&program) {
+    let checked = match driver::front_end_bytes(&program, &bytes) {
         Ok(checked) => checked,
         Err(failure) => return failure.report(),
     };
@@ -155,12 +148,16 @@ fn render(report: &Report) -> String {
     let mut out = format!(
         "attribution of definite flow of {} against {} ({}): 100% - overcount - undercount, \
          in block executions of the bl paths\n\n",
-        report.tpp, report.bl, report.program
+        report.tpp,
+        report.bl,
+        printable(&report.program)
     );
+    // Names as the tables of `pcc profile show` have them: cut at MAX_COLUMN characters.
+    let name = |f: &FunctionAodf| clipped(&f.name, MAX_COLUMN).into_owned();
     let name_width = report
         .functions
         .iter()
-        .map(|f| f.name.len())
+        .map(|f| name(f).chars().count())
         .chain([8])
         .max()
         .unwrap_or(8);
@@ -179,11 +176,11 @@ fn render(report: &Report) -> String {
     };
     for f in &report.functions {
         match (&f.aodf, &f.skipped) {
-            (Some(a), _) => out += &row(&f.name, a),
+            (Some(a), _) => out += &row(&name(f), a),
             (None, why) => {
                 out += &format!(
                     "  {:<name_width$}  left out: {}\n",
-                    f.name,
+                    name(f),
                     why.as_deref().unwrap_or("")
                 )
             }

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use pcc_profiler::cfg::NodeId;
-use pcc_profiler::profile::Mode;
+use pcc_profiler::profile::{Mode, printable_path};
 
 use std::collections::BTreeMap;
 
@@ -58,7 +58,8 @@ pub fn run(profile: &Path, format: Format, output: Option<&Path>) -> i32 {
 /// The lcov tracefile (geninfo(1) "TRACEFILE FORMAT"): one record for the program's source.
 fn lcov(view: &ProgramView) -> String {
     let source = std::fs::canonicalize(&view.source_file).unwrap_or(view.source_file.clone());
-    let mut out = format!("TN:\nSF:{}\n", source.display());
+    // A record per line: a newline in the path must not start another.
+    let mut out = format!("TN:\nSF:{}\n", printable_path(&source));
     let mut functions = 0;
     let mut functions_hit = 0;
     for f in &view.functions {

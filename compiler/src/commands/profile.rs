@@ -6,12 +6,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use pcc_profiler::profile::{self, FunctionComparison, Kinship, Profile, ShowReport, SpectraDiff};
+use pcc_profiler::profile::{
+    self, FunctionComparison, Kinship, Profile, ShowReport, SourceState, SpectraDiff, printable,
+    printable_path,
+};
 use serde::Serialize;
 
 /// `pcc profile show`: the hottest paths (and edges) first, with their source text.
 pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
-    let Some(profile) = load(path) else {
+    let Some((profile, state)) = load_with_source(path) else {
         return 1;
     };
     // A wpp profile: its paths are the Ball-Larus paths rejoined from the trace; the trace itself
@@ -30,7 +33,7 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
         .flat_map(|p| p.lines.iter().copied())
         .chain(report.edges.iter().flat_map(|e| [e.from_line, e.to_line]))
         .chain(report.blocks.iter().flat_map(|b| b.lines.iter().copied()));
-    let source = Source::find(&[(&profile, path)], shown);
+    let source = Source::find([state], shown);
     if json {
         #[derive(Serialize)]
         struct WppJson {
@@ -88,9 +91,9 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
             eprintln!(
                 "note: {} is a profile of `{}` and {} of `{}`; they share code, so they are merged",
                 path.display(),
-                profile.program,
+                printable(&profile.program),
                 paths[0].display(),
-                profiles[0].program
+                printable(&profiles[0].program)
             );
         }
     }
@@ -135,7 +138,7 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
         "merged {} `{}` profiles of {} into {}: {counted}",
         profiles.len(),
         merged.mode,
-        merged.program,
+        printable(&merged.program),
         output.display()
     );
     0
@@ -143,10 +146,10 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
 
 /// `pcc profile diff`: path spectra comparison of two runs ([PFP] §5.3).
 pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
-    let Some(a) = load(a_path) else {
+    let Some((a, a_state)) = load_with_source(a_path) else {
         return 1;
     };
-    let Some(b) = load(b_path) else {
+    let Some((b, b_state)) = load_with_source(b_path) else {
         return 1;
     };
     let result = match profile::diff(&a, &b) {
@@ -164,7 +167,8 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
         eprintln!(
             "note: A is a profile of `{}` and B of `{}`; functions are compared where their code \
              is the same",
-            a.program, b.program
+            printable(&a.program),
+            printable(&b.program)
         );
     }
     for f in &result.functions {
@@ -181,7 +185,7 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
         FunctionComparison::Compared(spectra) => spectra.lines().collect(),
         _ => Vec::new(),
     });
-    let source = Source::find(&[(&a, a_path), (&b, b_path)], shown);
+    let source = Source::find([a_state, b_state], shown);
     if json {
         #[derive(Serialize)]
         struct Side<'a> {
@@ -215,7 +219,7 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
             if p.args.is_empty() {
                 "no args".to_string()
             } else {
-                format!("args: {}", p.args.join(" "))
+                format!("args: {}", printable(&p.args.join(" ")))
             }
         };
         let header = format!(
@@ -230,17 +234,48 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
     }
 }
 
-/// Reads and validates a profile, or says why it cannot on stderr; warns when its source file
-/// changed since it was taken or is gone (docs/PROFILE-FORMAT.md, "Source identity").
-pub(super) fn load(path: &Path) -> Option<Profile> {
-    let profile = Profile::read(path)
+/// Reads and validates a profile, or says why it cannot on stderr.
+pub(super) fn read(path: &Path) -> Option<Profile> {
+    Profile::read(path)
         .map_err(|error| eprintln!("error: {error}"))
-        .ok()?;
-    let name = path.display().to_string();
-    if let Some(warning) = profile.source.state(path).warning(&name) {
+        .ok()
+}
+
+/// Reads and validates a profile, or says why it cannot on stderr; warns when its source file
+/// changed since it was taken, is gone or cannot be read (docs/PROFILE-FORMAT.md, "Source
+/// identity"). Also returns what was found of the source, read once.
+pub(super) fn load_with_source(path: &Path) -> Option<(Profile, SourceState)> {
+    let profile = read(path)?;
+    let state = profile.source.state(path);
+    if let Some(warning) = state.warning(&path.display().to_string()) {
         eprintln!("warning: {warning}");
     }
-    Some(profile)
+    Some((profile, state))
+}
+
+/// [`load_with_source`] without the source.
+pub(super) fn load(path: &Path) -> Option<Profile> {
+    load_with_source(path).map(|(profile, _)| profile)
+}
+
+/// A profile with its program's source, for the commands that compile it (the views, `aodf`):
+/// the source file and its bytes, which are those the profile was taken from. Any other file
+/// is refused with an error on stderr (the reason [`load_with_source`] would warn of), as is a
+/// bad profile: a profile can name any file as its source, and what the commands show of it,
+/// also in a compiler error, must come from the profiled program.
+pub(super) fn load_with_program(path: &Path) -> Option<(Profile, PathBuf, Vec<u8>)> {
+    let profile = read(path)?;
+    let (file, bytes) = profiled_program(&profile, path)?;
+    Some((profile, file, bytes))
+}
+
+/// The source of `profile` (read from `path`) as [`load_with_program`] gives it.
+pub(super) fn profiled_program(profile: &Profile, path: &Path) -> Option<(PathBuf, Vec<u8>)> {
+    let state = profile.source.state(path);
+    if let Some(why) = state.warning(&path.display().to_string()) {
+        eprintln!("error: {why}");
+    }
+    state.into_source()
 }
 
 pub(super) fn print_json(value: &impl Serialize) -> i32 {
@@ -264,50 +299,33 @@ struct SourceJson {
 }
 
 impl Source {
-    /// The source of the first of `profiles` whose program can be read. A profile names its
-    /// program as it was given to `pcc run`, so the path is tried relative to the current
-    /// directory, then to the profile's folder. Without a source that has every line in `shown`,
-    /// returns `None` (the report shows line numbers only), after saying why on stderr unless
-    /// [`load`] did (the file is gone or unreadable).
+    /// The source of the first of `states` (those of the profiles a report is of) that has the
+    /// profiled bytes: any other file is never shown, whatever it is (a profile can name any
+    /// file as its source), and [`load_with_source`] said why. Without one, or when it lacks a
+    /// line in `shown` (so it is not the profiled source), returns `None`: the report shows
+    /// line numbers only.
     fn find(
-        profiles: &[(&Profile, &Path)],
+        states: impl IntoIterator<Item = SourceState>,
         shown: impl IntoIterator<Item = u32>,
     ) -> Option<Source> {
         let shown: BTreeSet<u32> = shown.into_iter().filter(|&l| l != 0).collect();
         if shown.is_empty() {
             return None;
         }
-        let mut tried = Vec::new();
-        for (profile, profile_path) in profiles {
-            for candidate in profile.source.candidates(profile_path) {
-                if tried.contains(&candidate) {
-                    continue;
-                }
-                match std::fs::read(&candidate) {
-                    Ok(bytes) => {
-                        let text = String::from_utf8_lossy(&bytes);
-                        let lines: Vec<String> = text.lines().map(str::to_string).collect();
-                        let last = *shown.last().expect("not empty");
-                        if last as usize > lines.len() {
-                            eprintln!(
-                                "note: showing line numbers only: the profile names line {last} \
-                                 but {} has {} lines, so it is not the profiled source",
-                                candidate.display(),
-                                lines.len()
-                            );
-                            return None;
-                        }
-                        return Some(Source {
-                            file: candidate,
-                            lines,
-                            shown,
-                        });
-                    }
-                    Err(_) => tried.push(candidate),
-                }
-            }
+        let (file, bytes) = states.into_iter().find_map(SourceState::into_source)?;
+        let text = String::from_utf8_lossy(&bytes);
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let last = *shown.last().expect("not empty");
+        if last as usize > lines.len() {
+            eprintln!(
+                "note: showing line numbers only: the profile names line {last} but {} has {} \
+                 lines, so it is not the profiled source",
+                printable_path(&file),
+                lines.len()
+            );
+            return None;
         }
-        None
+        Some(Source { file, lines, shown })
     }
 
     fn line(&self, n: u32) -> Option<String> {

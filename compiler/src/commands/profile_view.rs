@@ -12,11 +12,13 @@ use pcc_lang::LineIndex;
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::dag::{DagEdgeId, DagEdgeKind};
-use pcc_profiler::profile::{FunctionProfile, Mode, ModeRecord, PathCount, Profile, TppRecord};
+use pcc_profiler::profile::{
+    FunctionProfile, Mode, ModeRecord, PathCount, Profile, TppRecord, printable_path,
+};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use pcc_profiler::tpp::Tpp;
 
-use super::profile::load;
+use super::profile::load_with_program;
 use crate::mir;
 use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 use crate::{driver, lower};
@@ -178,24 +180,12 @@ pub struct FunctionView {
 }
 
 impl ProgramView {
-    /// Reads the profile at `path`, finds and compiles its program. Says why on stderr and
-    /// returns `None` when either cannot be done.
+    /// Reads the profile at `path`, finds and compiles its program, which must be the
+    /// profiled source ([`load_with_program`]). Says why on stderr and returns `None` when
+    /// either cannot be done.
     pub fn load(path: &Path) -> Option<ProgramView> {
-        let profile = load(path)?;
-        let Some(source_file) = profile
-            .source
-            .candidates(path)
-            .into_iter()
-            .find(|p| p.is_file())
-        else {
-            eprintln!(
-                "error: cannot find the program `{}` (tried the current directory and the \
-                 profile's folder); the views of a profile show its source",
-                profile.program
-            );
-            return None;
-        };
-        let checked = driver::front_end(&source_file)
+        let (profile, source_file, bytes) = load_with_program(path)?;
+        let checked = driver::front_end_bytes(&source_file, &bytes)
             .map_err(driver::Failure::report)
             .ok()?;
         let program = lower::lower_program(&checked.program);
@@ -227,7 +217,7 @@ impl ProgramView {
                         warnings.push(format!(
                             "function `{}` is not in {}: it is shown without source",
                             record.name,
-                            source_file.display()
+                            printable_path(&source_file)
                         ));
                         None
                     }

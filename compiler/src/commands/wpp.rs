@@ -5,7 +5,7 @@
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use pcc_profiler::profile::{Mode, Profile};
+use pcc_profiler::profile::{Mode, Profile, printable};
 use pcc_profiler::wpp::{HotParams, HotSubpath, WppSection, hot_subpaths};
 use serde::Serialize;
 
@@ -142,11 +142,11 @@ pub(super) fn summary(profile: &Profile, section: &WppSection) -> String {
     format!(
         "whole program path of {}{}: trace of {} acyclic paths ({} distinct), grammar of {} \
          symbols in {} rules (compression {:.1})",
-        profile.program,
+        printable(&profile.program),
         if profile.args.is_empty() {
             String::new()
         } else {
-            format!(" (args: {})", profile.args.join(" "))
+            format!(" (args: {})", printable(&profile.args.join(" ")))
         },
         section.trace_length,
         section.symbols.len(),

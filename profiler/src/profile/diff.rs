@@ -9,6 +9,7 @@ use std::fmt::{self, Write};
 
 use serde::Serialize;
 
+use super::printable::printable;
 use super::text::{SourceLines, Table, edge_lines, edge_name, line_list, write_source};
 use super::{FunctionProfile, Kinship, Mode, ModeRecord, PathCount, Profile};
 
@@ -35,9 +36,11 @@ impl fmt::Display for DiffError {
             ),
             DiffError::ProgramMismatch { a, b } => write!(
                 f,
-                "A is a profile of program `{a}` and B of `{b}`, different programs (another \
+                "A is a profile of program `{}` and B of `{}`, different programs (another \
                  source path and other bytes, and no function with the same code); only \
-                 profiles of the same program can be compared"
+                 profiles of the same program can be compared",
+                printable(a),
+                printable(b)
             ),
         }
     }

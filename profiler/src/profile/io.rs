@@ -7,6 +7,7 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::printable::{clipped, printable};
 use super::{FORMAT, Mode, Profile, VERSION};
 
 /// What is wrong with a profile file.
@@ -50,7 +51,10 @@ impl fmt::Display for ProfileError {
             ProfileErrorKind::Truncated => {
                 write!(f, "profile is truncated (incomplete JSON)")
             }
-            ProfileErrorKind::Malformed(e) => write!(f, "profile is not valid JSON: {e}"),
+            // serde's messages quote some of what they found as it is.
+            ProfileErrorKind::Malformed(e) => {
+                write!(f, "profile is not valid JSON: {}", printable(e))
+            }
             ProfileErrorKind::WrongFormat(found) => {
                 write!(
                     f,
@@ -74,7 +78,7 @@ impl fmt::Display for ProfileError {
                     known.join(", ")
                 )
             }
-            ProfileErrorKind::Invalid(e) => write!(f, "invalid profile: {e}"),
+            ProfileErrorKind::Invalid(e) => write!(f, "invalid profile: {}", printable(e)),
         }
     }
 }
@@ -132,6 +136,15 @@ fn nesting_depth(text: &str) -> usize {
     deepest
 }
 
+/// Whether `name` is a PL identifier, `[A-Za-z_][A-Za-z0-9_]*` (the lexer's rule).
+fn is_identifier(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 impl Profile {
     /// Parses and validates a profile.
     pub fn from_json(text: &str) -> Result<Profile, ProfileError> {
@@ -183,11 +196,34 @@ impl Profile {
         Ok(profile)
     }
 
-    /// Invariants serde cannot check: unique function names, per function path ids below
-    /// `num_paths`, each listed once (a PPP path is either interesting or residual), block ids
-    /// below `num_blocks` (EXIT's, `num_blocks`, only as an edge's `to_block`), and one block
-    /// record per block, in id order.
+    /// Invariants serde cannot check: function names that are PL identifiers (in records and
+    /// in `wpp` symbols) and hashes of ASCII letters and digits, so that a report or message
+    /// can show them as they are (a name may still be long); unique function names, per
+    /// function path ids below `num_paths`, each listed once (a PPP path is either interesting
+    /// or residual), block ids below `num_blocks` (EXIT's, `num_blocks`, only as an edge's
+    /// `to_block`), and one block record per block, in id order.
     fn check_consistency(&self) -> Result<(), String> {
+        let symbols = self.wpp.iter().flat_map(|w| &w.symbols);
+        let names = self.functions.iter().map(|f| f.name.as_str());
+        if let Some(name) = names
+            .chain(symbols.map(|s| s.function.as_str()))
+            .find(|name| !is_identifier(name))
+        {
+            return Err(format!(
+                "function name \"{}\" is not an identifier",
+                clipped(&printable(name), 80)
+            ));
+        }
+        let hashes = self.functions.iter().map(|f| f.cfg_hash.as_str());
+        if let Some(hash) = hashes
+            .chain([self.source.hash.as_str()])
+            .find(|hash| !hash.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            return Err(format!(
+                "hash \"{}\" is not made of letters and digits",
+                clipped(&printable(hash), 80)
+            ));
+        }
         let mut names = HashSet::new();
         for function in &self.functions {
             if !names.insert(function.name.as_str()) {
@@ -359,6 +395,50 @@ mod tests {
         assert!(error_of(&twice.to_json()).contains("path id 3 is listed twice"));
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         assert!(error_of(&deep).contains("nested more than 256 levels deep"));
+    }
+
+    /// A profile is untrusted input: names that are not identifiers and hashes that are not
+    /// letters and digits are refused, and what an error quotes of the file is escaped, so that
+    /// no terminal escape of a profile reaches the terminal through a message.
+    #[test]
+    fn refuses_names_and_hashes_a_report_could_not_show_as_they_are() {
+        let good = sample().to_json();
+        let title = "\\u001b]0;PWNED\\u0007";
+        let error = error_of(&good.replace("\"add_even\"", &format!("\"f{title}\"")));
+        assert!(
+            error.contains("function name \"f\\e]0;PWNED\\x07\" is not an identifier"),
+            "{error}"
+        );
+        for bad in ["", "1f", "f g", "f-g", "é"] {
+            let text = good.replace("\"add_even\"", &format!("\"{bad}\""));
+            assert!(error_of(&text).contains("is not an identifier"), "{bad:?}");
+        }
+        let long = "a".repeat(70_000);
+        let name = Profile::from_json(&good.replace("add_even", &long)).unwrap();
+        assert_eq!(name.functions[0].name, long);
+        let error = error_of(&good.replace("9f2c", &format!("9f{title}")));
+        assert!(
+            error.contains("hash \"9f\\e]0;PWNED\\x07\" is not made of letters and digits"),
+            "{error}"
+        );
+        let error = error_of(&good.replace("af63dc4c8601ec8c", "af 63"));
+        assert!(error.contains("hash \"af 63\" is not made"), "{error}");
+        // serde quotes an unknown variant as it is.
+        let error = error_of(&good.replace("\"array\"", &format!("\"x{title}\"")));
+        assert!(
+            error.contains("unknown variant `x\\e]0;PWNED\\x07`"),
+            "{error}"
+        );
+        assert!(
+            !error.contains('\u{1b}') && !error.contains('\u{7}'),
+            "{error}"
+        );
+        // Arguments and paths may hold anything: reports escape them.
+        let text = good.replace("[\"2\"]", &format!("[\"{title}3\"]"));
+        assert_eq!(
+            Profile::from_json(&text).unwrap().args,
+            ["\u{1b}]0;PWNED\u{7}3"]
+        );
     }
 
     /// A `kbl` profile of `--k 64`, whose k-IPF nests 64 levels, reads back.

@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
+use super::printable::printable;
 use super::{FunctionProfile, Kinship, KipfNode, Mode, ModeRecord, PathCount, Profile};
 
 /// Why a profile cannot be merged with an earlier one. The messages speak of "this" profile (the
@@ -49,9 +50,11 @@ impl fmt::Display for MergeError {
             ),
             MergeError::ProgramMismatch { first, other } => write!(
                 f,
-                "a profile of program `{other}` here and of `{first}` in the earlier profile, \
-                 different programs (another source path and other bytes, and no function with \
-                 the same code); only profiles of the same program can be merged"
+                "a profile of program `{}` here and of `{}` in the earlier profile, different \
+                 programs (another source path and other bytes, and no function with the same \
+                 code); only profiles of the same program can be merged",
+                printable(other),
+                printable(first)
             ),
             MergeError::StaleFunction {
                 name,

@@ -7,6 +7,7 @@
 
 mod io;
 mod layout;
+mod printable;
 mod source;
 mod wire;
 // What the commands do with profiles, not needed by a running program (feature `analysis`).
@@ -27,13 +28,16 @@ pub use diff::{
 pub use io::{ProfileError, ProfileErrorKind};
 #[cfg(feature = "analysis")]
 pub use merge::{MergeError, MergeRefusal, merge};
+pub use printable::{clipped, printable, printable_line, printable_path};
 #[cfg(feature = "analysis")]
 pub use report::{
     FunctionSummary, HotBlock, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show,
 };
-pub use source::{Kinship, SourceFile, SourceState, content_hash, kinship};
+pub use source::{
+    Kinship, MAX_SOURCE_BYTES, SourceFile, SourceState, content_hash, kinship, read_source,
+};
 #[cfg(feature = "analysis")]
-pub use text::SourceLines;
+pub use text::{MAX_COLUMN, SourceLines};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

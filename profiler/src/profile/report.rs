@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::english::plural;
 
+use super::printable::printable;
 use super::text::{SourceLines, Table, edge_lines, edge_name, line_list, percent, write_source};
 use super::{KblRecord, KipfNode, Mode, ModeRecord, Profile, Storage, TppRecord};
 
@@ -380,7 +381,7 @@ impl ShowReport {
         let args = if self.args.is_empty() {
             String::new()
         } else {
-            format!(" (args: {})", self.args.join(" "))
+            format!(" (args: {})", printable(&self.args.join(" ")))
         };
         let executions = if self.mode == Mode::Edge {
             plural(self.total_edge_count, "edge execution")
@@ -393,7 +394,7 @@ impl ShowReport {
             out,
             "{} profile of {}{args}: {executions} in {}",
             self.mode,
-            self.program,
+            printable(&self.program),
             plural(self.functions.len() as u64, "function")
         )?;
         self.write_paths(out, source_line)?;
@@ -860,6 +861,30 @@ functions:
         assert!(text.contains("  1  25.00%      3  add_even           3  0×2 2\n      path 0 ×2: lines 4 5 6\n      path 2: lines 4 8\n"), "{text}");
         // Other modes have no such section.
         assert_eq!(show(&profile(), None).num_sequences, None);
+    }
+
+    /// A profile is untrusted: its arguments and program path are escaped, and a function name
+    /// of 70,000 characters (the compiler takes it) is cut in the tables, not a panic.
+    #[test]
+    fn text_escapes_what_the_profile_says_and_cuts_long_names() {
+        let mut p = profile();
+        p.program = "a\u{1b}[2J.pl".into();
+        p.args = vec!["\u{1b}]0;PWNED\u{7}3".into(), "x\ny".into()];
+        let long = "f".repeat(70_000);
+        p.functions[1].name = long.clone();
+        let text = show(&p, None).render_text(&|_| None);
+        assert!(
+            text.starts_with("bl profile of a\\e[2J.pl (args: \\e]0;PWNED\\x073 x\\ny): "),
+            "{text}"
+        );
+        let cut = format!("{}…", "f".repeat(super::super::text::MAX_COLUMN - 1));
+        assert!(text.contains(&format!("  1  40.00%      4  {cut}     0  10 11\n")));
+        assert!(!text.contains(&long));
+        assert_eq!(
+            show(&p, None).paths[0].function,
+            long,
+            "the data keeps the name"
+        );
     }
 
     #[test]

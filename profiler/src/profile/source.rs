@@ -4,11 +4,14 @@
 //! profiles (or a profile and the code being compiled) are only combined when they are of the
 //! same program.
 
+use std::fs;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::Profile;
+use super::printable::printable_path;
 
 /// The `source` field of a profile.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,16 +31,22 @@ pub fn content_hash(bytes: &[u8]) -> String {
     format!("{hash:016x}")
 }
 
+/// The most bytes a profile's source may have: 64 MiB, far more than a PL program has, and a
+/// bound on what a profile naming some other file makes a reader take in.
+pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
+
 /// The source file as it is now, against the profile's record of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SourceState {
-    /// The file at this path has the recorded bytes.
-    Unchanged(PathBuf),
-    /// The file at this path has other bytes: the profile's lines may be wrong.
+    /// The file at this path has the recorded bytes, these.
+    Unchanged(PathBuf, Vec<u8>),
+    /// The file at this path has other bytes: the profile's lines may be wrong, and the file
+    /// may not be the program at all (a profile can name any file), so it is never shown.
     Changed(PathBuf),
     /// No file at any of these paths.
     Missing(Vec<PathBuf>),
-    /// The file at this path cannot be read, for this reason.
+    /// The file at this path cannot be read, for this reason (also: it is not a regular file,
+    /// or it is too large).
     Unreadable(PathBuf, String),
 }
 
@@ -60,22 +69,32 @@ impl SourceFile {
         std::iter::once(path.to_path_buf()).chain(beside).collect()
     }
 
-    /// Finds the file (see [`SourceFile::candidates`]) and compares its bytes with the hash.
+    /// Finds the file (see [`SourceFile::candidates`]) and compares its bytes with the hash: the
+    /// first candidate with the recorded bytes, else what is wrong with the first that exists.
+    /// Every candidate is read by [`read_source`]; this is the only place a reader of a profile
+    /// reads the source it names.
     pub fn state(&self, profile_path: &Path) -> SourceState {
         let candidates = self.candidates(profile_path);
+        let mut problem = None;
         for candidate in &candidates {
-            match std::fs::read(candidate) {
+            let found = match read_source(candidate) {
                 Ok(bytes) if content_hash(&bytes) == self.hash => {
-                    return SourceState::Unchanged(candidate.clone());
+                    return SourceState::Unchanged(candidate.clone(), bytes);
                 }
-                Ok(_) => return SourceState::Changed(candidate.clone()),
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-                Err(error) => {
-                    return SourceState::Unreadable(candidate.clone(), error.to_string());
+                Ok(_) => SourceState::Changed(candidate.clone()),
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    continue;
                 }
-            }
+                Err(error) => SourceState::Unreadable(candidate.clone(), error.to_string()),
+            };
+            problem.get_or_insert(found);
         }
-        SourceState::Missing(candidates)
+        problem.unwrap_or(SourceState::Missing(candidates))
     }
 
     /// Whether `self` and `other` name the same file: equal paths as written, or paths that
@@ -94,18 +113,106 @@ impl SourceFile {
     }
 }
 
+/// The bytes of the file at `path`, if it is a regular file (after symbolic links) of at most
+/// [`MAX_SOURCE_BYTES`]; an error saying what else it is. A profile names its source, so it can
+/// name any file: a FIFO, which would block a reader forever, a device such as `/dev/zero`,
+/// which never ends, or a file of `/proc` or `/sys` (regular to `stat`, but made up by the
+/// kernel as it is read). The file is checked before it is opened, opened without blocking (a
+/// FIFO put there in between does not hang the open) and checked again once open.
+pub fn read_source(path: &Path) -> io::Result<Vec<u8>> {
+    fn refuse(what: String) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidInput, what)
+    }
+    fn check(meta: &fs::Metadata) -> io::Result<()> {
+        if !meta.is_file() {
+            return Err(refuse(format!(
+                "it is {}, not a regular file",
+                crate::output_file::kind_of(meta)
+            )));
+        }
+        if meta.len() > MAX_SOURCE_BYTES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
+    fn too_large() -> io::Error {
+        refuse(format!(
+            "it is larger than {} MiB, the most a source file may have",
+            MAX_SOURCE_BYTES >> 20
+        ))
+    }
+    check(&fs::metadata(path)?)?;
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    check(&meta)?;
+    if let Some(name) = kernel_file_system(&file) {
+        return Err(refuse(format!(
+            "it is a file of {name}, made up by the kernel, not a regular file"
+        )));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    // The file may grow after the check: never more than the bound plus one byte is read.
+    file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// `/proc` or `/sys` when `file` is on the kernel's procfs or sysfs.
+#[cfg(target_os = "linux")]
+fn kernel_file_system(file: &fs::File) -> Option<&'static str> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: `statfs` is plain data, for which all zeros is a valid value.
+    let mut info: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `fstatfs` only writes `info`, and the descriptor is open while `file` lives.
+    if unsafe { libc::fstatfs(file.as_raw_fd(), &mut info) } != 0 {
+        return None;
+    }
+    // `f_type` and the constants are of the platform's word type.
+    #[allow(clippy::unnecessary_cast)]
+    let kind = info.f_type as i64;
+    #[allow(clippy::unnecessary_cast)]
+    match kind {
+        k if k == libc::PROC_SUPER_MAGIC as i64 => Some("/proc"),
+        k if k == libc::SYSFS_MAGIC as i64 => Some("/sys"),
+        _ => None,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn kernel_file_system(_: &fs::File) -> Option<&'static str> {
+    None
+}
+
 impl SourceState {
-    /// The warning a reader of the profile `profile_name` prints, if any.
+    /// The file and its bytes, if they are the profiled ones.
+    pub fn into_source(self) -> Option<(PathBuf, Vec<u8>)> {
+        match self {
+            SourceState::Unchanged(file, bytes) => Some((file, bytes)),
+            _ => None,
+        }
+    }
+
+    /// The warning a reader of the profile `profile_name` prints, if any; the same text is the
+    /// error of a reader that needs the source.
     pub fn warning(&self, profile_name: &str) -> Option<String> {
         match self {
-            SourceState::Unchanged(_) => None,
+            SourceState::Unchanged(..) => None,
             SourceState::Changed(file) => Some(format!(
-                "{profile_name}: the source {} changed since the profile was taken (its hash \
-                 differs), so the profile's line numbers may have moved",
-                file.display()
+                "{profile_name}: the source {} has changed since the profile was written (hash \
+                 mismatch); re-run the program to profile it again",
+                printable_path(file)
             )),
             SourceState::Missing(tried) => {
-                let tried: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+                let tried: Vec<String> = tried.iter().map(|p| printable_path(p)).collect();
                 Some(format!(
                     "{profile_name}: the profiled source file is gone (tried {})",
                     tried.join(", ")
@@ -113,7 +220,7 @@ impl SourceState {
             }
             SourceState::Unreadable(file, error) => Some(format!(
                 "{profile_name}: cannot read the profiled source {}: {error}",
-                file.display()
+                printable_path(file)
             )),
         }
     }
@@ -179,6 +286,88 @@ mod tests {
         assert_eq!(content_hash(b""), "cbf29ce484222325");
         assert_eq!(content_hash(b"a"), "af63dc4c8601ec8c");
         assert_eq!(content_hash(b"foobar"), "85944171f73967e8");
+    }
+
+    /// `state` on a thread, which must end within a second whatever the file is.
+    fn state_within_a_second(source: &SourceFile, profile: &Path) -> SourceState {
+        let (source, profile) = (source.clone(), profile.to_path_buf());
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || send.send(source.state(&profile)));
+        receive
+            .recv_timeout(std::time::Duration::from_secs(1))
+            .expect("reading the source took more than a second")
+    }
+
+    fn unreadable(state: SourceState) -> String {
+        match state {
+            SourceState::Unreadable(_, why) => why,
+            other => panic!("expected an unreadable source, got {other:?}"),
+        }
+    }
+
+    /// A profile names its source, so it can name any file: only the profiled bytes are
+    /// returned, only regular files of at most 64 MiB are read, and no file blocks the reader.
+    #[test]
+    fn only_the_profiled_bytes_of_a_regular_file_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = dir.path().join("p.json");
+        let prog = dir.path().join("prog.pl");
+        std::fs::write(&prog, "fn main() {}\n").unwrap();
+        let at = |path: &Path, bytes: &[u8]| SourceFile::new(path.to_str().unwrap(), bytes);
+        assert_eq!(
+            at(&prog, b"fn main() {}\n").state(&profile),
+            SourceState::Unchanged(prog.clone(), b"fn main() {}\n".to_vec())
+        );
+        let changed = at(&prog, b"other bytes").state(&profile);
+        assert_eq!(changed, SourceState::Changed(prog.clone()));
+        let warning = changed.warning("p.json").unwrap();
+        assert!(
+            warning.ends_with(
+                "prog.pl has changed since the profile was written (hash mismatch); re-run the \
+                 program to profile it again"
+            ),
+            "{warning}"
+        );
+        assert_eq!(changed.into_source(), None);
+
+        #[cfg(unix)]
+        {
+            let fifo = dir.path().join("fifo");
+            let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+            // SAFETY: a NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+            let why = unreadable(state_within_a_second(&at(&fifo, b""), &profile));
+            assert_eq!(why, "it is a FIFO (named pipe), not a regular file");
+            let zero = Path::new("/dev/zero");
+            let why = unreadable(state_within_a_second(&at(zero, b""), &profile));
+            assert_eq!(why, "it is a character device, not a regular file");
+            let why = unreadable(at(dir.path(), b"").state(&profile));
+            assert_eq!(why, "it is a directory, not a regular file");
+        }
+        #[cfg(target_os = "linux")]
+        {
+            let environ = Path::new("/proc/self/environ");
+            let why = unreadable(state_within_a_second(&at(environ, b""), &profile));
+            assert_eq!(
+                why,
+                "it is a file of /proc, made up by the kernel, not a regular file"
+            );
+        }
+        // A sparse file one byte over the bound: refused before it is read.
+        let big = dir.path().join("big.pl");
+        let file = std::fs::File::create(&big).unwrap();
+        file.set_len(MAX_SOURCE_BYTES + 1).unwrap();
+        let why = unreadable(state_within_a_second(&at(&big, b""), &profile));
+        assert_eq!(
+            why,
+            "it is larger than 64 MiB, the most a source file may have"
+        );
+        let warning = at(&big, b"").state(&profile).warning("p.json").unwrap();
+        let shown = big.display();
+        assert_eq!(
+            warning,
+            format!("p.json: cannot read the profiled source {shown}: {why}")
+        );
     }
 
     #[test]

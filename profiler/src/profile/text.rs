@@ -1,7 +1,10 @@
 //! Pieces shared by the text reports of `show` and `diff`: line lists, source excerpts and
 //! aligned tables.
 
+use std::borrow::Cow;
 use std::fmt::{self, Write};
+
+use super::printable::{clipped, printable_line};
 
 /// Gives the text of a source line, or `None` to show line numbers only.
 pub type SourceLines<'a> = &'a dyn Fn(u32) -> Option<String>;
@@ -53,7 +56,7 @@ pub(super) fn write_source(
 ) -> fmt::Result {
     let texts: Vec<Option<String>> = lines
         .iter()
-        .map(|&n| source_line(n).map(|t| t.trim_end().replace('\t', "    ")))
+        .map(|&n| source_line(n).map(|t| printable_line(t.trim_end()).into_owned()))
         .collect();
     if texts.iter().all(Option::is_none) {
         return Ok(());
@@ -74,8 +77,13 @@ pub(super) fn write_source(
     Ok(())
 }
 
-/// A table whose columns are padded to their widest cell; the last column is never padded (it
-/// holds free text).
+/// The widest a column of a [`Table`] but the last may be, in characters: a longer cell (a
+/// function name can have any length) is cut, ending in `…`. Also keeps every width within
+/// what `format!` takes (at most `u16::MAX`).
+pub const MAX_COLUMN: usize = 80;
+
+/// A table whose columns are padded to their widest cell, at most [`MAX_COLUMN`] characters;
+/// the last column is never padded nor cut (it holds free text).
 pub(super) struct Table {
     right: Vec<bool>,
     rows: Vec<Vec<String>>,
@@ -96,25 +104,34 @@ impl Table {
 
     /// Every row, the header first, each indented by `indent` and without a trailing newline.
     pub(super) fn rows(&self, indent: usize) -> Vec<String> {
-        let widths: Vec<usize> = (0..self.right.len())
-            .map(|c| {
-                self.rows
-                    .iter()
-                    .map(|r| r[c].chars().count())
-                    .max()
-                    .unwrap_or(0)
+        let last = self.right.len() - 1;
+        let rows: Vec<Vec<Cow<str>>> = self
+            .rows
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .map(|(c, cell)| {
+                        if c == last {
+                            Cow::Borrowed(cell.as_str())
+                        } else {
+                            clipped(cell, MAX_COLUMN)
+                        }
+                    })
+                    .collect()
             })
             .collect();
-        let last = self.right.len() - 1;
-        self.rows
-            .iter()
+        let widths: Vec<usize> = (0..self.right.len())
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        rows.iter()
             .map(|row| {
                 let cells: Vec<String> = row
                     .iter()
                     .enumerate()
                     .map(|(c, cell)| match (self.right[c], c == last) {
                         (true, _) => format!("{cell:>w$}", w = widths[c]),
-                        (false, true) => cell.clone(),
+                        (false, true) => cell.to_string(),
                         (false, false) => format!("{cell:<w$}", w = widths[c]),
                     })
                     .collect();
@@ -152,5 +169,29 @@ mod tests {
             table.rows(1),
             vec!["  #  name  text", "  1  main  a b", " 10  f     c"]
         );
+    }
+
+    /// A function name may have any length (the compiler takes one of 70,000 characters); a
+    /// column is cut at `MAX_COLUMN`, as a width beyond `u16::MAX` would make `format!` panic.
+    #[test]
+    fn long_cells_are_cut_but_the_last_column_is_not() {
+        let long = "f".repeat(70_000);
+        let mut table = Table::new(&[("name", false), ("count", true), ("text", false)]);
+        table.push(vec![long.clone(), "1".repeat(90), long.clone()]);
+        table.push(vec!["main".into(), "2".into(), "x".into()]);
+        let rows = table.rows(0);
+        let cut = format!("{}…", "f".repeat(MAX_COLUMN - 1));
+        let count = format!("{}…", "1".repeat(MAX_COLUMN - 1));
+        assert_eq!(rows[1], format!("{cut}  {count}  {long}"));
+        let padding = " ".repeat(MAX_COLUMN - 4);
+        assert_eq!(rows[2], format!("main{padding}  {:>80}  x", "2"));
+    }
+
+    #[test]
+    fn source_excerpts_escape_control_characters() {
+        let source = |_: u32| Some("\tprintln(\"\u{1b}]0;PWNED\u{7}\r\");".to_string());
+        let mut out = String::new();
+        write_source(&mut out, 0, 1, &[1], &source).unwrap();
+        assert_eq!(out, "1 | println(\"\\e]0;PWNED\\x07\\r\");\n");
     }
 }
