@@ -1,5 +1,6 @@
-// Activation regions (-O 2): functions whose objects cannot outlive their call give the memory
-// back when they return. Every result here must be the same at every level and in the interpreter.
+// Scratch objects that cannot outlive their call (once given back by -O 2's activation regions,
+// now reclaimed by the garbage collector). Every result here must be the same at every level and
+// in the interpreter.
 
 struct Node { value: int, next: Node }
 

@@ -5,9 +5,7 @@
 // (https://benchmarksgame-team.pages.debian.net/benchmarksgame/description/binarytrees.html), with
 // the C program's structure: a node record with left/right pointers, recursive bottom_up_tree and
 // item_check (the current suite's check = node count).
-// Deviation: PL has no free and no GC (memory is never freed), so unlike the C programs the trees are
-// not released after their check; the C port frees them (as the suite's C programs do). Memory use
-// therefore grows with the total number of nodes allocated (about 2^(max+1) * (max/2) nodes).
+// Memory: the garbage collector reclaims each dropped tree, as the C port frees it.
 // Argument: max depth (default 10). Verification: the suite's published output for 10 is
 //   stretch tree of depth 11	 check: 4095
 //   1024	 trees of depth 4	 check: 31744

@@ -1,7 +1,7 @@
 /* C port of programs/bench/awfy_storage.pl (Are We Fast Yet Storage, https://github.com/smarr/are-we-fast-yet)
    for the gcc -O2 baseline: the same algorithm and data layout as the PL program (a node is a small struct
    pointing to its array of nodes; leaves are zeroed arrays) and the same output; verification value 5461.
-   Like the PL program, nothing is freed. */
+   Each iteration's tree is freed after it is built, as PL's collector reclaims it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,11 +34,19 @@ static Obj *build_tree_depth(Storage *self, int64_t depth, Random *random) {
     }
 }
 
+static void free_tree(Obj *o) {
+    for (int64_t i = 0; i < o->len; i++)
+        if (o->arr[i]) free_tree(o->arr[i]);
+    free(o->arr);
+    free(o);
+}
+
 static int64_t benchmark(Storage *self) {
     Random *random = malloc(sizeof(Random));
     random->seed = 74755;
     self->count = 0;
-    build_tree_depth(self, 7, random);
+    free_tree(build_tree_depth(self, 7, random));
+    free(random);
     return self->count;
 }
 

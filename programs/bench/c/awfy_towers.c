@@ -1,6 +1,6 @@
 /* C port of programs/bench/awfy_towers.pl (Are We Fast Yet Towers, https://github.com/smarr/are-we-fast-yet)
    for the gcc -O2 baseline: the same algorithm and output; verification value 8191.
-   Like the PL program, disks are allocated and never freed. */
+   Each iteration's disks and piles are freed after it, as PL's collector reclaims them. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +59,15 @@ static int64_t benchmark(Towers *self) {
     build_tower_at(self, 0, 13);
     self->moves_done = 0;
     move_disks(self, 13, 0, 1);
+    for (int p = 0; p < 3; p++) {
+        TowersDisk *d = self->piles[p];
+        while (d) {
+            TowersDisk *next = d->next;
+            free(d);
+            d = next;
+        }
+    }
+    free(self->piles);
     return self->moves_done;
 }
 

@@ -1,7 +1,7 @@
 /* C port of programs/bench/clbg_binarytrees.pl (Benchmarks Game binary-trees,
    https://benchmarksgame-team.pages.debian.net/benchmarksgame/description/binarytrees.html) for the
    gcc -O2 baseline: the same recursive bottom_up_tree / item_check on malloc'd nodes; like the suite's
-   C programs (and unlike PL, which never frees) each tree is freed after its check.
+   C programs each tree is freed after its check (PL's collector reclaims it).
    Argument 10 prints the suite's published output for 10. */
 #include <stdint.h>
 #include <stdio.h>

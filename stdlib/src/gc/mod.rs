@@ -163,16 +163,18 @@ mod tests {
     use super::*;
     use crate::program::FrameMaps;
 
-    /// Registers roots for a test: `globals` and no generated code.
-    fn start_with_globals(globals: &[u64], refs: Vec<u32>, structs: Vec<Box<[u32]>>) {
+    /// Registers roots for a test: `globals` and no generated code; a collection every `stress`
+    /// allocations.
+    fn start_with_globals(globals: &[u64], refs: Vec<u32>, structs: Vec<Box<[u32]>>, stress: u64) {
         ROOTS.set(Some(Roots {
             globals: globals.as_ptr(),
             global_refs: refs,
             frames: Frames::new(&[], &[] as &[FrameMaps]),
             structs,
-            stress: 1,
+            stress,
         }));
-        HEAP.with(|heap| unsafe { (*heap.get()).countdown = 1 });
+        // SAFETY: no allocation is running on this thread.
+        HEAP.with(|heap| unsafe { (*heap.get()).countdown = stress });
     }
 
     /// Under `PCC_GC_STRESS=1` semantics (a collection at every allocation), what the globals
@@ -181,7 +183,7 @@ mod tests {
     #[test]
     fn what_the_roots_reach_survives_every_collection() {
         let mut globals = vec![0u64; 2];
-        start_with_globals(&globals, vec![1], vec![vec![1].into_boxed_slice()]);
+        start_with_globals(&globals, vec![1], vec![vec![1].into_boxed_slice()], 1);
         // A list of 1000 nodes `{ value, next }` in global 1, built node by node.
         for i in 0..1000u64 {
             let node = alloc(16, Header::of_struct(0), &[]).unwrap().as_ptr();
@@ -222,8 +224,7 @@ mod tests {
     #[test]
     fn a_long_list_is_marked_with_a_work_list() {
         let globals = vec![0u64; 1];
-        start_with_globals(&globals, vec![0], vec![vec![0].into_boxed_slice()]);
-        HEAP.with(|heap| unsafe { (*heap.get()).countdown = u64::MAX });
+        start_with_globals(&globals, vec![0], vec![vec![0].into_boxed_slice()], u64::MAX);
         let mut head = std::ptr::null_mut::<u8>();
         for _ in 0..1_000_000 {
             let node = alloc(8, Header::of_struct(0), &[head]).unwrap().as_ptr();
@@ -232,6 +233,7 @@ mod tests {
             head = node;
         }
         HEAP.with(|heap| {
+            // SAFETY: no allocation is running on this thread.
             let heap = unsafe { &mut *heap.get() };
             collect(heap, &[head]);
             assert!(heap.in_use >= 1_000_000 * 16);
