@@ -305,7 +305,13 @@ fn check_stages(runner: &Runner, source: &str, depth: Depth) -> Result<(), Stop>
         let stressed = runner
             .pcc_run_with(&f, &[GC_STRESS])
             .ok_or_else(|| timed_out(&f))?;
-        compare(&format!("{level} PCC_GC_STRESS=1"), &reference, &stressed, true, &f)?;
+        compare(
+            &format!("{level} PCC_GC_STRESS=1"),
+            &reference,
+            &stressed,
+            true,
+            &f,
+        )?;
     }
     if depth == Depth::Full {
         let f = flags(&["build", "-O2"]);

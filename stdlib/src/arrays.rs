@@ -19,7 +19,9 @@ entry_points! {
 
 extern "C" fn array_new(len: i64, fill_bits: i64, refs: i8, loc: i64) -> *const u8 {
     let refs = value::bool_arg(refs);
-    new_array(len, loc, |len| value::new_array(len, fill_bits as u64, refs))
+    new_array(len, loc, |len| {
+        value::new_array(len, fill_bits as u64, refs)
+    })
 }
 
 extern "C" fn bool_array_new(len: i64, fill: i64, loc: i64) -> *const u8 {

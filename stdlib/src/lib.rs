@@ -39,8 +39,8 @@ pub use aot::{PROFILE_OUT_VAR, pcc_aot_main};
 pub use errors::pcc_error_operands;
 pub use output::{PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg};
 pub use program::{
-    FieldInfo, FrameMaps, GcInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE, StructInfo, TypeInfo,
-    pcc_stack_limit, register_exit_hook, run_program,
+    FieldInfo, FrameMaps, GcInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE,
+    StructInfo, TypeInfo, pcc_stack_limit, register_exit_hook, run_program,
 };
 pub use trace::install_block_trace;
 pub use value::BOOL_SIZE;

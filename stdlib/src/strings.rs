@@ -221,8 +221,13 @@ unsafe extern "C" fn substr(s: *const u8, start: i64, n: i64, loc: i64) -> *cons
     match substr_range(len, start, n) {
         Ok(range) if range.len() == len => s,
         Ok(range) => {
-            let part = value::new_str_of(range.len(), range.len(), gc::Header::new(gc::Kind::Str), &[s])
-                .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)));
+            let part = value::new_str_of(
+                range.len(),
+                range.len(),
+                gc::Header::new(gc::Kind::Str),
+                &[s],
+            )
+            .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)));
             // SAFETY: `s` was kept alive; `part` has room for the range.
             unsafe {
                 let bytes = &str_bytes(s)[range];

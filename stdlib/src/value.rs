@@ -178,7 +178,11 @@ pub fn new_bool_array(len: usize, fill: bool) -> Option<*const u8> {
 /// of memory.
 pub fn new_struct(fields: usize, id: usize) -> Option<*const u8> {
     let size = fields.checked_mul(8)?;
-    Some(gc::alloc(size, Header::of_struct(id), &[])?.as_ptr().cast_const())
+    Some(
+        gc::alloc(size, Header::of_struct(id), &[])?
+            .as_ptr()
+            .cast_const(),
+    )
 }
 
 /// A new PL array of `len` zeroed elements of `size` bytes; `None` when out of memory.

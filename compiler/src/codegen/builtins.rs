@@ -33,7 +33,10 @@ impl FunctionTranslator<'_, '_> {
                 return Ok(None);
             }
             Builtin::Exit => return self.call_runtime_opt(&runtime::EXIT, &values),
-            Builtin::Len => load_len(&mut self.builder, arg(0)?, self.movable_lengths),
+            Builtin::Len => {
+                let movable = self.movable_lengths && self.movable_here;
+                load_len(&mut self.builder, arg(0)?, movable)
+            }
             Builtin::ToFloat => self.builder.ins().fcvt_from_sint(types::F64, arg(0)?),
             // Saturating, with NaN → 0, like Rust's `as`.
             Builtin::ToInt => self.builder.ins().fcvt_to_sint_sat(types::I64, arg(0)?),

@@ -28,8 +28,8 @@ use super::{CodegenError, Result};
 use crate::mir::appends::AppendRvalues;
 use crate::mir::non_null::{self, NonNull};
 use crate::mir::{
-    self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, Rvalue,
-    Statement, StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
+    self, BinOp, BlockId, Callee, Const, FnId, IdVec, LocalId, Operand, Rvalue, Statement,
+    StatementKind, StreamEvent, TerminatorKind, TraceEvent, Type, UnOp,
 };
 
 /// The trap that ends a block after a call that never returns; it is never executed.
@@ -43,6 +43,9 @@ pub fn translate(
     builder_cx: &mut FunctionBuilderContext,
 ) -> Result<()> {
     let mir = &cx.program.functions[id];
+    // A function that cannot collect is never on the stack during a collection: its references
+    // need no stack maps, and Cranelift may place its loads anywhere.
+    let collects = cx.collects[id];
     let mut builder = FunctionBuilder::new(func, builder_cx);
     let block_local = block_local_temps(mir);
     let vars = mir
@@ -55,7 +58,7 @@ pub fn translate(
                 let var = builder.declare_var(ty);
                 // The collector finds the references live across a call in the stack slots
                 // Cranelift's user stack maps name (`pcc_stdlib`'s `gc::stack`).
-                if local.ty.is_reference() {
+                if collects && local.ty.is_reference() {
                     builder.declare_var_needs_stack_map(var);
                 }
                 Some(Local::Var(var))
@@ -75,9 +78,6 @@ pub fn translate(
             builder.seal_block(block);
         }
     }
-    // Cranelift places a movable load at its first use, which may come after a call that
-    // collects the object it reads (`len(t)` of a temporary `t` read by a later `print`).
-    let may_collect = mir.may_collect();
     let loops = mir.natural_loops();
     let recursive_loops = loops.iter().any(|(body, _)| mir.calls_in(body, id));
     let mut t = FunctionTranslator {
@@ -100,9 +100,10 @@ pub fn translate(
         cold: false,
         flush_at_stop: &[],
         non_null: HashSet::new(),
-        movable_lengths: !may_collect
-            && !(mir.blocks.iter()).any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
-        movable_elements: !may_collect,
+        movable_lengths: !(mir.blocks.iter())
+            .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
+        movable_here: true,
+        collects,
         print_area: None,
         appends: AppendRvalues::of(mir),
     };
@@ -154,7 +155,18 @@ pub fn translate(
         }
         t.stop_counter = None;
         t.flush_at_stop = &block.flush_at_stop;
-        for stmt in &block.stmts {
+        // Statements from here on collect nothing: a value a movable load gives a temporary of
+        // this block is used before any collection.
+        let quiet_from = (block.stmts.iter())
+            .rposition(|s| t.may_collect_at(s))
+            .map_or(0, |i| i + 1);
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            let dest = match &stmt.kind {
+                StatementKind::Assign(dest, _) => Some(*dest),
+                StatementKind::Call { dest, .. } => *dest,
+                _ => None,
+            };
+            t.movable_here = !collects || (i >= quiet_from && dest.is_some_and(|d| block_local[d]));
             t.statement(stmt)?;
         }
         // A latch's exit arm leaves through a block of its own: Cranelift rematerializes an
@@ -247,11 +259,16 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// Whether lengths may be hoisted out of loops: not in a function with a `match` dispatch
     /// (an interpreter's loop), whose arms keep so many values live that hoisted lengths are
     /// spilled and push the loop's own variables to the stack (bytecode_vm ran 13% slower),
-    /// nor where a collection may happen (`Function::may_collect`).
+    /// nor, for a length a statement reads into a local, where `movable_here` is false.
     pub movable_lengths: bool,
-    /// Whether the elements of arrays the function never writes may be loaded anywhere: not
-    /// where a collection may happen (see `movable_lengths`).
-    movable_elements: bool,
+    /// Whether the statement being translated may read a length or an element of an array the
+    /// function never writes with a load Cranelift may move: Cranelift places such a load at its
+    /// first use, which must not come after a call that collects the object it reads (`len(t)`
+    /// of a temporary `t` that a later `print` prints). So only in a function that cannot
+    /// collect, or into a temporary of the block after its last statement that may collect.
+    pub movable_here: bool,
+    /// Whether a collection may happen while the function runs (`Program::collecting`).
+    collects: bool,
     /// Where `print` lays out its values (`builtins.rs`), once made.
     pub print_area: Option<StackSlot>,
     /// The string appends of the function and whether each is in place (`mir/appends.rs`).
@@ -809,7 +826,7 @@ impl FunctionTranslator<'_, '_> {
                 readonly,
             } => {
                 let (mut flags, ty, size) = self.element_access(base)?;
-                if *readonly && self.movable_elements {
+                if *readonly && self.movable_here {
                     // A pure value to Cranelift: its elaboration places the read with the
                     // arithmetic that uses it, where a load could fold into it.
                     flags = flags.with_readonly().with_can_move();
@@ -1042,6 +1059,14 @@ impl FunctionTranslator<'_, '_> {
         Ok(())
     }
 
+    /// Whether statement `s` may collect: it allocates, or calls a function that may.
+    fn may_collect_at(&self, s: &Statement) -> bool {
+        self.mir.allocates_at(s)
+            || s.kind
+                .called_function()
+                .is_some_and(|f| self.cx.collects[f])
+    }
+
     /// A new array of `len` elements of type `element` (`None`: of an empty literal), each
     /// `fill`: `[bool]` arrays have their own constructor, and an array of references says so.
     fn new_array(
@@ -1258,7 +1283,7 @@ impl FunctionTranslator<'_, '_> {
         match self.local(local)? {
             Local::Var(var) => self.builder.def_var(var, value),
             Local::Value(_) => {
-                if self.mir.locals[local].ty.is_reference() {
+                if self.collects && self.mir.locals[local].ty.is_reference() {
                     self.builder.declare_value_needs_stack_map(value);
                 }
                 self.vars[local] = Some(Local::Value(Some(value)));

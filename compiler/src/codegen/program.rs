@@ -207,6 +207,8 @@ pub struct ProgramContext<'m> {
     pub program: &'m Program,
     /// The PL functions compiled, by `FnId` (every function a call of a compiled one names).
     pub functions: IdVec<FnId, Option<FuncId>>,
+    /// Per PL function, whether a collection may happen while it runs (`Program::collecting`).
+    pub collects: IdVec<FnId, bool>,
     /// The writable data object holding one slot per global; `None` without globals.
     pub globals: Option<DataId>,
     /// The zeroed data object of each array counter table; `None` for hashed tables.
@@ -247,6 +249,7 @@ impl<'m> ProgramContext<'m> {
             module,
             program,
             functions: IdVec::new(),
+            collects: program.collecting(),
             globals: None,
             counter_tables: Vec::new(),
             slot_tables: Vec::new(),

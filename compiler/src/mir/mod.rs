@@ -648,6 +648,25 @@ impl TerminatorKind {
 
 impl Program {
     /// Per function, the PL functions it calls (once per call site).
+    /// Per function, whether a collection may happen while it runs: it allocates, or calls a
+    /// function that may collect (to a fixed point over the call graph).
+    pub fn collecting(&self) -> IdVec<FnId, bool> {
+        let callees = self.callees();
+        let mut collects: IdVec<FnId, bool> =
+            self.functions.iter().map(Function::allocates).collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (f, called) in callees.iter_enumerated() {
+                if !collects[f] && called.iter().any(|&g| collects[g]) {
+                    collects[f] = true;
+                    changed = true;
+                }
+            }
+        }
+        collects
+    }
+
     pub fn callees(&self) -> IdVec<FnId, Vec<FnId>> {
         (self.functions.iter())
             .map(|func| {
@@ -737,12 +756,17 @@ impl Function {
             .any(|s| s.kind.called_function().is_some())
     }
 
-    /// Whether a collection may happen while the function runs: it calls a PL function or
-    /// allocates (a string, an array, a struct).
-    pub fn may_collect(&self) -> bool {
-        (self.blocks.iter().flat_map(|b| &b.stmts)).any(|s| match &s.kind {
+    /// Whether the function itself allocates (a string, an array, a struct), where the
+    /// collector may run.
+    pub fn allocates(&self) -> bool {
+        (self.blocks.iter().flat_map(|b| &b.stmts)).any(|s| self.allocates_at(s))
+    }
+
+    /// Whether statement `s` of the function allocates (calls of PL functions aside).
+    pub fn allocates_at(&self, s: &Statement) -> bool {
+        match &s.kind {
             StatementKind::Call { callee, .. } => match callee {
-                Callee::Function(_) => true,
+                Callee::Function(_) => false,
                 Callee::Builtin(b) => matches!(
                     b,
                     Builtin::ToStr | Builtin::Fixed | Builtin::Substr | Builtin::ReadLine
@@ -754,7 +778,7 @@ impl Function {
                 _ => false,
             },
             _ => false,
-        })
+        }
     }
 
     /// Whether the function records block trace events (`--trace-blocks`): the passes that copy

@@ -15,8 +15,8 @@
 //! Block ids in `Trace` statements name the blocks as lowered, not the current ones: not checked.
 
 use super::{
-    Callee, Const, Function, GlobalId, LocalId, Operand, Program, Rvalue, Statement,
-    StatementKind, StreamEvent, StructDef, StructId, TerminatorKind, Type,
+    Callee, Const, Function, GlobalId, LocalId, Operand, Program, Rvalue, Statement, StatementKind,
+    StreamEvent, StructDef, StructId, TerminatorKind, Type,
 };
 
 /// What is wrong, naming the function and block.

@@ -55,7 +55,9 @@ impl Header {
     }
 
     pub fn with_capacity(self, bytes: usize) -> Header {
-        let capacity = u64::try_from(bytes).unwrap_or(u64::MAX).min(u64::from(u32::MAX));
+        let capacity = u64::try_from(bytes)
+            .unwrap_or(u64::MAX)
+            .min(u64::from(u32::MAX));
         Header(self.0 & !(u64::MAX << CAPACITY_SHIFT) | capacity << CAPACITY_SHIFT)
     }
 
@@ -113,9 +115,14 @@ mod tests {
     #[test]
     fn fields_round_trip() {
         let h = Header::of_struct(77).with_capacity(40);
-        assert_eq!((h.kind(), h.struct_id(), h.capacity()), (Kind::Struct, 77, 40));
+        assert_eq!(
+            (h.kind(), h.struct_id(), h.capacity()),
+            (Kind::Struct, 77, 40)
+        );
         assert!(!h.is_marked() && !h.is_appendable());
-        let s = Header::new(Kind::Str).appendable().with_capacity(usize::MAX);
+        let s = Header::new(Kind::Str)
+            .appendable()
+            .with_capacity(usize::MAX);
         assert_eq!((s.kind(), s.capacity()), (Kind::Str, u32::MAX as usize));
         assert!(s.is_appendable());
         assert!(Header(s.0 | MARK).is_marked());

@@ -392,7 +392,10 @@ mod tests {
         for words in 2..=MAX_CELL / 8 {
             let size = CLASS_SIZES[CLASS_OF[words] as usize];
             assert!(size >= words * 8);
-            assert!(size - words * 8 <= size / 4, "{words} words in {size} bytes");
+            assert!(
+                size - words * 8 <= size / 4,
+                "{words} words in {size} bytes"
+            );
         }
     }
 
@@ -453,7 +456,11 @@ mod tests {
             let object = heap.alloc(16, Header::new(Kind::Str), no_collection);
             let object = object.unwrap().as_ptr();
             // SAFETY: a fresh object of 16 bytes.
-            assert!(unsafe { std::slice::from_raw_parts(object, 16) }.iter().all(|&b| b == 0));
+            assert!(
+                unsafe { std::slice::from_raw_parts(object, 16) }
+                    .iter()
+                    .all(|&b| b == 0)
+            );
             reused += usize::from(objects.contains(&object));
         }
         assert_eq!(reused, 5_000);
@@ -470,7 +477,11 @@ mod tests {
         let other = heap.alloc(1000, Header::new(Kind::Str), no_collection);
         let other = other.unwrap().as_ptr();
         // SAFETY: 1000 bytes.
-        assert!(unsafe { std::slice::from_raw_parts(other, 1000) }.iter().all(|&b| b == 0));
+        assert!(
+            unsafe { std::slice::from_raw_parts(other, 1000) }
+                .iter()
+                .all(|&b| b == 0)
+        );
         assert_eq!(heap.in_use, BLOCK);
     }
 

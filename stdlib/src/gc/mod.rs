@@ -196,10 +196,14 @@ mod tests {
             // Garbage in between.
             alloc(100, Header::new(Kind::Str), &[]).unwrap();
         }
-        let kept = alloc(8 + 3 * 8, Header::new(Kind::Refs), &[]).unwrap().as_ptr();
+        let kept = alloc(8 + 3 * 8, Header::new(Kind::Refs), &[])
+            .unwrap()
+            .as_ptr();
         // SAFETY: an array of three slots.
         unsafe { kept.cast::<u64>().write(3) };
-        let element = alloc(8, Header::new(Kind::Scalars), &[kept]).unwrap().as_ptr();
+        let element = alloc(8, Header::new(Kind::Scalars), &[kept])
+            .unwrap()
+            .as_ptr();
         // SAFETY: as above.
         unsafe { kept.cast::<u64>().add(2).write(element as u64) };
         for _ in 0..100 {
@@ -224,7 +228,12 @@ mod tests {
     #[test]
     fn a_long_list_is_marked_with_a_work_list() {
         let globals = vec![0u64; 1];
-        start_with_globals(&globals, vec![0], vec![vec![0].into_boxed_slice()], u64::MAX);
+        start_with_globals(
+            &globals,
+            vec![0],
+            vec![vec![0].into_boxed_slice()],
+            u64::MAX,
+        );
         let mut head = std::ptr::null_mut::<u8>();
         for _ in 0..1_000_000 {
             let node = alloc(8, Header::of_struct(0), &[head]).unwrap().as_ptr();

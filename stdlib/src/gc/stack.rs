@@ -129,11 +129,13 @@ impl Frames {
             return None;
         }
         let offset = u32::try_from(ret - start).ok()?;
-        Some(match safepoints.binary_search_by_key(&offset, |&(o, _)| o) {
-            Ok(i) => &safepoints[i].1,
-            // A call across which no reference is live has no stack map.
-            Err(_) => &[],
-        })
+        Some(
+            match safepoints.binary_search_by_key(&offset, |&(o, _)| o) {
+                Ok(i) => &safepoints[i].1,
+                // A call across which no reference is live has no stack map.
+                Err(_) => &[],
+            },
+        )
     }
 
     /// Calls `visit` with every reference the generated code's frames hold.

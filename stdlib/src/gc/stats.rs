@@ -17,7 +17,9 @@ pub const STATS_VAR: &str = "PCC_GC_STATS";
 /// `PCC_GC_STRESS=N`: collect every N allocations; `None` when unset or empty. Anything but a
 /// positive number is ignored with a warning.
 pub fn stress_from_env() -> Option<u64> {
-    let text = std::env::var(STRESS_VAR).ok().filter(|text| !text.is_empty())?;
+    let text = std::env::var(STRESS_VAR)
+        .ok()
+        .filter(|text| !text.is_empty())?;
     match text.trim().parse::<u64>() {
         Ok(n) if n > 0 => Some(n),
         _ => {
@@ -46,10 +48,7 @@ pub fn install() {
     if std::env::var(STATS_VAR).is_ok_and(|value| value == "1") {
         crate::register_exit_hook(Box::new(|| {
             let pauses = PAUSES.lock().unwrap_or_else(PoisonError::into_inner);
-            eprintln!(
-                "{}",
-                summary(&pauses, PEAK_HEAP.load(Ordering::Relaxed))
-            );
+            eprintln!("{}", summary(&pauses, PEAK_HEAP.load(Ordering::Relaxed)));
             true
         }));
     }
