@@ -102,7 +102,7 @@ pub fn translate(
         non_null: HashSet::new(),
         movable_lengths: !(mir.blocks.iter())
             .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
-        movable_here: true,
+        movable_here: !collects,
         collects,
         print_area: None,
         appends: AppendRvalues::of(mir),
@@ -155,18 +155,7 @@ pub fn translate(
         }
         t.stop_counter = None;
         t.flush_at_stop = &block.flush_at_stop;
-        // Statements from here on collect nothing: a value a movable load gives a temporary of
-        // this block is used before any collection.
-        let quiet_from = (block.stmts.iter())
-            .rposition(|s| t.may_collect_at(s))
-            .map_or(0, |i| i + 1);
-        for (i, stmt) in block.stmts.iter().enumerate() {
-            let dest = match &stmt.kind {
-                StatementKind::Assign(dest, _) => Some(*dest),
-                StatementKind::Call { dest, .. } => *dest,
-                _ => None,
-            };
-            t.movable_here = !collects || (i >= quiet_from && dest.is_some_and(|d| block_local[d]));
+        for stmt in &block.stmts {
             t.statement(stmt)?;
         }
         // A latch's exit arm leaves through a block of its own: Cranelift rematerializes an
@@ -261,11 +250,11 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// spilled and push the loop's own variables to the stack (bytecode_vm ran 13% slower),
     /// nor, for a length a statement reads into a local, where `movable_here` is false.
     pub movable_lengths: bool,
-    /// Whether the statement being translated may read a length or an element of an array the
-    /// function never writes with a load Cranelift may move: Cranelift places such a load at its
-    /// first use, which must not come after a call that collects the object it reads (`len(t)`
-    /// of a temporary `t` that a later `print` prints). So only in a function that cannot
-    /// collect, or into a temporary of the block after its last statement that may collect.
+    /// Whether the function may read a length into a local, or an element of an array it never
+    /// writes, with a load Cranelift may move: Cranelift places such a load (and the pure
+    /// arithmetic on its value) at its first use, which must not come after a call that
+    /// collects the object it reads (`len(t)` of a temporary `t` that a later `print` prints).
+    /// So only in a function that cannot collect.
     pub movable_here: bool,
     /// Whether a collection may happen while the function runs (`Program::collecting`).
     collects: bool,
@@ -1057,14 +1046,6 @@ impl FunctionTranslator<'_, '_> {
         self.builder.ins().call(func_ref, args);
         self.builder.ins().trap(UNREACHABLE);
         Ok(())
-    }
-
-    /// Whether statement `s` may collect: it allocates, or calls a function that may.
-    fn may_collect_at(&self, s: &Statement) -> bool {
-        self.mir.allocates_at(s)
-            || s.kind
-                .called_function()
-                .is_some_and(|f| self.cx.collects[f])
     }
 
     /// A new array of `len` elements of type `element` (`None`: of an empty literal), each
