@@ -20,8 +20,8 @@
 4. Native executables (`pcc build -O2`): build time, size, run time against `pcc run -O2`.
 5. With `--code-only`, only the generated code: gcc -O2, pcc -O2 and, with `--baseline`, another
    pcc binary at -O2, on the suite, all three runs interleaved (a tenth of the suite table's time),
-   in user time: the system time of pcc's programs is the kernel zeroing fresh pages (PL never
-   frees), which on this virtual machine varies by seconds between runs of one binary.
+   in user time: the system time of pcc's programs is mostly the kernel zeroing fresh pages, which
+   on this virtual machine varies by seconds between runs of one binary.
 6. With `--compile-only`, only the suite's compile times (CPU seconds of `pcc build -O2 --emit obj`,
    the column of the suite table) for this pcc and, with `--baseline`, another, runs interleaved,
    and their sums: the figure the suite table's single column is too noisy to compare.

@@ -34,7 +34,7 @@ impl FunctionTranslator<'_, '_> {
             }
             Builtin::Exit => return self.call_runtime_opt(&runtime::EXIT, &values),
             Builtin::Len => {
-                let movable = self.movable_lengths && self.movable_here;
+                let movable = self.movable_lengths && self.quiet;
                 load_len(&mut self.builder, arg(0)?, movable)
             }
             Builtin::ToFloat => self.builder.ins().fcvt_from_sint(types::F64, arg(0)?),

@@ -23,6 +23,7 @@ use super::layout::{
     load_element, load_slot, slot_offset, store_element, store_slot,
 };
 use super::program::ProgramContext;
+use super::roots;
 use super::runtime::{self, Ret, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::appends::AppendRvalues;
@@ -43,9 +44,6 @@ pub fn translate(
     builder_cx: &mut FunctionBuilderContext,
 ) -> Result<()> {
     let mir = &cx.program.functions[id];
-    // A function that cannot collect is never on the stack during a collection: its references
-    // need no stack maps, and Cranelift may place its loads anywhere.
-    let collects = cx.collects[id];
     let mut builder = FunctionBuilder::new(func, builder_cx);
     let block_local = block_local_temps(mir);
     let vars = mir
@@ -54,15 +52,7 @@ pub fn translate(
         .zip(&block_local)
         .map(|(local, &block_local)| match clif_type(&local.ty) {
             Some(_) if block_local => Some(Local::Value(None)),
-            Some(ty) => {
-                let var = builder.declare_var(ty);
-                // The collector finds the references live across a call in the stack slots
-                // Cranelift's user stack maps name (`pcc_stdlib`'s `gc::stack`).
-                if collects && local.ty.is_reference() {
-                    builder.declare_var_needs_stack_map(var);
-                }
-                Some(Local::Var(var))
-            }
+            Some(ty) => Some(Local::Var(builder.declare_var(ty))),
             None => None,
         })
         .collect();
@@ -102,8 +92,7 @@ pub fn translate(
         non_null: HashSet::new(),
         movable_lengths: !(mir.blocks.iter())
             .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
-        movable_here: !collects,
-        collects,
+        quiet: true,
         print_area: None,
         appends: AppendRvalues::of(mir),
     };
@@ -118,6 +107,7 @@ pub fn translate(
         }
     }
     let non_null_at_entry = NonNull::of(mir);
+    let collections = roots::collections(mir, id, &t.cx.collects);
     t.edge_emitted(mir::ENTRY);
     // Reverse postorder, then unreachable blocks: a block's dominators come before it, and a
     // block that is no loop header is sealed when translated.
@@ -155,8 +145,19 @@ pub fn translate(
         }
         t.stop_counter = None;
         t.flush_at_stop = &block.flush_at_stop;
-        for stmt in &block.stmts {
-            t.statement(stmt)?;
+        for ((stmt, held), &quiet) in (block.stmts.iter())
+            .zip(&collections.held[b])
+            .zip(&collections.quiet[b])
+        {
+            t.quiet = quiet;
+            match held {
+                Some(held) => {
+                    t.copy_locals(&held.during, true)?;
+                    t.statement(stmt)?;
+                    t.copy_locals(&held.after, false)?;
+                }
+                None => t.statement(stmt)?,
+            }
         }
         // A latch's exit arm leaves through a block of its own: Cranelift rematerializes an
         // add of a constant in each block that uses it, and a value the loop passes out on its
@@ -248,16 +249,12 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// Whether lengths may be hoisted out of loops: not in a function with a `match` dispatch
     /// (an interpreter's loop), whose arms keep so many values live that hoisted lengths are
     /// spilled and push the loop's own variables to the stack (bytecode_vm ran 13% slower),
-    /// nor, for a length a statement reads into a local, where `movable_here` is false.
+    /// nor, for a length a statement reads into a local, where a collection may follow (`quiet`).
     pub movable_lengths: bool,
-    /// Whether the function may read a length into a local, or an element of an array it never
-    /// writes, with a load Cranelift may move: Cranelift places such a load (and the pure
-    /// arithmetic on its value) at its first use, which must not come after a call that
-    /// collects the object it reads (`len(t)` of a temporary `t` that a later `print` prints).
-    /// So only in a function that cannot collect.
-    pub movable_here: bool,
-    /// Whether a collection may happen while the function runs (`Program::collecting`).
-    collects: bool,
+    /// Whether no collection can happen from the statement being translated on
+    /// (`roots::Collections::quiet`): only then may it read a length into a local, or an element
+    /// of an array it never writes, with a load Cranelift may move.
+    pub quiet: bool,
     /// Where `print` lays out its values (`builtins.rs`), once made.
     pub print_area: Option<StackSlot>,
     /// The string appends of the function and whether each is in place (`mir/appends.rs`).
@@ -815,7 +812,7 @@ impl FunctionTranslator<'_, '_> {
                 readonly,
             } => {
                 let (mut flags, ty, size) = self.element_access(base)?;
-                if *readonly && self.movable_here {
+                if *readonly && self.quiet {
                     // A pure value to Cranelift: its elaboration places the read with the
                     // arithmetic that uses it, where a load could fold into it.
                     flags = flags.with_readonly().with_can_move();
@@ -1260,15 +1257,31 @@ impl FunctionTranslator<'_, '_> {
             .ok_or_else(|| CodegenError::internal(format!("local _{local} has no value")))
     }
 
+    /// Gives each of `locals` a new SSA value, a copy of its current one, that the collector
+    /// finds while the next statement runs if `rooted` (`roots.rs`). A copy of a value known
+    /// non-null is.
+    fn copy_locals(&mut self, locals: &[LocalId], rooted: bool) -> Result<()> {
+        for &local in locals {
+            let value = self.operand(&Operand::Local(local))?;
+            let copy = self.builder.ins().iadd_imm_s(value, 0);
+            if rooted {
+                self.builder.declare_value_needs_stack_map(copy);
+            }
+            if self
+                .non_null
+                .contains(&self.builder.func.dfg.resolve_aliases(value))
+            {
+                self.non_null.insert(copy);
+            }
+            self.assign(local, copy)?;
+        }
+        Ok(())
+    }
+
     fn assign(&mut self, local: LocalId, value: Value) -> Result<()> {
         match self.local(local)? {
             Local::Var(var) => self.builder.def_var(var, value),
-            Local::Value(_) => {
-                if self.collects && self.mir.locals[local].ty.is_reference() {
-                    self.builder.declare_value_needs_stack_map(value);
-                }
-                self.vars[local] = Some(Local::Value(Some(value)));
-            }
+            Local::Value(_) => self.vars[local] = Some(Local::Value(Some(value))),
         }
         Ok(())
     }

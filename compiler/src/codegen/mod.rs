@@ -20,6 +20,7 @@ mod layout;
 mod loop_alignment;
 mod object;
 mod program;
+mod roots;
 mod runtime;
 #[cfg(test)]
 mod tests;

@@ -1323,3 +1323,73 @@ fn main() { println(f([1, 2], 0)); }
     // The cold arm was the second: the branch tests the opposite condition.
     assert_ne!(branch, first_branch);
 }
+
+/// A reference a loop reads every iteration stays in a register: only its copy held across the
+/// statement that may collect goes to the stack, stored before it and loaded once after it
+/// (`roots.rs`), where Cranelift's own spiller would load it at every read.
+#[test]
+fn references_go_to_the_stack_only_across_a_collection() {
+    // Locals: [int], str, int, bool, int.
+    let (a, s, i, c, x) = (0, 1, 2, 3, 4);
+    let mut f = function(
+        "main",
+        &[],
+        &[
+            Type::Array(Box::new(Type::Int)),
+            Type::Str,
+            Type::Int,
+            Type::Bool,
+            Type::Int,
+        ],
+        Type::Int,
+    );
+    let read = || {
+        assign(
+            x,
+            Rvalue::Index {
+                base: local(a),
+                index: local(i),
+                checked: true,
+                readonly: false,
+            },
+        )
+    };
+    f.blocks = vec![
+        block(
+            vec![
+                assign(
+                    a,
+                    Rvalue::ArrayRepeat {
+                        value: int(3),
+                        count: int(10),
+                    },
+                ),
+                assign(s, Rvalue::Use(string(""))),
+                assign(i, Rvalue::Use(int(0))),
+            ],
+            goto(1),
+        ),
+        block(
+            vec![binary(c, BinOp::Lt, local(i), int(10))],
+            branch(local(c), 2, 3),
+        ),
+        block(
+            vec![
+                read(),
+                binary(s, BinOp::Add, local(s), string("x")),
+                read(),
+                binary(i, BinOp::Add, local(i), local(x)),
+            ],
+            goto(1),
+        ),
+        block(
+            vec![builtin(Some(x), Builtin::Len, vec![local(s)])],
+            ret(local(x)),
+        ),
+    ]
+    .into();
+    let program = program(vec![f]);
+    assert_eq!(run(&program), 4);
+    let clif = emit_clif(&program, "", &Options { opt_level: 0 }, Some("main")).unwrap();
+    assert_eq!(clif.matches("stack_addr").count(), 2, "{clif}");
+}

@@ -763,7 +763,7 @@ impl Function {
     }
 
     /// Whether statement `s` of the function allocates (calls of PL functions aside).
-    fn allocates_at(&self, s: &Statement) -> bool {
+    pub fn allocates_at(&self, s: &Statement) -> bool {
         match &s.kind {
             StatementKind::Call { callee, .. } => match callee {
                 Callee::Function(_) => false,
