@@ -655,6 +655,21 @@ impl Gen {
                     let v = e(self, scope, ty);
                     return vec![Stmt::simple(Expr::node(&["", field, ";"], vec![p, v]))];
                 }
+                let strs = self.vars_of(scope, Ty::Str, true);
+                if target == 3 && !strs.is_empty() && self.chance(50) {
+                    // A string grown where it is (`pcc_str_append` in place) unless another
+                    // variable holds it too; by a literal or a number, so it grows linearly.
+                    let s = self.pick(&strs).name;
+                    let piece = match self.below(2) {
+                        0 => self.literal(scope, Ty::Str),
+                        _ => Expr::node(&["str(", ")"], vec![e(self, scope, Ty::Int)]),
+                    };
+                    let head = match self.below(2) {
+                        0 => format!("{s} += "),
+                        _ => format!("{s} = {s} + "),
+                    };
+                    return vec![Stmt::simple(Expr::node(&[&head, ";"], vec![piece]))];
+                }
                 let var = self.pick(&ints);
                 let op = self.pick(&[" += ", " -= ", " *= ", " ^= ", " <<= ", " = "]);
                 let v = e(self, scope, Ty::Int);
