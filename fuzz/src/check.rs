@@ -300,11 +300,13 @@ fn check_stages(runner: &Runner, source: &str, depth: Depth) -> Result<(), Stop>
         compare(level, &reference, &jit, true, &f)?;
     }
     // A collection at every allocation: a reference the collector missed shows as a difference.
+    // Each collection marks the whole live heap, so a program that allocates much while it holds
+    // much may run out of time here alone: skipped (and reported), not a mismatch.
     for level in &levels[levels.len() - 1..] {
         let f = flags(&[level]);
         let stressed = runner
             .pcc_run_with(&f, &[GC_STRESS])
-            .ok_or_else(|| timed_out(&f))?;
+            .ok_or(Stop::Skip(Skip::Timeout))?;
         compare(
             &format!("{level} PCC_GC_STRESS=1"),
             &reference,
