@@ -31,6 +31,10 @@ fn main() {
     trials.push(Trial::test("refused options", refusals));
     trials.push(Trial::test("long chains drop", long_chains));
     trials.push(Trial::test(
+        "the call depth limit of each engine",
+        call_depth,
+    ));
+    trials.push(Trial::test(
         "long invalid tokens are quoted in part",
         long_tokens,
     ));
@@ -236,3 +240,59 @@ fn main() {
     println("mix", count);
 }
 "#;
+
+/// The documented call depth limit (docs/LANGUAGE.md, "Runtime errors"): up to 200,000
+/// activations every engine and level runs the program the same; an unbounded recursion is the
+/// same `stack overflow` error, at the same location, with status 101; between the
+/// interpreter's limit and the end of compiled code's stack (frames of a few words: millions of
+/// calls), the interpreter reports the overflow and compiled code runs on.
+fn call_depth() -> Result<(), Failed> {
+    let scratch = Scratch::new("depth");
+    let source = scratch.path("deep.pl");
+    std::fs::write(
+        &source,
+        "fn down(n: int) -> int {\n    if n == 0 { return 0; }\n    return 1 + down(n - 1);\n}\n\n\
+         fn main() {\n    println(down(parse_int(arg(0))));\n}\n",
+    )?;
+    let engines: [&[&str]; 3] = [&["--engine", "interp"], &["-O", "0"], &["-O", "2"]];
+    let run = |flags: &[&str], depth: usize| {
+        pcc_in(
+            &scratch.0,
+            &run_args(&source, flags, &[depth.to_string()]),
+            "",
+        )
+    };
+    let overflow = format!(
+        "runtime error: stack overflow (recursion too deep)\n  --> {}:1:4 in function `down`\n",
+        source.display()
+    );
+    let overflow = overflow.as_str();
+    // `main` and 199,999 activations of `down`: at the limit.
+    let limit = pcc::interp::MAX_DEPTH;
+    assert_eq!(limit, 200_000);
+    for flags in engines {
+        let at = run(flags, limit - 2);
+        assert_eq!(
+            (at.status, at.stdout),
+            (0, format!("{}\n", limit - 2)),
+            "{flags:?}"
+        );
+        let unbounded = run(flags, 1 << 40);
+        assert_eq!(
+            (unbounded.status, unbounded.stderr.as_str()),
+            (101, overflow),
+            "{flags:?}"
+        );
+    }
+    let past = run(engines[0], limit - 1);
+    assert_eq!((past.status, past.stderr.as_str()), (101, overflow));
+    for flags in &engines[1..] {
+        let compiled = run(flags, 1_000_000);
+        assert_eq!(
+            (compiled.status, compiled.stdout),
+            (0, "1000000\n".to_string()),
+            "{flags:?}"
+        );
+    }
+    Ok(())
+}

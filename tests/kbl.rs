@@ -35,6 +35,10 @@ fn main() {
     ));
     trials.push(Trial::test("k_out_of_range_is_refused", k_out_of_range));
     trials.push(Trial::test(
+        "the_forests_running_out_of_memory_is_the_out_of_memory_error",
+        forests_out_of_memory,
+    ));
+    trials.push(Trial::test(
         "masked_convolution_runs_of_ten_repeat_one_path",
         masked_convolution,
     ));
@@ -395,5 +399,45 @@ fn masked_convolution() -> Result<(), Failed> {
     if seen != [0, 1] {
         return Err(format!("the hottest runs of `convolve` are {hottest:?}").into());
     }
+    Ok(())
+}
+
+/// A loop with 2^20 distinct paths under `ulimit -v`: the forest outgrows what the runtime lets
+/// the forests take, and the program ends with the `out of memory` runtime error (status 101)
+/// and the profile of what was counted written, where the allocator failing aborted it (SIGABRT,
+/// no profile).
+fn forests_out_of_memory() -> Result<(), Failed> {
+    let scratch = Scratch::new("kbl-oom");
+    let mut source = String::from(
+        "fn main() {\n    let s = 0;\n    let i = 0;\n    while i < 3000000 {\n        \
+         let x = i * 2654435761 % 1048576;\n",
+    );
+    for k in 0..20 {
+        source += &format!("        if x / {} % 2 == 1 {{ s += {k}; }}\n", 1 << k);
+    }
+    source += "        i += 1;\n    }\n    println(s);\n}\n";
+    let file = scratch.path("paths.pl");
+    std::fs::write(&file, source)?;
+    let out = scratch.path("paths.json");
+    let script = format!(
+        "ulimit -v 1500000 && exec '{}' run paths.pl --profile kbl --profile-out paths.json",
+        env!("CARGO_BIN_EXE_pcc")
+    );
+    let mut command = std::process::Command::new("sh");
+    command.args(["-c", &script]).current_dir(&scratch.0);
+    let run = common::run_command(command, "")?;
+    assert_eq!(run.status, 101, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("runtime error: out of memory\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("kbl profile written to"),
+        "{}",
+        run.stderr
+    );
+    let profile = read_json(&out);
+    assert!(!profile["functions"].as_array().unwrap().is_empty());
     Ok(())
 }

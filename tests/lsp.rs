@@ -457,6 +457,54 @@ fn profile_lenses_and_stale_warnings() {
     shutdown(client);
 }
 
+/// Issue 52: a FIFO named like a profile beside a document would block the server in `open`
+/// for as long as no one writes to it. Profiles are read only if they are regular files. A
+/// watchdog opens the FIFO for writing after 10 s, which frees a server blocked on it (and
+/// fails the test) rather than hang it.
+#[test]
+fn a_fifo_beside_a_document_does_not_hang_the_server() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let scratch = common::Scratch::new("lsp_fifo");
+    let source = "fn main() {\n    println(1);\n}\n";
+    let file = scratch.path("prog.pl");
+    std::fs::write(&file, source).unwrap();
+    let fifo = scratch.path("prog.bl.profile.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let freed = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let (fifo, freed) = (fifo.clone(), freed.clone());
+        move || {
+            std::thread::sleep(std::time::Duration::from_secs(10));
+            // Returns only once a reader has the FIFO open: the server was blocked on it.
+            if std::fs::OpenOptions::new().write(true).open(&fifo).is_ok() {
+                freed.store(true, Ordering::SeqCst);
+            }
+        }
+    };
+    std::thread::spawn(watchdog);
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start();
+    initialize(&mut client, json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": source } }),
+    );
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert!(
+        !freed.load(Ordering::SeqCst),
+        "the server waited for a writer of the FIFO"
+    );
+    assert_eq!(lenses, json!([]), "{lenses}");
+    shutdown(client);
+    assert!(!freed.load(Ordering::SeqCst));
+}
+
 /// A small deterministic generator (xorshift), so a failure can be replayed.
 struct Rng(u64);
 

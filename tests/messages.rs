@@ -160,3 +160,55 @@ fn a_listing_into_a_closed_pipe_ends_quietly() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// Issue 52: `pcc run prog.pl | head -1` of a program printing a lot: the error of writing into
+/// the closed pipe is a runtime error like the others, with the location of the `print` that
+/// found the pipe closed, from the JIT, the interpreter and an executable.
+#[test]
+fn a_print_into_a_closed_pipe_has_a_location() {
+    let scratch = Scratch::new("pipe");
+    let file = program(
+        &scratch,
+        "fn main() {\n    let i = 0;\n    while true {\n        println(\"line\", i);\n        \
+         i = i + 1;\n    }\n}\n",
+    );
+    let exe = scratch.file("p");
+    let built = pcc_in(&scratch.0, &["build", &file, "-o", &exe], "");
+    assert_eq!(built.status, 0, "{}", built.stderr);
+    let commands: [(&str, Vec<&str>); 3] = [
+        ("jit", vec![env!("CARGO_BIN_EXE_pcc"), "run", &file]),
+        (
+            "interp",
+            vec![
+                env!("CARGO_BIN_EXE_pcc"),
+                "run",
+                "--engine",
+                "interp",
+                &file,
+            ],
+        ),
+        ("executable", vec![&exe]),
+    ];
+    for (how, args) in commands {
+        let mut child = Command::new(args[0])
+            .args(&args[1..])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("starts");
+        // As `head -1` does: one line read, then the pipe closed.
+        let mut first = [0u8; 6];
+        std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+        assert_eq!(&first, b"line 0");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(101), "{how}: {stderr}");
+        assert!(
+            stderr.starts_with("runtime error: cannot write to stdout: Broken pipe")
+                && stderr.ends_with("/p.pl:4:9 in function `main`\n")
+                && stderr.lines().count() == 2,
+            "{how}: {stderr}"
+        );
+    }
+}

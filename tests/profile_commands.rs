@@ -472,6 +472,12 @@ fn bad_files_are_refused_by_every_command() {
     let scratch = Scratch::new("bad");
     let good = fixture("add_even.10.bl.json");
     let missing = scratch.path("missing.json");
+    let fifo = scratch.path("fifo.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
     let cases = [
         (fixture("bad/not_json.json"), "profile is not valid JSON: "),
         (
@@ -499,7 +505,20 @@ fn bad_files_are_refused_by_every_command() {
             fixture("bad/inconsistent.json"),
             "invalid profile: function `add_even`: path id 7 is not below num_paths 6",
         ),
+        (
+            fixture("bad/duplicate_mode.json"),
+            "invalid profile: duplicate key \"mode\" at line 1 column",
+        ),
         (missing.clone(), "No such file or directory"),
+        // A FIFO would block the reader until someone writes to it; /dev/zero never ends.
+        (
+            fifo.clone(),
+            "it is a FIFO (named pipe), not a regular file",
+        ),
+        (
+            PathBuf::from("/dev/zero"),
+            "it is a character device, not a regular file",
+        ),
     ];
     let out = scratch.path("out.json");
     for (bad, message) in &cases {
@@ -965,4 +984,50 @@ fn function_names_of_any_length_fit_the_tables() {
         "{}",
         run.stdout
     );
+}
+
+/// Issue 52: counts that add up past 2^64 − 1 stay there, and `merge` says so on stderr rather
+/// than write the saturated counts silently.
+#[test]
+fn merge_warns_when_a_count_saturates() {
+    let dir = Scratch::new("saturate");
+    let source = root().join("programs/add_even.pl");
+    let write = |name: &str, count: u64| {
+        let mut profile = common::read_json(&fixture("add_even.10.bl.json"));
+        profile["source"]["path"] = source.to_str().unwrap().into();
+        let add_even = profile["functions"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|f| f["name"] == "add_even")
+            .unwrap();
+        add_even["paths"][0]["count"] = count.into();
+        std::fs::write(dir.path(name), profile.to_string()).unwrap();
+    };
+    write("a.json", u64::MAX - 1);
+    write("b.json", 2);
+    let run = pcc_in(
+        &dir.0,
+        &["profile", "merge", "a.json", "b.json", "-o", "m.json"],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "warning: counts saturated at 18446744073709551615 (2^64 - 1) in `add_even`: their \
+             sums are larger, the merged profile holds 2^64 - 1 instead\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    let merged = common::read_json(&dir.path("m.json"));
+    let counts = path_counts(function(&merged, "add_even"));
+    assert!(counts.iter().any(|&(_, c)| c == u64::MAX), "{counts:?}");
+    // No warning when nothing saturates.
+    write("b.json", 0);
+    let run = pcc_in(
+        &dir.0,
+        &["profile", "merge", "a.json", "b.json", "-o", "m.json"],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains("saturated"), "{}", run.stderr);
 }

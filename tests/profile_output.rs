@@ -152,6 +152,16 @@ fn outputs_that_are_not_regular_files_are_refused_before_the_run() {
     );
     std::fs::write(scratch.path("file"), "").unwrap();
     assert_refused(&scratch, "file/p.json", "`file` is not a directory");
+    // Issue 52: a path ending in `/` names a directory, even one that does not exist; it was
+    // taken for the file `newdir`, and the write failed after the run.
+    for out in ["newdir/", "newdir/.", "file/"] {
+        assert_refused(
+            &scratch,
+            out,
+            &format!("`{out}` ends with `/`, so it names a directory, not a file"),
+        );
+    }
+    assert!(!scratch.path("newdir").exists());
 }
 
 #[test]

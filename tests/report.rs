@@ -583,6 +583,56 @@ fn folded_stacks_sum_to_the_profiles_total() {
     );
 }
 
+/// A deep recursion's whole program path as folded stacks: one stack per depth, each written
+/// out frame by frame (the stacks as strings were quadratic in memory: a 60,000-deep recursion
+/// aborted), sorted by stack frame by frame, a caller's stack before those it calls.
+#[test]
+fn folded_stacks_of_a_deep_recursion() {
+    let scratch = Scratch::new("folded-deep");
+    std::fs::write(
+        scratch.path("deep.pl"),
+        "fn down(n: int) -> int {\n    if n == 0 {\n        return 0;\n    }\n    return 1 + down(n - 1);\n}\n\n\
+         fn main() {\n    println(down(300));\n}\n",
+    )
+    .unwrap();
+    let profile = profiled(&scratch, "deep.pl", "wpp");
+    let args = [
+        "profile",
+        "export",
+        profile.to_str().unwrap(),
+        "--format",
+        "folded",
+    ];
+    let run = pcc(&scratch, &args);
+    let out = scratch.path("deep.folded");
+    let mut to_file = args.to_vec();
+    to_file.extend(["-o", out.to_str().unwrap()]);
+    pcc(&scratch, &to_file);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), run.stdout);
+    let trace_length = read_json(&profile)["wpp"]["trace_length"].as_u64().unwrap();
+    let mut sum = 0;
+    let mut depths = Vec::new();
+    for line in run.stdout.lines() {
+        let (stack, count) = line.rsplit_once(' ').unwrap();
+        sum += count.parse::<u64>().unwrap();
+        let frames: Vec<&str> = stack
+            .split(';')
+            .filter(|f| !f.starts_with("line "))
+            .collect();
+        assert_eq!(frames[0], "main", "{line}");
+        assert!(frames[1..].iter().all(|&f| f == "down"), "{line}");
+        depths.push(frames.len());
+    }
+    assert_eq!(sum, trace_length);
+    // 301 activations of `down` under `main`, the deepest the one that returns 0.
+    assert_eq!(depths.iter().max(), Some(&302));
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    assert!(run.stdout.contains(&format!(
+        "main{} 1\n",
+        ";down".repeat(301) + ";line 2;line 3"
+    )));
+}
+
 #[test]
 fn dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue() {
     let scratch = Scratch::new("dot");
@@ -751,4 +801,57 @@ fn reports_render_in_chromium_without_errors() {
         );
         println!("{mode}: screenshot {}", shot.display());
     }
+}
+
+/// The page's CFG layouts share one budget of counted work: the hottest functions' CFGs are laid
+/// out with crossing minimization, the rest without, which their captions say (40 functions of
+/// 77 blocks took 75 s, 1.9 s per layout).
+#[test]
+fn layouts_beyond_the_pages_budget_are_simpler_and_say_so() {
+    let scratch = Scratch::new("report-budget");
+    let mut source = String::new();
+    // Nine functions of 20 `if`s in a loop (44 blocks each), `f0` the coldest.
+    for f in 0..9 {
+        source += &format!(
+            "fn f{f}(n: int) -> int {{\n    let s = 0;\n    let i = 0;\n    while i < n {{\n"
+        );
+        for k in 0..20 {
+            source += &format!(
+                "        if i % {} == {} {{ s += {k}; }}\n",
+                k % 5 + 2,
+                k % 2
+            );
+        }
+        source += "        i += 1;\n    }\n    return s;\n}\n";
+    }
+    source += "fn main() {\n";
+    for f in 0..9 {
+        source += &format!("    println(f{f}({}));\n", 10 * (f + 1));
+    }
+    source += "}\n";
+    std::fs::write(scratch.path("budget.pl"), source).unwrap();
+    let args = [
+        "run",
+        "budget.pl",
+        "--profile",
+        "bl",
+        "--profile-out",
+        "budget.json",
+    ];
+    pcc(&scratch, &args);
+    let profile = scratch.path("budget.json");
+    let html = report(&scratch, &profile, &[]);
+    let note =
+        "drawn without crossing minimization: the page's layout budget went to hotter functions";
+    let simpler = html.matches(note).count();
+    assert!(
+        (1..9).contains(&simpler),
+        "{simpler} of 9 CFGs drawn the simpler way"
+    );
+    // The hottest function's CFG comes first, with crossing minimization.
+    let hottest = html.find("id=\"fn-f8\"").unwrap();
+    let next = html[hottest..]
+        .find("<section")
+        .map_or(html.len(), |i| hottest + i);
+    assert!(!html[hottest..next].contains(note));
 }

@@ -207,3 +207,155 @@ fn missing_targets_are_errors() {
     assert_eq!(run.status, 1);
     assert_eq!(run.stderr, "error: no test programs (`.pl` files) found\n");
 }
+
+/// Issue 52: `X.stdin` that is a FIFO would block the program outside `--timeout` (opening it
+/// waits for a writer); a device never ends. Only regular files are taken, the others fail the
+/// test at once, saying why; so are expected files that are not regular files.
+#[test]
+fn inputs_that_are_not_regular_files_fail_at_once() {
+    let scratch = Scratch::new("fifo-stdin");
+    echo_test(&scratch, "echo");
+    std::fs::remove_file(scratch.path("echo.stdin")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(scratch.path("echo.stdin"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Were the FIFO opened, this would free the test after 20 s rather than let it hang.
+    let fifo = scratch.path("echo.stdin");
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(20));
+        let _ = std::fs::OpenOptions::new().write(true).open(fifo);
+    });
+    write(&scratch, "dev.pl", ECHO);
+    std::os::unix::fs::symlink("/dev/zero", scratch.path("dev.stdout")).unwrap();
+    let run = pcc_in(&scratch.0, &["test", "--timeout", "0"], "");
+    assert_eq!(
+        run.stdout,
+        "FAIL dev.pl\n  cannot read `./dev.stdout`: it is a character device, not a regular \
+         file; pcc test reads only regular files\n\
+         FAIL echo.pl\n  cannot read `./echo.stdin`: it is a FIFO (named pipe), not a regular \
+         file; pcc test reads only regular files\n0 passed, 2 failed\n"
+    );
+    assert_eq!(run.status, 1);
+}
+
+/// A program printing 200,000 wrong lines: the diff skips the common lines in linear time and
+/// shows at most 200 lines from the first difference, saying so (an O(N·D) diff of the whole
+/// took 29 s).
+#[test]
+fn a_long_wrong_output_gets_a_bounded_diff() {
+    let scratch = Scratch::new("long-diff");
+    write(
+        &scratch,
+        "many.pl",
+        "fn main() {\n    for i in 0..200000 {\n        println(i * 2);\n    }\n}\n",
+    );
+    let expected: String = (0..200_000).map(|i| format!("{}\n", i * 3)).collect();
+    write(&scratch, "many.stdout", &expected);
+    let run = pcc_in(&scratch.0, &["test"], "");
+    assert_eq!(run.status, 1);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "FAIL many.pl");
+    assert_eq!(lines[1], "  stdout differs:");
+    assert!(lines[4].starts_with("  @@ -1,"), "{}", &run.stdout[..500]);
+    assert!(
+        run.stdout.contains(
+            "  ... diff cut after 200 lines from line 2, the first that differs (expected: \
+             200000 lines, actual: 200000 lines)\n"
+        ),
+        "{}",
+        &run.stdout[run.stdout.len() - 500..]
+    );
+    assert!(lines.len() < 500, "{} lines", lines.len());
+    // A difference further down: its hunk is numbered where it is.
+    let mut near: String = (0..200_000).map(|i| format!("{}\n", i * 2)).collect();
+    near = near.replacen("\n300000\n", "\n300001\n", 1);
+    write(&scratch, "many.stdout", &near);
+    let run = pcc_in(&scratch.0, &["test"], "");
+    assert_eq!(
+        run.stdout,
+        "FAIL many.pl\n  stdout differs:\n  --- expected\n  +++ actual\n  \
+         @@ -149998,7 +149998,7 @@\n   299994\n   299996\n   299998\n  -300001\n  +300000\n   \
+         300002\n   300004\n   300006\n0 passed, 1 failed\n"
+    );
+}
+
+/// A program printing forever is read to its end (so it never stalls on a full pipe) but
+/// only its first 4 MiB are kept: the timeout ends it, in bounded memory, and the result says
+/// the output was truncated. An output past 4 MiB fails the test even if it ends.
+#[test]
+fn a_runaway_output_is_truncated() {
+    let scratch = Scratch::new("runaway");
+    write(
+        &scratch,
+        "forever.pl",
+        "fn main() {\n    while true {\n        println(\"all work and no play\");\n    }\n}\n",
+    );
+    write(&scratch, "forever.stdout", "");
+    let run = pcc_in(&scratch.0, &["test", "--timeout", "2"], "");
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stdout.starts_with(
+            "FAIL forever.pl\n  timed out after 2 s; stdout truncated after 4194304 bytes (of "
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("; pcc test keeps the first 4 MiB of each output)\n"),
+        "{}",
+        run.stdout
+    );
+    write(
+        &scratch,
+        "forever.pl",
+        "fn main() {\n    for i in 0..300000 {\n        println(\"all work and no play\");\n    }\n}\n",
+    );
+    let run = pcc_in(&scratch.0, &["test", "--format", "json"], "");
+    let report = json(&run.stdout);
+    assert_eq!(
+        report["tests"][0]["error"],
+        "stdout truncated after 4194304 bytes (of 6300000; pcc test keeps the first 4 MiB of \
+         each output)"
+    );
+    assert_eq!(report["tests"][0]["passed"], false);
+    let run = pcc_in(&scratch.0, &["test", "--update"], "");
+    assert_eq!(run.status, 1);
+    assert_eq!(
+        std::fs::read_to_string(scratch.path("forever.stdout")).unwrap(),
+        "",
+        "a truncated output is not written as the expected one"
+    );
+}
+
+/// Issue 52: the merged profile is written here, so it names its source as found from here
+/// (each run recorded `X.pl`, relative to the test's folder): `show` and `annotate` find it.
+#[test]
+fn a_merged_profile_names_its_source_from_where_it_is_written() {
+    let scratch = Scratch::new("profile-source");
+    std::fs::create_dir(scratch.path("sub")).unwrap();
+    echo_test(&scratch, "sub/a");
+    let run = pcc_in(&scratch.0, &["test", "--profile", "bl"], "");
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    let merged = read_json(&scratch.path("a.bl.profile.json"));
+    assert_eq!(merged["source"]["path"], "sub/a.pl");
+    assert_eq!(merged["program"], "sub/a.pl");
+    let run = pcc_in(
+        &scratch.0,
+        &["profile", "annotate", "a.bl.profile.json"],
+        "",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("println(arg(i));"), "{}", run.stdout);
+    let run = pcc_in(&scratch.0, &["profile", "show", "a.bl.profile.json"], "");
+    assert_eq!(run.stderr, "");
+    // From another folder the profile's own folder is where it is looked up.
+    let run = pcc_in(
+        std::path::Path::new("/"),
+        &["profile", "show", &scratch.file("a.bl.profile.json")],
+        "",
+    );
+    assert_eq!(run.stderr, "");
+}

@@ -529,6 +529,38 @@ impl KSlabForest {
         }
     }
 
+    /// Makes room for `ids` more path ids (at most two nodes each, with their arcs), so that
+    /// processing them allocates nothing, or says that memory ran out (the forest unchanged,
+    /// and still usable): the runtime reports the program's `out of memory` error and writes
+    /// the profile of what was counted, instead of aborting inside an allocation. The one
+    /// allocation it cannot cover is the move of a dense forest to hash tables.
+    pub fn try_reserve(&mut self, ids: usize) -> Result<(), std::collections::TryReserveError> {
+        let nodes = ids.saturating_mul(2);
+        self.nodes.try_reserve(nodes)?;
+        match &mut self.index {
+            ChildIndex::Dense { shift, rows, .. } => rows.try_reserve(nodes << *shift)?,
+            ChildIndex::Hashed { roots, arcs, hints } => {
+                hints.try_reserve(nodes)?;
+                roots.try_reserve(nodes)?;
+                arcs.try_reserve(nodes)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The bytes the forest has allocated (its nodes and its index, by capacity).
+    pub fn memory(&self) -> usize {
+        use std::mem::size_of;
+        let index = match &self.index {
+            ChildIndex::Dense { slot_of, rows, .. } => (slot_of.capacity() + rows.capacity()) * 4,
+            ChildIndex::Hashed { roots, arcs, hints } => {
+                (roots.slots.capacity() + arcs.slots.capacity()) * size_of::<Slot>()
+                    + hints.capacity() * size_of::<(u64, u32)>()
+            }
+        };
+        self.nodes.capacity() * size_of::<Node>() + index
+    }
+
     #[cold]
     fn add_node(&mut self, parent: u32, r: u64) -> u32 {
         let node = u32::try_from(self.nodes.len())
@@ -870,6 +902,27 @@ impl ArcTable {
             .iter()
             .filter(|s| s.child != NIL)
             .map(|s| (s.parent, s.label, s.child))
+    }
+
+    /// Room for `additional` more entries without growing, or an error (the table unchanged).
+    fn try_reserve(&mut self, additional: usize) -> Result<(), std::collections::TryReserveError> {
+        let need = self.len.saturating_add(additional).saturating_mul(2);
+        let mut len = self.slots.len();
+        if need <= len {
+            return Ok(());
+        }
+        while len < need {
+            len = len.saturating_mul(2);
+        }
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len)?;
+        slots.resize(len, EMPTY);
+        let old = std::mem::replace(&mut self.slots, slots);
+        self.shift = 64 - len.trailing_zeros();
+        for slot in old.into_iter().filter(|s| s.child != NIL) {
+            self.put(slot);
+        }
+        Ok(())
     }
 
     fn grow(&mut self) {

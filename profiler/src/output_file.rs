@@ -206,6 +206,15 @@ pub fn check_output(path: &Path) -> Result<PathBuf, String> {
         Err(error) if missing(&error) => {}
         Err(error) => return Err(format!("`{}`{via}: {error}", target.display())),
     }
+    if names_a_directory(path) || names_a_directory(&target) {
+        // `newdir/`: the file `newdir` is not what was asked for, and the rename at the end
+        // would fail, after the run.
+        return Err(format!(
+            "`{shown}` ends with `/`, so it names a directory, not a file; give the profile a \
+             file name (such as `{}prog.bl.profile.json`)",
+            shown.to_string().trim_end_matches('.')
+        ));
+    }
     let dir = directory_of(&target);
     match fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => {}
@@ -223,6 +232,12 @@ pub fn check_output(path: &Path) -> Result<PathBuf, String> {
     Ok(target)
 }
 
+/// Whether `path` as written ends with `/` (or `/.`), which only a directory can be.
+fn names_a_directory(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    bytes.ends_with(b"/") || bytes.ends_with(b"/.") || bytes == b"."
+}
+
 /// Writes `bytes` so that the file at `path` (through symbolic links that may be followed,
 /// [`resolve_links`]) holds either its old content or all of `bytes`, never a part: a new
 /// temporary file in the same directory ([`create_temp`]) is renamed over it. Refuses, as
@@ -230,6 +245,15 @@ pub fn check_output(path: &Path) -> Result<PathBuf, String> {
 /// effort, the temporary files of killed runs in that directory ([`remove_stale`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = resolve_links(path)?;
+    if names_a_directory(path) || names_a_directory(&target) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "`{}` ends with `/`, so it names a directory",
+                path.display()
+            ),
+        ));
+    }
     match fs::metadata(&target) {
         Ok(meta) if !meta.is_file() => {
             return Err(io::Error::other(format!(

@@ -46,6 +46,11 @@ impl Activations {
         true
     }
 
+    /// How many path ids the activations counted hold, each counted once.
+    pub fn ids(&self) -> usize {
+        (0..self.times.len()).map(|n| self.runs.run(n).len()).sum()
+    }
+
     /// Gives `forest` every activation counted, and forgets them.
     pub fn drain_into(&mut self, forest: &mut KSlabForest) {
         for (number, &times) in self.times.iter().enumerate() {

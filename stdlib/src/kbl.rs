@@ -47,6 +47,16 @@ struct FunctionStream {
 unsafe impl Send for FunctionStream {}
 
 impl FunctionStream {
+    /// Whether the forest has room for `ids` more path ids, within the memory the forests
+    /// may take (`others` bytes taken by the other functions' forests): the runtime's own
+    /// memory has run out otherwise (the `out of memory` error, not an abort in the
+    /// allocator).
+    fn room(&mut self, ids: usize, others: usize) -> bool {
+        // Growing may double the forest's tables: within the budget even then.
+        others.saturating_add(self.forest.memory().saturating_mul(2)) <= forest_budget()
+            && self.forest.try_reserve(ids).is_ok()
+    }
+
     /// Runs the buffered events through the forest and empties the buffer.
     fn flush(&mut self) {
         let Self {
@@ -109,6 +119,52 @@ fn whole_activation(words: &[u64]) -> Option<&[u64]> {
 
 static STATE: Mutex<Vec<FunctionStream>> = Mutex::new(Vec::new());
 
+/// The bytes all forests together may take: an eighth of the machine's physical memory, or an
+/// eighth of what the process's address-space limit (`ulimit -v`) leaves it when that is
+/// lower (computed at the first flush). Past it the forests stop
+/// growing and the program ends with the `out of memory` error, leaving the memory that decoding
+/// the forests and writing the profile need: the allocator failing only when nothing is left
+/// would leave none (the profile's writer then aborted in its own allocations).
+fn forest_budget() -> usize {
+    static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the limit it is given the address of.
+        let address_space = match unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } {
+            // What the limit leaves: the process already maps its code, stacks and arenas.
+            0 if limit.rlim_cur != libc::RLIM_INFINITY => {
+                let limit = usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
+                limit.saturating_sub(mapped_bytes()) / 2
+            }
+            _ => usize::MAX,
+        };
+        (crate::gc::physical_memory() / 8).min(address_space / 4)
+    })
+}
+
+/// The bytes of address space the process maps now (`/proc/self/statm`'s first field), 0 if
+/// unknown.
+fn mapped_bytes() -> usize {
+    let pages = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|statm| statm.split_whitespace().next()?.parse::<usize>().ok())
+        .unwrap_or(0);
+    // SAFETY: sysconf only reads a configuration value.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    pages.saturating_mul(page)
+}
+
+/// The bytes the forests of `streams` but `but` take.
+fn others(streams: &[FunctionStream], but: usize) -> usize {
+    (streams.iter().enumerate())
+        .filter(|&(i, _)| i != but)
+        .map(|(_, s)| s.forest.memory())
+        .sum()
+}
+
 /// Prepares one forest per instrumented function of `spec` (counter table `i` is function `i`).
 pub fn install(spec: &ProfileSpec) {
     let k = spec.k.clamp(1, u32::MAX as usize);
@@ -140,18 +196,27 @@ pub extern "C" fn pcc_kbl_buffer(table: i64, buffer: *mut u64) {
     })
 }
 
-/// The stream buffer of table `table` is full: processes it.
+/// The stream buffer of table `table` is full: processes it. Ends the program with the
+/// `out of memory` runtime error (the profile of what was counted written) when the forest
+/// cannot grow.
 #[unsafe(no_mangle)]
 pub extern "C" fn pcc_kbl_flush(table: i64) {
-    crate::interrupt::section(|| {
-        if let Some(stream) = STATE
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get_mut(table as usize)
-        {
-            stream.flush();
+    let out_of_memory = crate::interrupt::section(|| {
+        let mut state = STATE.lock().unwrap_or_else(PoisonError::into_inner);
+        let others = others(&state, table as usize);
+        let Some(stream) = state.get_mut(table as usize) else {
+            return false;
+        };
+        if !stream.room(stream::BUFFER_CAPACITY as usize, others) {
+            return true;
         }
-    })
+        stream.flush();
+        false
+    });
+    if out_of_memory {
+        // No source location: the flush is the generated code's, not a statement's.
+        crate::errors::raise(crate::errors::RuntimeError::OutOfMemory, None);
+    }
 }
 
 /// Flushes every buffer and gives each function of `profile` (named as in `spec`) that streams
@@ -159,7 +224,11 @@ pub extern "C" fn pcc_kbl_flush(table: i64) {
 pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) -> Vec<String> {
     let mut problems = Vec::new();
     let mut streams = STATE.lock().unwrap_or_else(PoisonError::into_inner);
-    for (function, stream) in spec.functions.iter().zip(streams.iter_mut()) {
+    for (i, function) in spec.functions.iter().enumerate() {
+        let others = others(&streams, i);
+        let Some(stream) = streams.get_mut(i) else {
+            break;
+        };
         // A function that streams nothing has its k-IPF from its counters already.
         let Plan::Kbl(plan) = &function.plan else {
             continue;
@@ -167,8 +236,23 @@ pub fn add_k_ipfs(spec: &ProfileSpec, profile: &mut Profile) -> Vec<String> {
         if !plan.streams() {
             continue;
         }
-        stream.flush();
-        stream.activations.drain_into(&mut stream.forest);
+        if stream.room(stream::BUFFER_CAPACITY as usize, others) {
+            stream.flush();
+        } else {
+            problems.push(format!(
+                "function `{}`: out of memory: the path ids still in its stream buffer are not counted",
+                function.name
+            ));
+        }
+        let short = stream.activations.ids();
+        if short == 0 || stream.room(short, others) {
+            stream.activations.drain_into(&mut stream.forest);
+        } else {
+            problems.push(format!(
+                "function `{}`: out of memory: its short activations are not counted",
+                function.name
+            ));
+        }
         let kipf: Vec<KipfNode> = stream.forest.make_k_ipf();
         let Some(record) = (profile.functions.iter_mut()).find(|f| f.name == function.name) else {
             continue;

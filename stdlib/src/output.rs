@@ -67,33 +67,42 @@ impl Sink for Stdout {
     }
 }
 
-/// Runs `write` on the stdout buffer, then reports a write error if one happened (outside the lock, since
-/// reporting flushes).
-fn with_stdout(write: impl FnOnce(&mut Stdout)) {
+/// Runs `write` on the stdout buffer; the write error if one happened (a closed pipe).
+fn try_with_stdout(write: impl FnOnce(&mut Stdout)) -> Result<(), RuntimeError> {
     let error = {
         let mut stdout = STDOUT.lock().unwrap_or_else(PoisonError::into_inner);
         write(&mut stdout);
         stdout.error.take()
     };
-    if let Some(error) = error {
-        raise(RuntimeError::StdoutFailed(error.to_string()), None);
+    match error {
+        Some(error) => Err(RuntimeError::StdoutFailed(error.to_string())),
+        None => Ok(()),
+    }
+}
+
+/// Runs `write` on the stdout buffer, then reports a write error if one happened (outside the lock, since
+/// reporting flushes) at location id `loc`: the `print` that found stdout closed, like any other runtime
+/// error; none when the program has ended or waits for input.
+fn with_stdout(loc: Option<i64>, write: impl FnOnce(&mut Stdout)) {
+    if let Err(error) = try_with_stdout(write) {
+        raise(error, loc);
     }
 }
 
 /// Writes the buffered output.
 pub fn flush() {
-    with_stdout(Stdout::flush);
+    with_stdout(None, Stdout::flush);
 }
 
 /// Prints `bytes` as they are (the reference interpreter's output; compiled code prints through
-/// [`pcc_print`]).
-pub fn print_bytes(bytes: &[u8]) {
-    with_stdout(|out| out.put(bytes));
+/// [`pcc_print`]); the error if stdout cannot be written, which the interpreter reports at the `print`.
+pub fn print_bytes(bytes: &[u8]) -> Result<(), RuntimeError> {
+    try_with_stdout(|out| out.put(bytes))
 }
 
-/// Ends the line; flushes it when stdout is a terminal.
-pub fn print_newline() {
-    with_stdout(put_newline);
+/// Ends the line; flushes it when stdout is a terminal. As [`print_bytes`].
+pub fn print_newline() -> Result<(), RuntimeError> {
+    try_with_stdout(put_newline)
 }
 
 fn put_newline(out: &mut Stdout) {
@@ -131,16 +140,17 @@ pub const PRINT_VALUE: i64 = 4;
 /// of the values live across calls while the line is printed.
 ///
 /// # Safety
-/// `args` must point to `count` arguments whose bits are values of the kinds they give.
+/// `args` must point to `count` arguments whose bits are values of the kinds they give. `loc` is the
+/// location id of the `print` (reported if stdout cannot be written, e.g. a closed pipe).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pcc_print(args: *const PrintArg, count: i64, newline: i8) {
+pub unsafe extern "C" fn pcc_print(args: *const PrintArg, count: i64, newline: i8, loc: i64) {
     // SAFETY: `args` holds `count` arguments (caller's contract).
     let args = unsafe { std::slice::from_raw_parts(args, count as usize) };
     let info = args
         .iter()
         .any(|a| a.kind >= PRINT_VALUE)
         .then(program::info);
-    with_stdout(|out| {
+    with_stdout(Some(loc), |out| {
         for (i, arg) in args.iter().enumerate() {
             if i > 0 {
                 out.put(b" ");

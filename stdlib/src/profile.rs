@@ -209,14 +209,20 @@ pub fn install(spec: ProfileSpec, args: Vec<String>) -> Result<(), String> {
     if spec.mode == Mode::Kbl {
         crate::kbl::install(&spec);
     }
+    let spec = std::sync::Arc::new(spec);
+    let args = std::sync::Arc::new(args);
     crate::register_exit_hook(Box::new(move || {
+        let (thread_spec, thread_args) = (spec.clone(), args.clone());
         let writer = std::thread::Builder::new()
             .name("pcc-profile".into())
             .stack_size(64 << 20)
-            .spawn(move || write_profile(&spec, &args));
+            .spawn(move || write_profile(&thread_spec, &thread_args));
         match writer.map(|thread| thread.join()) {
             Ok(Ok(written)) => written,
-            _ => {
+            // No memory left for the thread's stack (the program ran out of memory): on this
+            // thread, then, rather than no profile.
+            Err(_) => write_profile(&spec, &args),
+            Ok(Err(_)) => {
                 eprintln!("pcc: error: the profile could not be written");
                 false
             }

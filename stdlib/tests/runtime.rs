@@ -18,7 +18,7 @@ use pcc_stdlib::{
 };
 
 unsafe extern "C" {
-    fn pcc_print(args: *const PrintArg, count: i64, newline: i8);
+    fn pcc_print(args: *const PrintArg, count: i64, newline: i8, loc: i64);
     safe fn pcc_struct_new(nfields: i64, struct_id: i64, loc: i64) -> *const u8;
     safe fn pcc_array_new(len: i64, fill_bits: i64, refs: i8, loc: i64) -> *const u8;
     safe fn pcc_argc() -> i64;
@@ -37,7 +37,7 @@ const SCENARIO_VAR: &str = "PCC_RUNTIME_SCENARIO";
 /// `print(args...)`, or `println` with `newline`, as compiled code calls it.
 fn print(args: &[PrintArg], newline: bool) {
     // SAFETY: each argument's bits are a value of its kind (the helpers below make them).
-    unsafe { pcc_print(args.as_ptr(), args.len() as i64, i8::from(newline)) }
+    unsafe { pcc_print(args.as_ptr(), args.len() as i64, i8::from(newline), 0) }
 }
 
 /// Stores a failing check's operands where the error functions read them, as compiled code does.

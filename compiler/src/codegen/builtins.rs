@@ -98,7 +98,8 @@ impl FunctionTranslator<'_, '_> {
         }
         let count = self.iconst(values.len() as i64);
         let newline = self.builder.ins().iconst(types::I8, i64::from(newline));
-        self.call_runtime_opt(&runtime::PRINT, &[address, count, newline])?;
+        let location = self.location();
+        self.call_runtime_opt(&runtime::PRINT, &[address, count, newline, location])?;
         Ok(())
     }
 

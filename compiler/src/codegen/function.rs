@@ -99,7 +99,7 @@ pub fn translate(
     t.prologue()?;
     // Per MIR block, the values known non-null at its end (`FunctionTranslator::non_null`).
     let mut non_null_at_end = IdVec::from_elem(HashSet::new(), mir.blocks.len());
-    let idom = mir.immediate_dominators();
+    let idom = mir.dominators();
     let mut loops_of = IdVec::from_elem(Vec::new(), mir.blocks.len());
     for (i, (body, _)) in loops.iter().enumerate() {
         for &b in body {

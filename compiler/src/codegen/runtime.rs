@@ -111,7 +111,7 @@ macro_rules! runtime_functions {
 
 // `I` after the last real parameter is the source-location id (`L` in CONVENTIONS.md).
 runtime_functions! {
-    PRINT = "pcc_print"(P, I, B);
+    PRINT = "pcc_print"(P, I, B, I);
     STR_CONCAT = "pcc_str_concat"(P, P, I) -> P;
     STR_APPEND = "pcc_str_append"(P, P, B, I) -> P;
     STR_CMP = "pcc_str_cmp"(P, P) -> I;

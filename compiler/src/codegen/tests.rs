@@ -948,8 +948,9 @@ fn program_info_lists_locations_and_printed_types_once() {
         .iter()
         .map(|l| (l.line, l.col, l.function.as_str()))
         .collect();
-    // The division once, and the name of `main`, whose stack is checked because it calls.
-    assert_eq!(locations, [(1, 4, "main"), (2, 9, "main")]);
+    // The division once, the name of `main`, whose stack is checked because it calls, and the
+    // two prints (at the default span) once, where a closed stdout is reported.
+    assert_eq!(locations, [(1, 4, "main"), (2, 9, "main"), (1, 1, "main")]);
     assert_eq!(
         info.types,
         [pcc_stdlib::TypeInfo::Array(Box::new(

@@ -5,7 +5,9 @@
 //! graphs (`flamegraph.pl`, speedscope, inferno): each path is a stack of its lines; for `wpp`,
 //! each acyclic path of the trace under the call stack it ran in.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::Write;
 use std::path::Path;
 
 use pcc_profiler::cfg::NodeId;
@@ -37,10 +39,7 @@ pub fn run(profile: &Path, format: Format, output: Option<&Path>) -> i32 {
             );
             return 1;
         }
-        Format::Folded if view.profile.mode == Mode::Wpp => match wpp_folded(&view) {
-            Some(text) => text,
-            None => return 1,
-        },
+        Format::Folded if view.profile.mode == Mode::Wpp => return wpp_folded(&view, output),
         Format::Folded => folded(&view),
     };
     match output {
@@ -126,10 +125,13 @@ fn lcov(view: &ProgramView) -> String {
 /// A whole program path's folded stacks: each acyclic path of the trace (a Ball-Larus path cut
 /// at calls, [WPP] §2) under the functions whose activations it runs in, `main;f;line 3 count`.
 /// The counts sum to the trace's length. Says why on stderr when the trace cannot be decoded.
-fn wpp_folded(view: &ProgramView) -> Option<String> {
-    let section = super::wpp::section(&view.profile, &view.profile_path)?;
+/// Written to `output` (stdout when `None`) line by line; returns the exit status.
+fn wpp_folded(view: &ProgramView, output: Option<&Path>) -> i32 {
+    let Some(section) = super::wpp::section(&view.profile, &view.profile_path) else {
+        return 1;
+    };
     // Per terminal: its function, whether it starts and ends an activation, and its frame text.
-    let mut splits = std::collections::HashMap::new();
+    let mut splits = HashMap::new();
     let mut symbols = Vec::new();
     for symbol in &section.symbols {
         let name = symbol.function.as_str();
@@ -147,29 +149,137 @@ fn wpp_folded(view: &ProgramView) -> Option<String> {
                 view.profile_path.display(),
                 symbol.path
             );
-            return None;
+            return 1;
         };
         let lines: String = symbol.lines.iter().map(|l| format!(";line {l}")).collect();
         symbols.push((name, effect.starts, effect.ends, lines));
     }
-    let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
-    let mut stack: Vec<&str> = Vec::new();
+    // The call stacks as a tree of frames (node 0 the empty stack), so that a stack costs one
+    // node whatever its depth: a 60,000-deep recursion's stacks as strings were quadratic in
+    // memory. Each line is written out frame by frame from its node.
+    let mut frames = Frames::default();
+    let mut lines_ids: HashMap<&str, u32> = HashMap::new();
+    let mut counts: HashMap<(u32, u32), u64> = HashMap::new();
+    let mut stack: Vec<u32> = vec![0];
     for t in section.rules.iter() {
         let (name, starts, ends, lines) = &symbols[t as usize];
+        let top = *stack.last().expect("the root stays");
         if *starts {
-            stack.push(name);
+            stack.push(frames.child(top, name));
         }
-        *stacks.entry(stack.join(";") + lines).or_default() += 1;
-        if *ends {
+        let next = lines_ids.len() as u32;
+        let lines_id = *lines_ids.entry(lines.as_str()).or_insert(next);
+        *counts
+            .entry((*stack.last().expect("a frame"), lines_id))
+            .or_default() += 1;
+        if *ends && stack.len() > 1 {
             stack.pop();
         }
     }
-    Some(
-        stacks
-            .iter()
-            .map(|(stack, count)| format!("{stack} {count}\n"))
-            .collect(),
-    )
+    let mut lines_text = vec![""; lines_ids.len()];
+    for (text, id) in lines_ids {
+        lines_text[id as usize] = text;
+    }
+    // Sorted by stack, frame by frame (a stack before those it calls), then by lines.
+    let order = frames.preorder();
+    let mut keys: Vec<(u32, u32, u64)> = counts.into_iter().map(|((n, l), c)| (n, l, c)).collect();
+    keys.sort_unstable_by(|a, b| {
+        (order[a.0 as usize], lines_text[a.1 as usize])
+            .cmp(&(order[b.0 as usize], lines_text[b.1 as usize]))
+    });
+    write_to(output, |out| {
+        let mut path = Vec::new();
+        for (node, lines, count) in keys {
+            frames.path(node, &mut path);
+            for (i, name) in path.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b";")?;
+                }
+                out.write_all(name.as_bytes())?;
+            }
+            writeln!(out, "{} {count}", lines_text[lines as usize])?;
+        }
+        Ok(())
+    })
+}
+
+/// Runs `write` on `output` (stdout when `None`), buffered; the exit status, after saying
+/// what failed (a closed pipe on stdout is no failure).
+fn write_to(
+    output: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> i32 {
+    let (result, name) = match output {
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let result = write(&mut out).and_then(|()| out.flush());
+            (result, "to stdout".to_string())
+        }
+        Some(path) => {
+            let result = std::fs::File::create(path).and_then(|file| {
+                let mut out = std::io::BufWriter::new(file);
+                write(&mut out)?;
+                out.flush()
+            });
+            (result, path.display().to_string())
+        }
+    };
+    match result {
+        Err(error) if output.is_some() || error.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write {name}: {error}");
+            1
+        }
+        _ => 0,
+    }
+}
+
+/// The call stacks of a trace, each a node: its caller's node and its function's name.
+#[derive(Default)]
+struct Frames<'a> {
+    /// Per node but the root (node 0, the empty stack): its parent and its name.
+    nodes: Vec<(u32, &'a str)>,
+    children: HashMap<(u32, &'a str), u32>,
+}
+
+impl<'a> Frames<'a> {
+    /// The node of `name` called on the stack `parent`.
+    fn child(&mut self, parent: u32, name: &'a str) -> u32 {
+        let next = self.nodes.len() as u32 + 1;
+        *self.children.entry((parent, name)).or_insert_with(|| {
+            self.nodes.push((parent, name));
+            next
+        })
+    }
+
+    /// The names of `node`'s stack, outermost first, into `path`.
+    fn path(&self, mut node: u32, path: &mut Vec<&'a str>) {
+        path.clear();
+        while node != 0 {
+            let (parent, name) = self.nodes[node as usize - 1];
+            path.push(name);
+            node = parent;
+        }
+        path.reverse();
+    }
+
+    /// Per node, its place in a depth-first walk of the tree, children by name.
+    fn preorder(&self) -> Vec<u32> {
+        let mut children = vec![Vec::new(); self.nodes.len() + 1];
+        for (i, &(parent, name)) in self.nodes.iter().enumerate() {
+            children[parent as usize].push((name, i as u32 + 1));
+        }
+        let mut order = vec![0; self.nodes.len() + 1];
+        let mut next = 0;
+        let mut todo = vec![0u32];
+        while let Some(n) = todo.pop() {
+            order[n as usize] = next;
+            next += 1;
+            let kids = &mut children[n as usize];
+            kids.sort_unstable();
+            todo.extend(kids.iter().rev().map(|&(_, c)| c));
+        }
+        order
+    }
 }
 
 /// Folded stacks: `function;line 3;line 4 count`, one line per executed path.

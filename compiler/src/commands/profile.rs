@@ -97,8 +97,11 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
             );
         }
     }
-    let merged = match profile::merge(&profiles) {
-        Ok(merged) => merged,
+    let merged = match profile::merge_saturating(&profiles) {
+        Ok(merged) => {
+            warn_saturated(&merged.saturated);
+            merged.profile
+        }
         Err(refusal) => {
             let name = |i: usize| {
                 paths
@@ -142,6 +145,20 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
         output.display()
     );
     0
+}
+
+/// A warning on stderr that counts of `functions` saturated in a merge (their sum is past
+/// 2^64 − 1, which they hold instead); nothing if none did.
+pub(super) fn warn_saturated(functions: &[String]) {
+    if functions.is_empty() {
+        return;
+    }
+    let names: Vec<String> = functions.iter().map(|f| format!("`{f}`")).collect();
+    eprintln!(
+        "warning: counts saturated at 18446744073709551615 (2^64 - 1) in {}: their sums are \
+         larger, the merged profile holds 2^64 - 1 instead",
+        names.join(", ")
+    );
 }
 
 /// `pcc profile diff`: path spectra comparison of two runs ([PFP] §5.3).

@@ -4,7 +4,6 @@
 //! and `X.exit` (absent = 0). Each program runs as `pcc run X.pl` of this very binary, in the
 //! program's folder, so a test sees exactly what a student sees.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -67,6 +66,36 @@ struct Ran {
     status: i32,
     stdout: String,
     stderr: String,
+    /// Notes on outputs cut at [`CAPTURE_LIMIT`] ("stdout truncated after 4194304 bytes").
+    truncated: Vec<String>,
+}
+
+/// The most bytes of each output (stdout, stderr) a test keeps: a runaway program's output is
+/// read to its end (so the program is not stalled on a full pipe) but not kept past this.
+const CAPTURE_LIMIT: usize = 4 << 20;
+
+/// The most bytes of an expected file (`X.stdout`, `X.args`, ...) a test reads.
+const SIDECAR_LIMIT: u64 = 64 << 20;
+
+/// The most lines of each output a diff shows, from just before the first difference on. The
+/// common lines before and after the differences are found in linear time first, so a diff
+/// takes time linear in the outputs plus a bounded diff of at most this many lines.
+const DIFF_LINES: usize = 200;
+
+/// Lines of context around a change in a diff.
+const DIFF_CONTEXT: usize = 3;
+
+/// `X.EXT` is not a regular file (a FIFO would block the test outside `--timeout`, a device
+/// such as `/dev/zero` never ends), or is too large: why, for a test's failure.
+fn unreadable(path: &Path, error: &std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::InvalidInput {
+        format!(
+            "cannot read `{}`: {error}; pcc test reads only regular files",
+            path.display()
+        )
+    } else {
+        format!("cannot read `{}`: {error}", path.display())
+    }
 }
 
 pub fn run(targets: &[PathBuf], options: &Options) -> i32 {
@@ -194,6 +223,18 @@ fn run_one(program: &Path, options: &Options, profile_out: Option<&Path>) -> Out
         }
     };
     outcome.exit = Some(ran.status);
+    if !ran.truncated.is_empty() {
+        // What was kept is not what the program printed: neither compared as if it were, nor
+        // written as the expected output.
+        outcome.error = Some(ran.truncated.join("; "));
+        if options.update {
+            return outcome;
+        }
+        if let Ok(mismatches) = compare(program, &ran, options.profile.is_some()) {
+            outcome.mismatches = mismatches;
+        }
+        return outcome;
+    }
     let result = if options.update {
         update(program, &ran)
     } else {
@@ -209,10 +250,10 @@ fn run_one(program: &Path, options: &Options, profile_out: Option<&Path>) -> Out
 /// A sidecar file of `program` (`X.EXT`), if it exists.
 fn sidecar(program: &Path, ext: &str) -> Result<Option<String>, String> {
     let path = program.with_extension(ext);
-    match std::fs::read(&path) {
+    match profile::read_regular(&path, SIDECAR_LIMIT, "an expected file") {
         Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(format!("cannot read `{}`: {error}", path.display())),
+        Err(error) => Err(unreadable(&path, &error)),
     }
 }
 
@@ -239,14 +280,13 @@ fn execute(program: &Path, options: &Options, profile_out: Option<&Path>) -> Res
     if let Some(args) = sidecar(program, "args")? {
         command.args(args.lines());
     }
+    // Only a regular file: the program reading a FIFO would wait for a writer, and a test
+    // blocked there is a test whose input is wrong, not a slow one.
     let stdin_path = program.with_extension("stdin");
-    let stdin = if stdin_path.exists() {
-        Stdio::from(
-            File::open(&stdin_path)
-                .map_err(|e| format!("cannot read `{}`: {e}", stdin_path.display()))?,
-        )
-    } else {
-        Stdio::null()
+    let stdin = match profile::open_regular(&stdin_path, u64::MAX, "an input file") {
+        Ok(file) => Stdio::from(file),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Stdio::null(),
+        Err(error) => return Err(unreadable(&stdin_path, &error)),
     };
     let mut child = command
         .stdin(stdin)
@@ -257,24 +297,64 @@ fn execute(program: &Path, options: &Options, profile_out: Option<&Path>) -> Res
     // Read both pipes while the program runs, so that a full pipe cannot stall it.
     let stdout = read_all(child.stdout.take());
     let stderr = read_all(child.stderr.take());
-    let status = wait(&mut child, options.timeout)?;
-    let text = |handle: JoinHandle<Vec<u8>>| {
-        String::from_utf8_lossy(&handle.join().unwrap_or_default()).into_owned()
+    let status = wait(&mut child, options.timeout);
+    let mut truncated = Vec::new();
+    let mut text = |what: &str, handle: JoinHandle<Captured>| {
+        let captured = handle.join().unwrap_or_default();
+        if captured.total > captured.bytes.len() as u64 {
+            truncated.push(format!(
+                "{what} truncated after {} bytes (of {}; pcc test keeps the first {} MiB of \
+                 each output)",
+                captured.bytes.len(),
+                captured.total,
+                CAPTURE_LIMIT >> 20
+            ));
+        }
+        String::from_utf8_lossy(&captured.bytes).into_owned()
     };
+    let (stdout, stderr) = (text("stdout", stdout), text("stderr", stderr));
+    let status = status.map_err(|error| {
+        std::iter::once(error)
+            .chain(truncated.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
     Ok(Ran {
         status,
-        stdout: text(stdout),
-        stderr: text(stderr),
+        stdout,
+        stderr,
+        truncated,
     })
 }
 
-fn read_all(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Vec<u8>> {
+/// The first [`CAPTURE_LIMIT`] bytes of an output, and how many it had.
+#[derive(Default)]
+struct Captured {
+    bytes: Vec<u8>,
+    total: u64,
+}
+
+/// Reads `pipe` to its end, keeping its first [`CAPTURE_LIMIT`] bytes.
+fn read_all(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Captured> {
     std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(mut pipe) = pipe {
-            let _ = pipe.read_to_end(&mut bytes);
+        let mut captured = Captured::default();
+        let Some(mut pipe) = pipe else {
+            return captured;
+        };
+        let mut buffer = vec![0u8; 64 << 10];
+        loop {
+            match pipe.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => {
+                    let room = CAPTURE_LIMIT - captured.bytes.len();
+                    captured.bytes.extend_from_slice(&buffer[..n.min(room)]);
+                    captured.total += n as u64;
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
         }
-        bytes
+        captured
     })
 }
 
@@ -340,10 +420,7 @@ fn compare(program: &Path, ran: &Ran, profiled: bool) -> Result<Vec<Mismatch>, S
         ),
     ] {
         if expected != actual {
-            let diff = TextDiff::from_lines(&expected, &actual)
-                .unified_diff()
-                .header("expected", "actual")
-                .to_string();
+            let diff = bounded_diff(&expected, &actual);
             mismatches.push(Mismatch {
                 what,
                 expected,
@@ -353,6 +430,82 @@ fn compare(program: &Path, ran: &Ran, profiled: bool) -> Result<Vec<Mismatch>, S
         }
     }
     Ok(mismatches)
+}
+
+/// A unified diff of `expected` and `actual` (which differ), of at most [`DIFF_LINES`] lines
+/// of each from just before their first difference: the lines they share at the start and at
+/// the end are skipped in linear time, so a long wrong output is not diffed in O(N·D) (200,000
+/// wrong lines took 29 s). A note after the diff says when it was cut.
+fn bounded_diff(expected: &str, actual: &str) -> String {
+    let e: Vec<&str> = expected.split_inclusive('\n').collect();
+    let a: Vec<&str> = actual.split_inclusive('\n').collect();
+    let prefix = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let suffix = e[prefix..]
+        .iter()
+        .rev()
+        .zip(a[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let start = prefix.saturating_sub(DIFF_CONTEXT);
+    let ends = |lines: &[&str]| {
+        let changed_end = lines.len() - suffix;
+        let whole = (changed_end + DIFF_CONTEXT.min(suffix)).min(lines.len());
+        (whole.min(start + DIFF_LINES), whole - start > DIFF_LINES)
+    };
+    let ((e_end, e_cut), (a_end, a_cut)) = (ends(&e), ends(&a));
+    let window = |lines: &[&str], end: usize| lines[start..end].concat();
+    let (e_window, a_window) = (window(&e, e_end), window(&a, a_end));
+    let diff = TextDiff::from_lines(&e_window, &a_window)
+        .unified_diff()
+        .context_radius(DIFF_CONTEXT)
+        .header("expected", "actual")
+        .to_string();
+    let mut diff = shift_hunks(&diff, start);
+    if e_cut || a_cut {
+        if !diff.ends_with('\n') {
+            diff.push('\n');
+        }
+        diff += &format!(
+            "... diff cut after {DIFF_LINES} lines from line {}, the first that differs \
+             (expected: {} lines, actual: {} lines)\n",
+            prefix + 1,
+            e.len(),
+            a.len()
+        );
+    }
+    diff
+}
+
+/// `diff` with the line numbers of its hunk headers (`@@ -1,3 +1,4 @@`) moved down by `by`.
+fn shift_hunks(diff: &str, by: usize) -> String {
+    if by == 0 {
+        return diff.to_string();
+    }
+    let shift = |range: &str| -> String {
+        let (first, rest) = range
+            .split_once(',')
+            .map_or((range, None), |(f, r)| (f, Some(r)));
+        let first = first.parse::<usize>().map_or(first.to_string(), |n| {
+            // A range of no lines names the line before it, 0 at the start.
+            (n + by).to_string()
+        });
+        match rest {
+            Some(rest) => format!("{first},{rest}"),
+            None => first,
+        }
+    };
+    diff.split_inclusive('\n')
+        .map(|line| {
+            let Some(inner) = line.strip_prefix("@@ -").and_then(|l| l.split_once(" @@")) else {
+                return line.to_string();
+            };
+            let (ranges, tail) = inner;
+            let Some((old, new)) = ranges.split_once(" +") else {
+                return line.to_string();
+            };
+            format!("@@ -{} +{} @@{tail}", shift(old), shift(new))
+        })
+        .collect()
 }
 
 /// Writes what the program did as its expected files; an empty stderr and a status of 0 are
@@ -399,7 +552,8 @@ fn print_outcome(outcome: &Outcome, update: bool) {
 /// code count as one program), written here as `<stem>.<mode>.profile.json` like `pcc run`
 /// writes them. False if one could not be merged or written.
 fn merge_profiles(profiles: &[(PathBuf, PathBuf)], mode: Mode) -> bool {
-    let mut groups: Vec<(String, Vec<Profile>)> = Vec::new();
+    // (output, the first program's path from here, its profiles).
+    let mut groups: Vec<(String, PathBuf, Vec<Profile>)> = Vec::new();
     let mut ok = true;
     for (program, path) in profiles {
         let profile = match Profile::read(path) {
@@ -412,13 +566,13 @@ fn merge_profiles(profiles: &[(PathBuf, PathBuf)], mode: Mode) -> bool {
         };
         match groups
             .iter_mut()
-            .find(|(_, group)| group[0].kinship(&profile) != Kinship::Other)
+            .find(|(_, _, group)| group[0].kinship(&profile) != Kinship::Other)
         {
-            Some((_, group)) => group.push(profile),
+            Some((_, _, group)) => group.push(profile),
             None => {
                 // Two programs of the same name in different folders get `a`, `a-2`, ...
                 let stem = program.file_stem().unwrap_or_default().to_string_lossy();
-                let taken = |name: &String| groups.iter().any(|(output, _)| output == name);
+                let taken = |name: &String| groups.iter().any(|(output, _, _)| output == name);
                 let mut output = driver::default_profile_path(&format!("{stem}.pl"), mode);
                 for n in 2.. {
                     if !taken(&output) {
@@ -426,14 +580,23 @@ fn merge_profiles(profiles: &[(PathBuf, PathBuf)], mode: Mode) -> bool {
                     }
                     output = driver::default_profile_path(&format!("{stem}-{n}.pl"), mode);
                 }
-                groups.push((output, vec![profile]));
+                groups.push((output, program.clone(), vec![profile]));
             }
         }
     }
-    for (output, group) in groups {
-        let written = profile::merge(&group)
+    for (output, program, group) in groups {
+        let written = profile::merge_saturating(&group)
             .map_err(|refusal| refusal.error.to_string())
             .and_then(|merged| {
+                super::profile::warn_saturated(&merged.saturated);
+                let mut merged = merged.profile;
+                // Each run recorded its source as `X.pl`, relative to the test's folder, where
+                // it ran; the merged profile is written here, so it names the program as found
+                // from here (docs/PROFILE-FORMAT.md, "Source identity": readers look a relative
+                // path up from the current folder, then from the profile's, both this one).
+                let from_here = program.strip_prefix(".").unwrap_or(&program);
+                merged.program = from_here.display().to_string();
+                merged.source.path = merged.program.clone();
                 pcc_profiler::output_file::check_output(Path::new(&output))?;
                 merged
                     .write_atomic(Path::new(&output))

@@ -36,9 +36,10 @@ impl Machine<'_> {
                     };
                     put_shown(&mut text, &shown, false);
                 }
-                print_bytes(&text);
+                // A closed stdout is reported at the `print`, as compiled code reports it.
+                print_bytes(&text).map_err(|error| self.error(error, span))?;
                 if builtin == Builtin::Println {
-                    print_newline();
+                    print_newline().map_err(|error| self.error(error, span))?;
                 }
                 return Ok(None);
             }

@@ -31,7 +31,7 @@ pub fn originals(func: &Function) -> IdVec<LocalId, LocalId> {
             }
         }
     }
-    let idom = func.immediate_dominators();
+    let idom = func.dominators();
     // Whether `def` runs before `(b, i)` (statement `i`, or the terminator at `stmts.len()`)
     // on every path from the entry.
     let before = |def: Def, b: BlockId, i: usize| match def {

@@ -707,17 +707,84 @@ pub fn reachable(callees: &IdVec<FnId, Vec<FnId>>, mut roots: Vec<FnId>) -> IdVe
     seen
 }
 
-/// Whether block `a` dominates block `b`, by the immediate dominators `idom`.
-pub fn dominates(idom: &IdVec<BlockId, Option<BlockId>>, a: BlockId, mut b: BlockId) -> bool {
-    loop {
-        if a == b {
-            return true;
+/// A function's dominator tree: each block's immediate dominator, and the interval of the tree's
+/// depth-first preorder numbers its subtree covers, so that whether one block dominates another
+/// is one comparison of numbers rather than a walk up the tree (which made the passes that ask
+/// per edge or per block quadratic in a long chain of `if`s). Computed once per function
+/// ([`Function::dominators`]) and valid as long as no edge between its blocks changes.
+#[derive(Clone, Debug)]
+pub struct Dominators {
+    idom: IdVec<BlockId, Option<BlockId>>,
+    /// Per block, its preorder number in the tree (`u32::MAX` when unreachable) and the last
+    /// number in its subtree.
+    pre: IdVec<BlockId, u32>,
+    last: IdVec<BlockId, u32>,
+}
+
+impl Dominators {
+    /// The tree whose immediate dominators are `idom` (`None` for the entry and for
+    /// unreachable blocks).
+    pub fn new(idom: IdVec<BlockId, Option<BlockId>>) -> Self {
+        let n = idom.len();
+        let mut children: IdVec<BlockId, Vec<BlockId>> = IdVec::from_elem(Vec::new(), n);
+        for (b, d) in idom.iter_enumerated() {
+            if let Some(d) = *d {
+                children[d].push(b);
+            }
         }
-        match idom[b] {
-            Some(d) => b = d,
-            None => return false,
+        let mut pre = IdVec::from_elem(u32::MAX, n);
+        let mut last = IdVec::from_elem(u32::MAX, n);
+        if n > 0 {
+            // Iterative depth-first walk: (block, whether its subtree is done).
+            let mut next = 0u32;
+            let mut stack = vec![(ENTRY, false)];
+            while let Some((b, done)) = stack.pop() {
+                if done {
+                    last[b] = next - 1;
+                    continue;
+                }
+                pre[b] = next;
+                next += 1;
+                stack.push((b, true));
+                stack.extend(children[b].iter().rev().map(|&c| (c, false)));
+            }
         }
+        Dominators { idom, pre, last }
     }
+
+    /// Whether block `a` dominates block `b` (every block dominates itself, an unreachable
+    /// one only itself).
+    pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
+        a == b
+            || (self.pre[a] != u32::MAX
+                && self.pre[b] != u32::MAX
+                && self.pre[a] <= self.pre[b]
+                && self.pre[b] <= self.last[a])
+    }
+
+    /// Whether `b` is reachable from the entry.
+    pub fn reachable(&self, b: BlockId) -> bool {
+        self.pre[b] != u32::MAX
+    }
+
+    /// The immediate dominators (`None` for the entry and for unreachable blocks).
+    pub fn idom(&self) -> &IdVec<BlockId, Option<BlockId>> {
+        &self.idom
+    }
+}
+
+impl std::ops::Index<BlockId> for Dominators {
+    type Output = Option<BlockId>;
+
+    /// The immediate dominator of `b` (`None` for the entry and for unreachable blocks).
+    fn index(&self, b: BlockId) -> &Option<BlockId> {
+        &self.idom[b]
+    }
+}
+
+/// Whether block `a` dominates block `b`, by the dominator tree `doms`.
+pub fn dominates(doms: &Dominators, a: BlockId, b: BlockId) -> bool {
+    doms.dominates(a, b)
 }
 
 /// The natural loop of `header` with back edges from `latches`: the reachable blocks (those
@@ -726,7 +793,7 @@ pub fn natural_loop(
     header: BlockId,
     latches: &[BlockId],
     predecessors: &IdVec<BlockId, Vec<BlockId>>,
-    idom: &IdVec<BlockId, Option<BlockId>>,
+    idom: &Dominators,
 ) -> IdVec<BlockId, bool> {
     let mut in_loop = IdVec::from_elem(false, predecessors.len());
     in_loop[header] = true;
@@ -950,11 +1017,17 @@ impl Function {
         idom
     }
 
+    /// The dominator tree of the blocks reachable from `ENTRY`, for constant-time dominance
+    /// queries.
+    pub fn dominators(&self) -> Dominators {
+        Dominators::new(self.immediate_dominators())
+    }
+
     /// The blocks of each natural loop, in reverse postorder (the header first), and
     /// whether it is innermost (holds no other loop's header); except a loop headed by the entry
     /// block, which has no entry edge to put code on.
     pub fn natural_loops(&self) -> Vec<(Vec<BlockId>, bool)> {
-        let idom = self.immediate_dominators();
+        let idom = self.dominators();
         let rpo = self.reverse_postorder();
         let mut latches: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
         for &b in &rpo {
@@ -965,13 +1038,29 @@ impl Function {
             }
         }
         let predecessors = self.predecessors();
+        let mut order = IdVec::from_elem(usize::MAX, self.blocks.len());
+        for (i, &b) in rpo.iter().enumerate() {
+            order[b] = i;
+        }
+        // Per block, the header of the last loop found to hold it: one marking for all loops,
+        // and each body sorted by itself, so the cost is that of the bodies, not loops × blocks.
+        let mut marked: IdVec<BlockId, Option<BlockId>> = IdVec::from_elem(None, self.blocks.len());
         let mut loops = Vec::new();
         for (&header, ends) in &latches {
             if header == ENTRY {
                 continue;
             }
-            let in_loop = natural_loop(header, ends, &predecessors, &idom);
-            let body: Vec<BlockId> = rpo.iter().copied().filter(|&b| in_loop[b]).collect();
+            marked[header] = Some(header);
+            let mut body = vec![header];
+            let mut stack = ends.clone();
+            while let Some(b) = stack.pop() {
+                if idom.reachable(b) && b != ENTRY && marked[b] != Some(header) {
+                    marked[b] = Some(header);
+                    body.push(b);
+                    stack.extend(&predecessors[b]);
+                }
+            }
+            body.sort_unstable_by_key(|&b| order[b]);
             let innermost = body[1..].iter().all(|b| !latches.contains_key(b));
             loops.push((body, innermost));
         }
@@ -1099,6 +1188,31 @@ mod tests {
                 None
             ]
         );
+        // The interval numbering answers as the walk up the immediate dominators does.
+        let idom = func.immediate_dominators();
+        let doms = func.dominators();
+        let walk = |a: BlockId, mut b: BlockId| loop {
+            if a == b {
+                return true;
+            }
+            match idom[b] {
+                Some(d) => b = d,
+                None => return false,
+            }
+        };
+        for a in func.blocks.ids() {
+            for b in func.blocks.ids() {
+                assert_eq!(doms.dominates(a, b), walk(a, b), "bb{a} dominates bb{b}");
+            }
+        }
+        assert!(!doms.reachable(BlockId::new(7)) && doms.reachable(BlockId::new(6)));
+        let loops = func.natural_loops();
+        assert_eq!(loops.len(), 1);
+        let body: Vec<usize> = loops[0].0.iter().map(|b| b.index()).collect();
+        assert_eq!(body[0], 1);
+        let mut sorted = body.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [1, 2, 3, 4, 6]);
     }
 
     /// A path register is instrumentation; the program's locals, and a dead one, are not.

@@ -41,7 +41,7 @@ use pcc_profiler::edge_profile::Stop;
 
 use crate::mir::non_null::NonNull;
 use crate::mir::{
-    BasicBlock, BinOp, BlockId, Const, Function, IdVec, LocalId, Operand, Program, Rvalue,
+    BasicBlock, BinOp, BlockId, Const, Dominators, Function, LocalId, Operand, Program, Rvalue,
     Statement, StatementKind, StopFlush, Terminator, TerminatorKind, Type, dominates,
 };
 use crate::profiling::{Quiet, quiet_functions, statement_stop};
@@ -69,7 +69,7 @@ pub fn promote_loop_counters(program: &mut Program) {
         let non_null = NonNull::of(func);
         // Promotion only inserts blocks on edges into and out of a loop, which changes no
         // dominance between the blocks there were: one tree serves all of the function's loops.
-        let idom = func.immediate_dominators();
+        let idom = func.dominators();
         let mut resets = Vec::new();
         for body in loops {
             let dispatch = (body.iter())
@@ -168,7 +168,7 @@ struct Kept {
 struct Loop<'a> {
     body: &'a [BlockId],
     latches: Vec<BlockId>,
-    idom: &'a IdVec<BlockId, Option<BlockId>>,
+    idom: &'a Dominators,
 }
 
 /// Replaces the promotable counts of the loop `body` (blocks, the header first) by increments of
@@ -177,7 +177,7 @@ struct Loop<'a> {
 fn promote(
     func: &mut Function,
     body: &[BlockId],
-    idom: &IdVec<BlockId, Option<BlockId>>,
+    idom: &Dominators,
     arrays: &[bool],
     checks: &BTreeMap<BlockId, Vec<bool>>,
 ) -> Vec<Reset> {
@@ -419,7 +419,7 @@ struct Reset {
 /// ran, else what it was at the loop's entry: the exits set it so, and the iterations no longer
 /// reset it, which kept it alive around the loop (AWFY List's loop zeroed a register in each
 /// iteration).
-fn move_reset_to_exits(func: &mut Function, idom: &IdVec<BlockId, Option<BlockId>>, reset: Reset) {
+fn move_reset_to_exits(func: &mut Function, idom: &Dominators, reset: Reset) {
     let Reset {
         body,
         register,

@@ -5,7 +5,7 @@
 
 use crate::lower::remove_unreachable_blocks;
 use crate::mir::{
-    BlockId, Builtin, Callee, Const, ENTRY, Function, IdVec, Operand, StatementKind,
+    BlockId, Builtin, Callee, Const, Dominators, ENTRY, Function, IdVec, Operand, StatementKind,
     TerminatorKind, dominates, natural_loop,
 };
 use crate::profiling::is_exit;
@@ -28,7 +28,7 @@ const MAX_DUPLICATED: usize = 3;
 /// straight back to the loop's test.
 fn duplicate_small_targets(func: &mut Function) -> bool {
     let preds = func.predecessors();
-    let idom = func.immediate_dominators();
+    let idom = func.dominators();
     let profiling = func.profiling_locals();
     let mut changed = false;
     for b in func.blocks.ids() {
@@ -132,7 +132,7 @@ fn would_enter_loop_twice(
     b: BlockId,
     target: BlockId,
     preds: &IdVec<BlockId, Vec<BlockId>>,
-    idom: &IdVec<BlockId, Option<BlockId>>,
+    idom: &Dominators,
 ) -> bool {
     let latches: Vec<BlockId> = (preds[target].iter().copied())
         .filter(|&p| dominates(idom, target, p))

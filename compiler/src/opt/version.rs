@@ -139,7 +139,7 @@ fn assigned_in_loop(
     if latches.is_empty() {
         return Some(BTreeSet::new());
     }
-    let idom = func.immediate_dominators();
+    let idom = func.dominators();
     if !latches.iter().all(|&l| dominates(&idom, header, l)) {
         return None;
     }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::stmt::Var;
-use super::{Checker, builtins, suggest};
+use super::{Checker, builtins};
 use crate::ast::{self, ExprKind as Ast};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
@@ -399,7 +399,7 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<Expr> {
         let Some(&id) = self.struct_ids.get(strukt.name.as_str()) else {
-            let hint = suggest::did_you_mean(&strukt.name, self.struct_ids.keys().copied());
+            let hint = (self.suggest).did_you_mean(&strukt.name, self.struct_ids.keys().copied());
             self.error(Diagnostic::new(
                 format!("cannot find struct `{}`{hint}", strukt.name),
                 strukt.span,
@@ -517,7 +517,7 @@ impl Checker<'_> {
     fn no_such_field(&mut self, id: StructId, field: &ast::Ident) {
         let strukt = &self.structs[id];
         let names = || strukt.fields.iter().map(|f| f.name.as_str());
-        let hint = suggest::did_you_mean(&field.name, names());
+        let hint = self.suggest.did_you_mean(&field.name, names());
         let mut diagnostic = Diagnostic::new(
             format!(
                 "struct `{}` has no field `{}`{hint}",
@@ -556,12 +556,10 @@ impl Checker<'_> {
             let message = if is_variable {
                 format!("`{name}` is a variable, not a function")
             } else {
-                let candidates = self
-                    .fn_ids
-                    .keys()
-                    .copied()
-                    .chain(builtins::BUILTINS.iter().map(|(n, _)| *n));
-                let hint = suggest::did_you_mean(name, candidates);
+                let fn_ids = &self.fn_ids;
+                let candidates =
+                    || (fn_ids.keys().copied()).chain(builtins::BUILTINS.iter().map(|(n, _)| *n));
+                let hint = self.suggest.did_you_mean_function(name, candidates);
                 format!("cannot find function `{name}`{hint}")
             };
             self.error(Diagnostic::new(message, callee.span));

@@ -159,6 +159,8 @@ struct Checker<'a> {
     functions: IdVec<FnId, FnInfo<'a>>,
     fn_ids: HashMap<&'a str, FnId>,
     body: Body,
+    /// "Did you mean" suggestions, within one budget for the whole check.
+    suggest: suggest::Suggester,
     record: record::Recorder,
 }
 
@@ -504,7 +506,7 @@ impl<'a> Checker<'a> {
                             .chain(self.struct_ids.keys().copied());
                         let hint = match suggest::type_in_other_languages(name) {
                             Some(pl) => format!(" — PL writes `{pl}`"),
-                            None => suggest::did_you_mean(name, candidates),
+                            None => self.suggest.did_you_mean(name, candidates),
                         };
                         self.error(Diagnostic::new(
                             format!("cannot find type `{name}`{hint}"),

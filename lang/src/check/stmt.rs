@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::{Checker, LocalInfo, suggest};
+use super::{Checker, LocalInfo};
 use crate::ast::{self, Else, Pattern, StmtKind};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
@@ -250,7 +250,7 @@ impl Checker<'_> {
             .flat_map(|s| s.keys().map(String::as_str))
             .chain(self.global_ids.keys().copied())
             .collect();
-        let hint = suggest::did_you_mean(name, visible);
+        let hint = self.suggest.did_you_mean(name, visible);
         self.error(Diagnostic::new(
             format!("cannot find variable `{name}`{hint}"),
             span,

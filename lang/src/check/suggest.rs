@@ -27,10 +27,118 @@ pub fn closest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) ->
 }
 
 /// The message suffix for a suggestion: ` — did you mean `x`?`, or nothing.
+#[cfg(test)]
 pub fn did_you_mean<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
-    match closest(name, candidates) {
+    suffix(closest(name, candidates))
+}
+
+fn suffix(suggestion: Option<&str>) -> String {
+    match suggestion {
         Some(c) => format!(" — did you mean `{c}`?"),
         None => String::new(),
+    }
+}
+
+/// The work one check may spend on suggestions: cells of the edit-distance table plus
+/// candidates looked at. Past it, errors come without suggestions, so that a program with
+/// thousands of unknown names among thousands of known ones is checked in near-linear time
+/// (20,000 calls of undefined functions among 20,000 functions took minutes comparing every
+/// pair). Work, not time, so the messages do not depend on the machine.
+pub const BUDGET: usize = 20_000_000;
+
+/// The suggestions of one check: the work spent so far ([`BUDGET`]), and the program's functions
+/// and built-ins indexed once by length, so a search compares only the names whose length is
+/// close enough to match.
+#[derive(Default)]
+pub struct Suggester {
+    spent: usize,
+    /// Per length in characters, the function names of that length (lowercased, and as
+    /// written), sorted.
+    functions: Option<Vec<Vec<(String, String)>>>,
+}
+
+impl Suggester {
+    /// [`did_you_mean`] within the budget: nothing once it is spent, or when this search would
+    /// exceed it (decided before comparing, so that the answer does not depend on the
+    /// candidates' order).
+    pub fn did_you_mean<'c>(
+        &mut self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) -> String {
+        let len = name.chars().count();
+        if self.spent >= BUDGET || len > MAX_LEN {
+            return String::new();
+        }
+        let limit = len / 3;
+        let candidates: Vec<&str> = candidates.into_iter().collect();
+        self.spent += candidates.len();
+        let near: Vec<&str> = (candidates.into_iter())
+            .filter(|c| c.chars().count().abs_diff(len) <= limit)
+            .collect();
+        let cost: usize = near.iter().map(|c| len * c.chars().count()).sum();
+        if !self.spend(cost) {
+            return String::new();
+        }
+        suffix(closest(name, near))
+    }
+
+    /// [`did_you_mean`] among the program's functions and built-ins, `names` (asked for once per
+    /// check, when the first unknown function is met).
+    pub fn did_you_mean_function<'c, I: IntoIterator<Item = &'c str>>(
+        &mut self,
+        name: &str,
+        names: impl FnOnce() -> I,
+    ) -> String {
+        let len = name.chars().count();
+        if self.spent >= BUDGET || len > MAX_LEN {
+            return String::new();
+        }
+        let index = self.functions.get_or_insert_with(|| {
+            let mut by_len: Vec<Vec<(String, String)>> =
+                vec![Vec::new(); MAX_LEN + MAX_LEN / 3 + 1];
+            for n in names() {
+                if let Some(bucket) = by_len.get_mut(n.chars().count()) {
+                    bucket.push((n.to_lowercase(), n.to_string()));
+                }
+            }
+            for bucket in &mut by_len {
+                bucket.sort_unstable_by(|a, b| a.1.cmp(&b.1));
+                bucket.dedup_by(|a, b| a.1 == b.1);
+            }
+            by_len
+        });
+        let limit = len / 3;
+        let lengths = len.saturating_sub(limit)..=len + limit;
+        let cost: usize = (index[lengths.clone()].iter().enumerate())
+            .map(|(i, bucket)| (bucket.len() + 1) * (1 + len * (lengths.start() + i)))
+            .sum();
+        let index = self.functions.as_ref().expect("built");
+        if self.spent.saturating_add(cost) > BUDGET {
+            self.spent = BUDGET;
+            return String::new();
+        }
+        self.spent += cost;
+        let name_lower = name.to_lowercase();
+        let best = (index[lengths].iter().flatten())
+            .filter(|(_, c)| c != name)
+            .filter_map(|(lower, c)| {
+                let d = distance(&name_lower, lower);
+                (d <= limit).then_some((d, c.as_str()))
+            })
+            .min()
+            .map(|(_, c)| c);
+        suffix(best)
+    }
+
+    /// Spends `cost` if the budget has it; else spends the rest, and says no.
+    fn spend(&mut self, cost: usize) -> bool {
+        if self.spent.saturating_add(cost) > BUDGET {
+            self.spent = BUDGET;
+            return false;
+        }
+        self.spent += cost;
+        true
     }
 }
 
@@ -100,5 +208,42 @@ mod tests {
             " — did you mean `println`?"
         );
         assert_eq!(did_you_mean("zzz", ["println"]), "");
+    }
+
+    #[test]
+    fn the_function_index_suggests_as_the_plain_search() {
+        let names = [
+            "fib", "fibb", "main", "fizz", "Fib", "println", "print", "len",
+        ];
+        let mut suggester = Suggester::default();
+        for name in [
+            "fibb", "fb", "fiz", "mian", "prnt", "pritnln", "lne", "zzz", "fib",
+        ] {
+            assert_eq!(
+                suggester.did_you_mean_function(name, || names),
+                did_you_mean(name, names),
+                "{name}"
+            );
+            assert_eq!(
+                suggester.did_you_mean(name, names),
+                did_you_mean(name, names)
+            );
+        }
+    }
+
+    #[test]
+    fn suggestions_stop_when_the_budget_is_spent() {
+        // 4,000 functions of six letters and 4,000 unknown names of six letters: every search
+        // compares thousands of names; past the budget the messages have no suggestion.
+        let names: Vec<String> = (0..4000).map(|i| format!("f{i:05}")).collect();
+        let mut suggester = Suggester::default();
+        let mut suggested = 0;
+        for i in 0..4000 {
+            let hint = suggester
+                .did_you_mean_function(&format!("g{i:05}"), || names.iter().map(String::as_str));
+            suggested += usize::from(!hint.is_empty());
+        }
+        assert!(suggester.spent <= BUDGET);
+        assert!(0 < suggested && suggested < 4000, "{suggested}");
     }
 }

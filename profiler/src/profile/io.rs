@@ -4,7 +4,6 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::printable::{clipped, printable};
@@ -102,6 +101,10 @@ struct Header {
     mode: Option<serde_json::Value>,
 }
 
+/// The most bytes a profile file may have: 4 GiB, far more than the largest `kbl` profiles
+/// (hundreds of megabytes).
+pub const MAX_PROFILE_BYTES: u64 = 4 << 30;
+
 /// The deepest nesting of arrays and objects a profile may have. A `kbl` profile's k-IPF nests
 /// two levels per node (`children`, then the node), so `--k 64` needs about 130, more than
 /// serde_json's default limit of 128; the limit is checked before parsing instead, which keeps a
@@ -160,6 +163,16 @@ impl Profile {
                 return Err(ProfileError::new(ProfileErrorKind::Malformed(
                     e.to_string(),
                 )));
+            }
+            // `"mode": "bl", "mode": "edge"`: which one counts would be up to the reader.
+            Err(e) if e.to_string().starts_with("duplicate field") => {
+                let message = e.to_string();
+                let key = message.split('`').nth(1).unwrap_or("?");
+                return Err(ProfileError::new(ProfileErrorKind::Invalid(format!(
+                    "duplicate key \"{key}\" at line {} column {}",
+                    e.line(),
+                    e.column()
+                ))));
             }
             // Well-formed JSON that is not an object: it has no `format`.
             Err(_) => Header::default(),
@@ -274,10 +287,19 @@ impl Profile {
         super::layout::to_string(self).expect("profiles always serialize")
     }
 
-    /// Reads and validates a profile file.
+    /// Reads and validates a profile file: only a regular file of at most
+    /// [`MAX_PROFILE_BYTES`] (a FIFO would block the reader, `pcc lsp` included, and a device
+    /// such as `/dev/zero` never ends; [`super::read_regular`]).
     pub fn read(path: &Path) -> Result<Profile, ProfileError> {
-        let text = fs::read_to_string(path)
+        let bytes = super::read_regular(path, MAX_PROFILE_BYTES, "a profile")
             .map_err(|e| ProfileError::new(ProfileErrorKind::Io(e)).at(path))?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            let e = std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            );
+            ProfileError::new(ProfileErrorKind::Io(e)).at(path)
+        })?;
         Profile::from_json(&text).map_err(|e| e.at(path))
     }
 
@@ -395,6 +417,29 @@ mod tests {
         assert!(error_of(&twice.to_json()).contains("path id 3 is listed twice"));
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         assert!(error_of(&deep).contains("nested more than 256 levels deep"));
+    }
+
+    /// A key given twice is said to be: which of the two counts would be up to the reader
+    /// (issue 52). `mode` twice was "not a pcc profile (format is none …)".
+    #[test]
+    fn a_duplicated_key_is_reported_as_such() {
+        let good = sample().to_json();
+        for key in ["mode", "format", "version"] {
+            let at = good.find(&format!("\"{key}\"")).unwrap();
+            let end = at + good[at..].find(',').unwrap() + 1;
+            let twice = format!("{}{} {}", &good[..end], &good[at..end], &good[end..]);
+            let error = error_of(&twice);
+            assert!(
+                error.starts_with(&format!("invalid profile: duplicate key \"{key}\" at line")),
+                "{key}: {error}"
+            );
+        }
+        let twice = good.replacen("\"program\"", "\"program\": \"x.pl\", \"program\"", 1);
+        assert!(
+            error_of(&twice).contains("duplicate field `program`"),
+            "{}",
+            error_of(&twice)
+        );
     }
 
     /// A profile is untrusted input: names that are not identifiers and hashes that are not
@@ -526,14 +571,14 @@ mod tests {
     #[test]
     fn writes_atomically_and_reads_back() {
         let dir = std::env::temp_dir().join(format!("pcc-profile-io-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("add.bl.profile.json");
         sample().write_atomic(&path).unwrap();
         assert_eq!(Profile::read(&path).unwrap(), sample());
-        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
+        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
         let missing = Profile::read(&dir.join("missing.json")).unwrap_err();
         assert!(missing.to_string().contains("missing.json"));
-        fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

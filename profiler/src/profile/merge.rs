@@ -108,7 +108,22 @@ impl fmt::Display for MergeRefusal {
 impl std::error::Error for MergeRefusal {}
 
 /// Sums `profiles` into one. `args` are kept if all runs had the same, else left empty.
+/// A count past 2^64 − 1 stays at 2^64 − 1 ([`merge_saturating`] says which functions).
 pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeRefusal> {
+    merge_saturating(profiles).map(|merged| merged.profile)
+}
+
+/// A merged profile, and the functions in which some count saturated: the sum of their counts
+/// is past 2^64 − 1, which the count holds instead (the callers warn).
+#[derive(Clone, Debug)]
+pub struct Merged {
+    pub profile: Profile,
+    /// Names of the functions with a saturated count, in the order they were merged.
+    pub saturated: Vec<String>,
+}
+
+/// [`merge`], saying where counts saturated.
+pub fn merge_saturating(profiles: &[Profile]) -> Result<Merged, MergeRefusal> {
     let refuse = |index, earlier, error| MergeRefusal {
         index,
         earlier,
@@ -122,6 +137,7 @@ pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeRefusal> {
         return Err(refuse(0, 0, MergeError::NotMergeable(Mode::Wpp)));
     }
     let mut merged = first.clone();
+    let mut saturated: Vec<String> = Vec::new();
     // Which profile each merged function came from first, to name it in a refusal.
     let mut origin: HashMap<String, usize> = first
         .functions
@@ -155,8 +171,14 @@ pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeRefusal> {
                 .iter_mut()
                 .find(|f| f.name == function.name)
             {
-                Some(into) => merge_function(into, function)
-                    .map_err(|error| refuse(index, origin[&function.name], error))?,
+                Some(into) => {
+                    let mut overflowed = false;
+                    merge_function(into, function, &mut overflowed)
+                        .map_err(|error| refuse(index, origin[&function.name], error))?;
+                    if overflowed && !saturated.contains(&function.name) {
+                        saturated.push(function.name.clone());
+                    }
+                }
                 None => {
                     origin.insert(function.name.clone(), index);
                     merged.functions.push(function.clone());
@@ -164,10 +186,28 @@ pub fn merge(profiles: &[Profile]) -> Result<Profile, MergeRefusal> {
             }
         }
     }
-    Ok(merged)
+    Ok(Merged {
+        profile: merged,
+        saturated,
+    })
 }
 
-fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<(), MergeError> {
+/// `*x += y`, saturating at 2^64 − 1; sets `overflowed` if it did.
+fn add(x: &mut u64, y: u64, overflowed: &mut bool) {
+    match x.checked_add(y) {
+        Some(sum) => *x = sum,
+        None => {
+            *x = u64::MAX;
+            *overflowed = true;
+        }
+    }
+}
+
+fn merge_function(
+    into: &mut FunctionProfile,
+    from: &FunctionProfile,
+    overflowed: &mut bool,
+) -> Result<(), MergeError> {
     let incompatible = |what| MergeError::Incompatible {
         name: from.name.clone(),
         what,
@@ -186,7 +226,7 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
                 return Err(incompatible("blocks"));
             }
             for (x, y) in a.blocks.iter_mut().zip(&b.blocks) {
-                x.count = x.count.saturating_add(y.count);
+                add(&mut x.count, y.count, overflowed);
             }
         }
         (ModeRecord::Edge(a), ModeRecord::Edge(b)) => {
@@ -200,15 +240,15 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
                 return Err(incompatible("edges"));
             }
             for (x, y) in a.edges.iter_mut().zip(&b.edges) {
-                x.count = x.count.saturating_add(y.count);
+                add(&mut x.count, y.count, overflowed);
             }
-            a.unfinished = a.unfinished.saturating_add(b.unfinished);
+            add(&mut a.unfinished, b.unfinished, overflowed);
         }
         (ModeRecord::Ppp(a), ModeRecord::Ppp(b)) => {
             if (&a.interesting, a.range) != (&b.interesting, b.range) {
                 return Err(incompatible("interesting paths"));
             }
-            a.residual = sum_paths(&a.residual, &b.residual);
+            a.residual = sum_paths(&a.residual, &b.residual, overflowed);
         }
         (ModeRecord::Tpp(a), ModeRecord::Tpp(b)) => {
             // TPP numbers the hot paths of the edge profile it was given ([TPP] §4.1).
@@ -217,40 +257,42 @@ fn merge_function(into: &mut FunctionProfile, from: &FunctionProfile) -> Result<
                     "tpp paths numbered from different edge profiles",
                 ));
             }
-            a.obvious = sum_paths(&a.obvious, &b.obvious);
-            a.cold_count = a.cold_count.saturating_add(b.cold_count);
+            a.obvious = sum_paths(&a.obvious, &b.obvious, overflowed);
+            add(&mut a.cold_count, b.cold_count, overflowed);
         }
-        (ModeRecord::Kbl(a), ModeRecord::Kbl(b)) => a.kipf = sum_forests(&a.kipf, &b.kipf),
+        (ModeRecord::Kbl(a), ModeRecord::Kbl(b)) => {
+            a.kipf = sum_forests(&a.kipf, &b.kipf, overflowed)
+        }
         (ModeRecord::Bl, ModeRecord::Bl) | (ModeRecord::Wpp, ModeRecord::Wpp) => {}
         _ => return Err(incompatible("profiling mode")),
     }
     if (into.num_paths, into.truncated) != (from.num_paths, from.truncated) {
         return Err(incompatible("path numbering"));
     }
-    into.paths = sum_paths(&into.paths, &from.paths);
+    into.paths = sum_paths(&into.paths, &from.paths, overflowed);
     Ok(())
 }
 
 /// Paths of both lists with counts of equal ids added, in id order.
-fn sum_paths(a: &[PathCount], b: &[PathCount]) -> Vec<PathCount> {
+fn sum_paths(a: &[PathCount], b: &[PathCount], overflowed: &mut bool) -> Vec<PathCount> {
     let mut by_id: BTreeMap<u64, PathCount> = BTreeMap::new();
     for path in a.iter().chain(b) {
         by_id
             .entry(path.id)
-            .and_modify(|p| p.count = p.count.saturating_add(path.count))
+            .and_modify(|p| add(&mut p.count, path.count, overflowed))
             .or_insert_with(|| path.clone());
     }
     by_id.into_values().collect()
 }
 
 /// Prefix forests added node by node: equal ids at the same place are one node.
-fn sum_forests(a: &[KipfNode], b: &[KipfNode]) -> Vec<KipfNode> {
+fn sum_forests(a: &[KipfNode], b: &[KipfNode], overflowed: &mut bool) -> Vec<KipfNode> {
     let mut merged = a.to_vec();
     for node in b {
         match merged.iter_mut().find(|m| m.id == node.id) {
             Some(m) => {
-                m.count = m.count.saturating_add(node.count);
-                m.children = sum_forests(&m.children, &node.children);
+                add(&mut m.count, node.count, overflowed);
+                m.children = sum_forests(&m.children, &node.children, overflowed);
             }
             None => merged.push(node.clone()),
         }
@@ -298,6 +340,18 @@ mod tests {
         assert!(merged.args.is_empty());
         let same_args = merge(&[run(&[], &["a"]), run(&[], &["a"])]).unwrap();
         assert_eq!(same_args.args, vec!["a".to_string()]);
+    }
+
+    /// A sum past 2^64 − 1 stays there and is said to have saturated (issue 52); a count
+    /// already at 2^64 − 1 that nothing is added to has not.
+    #[test]
+    fn saturated_counts_are_reported() {
+        let max = u64::MAX;
+        let merged = merge_saturating(&[run(&[(1, max - 1)], &[]), run(&[(1, 2)], &[])]).unwrap();
+        assert_eq!(merged.profile.functions[0].paths[0].count, max);
+        assert_eq!(merged.saturated, vec!["main".to_string()]);
+        let merged = merge_saturating(&[run(&[(1, max)], &[]), run(&[(2, 1)], &[])]).unwrap();
+        assert!(merged.saturated.is_empty());
     }
 
     #[test]

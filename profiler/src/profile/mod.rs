@@ -27,14 +27,15 @@ pub use diff::{
 };
 pub use io::{ProfileError, ProfileErrorKind};
 #[cfg(feature = "analysis")]
-pub use merge::{MergeError, MergeRefusal, merge};
+pub use merge::{MergeError, MergeRefusal, Merged, merge, merge_saturating};
 pub use printable::{clipped, printable, printable_line, printable_path};
 #[cfg(feature = "analysis")]
 pub use report::{
     FunctionSummary, HotBlock, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show,
 };
 pub use source::{
-    Kinship, MAX_SOURCE_BYTES, SourceFile, SourceState, content_hash, kinship, read_source,
+    Kinship, MAX_SOURCE_BYTES, SourceFile, SourceState, content_hash, kinship, open_regular,
+    read_regular, read_source,
 };
 #[cfg(feature = "analysis")]
 pub use text::{MAX_COLUMN, SourceLines};

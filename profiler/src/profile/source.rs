@@ -117,30 +117,48 @@ impl SourceFile {
 /// [`MAX_SOURCE_BYTES`]; an error saying what else it is. A profile names its source, so it can
 /// name any file: a FIFO, which would block a reader forever, a device such as `/dev/zero`,
 /// which never ends, or a file of `/proc` or `/sys` (regular to `stat`, but made up by the
-/// kernel as it is read). The file is checked before it is opened, opened without blocking (a
-/// FIFO put there in between does not hang the open) and checked again once open.
+/// kernel as it is read). See [`read_regular`].
 pub fn read_source(path: &Path) -> io::Result<Vec<u8>> {
-    fn refuse(what: String) -> io::Error {
-        io::Error::new(io::ErrorKind::InvalidInput, what)
+    read_regular(path, MAX_SOURCE_BYTES, "a source file")
+}
+
+/// The bytes of the file at `path`, if it is a regular file (after symbolic links) of at most
+/// `max_bytes` bytes; an `InvalidInput` error saying what else it is ("it is a FIFO (named
+/// pipe), not a regular file", "it is larger than 64 MiB, the most {what} may have"). For
+/// every file pcc reads that it did not choose itself (a profile's source, a profile found
+/// beside a document, a test's sidecar files): the file is checked before it is opened, opened
+/// without blocking (a FIFO put there in between does not hang the open), checked again once
+/// open, and read up to the bound plus one byte, however it grows meanwhile.
+pub fn read_regular(path: &Path, max_bytes: u64, what: &str) -> io::Result<Vec<u8>> {
+    let file = open_regular(path, max_bytes, what)?;
+    let mut bytes = Vec::with_capacity(
+        usize::try_from(file.metadata().map_or(0, |m| m.len().min(max_bytes))).unwrap_or(0),
+    );
+    // The file may grow after the check: never more than the bound plus one byte is read.
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_large(max_bytes, what));
     }
-    fn check(meta: &fs::Metadata) -> io::Result<()> {
+    Ok(bytes)
+}
+
+/// The file at `path`, open for reading, if it is a regular file of at most `max_bytes` bytes
+/// (as [`read_regular`] checks it); the descriptor does not block (no read of a regular file
+/// does anyway).
+pub fn open_regular(path: &Path, max_bytes: u64, what: &str) -> io::Result<fs::File> {
+    let check = |meta: &fs::Metadata| -> io::Result<()> {
         if !meta.is_file() {
             return Err(refuse(format!(
                 "it is {}, not a regular file",
                 crate::output_file::kind_of(meta)
             )));
         }
-        if meta.len() > MAX_SOURCE_BYTES {
-            return Err(too_large());
+        if meta.len() > max_bytes {
+            return Err(too_large(max_bytes, what));
         }
         Ok(())
-    }
-    fn too_large() -> io::Error {
-        refuse(format!(
-            "it is larger than {} MiB, the most a source file may have",
-            MAX_SOURCE_BYTES >> 20
-        ))
-    }
+    };
     check(&fs::metadata(path)?)?;
     let mut options = fs::OpenOptions::new();
     options.read(true);
@@ -150,20 +168,31 @@ pub fn read_source(path: &Path) -> io::Result<Vec<u8>> {
         options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
     }
     let file = options.open(path)?;
-    let meta = file.metadata()?;
-    check(&meta)?;
+    check(&file.metadata()?)?;
     if let Some(name) = kernel_file_system(&file) {
         return Err(refuse(format!(
             "it is a file of {name}, made up by the kernel, not a regular file"
         )));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    // The file may grow after the check: never more than the bound plus one byte is read.
-    file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(too_large());
-    }
-    Ok(bytes)
+    Ok(file)
+}
+
+fn refuse(what: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, what)
+}
+
+/// "it is larger than 64 MiB, the most a source file may have".
+fn too_large(max_bytes: u64, what: &str) -> io::Error {
+    let size = if max_bytes >= 1 << 30 && max_bytes.is_multiple_of(1 << 30) {
+        format!("{} GiB", max_bytes >> 30)
+    } else if max_bytes >= 1 << 20 && max_bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", max_bytes >> 20)
+    } else {
+        format!("{max_bytes} bytes")
+    };
+    refuse(format!(
+        "it is larger than {size}, the most {what} may have"
+    ))
 }
 
 /// `/proc` or `/sys` when `file` is on the kernel's procfs or sysfs.

@@ -100,7 +100,7 @@ pub fn object_fits(size: usize) -> bool {
     size <= physical_memory() / 4
 }
 
-fn physical_memory() -> usize {
+pub(crate) fn physical_memory() -> usize {
     static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *BYTES.get_or_init(|| {
         // SAFETY: sysconf only reads configuration values.

@@ -22,6 +22,11 @@ const OPEN_CFGS: usize = 3;
 /// Larger CFGs are laid out by Graphviz's `dot` when it is installed: layout-rs takes minutes
 /// on a hundred blocks.
 const MAX_CFG_NODES: usize = 80;
+/// The work the page's layouts of CFGs with crossing minimization may take together, in units
+/// of (blocks + edges)² per CFG (about 1.9 s for a CFG of 77 blocks): the hottest functions'
+/// CFGs first; the others are drawn without it, which the page says. Counted, not timed, so
+/// the page is the same on every machine (40 such functions took 75 s).
+const LAYOUT_BUDGET: usize = 100_000;
 /// Larger CFGs are not drawn at all: the page would be unreadable and `dot` slow.
 const MAX_DOT_NODES: usize = 2000;
 /// A CFG is drawn beside the source when it fits there at this share of its size or more.
@@ -125,8 +130,9 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
     }
     out.push_str("</table></section>\n");
     out.push_str(sections);
+    let mut budget = LAYOUT_BUDGET;
     for (rank, f) in view.hottest_functions().into_iter().enumerate() {
-        function_section(&mut out, view, f, rank < OPEN_CFGS);
+        function_section(&mut out, view, f, rank < OPEN_CFGS, &mut budget);
     }
     let script = SCRIPT
         .replace("__PER_CLICK__", &PATHS_PER_CLICK.to_string())
@@ -135,7 +141,13 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
     out
 }
 
-fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open: bool) {
+fn function_section(
+    out: &mut String,
+    view: &ProgramView,
+    f: &FunctionView,
+    open: bool,
+    budget: &mut usize,
+) {
     let mode = view.profile.mode;
     let unfinished = match &view.record(f).record {
         ModeRecord::Edge(edge) if edge.unfinished > 0 => format!(
@@ -168,8 +180,13 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
     let line = |n: u32| view.line(n).to_string();
     let nodes = cfg.fcfg.cfg.num_nodes();
     // layout-rs for small CFGs, Graphviz for large ones and where layout-rs fails.
+    let work = (nodes + cfg.fcfg.cfg.num_edges()).pow(2);
+    let optimize = nodes > MAX_CFG_NODES || work <= *budget;
+    if nodes <= MAX_CFG_NODES && optimize {
+        *budget -= work;
+    }
     let small = (nodes <= MAX_CFG_NODES)
-        .then(|| cfg_svg(cfg, &line, path_mode))
+        .then(|| cfg_svg(cfg, &line, path_mode, optimize))
         .flatten();
     let drawn = small.or_else(|| {
         (nodes <= MAX_DOT_NODES)
@@ -205,7 +222,13 @@ fn function_section(out: &mut String, view: &ProgramView, f: &FunctionView, open
         drawing.width * CFG_MIN_SCALE,
         if open { " open" } else { "" },
         nodes - 1,
-        cfg_caption(mode, dummies, cfg.tpp.is_some()),
+        cfg_caption(mode, dummies, cfg.tpp.is_some())
+            + if optimize {
+                ""
+            } else {
+                "; drawn without crossing minimization: the page's layout budget went to \
+                 hotter functions"
+            },
         drawing.svg,
     );
     out.push_str("</div></section>\n");

@@ -32,17 +32,24 @@ const CHAR_WIDTH: f64 = 7.3;
 const LINE_HEIGHT: f64 = 15.0;
 /// The width of a character of an edge label (11 px monospace, the page's `text.elabel`).
 const LABEL_CHAR_WIDTH: f64 = 6.7;
-/// How long one layout of a CFG may take.
+
+/// How long one layout of a CFG may take: a safety net behind the report's budget of counted
+/// work (`html::LAYOUT_BUDGET`), for the one CFG whose crossing minimization runs for minutes.
 const LAYOUT_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The SVG of `cfg`; `line(n)` is source line `n`, `path_mode` adds `Val(e)` and the dummy
 /// edges. When layout-rs fails on a graph or takes too long, the CFG is laid out again without
 /// dummy edges and crossing minimization (the second value is false); `None`: it failed even so.
+/// Without `optimize`, it is laid out that second way at once.
 pub fn cfg_svg(
     cfg: &CfgView,
     line: &dyn Fn(u32) -> String,
     path_mode: bool,
+    optimize: bool,
 ) -> Option<(Drawing, bool)> {
+    if !optimize {
+        return laid_out(cfg, line, path_mode, false, false).map(|svg| (svg, false));
+    }
     match laid_out(cfg, line, path_mode, path_mode, true) {
         Some(svg) => Some((svg, path_mode)),
         None => laid_out(cfg, line, path_mode, false, false).map(|svg| (svg, false)),
