@@ -15,7 +15,7 @@
 
 use crate::mir::clone::size;
 use crate::mir::poly::chain_tests;
-use crate::mir::{BlockId, Function};
+use crate::mir::{BlockId, Function, TerminatorKind};
 use crate::pgo::guard::{self, Coverage};
 
 /// Blocks larger than this (statements and terminator) are not copied.
@@ -51,6 +51,13 @@ fn guard_block(func: &mut Function, b: BlockId, coverage: &Coverage) {
     let span = func.blocks[b].term.span;
     let mut original = func.blocks[b].clone();
     original.cold = true;
+    if coverage.comparisons() == 0 {
+        // The guard fails only where the access at the smallest or the largest offset of a
+        // range is out of bounds, and this copy runs that access, so it stops with that error
+        // before its end: its successors keep the copy without checks as their only
+        // predecessor (which `sink.rs` needs to move the block's reads into them).
+        original.term.kind = TerminatorKind::Unreachable;
+    }
     let checked = func.blocks.push(original);
     let mut copy = func.blocks[b].clone();
     for &(_, s) in &coverage.covered {
@@ -64,7 +71,6 @@ fn guard_block(func: &mut Function, b: BlockId, coverage: &Coverage) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mir::TerminatorKind;
     use crate::opt::testing::lower;
 
     fn guarded(source: &str) -> Function {
@@ -102,6 +108,11 @@ mod tests {
         assert_eq!(checked_accesses(&func, then_bb), 0);
         assert_eq!(checked_accesses(&func, else_bb), 4);
         assert!(!func.blocks[then_bb].cold && func.blocks[else_bb].cold);
+        // The checked copy stops at a failing read before its end.
+        assert!(matches!(
+            func.blocks[else_bb].term.kind,
+            TerminatorKind::Unreachable
+        ));
     }
 
     /// Two accesses at one base, or accesses at as many bases as accesses, do not pay.

@@ -18,6 +18,7 @@ mod inline;
 mod merge_counts;
 mod peel;
 mod simplify_cfg;
+mod sink;
 mod split;
 mod stores;
 mod version;
@@ -77,7 +78,10 @@ pub fn optimize(program: &mut mir::Program) {
     verify::after_pass(program, "counters");
     run(
         program,
-        [("latches", simplify_cfg::duplicate_latches_into_branches)],
+        [
+            ("latches", simplify_cfg::duplicate_latches_into_branches),
+            ("sink", sink::sink_into_successors),
+        ],
     );
 }
 
