@@ -90,8 +90,11 @@ fn sinkable(
             StatementKind::Assign(dest, rvalue) if !stay.contains(&i) => {
                 let after_count_stop =
                     i > 0 && matches!(block.stmts[i - 1].kind, StatementKind::CountStop { .. });
+                // An element read must not move past a store that may change the element.
+                let reads_written_memory =
+                    memory_written_below && matches!(rvalue, Rvalue::Index { .. });
                 computes_only(func, *dest, rvalue)
-                    && !(memory_written_below && matches!(rvalue, Rvalue::Index { .. }))
+                    && !reads_written_memory
                     && !profiling[*dest]
                     && !after_count_stop
                     && !read_below.contains(dest)
