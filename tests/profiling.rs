@@ -263,7 +263,7 @@ impl Lowered {
                     bl: BallLarus::new(&fcfg.cfg).expect("numbering"),
                     cfg: fcfg.cfg,
                     edge_of,
-                    lines: pcc::profiling::node_lines(func, &index),
+                    lines: pcc::profiling::node_lines(func, &checked.source, &index),
                 }
             })
             .collect();

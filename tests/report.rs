@@ -46,26 +46,50 @@ fn report(scratch: &Scratch, profile: &Path, extra: &[&str]) -> String {
     std::fs::read_to_string(out).unwrap()
 }
 
-/// Each line's count by the rule the views state: a path enters each of its listed lines once.
-fn line_counts(profile: &Value, function: &str) -> BTreeMap<u32, u64> {
-    let f = common::function(profile, function);
-    let mut counts = BTreeMap::new();
-    for field in ["paths", "residual"] {
-        for path in f[field].as_array().into_iter().flatten() {
-            for line in path["lines"].as_array().unwrap() {
-                *counts.entry(line.as_u64().unwrap() as u32).or_default() +=
-                    path["count"].as_u64().unwrap();
-            }
-        }
+/// `find_pair`'s lines in a run of control_flow.pl, each with its count worked out by hand by
+/// gcov's rule (the times control entered the line; `None`: no code, `Some(0)`: code that never
+/// ran). `find_pair(91)` runs the outer loop 7 times and returns at i = 7, j = 13; `find_pair(401)`
+/// runs it 20 times. Every mode's every view must show these.
+const FIND_PAIR_LINES: [(u32, Option<u64>); 17] = [
+    (34, None),      // fn find_pair(target: int) -> str {
+    (35, Some(2)),   // let i = 1;
+    (36, Some(27)),  // while true {        1 + 6 iterations, 1 + 19
+    (37, Some(27)),  // let j = i;
+    (38, Some(322)), // while j < 20 {      27 entries + 295 iterations
+    (39, Some(296)), // if i * j == target {
+    (40, Some(1)),   // return str(i) + "*" + str(j);
+    (41, None),      // }
+    (42, Some(295)), // j += 1;
+    (43, None),      // }
+    (44, Some(26)),  // i += 1;
+    (45, Some(26)),  // if i > 20 {
+    (46, Some(1)),   // return "none";
+    (47, None),      // }
+    (48, None),      // }
+    (49, Some(0)),   // return "unreachable";  (after `while true`: never runs)
+    (50, None),      // }
+];
+
+/// How a view writes a line's count: `#####` for code that never ran, nothing (or gcov's `-`)
+/// for a line without code.
+fn count_text(count: Option<u64>, no_code: &str) -> String {
+    match count {
+        None => no_code.to_string(),
+        Some(0) => "#####".to_string(),
+        Some(n) => n.to_string(),
     }
-    counts
 }
 
-/// The count cell of source line `n` in a function section of the report.
-fn html_line_count(section: &str, n: u32) -> Option<u64> {
+/// The text of the count cell of source line `n` in a function section of the report.
+fn html_line_cell(section: &str, n: u32) -> Option<&str> {
     let row = section.split(&format!("<tr data-line=\"{n}\">")).nth(1)?;
     let cell = row.split("<td class=\"n\"").nth(1)?;
-    cell.split('>').nth(1)?.split('<').next()?.parse().ok()
+    cell.split('>').nth(1)?.split('<').next()
+}
+
+/// The count of source line `n` in a function section of the report.
+fn html_line_count(section: &str, n: u32) -> Option<u64> {
+    html_line_cell(section, n)?.parse().ok()
 }
 
 fn section<'a>(html: &'a str, function: &str) -> &'a str {
@@ -132,33 +156,14 @@ fn report_is_self_contained_and_shows_the_profiles_counts() {
         let json = read_json(&profile);
         let find_pair = section(&html, "find_pair");
         assert!(find_pair.contains("<svg class=\"cfg\""), "{mode}: no CFG");
-        if mode == "block" {
-            // Each line's count: the sum of the counts of the blocks it is in.
-            let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
-            for block in common::function(&json, "find_pair")["blocks"]
-                .as_array()
-                .unwrap()
-            {
-                for line in block["lines"].as_array().unwrap() {
-                    *counts.entry(line.as_u64().unwrap() as u32).or_default() +=
-                        block["count"].as_u64().unwrap();
-                }
-            }
-            for (line, count) in counts.into_iter().filter(|&(_, c)| c > 0) {
-                assert_eq!(
-                    html_line_count(find_pair, line),
-                    Some(count),
-                    "block: line {line}"
-                );
-            }
-        } else if mode != "edge" {
-            for (line, count) in line_counts(&json, "find_pair") {
-                assert_eq!(
-                    html_line_count(find_pair, line),
-                    Some(count),
-                    "{mode}: line {line}"
-                );
-            }
+        for (line, count) in FIND_PAIR_LINES {
+            assert_eq!(
+                html_line_cell(find_pair, line),
+                Some(count_text(count, "").as_str()),
+                "{mode}: line {line}"
+            );
+        }
+        if !matches!(mode, "edge" | "block") {
             // The hottest path is listed first, with the lines the script highlights.
             let hottest = common::function(&json, "find_pair")["paths"]
                 .as_array()
@@ -315,8 +320,7 @@ fn annotate_prints_each_lines_count_without_colour_in_a_pipe() {
         ],
     );
     assert!(!run.stdout.contains('\x1b'), "colour in a pipe");
-    let json = read_json(&profile);
-    for (line, count) in line_counts(&json, "find_pair") {
+    for (line, count) in FIND_PAIR_LINES {
         let row = run
             .stdout
             .lines()
@@ -324,7 +328,7 @@ fn annotate_prints_each_lines_count_without_colour_in_a_pipe() {
             .unwrap_or_else(|| panic!("no line {line}: {}", run.stdout));
         assert_eq!(
             row.split_whitespace().next(),
-            Some(count.to_string().as_str()),
+            Some(count_text(count, "-").as_str()),
             "{row}"
         );
     }
@@ -357,24 +361,124 @@ fn annotated_counts(text: &str) -> BTreeMap<u32, String> {
         .collect()
 }
 
-/// An edge profile's line counts follow the rule a path's lines follow: a line is entered once
-/// however many blocks of it run in a row, also when blocks without statements (a join between
-/// `||`'s operands, on the same line) lie between them. Same run, same counts as bl's.
+/// One line count in every mode: the same run profiled by each mode is annotated alike, line
+/// for line (`tpp` with the edge profile of the same run), and exported to lcov alike.
 #[test]
-fn edge_annotations_count_lines_as_bl_paths_do() {
-    for program in ["precedence.pl", "control_flow.pl", "y2k.pl", "sieve.pl"] {
-        let scratch = Scratch::new("annotate-edge");
-        let annotate = |mode: &str| {
+fn every_mode_annotates_the_same_line_counts() {
+    for program in [
+        "precedence.pl",
+        "control_flow.pl",
+        "y2k.pl",
+        "match.pl",
+        "bst.pl",
+    ] {
+        let scratch = Scratch::new("annotate-modes");
+        let views = |mode: &str| {
             let profile = profiled(&scratch, program, mode);
-            let run = pcc(
+            let profile = profile.to_str().unwrap();
+            let annotated = pcc(&scratch, &["profile", "annotate", profile]).stdout;
+            let lcov = pcc(
                 &scratch,
-                &["profile", "annotate", profile.to_str().unwrap()],
+                &["profile", "export", profile, "--format", "lcov"],
             );
-            annotated_counts(&run.stdout)
+            let da = lcov_records(&lcov.stdout).0;
+            (annotated_counts(&annotated), da)
         };
-        let (bl, edge) = (annotate("bl"), annotate("edge"));
+        let (bl, bl_da) = views("bl");
         assert!(bl.len() > 5, "{program}: {bl:?}");
-        assert_eq!(edge, bl, "{program}");
+        for mode in ["edge", "block", "ppp", "kbl", "wpp", "tpp"] {
+            let (counts, da) = views(mode);
+            assert_eq!(counts, bl, "{program}: {mode} against bl");
+            assert_eq!(da, bl_da, "{program}: {mode}'s DA records against bl's");
+        }
+    }
+}
+
+/// gcov's conventions, on the constructs where lowering's blocks and the source's lines part:
+/// a loop on one line counts each iteration, a `for` line its entries and steps, `break`,
+/// `continue`, `while true` and an empty `match` arm are code, `} else {` is not, and code
+/// after `while true` never runs. Counts worked out by hand.
+#[test]
+fn annotate_counts_lines_as_gcov_does() {
+    let scratch = Scratch::new("annotate-gcov");
+    let program = "\
+fn main() {
+    let i = 0;
+    while i < 5 { i += 1; }
+    for k in 0..3 {
+        if k == 1 { continue; }
+        print(k, \"\");
+    }
+    let n = 0;
+    while true {
+        n += 1;
+        match n {
+            1 => { }
+            3 => { break; }
+            _ => { print(n, \"\"); }
+        }
+        if n > 100 {
+            println(\"never\");
+        } else {
+            i -= 1;
+        }
+    }
+    println(i);
+    return;
+    println(\"dead\");
+}
+";
+    std::fs::write(scratch.path("gcov.pl"), program).unwrap();
+    let expected: [(u32, &str); 25] = [
+        (1, "-"),
+        (2, "1"),
+        (3, "6"), // entered once, and anew at each of the 5 iterations
+        (4, "4"), // entered once, and at each of the 3 steps
+        (5, "3"),
+        (6, "2"),
+        (7, "-"),
+        (8, "1"),
+        (9, "3"),
+        (10, "3"),
+        (11, "3"),
+        (12, "1"),
+        (13, "1"),
+        (14, "1"),
+        (15, "-"),
+        (16, "2"),
+        (17, "#####"),
+        (18, "-"),
+        (19, "2"),
+        (20, "-"),
+        (21, "-"),
+        (22, "1"),
+        (23, "1"),
+        (24, "#####"),
+        (25, "#####"), // the implicit return at the closing brace, after `return;`
+    ];
+    for mode in ["bl", "edge", "block"] {
+        let run = pcc_in(
+            &scratch.0,
+            &[
+                "run",
+                "gcov.pl",
+                "--profile",
+                mode,
+                "--profile-out",
+                "gcov.json",
+            ],
+            "",
+        );
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let annotated = pcc(&scratch, &["profile", "annotate", "gcov.json"]).stdout;
+        let counts = annotated_counts(&annotated);
+        for (line, count) in expected {
+            assert_eq!(
+                counts.get(&line).map(String::as_str),
+                Some(count),
+                "{mode}: line {line}\n{annotated}"
+            );
+        }
     }
 }
 
@@ -472,11 +576,8 @@ fn lcov_counts_are_the_profiles_and_genhtml_renders_them() {
     };
     let (bl_text, edge_text) = (export(&bl), export(&edge));
     let (lines, branches) = lcov_records(&bl_text);
-    let json = read_json(&bl);
-    for function in ["find_pair", "classify", "main"] {
-        for (line, count) in line_counts(&json, function) {
-            assert_eq!(lines.get(&line), Some(&count), "DA of line {line}");
-        }
+    for (line, count) in FIND_PAIR_LINES {
+        assert_eq!(lines.get(&line).copied(), count, "DA of line {line}");
     }
     // Branch counts from the paths equal the edge profile's own edge counts (same run).
     assert!(!branches.is_empty());
@@ -557,7 +658,7 @@ fn folded_stacks_sum_to_the_profiles_total() {
             // find_pair's loop path, called from main.
             assert!(
                 run.stdout
-                    .contains("main;find_pair;line 38;line 39;line 42 269\n"),
+                    .contains("main;find_pair;piece 5 (38-39, 42) 269\n"),
                 "{}",
                 run.stdout
             );
@@ -577,7 +678,7 @@ fn folded_stacks_sum_to_the_profiles_total() {
     assert!(
         run.stdout
             .lines()
-            .any(|l| l == "find_pair;line 38;line 39;line 42 269"),
+            .any(|l| l == "find_pair;path 5 (38-39, 42) 269"),
         "{}",
         run.stdout
     );
@@ -617,7 +718,7 @@ fn folded_stacks_of_a_deep_recursion() {
         sum += count.parse::<u64>().unwrap();
         let frames: Vec<&str> = stack
             .split(';')
-            .filter(|f| !f.starts_with("line "))
+            .filter(|f| !f.starts_with("piece "))
             .collect();
         assert_eq!(frames[0], "main", "{line}");
         assert!(frames[1..].iter().all(|&f| f == "down"), "{line}");
@@ -629,7 +730,7 @@ fn folded_stacks_of_a_deep_recursion() {
     assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
     assert!(run.stdout.contains(&format!(
         "main{} 1\n",
-        ";down".repeat(301) + ";line 2;line 3"
+        ";down".repeat(301) + ";piece 1 (2-3)"
     )));
 }
 

@@ -162,7 +162,11 @@ fn check_source(file_name: String, bytes: &[u8], format: ErrorFormat) -> Result<
         }),
         Err(diagnostics) => {
             let text = match format {
-                ErrorFormat::Human => diagnostics.render(&file_name, &source),
+                ErrorFormat::Human => diagnostics.render_styled(
+                    &file_name,
+                    &source,
+                    crate::terminal::colour(crate::terminal::Stream::Stderr),
+                ),
                 ErrorFormat::Json => diagnostics.render_json(&file_name, &source),
             };
             Err(Failure::Diagnostics(text))

@@ -13,3 +13,4 @@ pub mod notes;
 pub mod opt;
 pub mod pgo;
 pub mod profiling;
+pub mod terminal;

@@ -18,6 +18,23 @@ use pcc_profiler::tpp::TppConfig;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour pcc's own output (errors, annotated listings): `auto` when the stream is a
+    /// terminal, `NO_COLOR` is unset or empty and `TERM` is not `dumb`.
+    #[arg(
+        long,
+        value_enum,
+        global = true,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    color: ColorArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Subcommand)]
@@ -376,6 +393,11 @@ fn main() {
         }
         // Usage errors exit 2 (README), like clap's own.
         std::process::exit(error.exit_code())
+    });
+    pcc::terminal::set_color(match cli.color {
+        ColorArg::Auto => pcc::terminal::ColorChoice::Auto,
+        ColorArg::Always => pcc::terminal::ColorChoice::Always,
+        ColorArg::Never => pcc::terminal::ColorChoice::Never,
     });
     let status = match cli.command {
         Command::Check { file, error_format } => {

@@ -88,6 +88,11 @@ impl Diagnostics {
     /// a caret under the span. `source` must be the text that was checked; spans that do not
     /// fit it are clamped rather than trusted, so rendering never panics.
     pub fn render(&self, file_name: &str, source: &str) -> String {
+        self.render_styled(file_name, source, false)
+    }
+
+    /// [`Diagnostics::render`], in colour (ANSI escapes) when `colour` is true.
+    pub fn render_styled(&self, file_name: &str, source: &str, colour: bool) -> String {
         let file = SimpleFile::new(file_name, source);
         let config = Config {
             chars: Chars::ascii(),
@@ -118,7 +123,14 @@ impl Diagnostics {
                         .chain(diagnostic.help.iter().map(|help| format!("help: {help}")))
                         .collect(),
                 );
-            match term::emit_into_string(&config, &file, &report) {
+            let rendered = if colour {
+                let mut buffer = termcolor::Buffer::ansi();
+                term::emit_to_write_style(&mut buffer, &config, &file, &report)
+                    .map(|()| String::from_utf8_lossy(buffer.as_slice()).into_owned())
+            } else {
+                term::emit_into_string(&config, &file, &report)
+            };
+            match rendered {
                 Ok(text) => out.push_str(&text),
                 // Unreachable with clamped spans; still, a message beats a panic.
                 Err(_) => out.push_str(&format!("error: {}\n\n", diagnostic.message)),

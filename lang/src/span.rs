@@ -48,6 +48,25 @@ impl LineIndex {
         self.line_starts.partition_point(|&start| start <= offset) as u32
     }
 
+    /// The text of 1-based line `line` of `source` (the source this index was made of),
+    /// without its line break; empty past the end.
+    pub fn line_text<'a>(&self, source: &'a str, line: u32) -> &'a str {
+        let Some(&start) = (line as usize)
+            .checked_sub(1)
+            .and_then(|i| self.line_starts.get(i))
+        else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line as usize)
+            .map_or(source.len(), |&e| e as usize);
+        source
+            .get(start as usize..end)
+            .unwrap_or("")
+            .trim_end_matches(['\n', '\r'])
+    }
+
     /// 1-based (line, column); the column counts bytes.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         let line = self.line(offset);
@@ -68,5 +87,13 @@ mod tests {
         assert_eq!(index.line_col(3), (2, 1));
         assert_eq!(index.line_col(6), (3, 1));
         assert_eq!(index.line_col(7), (4, 1));
+    }
+
+    #[test]
+    fn line_text() {
+        let source = "ab\r\ncd\n\nx";
+        let index = LineIndex::new(source);
+        let lines: Vec<&str> = (0..=5).map(|n| index.line_text(source, n)).collect();
+        assert_eq!(lines, ["", "ab", "cd", "", "x", ""]);
     }
 }

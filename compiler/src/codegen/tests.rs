@@ -97,6 +97,7 @@ fn function(name: &str, params: &[Type], locals: &[Type], ret: Type) -> Function
             })
             .collect(),
         blocks: IdVec::new(),
+        dead_code: Vec::new(),
         span: Span::default(),
         name_span: Span::default(),
     }

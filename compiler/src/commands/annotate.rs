@@ -1,15 +1,14 @@
 //! `pcc profile annotate P [--function F]`: the profiled source in the terminal, each line with
 //! its count and its share of the function's line executions, as gcov's `.gcov` files and
-//! `perf annotate` show them. Colours only when stdout is a terminal (and `NO_COLOR` is unset).
+//! `perf annotate` show them. Coloured as `--color` says ([`crate::terminal::colour`]).
 
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::path::Path;
 
 use pcc_profiler::profile::{printable, printable_line, printable_path};
 
 use super::print_text;
-use super::profile_view::{FunctionView, ProgramView};
+use super::profile_view::{Cold, FunctionView, ProgramView};
 
 pub fn run(profile: &Path, function: Option<&str>) -> i32 {
     let Some(view) = ProgramView::load(profile) else {
@@ -31,7 +30,7 @@ pub fn run(profile: &Path, function: Option<&str>) -> i32 {
             }
         },
     };
-    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let colour = crate::terminal::colour(crate::terminal::Stream::Stdout);
     print_text(&annotate(&view, &functions, colour))
 }
 
@@ -66,10 +65,14 @@ fn annotate(view: &ProgramView, functions: &[&FunctionView], colour: bool) -> St
     for f in sorted {
         let lines: u64 = f.line_counts.values().sum();
         let max = f.line_counts.values().copied().max().unwrap_or(0);
+        let cold = match f.cold.map(Cold::count) {
+            Some(n) if n > 0 => format!(", {n} of them on cold paths (not shown)"),
+            _ => String::new(),
+        };
         let _ = writeln!(
             out,
-            "\nfn {}: {} {unit} ({:.1}%); count = times control entered the line, share = of \
-             the function's {lines}",
+            "\nfn {}: {} {unit} ({:.1}%){cold}; count = times control entered the line, share = \
+             of the function's {lines}",
             f.name,
             f.total,
             share(f.total, total)
@@ -80,7 +83,9 @@ fn annotate(view: &ProgramView, functions: &[&FunctionView], colour: bool) -> St
         }
         for n in f.span.0..=f.span.1 {
             let count = f.line_counts.get(&n).copied();
+            // gcov's marks: `#####` for code that never ran, `-` for a line without code.
             let (number, percent) = match count {
+                Some(0) => ("#####".to_string(), String::new()),
                 Some(c) => (c.to_string(), format!("{:.1}%", share(c, lines))),
                 None => ("-".to_string(), String::new()),
             };

@@ -80,7 +80,7 @@ pub fn run(file: &Path, function: Option<&str>, path: Option<u64>, guide: &Guide
     let mut out = String::new();
     for func in selected {
         let fcfg = function_cfg(func);
-        let graph = Graph::of_function(func, &fcfg.cfg, &index);
+        let graph = Graph::of_function(func, &fcfg.cfg, &checked.source, &index);
         let numbering = match BallLarus::new(&fcfg.cfg) {
             Ok(numbering) => numbering,
             Err(error) => {
@@ -178,11 +178,16 @@ impl<'a> Graph<'a> {
     }
 
     /// The MIR blocks of `func` as `bb0`, `bb1`, ..., described by their source lines.
-    fn of_function(func: &mir::Function, cfg: &'a Cfg, index: &LineIndex) -> Graph<'a> {
+    fn of_function(
+        func: &mir::Function,
+        cfg: &'a Cfg,
+        source: &str,
+        index: &LineIndex,
+    ) -> Graph<'a> {
         let names: Vec<String> = (0..cfg.num_nodes()).map(|b| format!("bb{b}")).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let mut graph = Graph::new(cfg, &names);
-        graph.about = node_lines(func, index)
+        graph.about = node_lines(func, source, index)
             .iter()
             .map(|lines| match lines.as_slice() {
                 [] => "no statement (a jump)".into(),

@@ -1,9 +1,9 @@
 //! `pcc profile export P --format lcov|folded [-o OUT]`: a profile in the formats other viewers
 //! read. `lcov`: a tracefile for `genhtml` (and editors' coverage gutters): line counts, each
 //! function's activations, and the count of each branch out of a block that decides. `folded`:
-//! one line per executed path, `function;line a;line b;… count`, the folded stacks of flame
-//! graphs (`flamegraph.pl`, speedscope, inferno): each path is a stack of its lines; for `wpp`,
-//! each acyclic path of the trace under the call stack it ran in.
+//! one line per executed path, `function;path N (lines) count`, the folded stacks of flame
+//! graphs (`flamegraph.pl`, speedscope, inferno): each path one frame under its function; for
+//! `wpp`, each acyclic piece of the trace, `piece N (lines)`, under the call stack it ran in.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -15,8 +15,9 @@ use pcc_profiler::profile::{Mode, printable_path};
 
 use std::collections::BTreeMap;
 
+use super::paths::compact_lines;
 use super::print_text;
-use super::profile_view::ProgramView;
+use super::profile_view::{Cold, ProgramView};
 use crate::profiling::call_split;
 
 #[derive(Clone, Copy, Debug)]
@@ -32,10 +33,13 @@ pub fn run(profile: &Path, format: Format, output: Option<&Path>) -> i32 {
     view.warn();
     let text = match format {
         Format::Lcov => lcov(&view),
-        Format::Folded if view.profile.mode == Mode::Edge => {
+        Format::Folded if matches!(view.profile.mode, Mode::Edge | Mode::Block) => {
             eprintln!(
-                "error: {}: an edge profile counts edges, not paths, so it has no stacks to                  fold; `--format lcov` exports it",
-                profile.display()
+                "error: {}: a{} profile counts {}s, not paths, so it has no stacks to fold; \
+                 `--format lcov` exports its counts",
+                profile.display(),
+                if view.profile.mode == Mode::Edge { "n edge" } else { " block" },
+                if view.profile.mode == Mode::Edge { "edge" } else { "block" },
             );
             return 1;
         }
@@ -102,14 +106,9 @@ fn lcov(view: &ProgramView) -> String {
     let hit = branches.iter().filter(|b| b.3 != "-" && b.3 != "0").count();
     let _ = write!(out, "BRF:{}\nBRH:{hit}\n", branches.len());
 
-    // Every line of a block is instrumented (count 0 when it never ran).
+    // Every line of code has a count (0 when it never ran).
     let mut lines = BTreeMap::new();
     for f in &view.functions {
-        if let Some(cfg) = &f.cfg {
-            for &n in cfg.node_lines.iter().flatten() {
-                lines.entry(n).or_insert(0u64);
-            }
-        }
         for (&n, &count) in &f.line_counts {
             *lines.entry(n).or_insert(0) += count;
         }
@@ -151,7 +150,7 @@ fn wpp_folded(view: &ProgramView, output: Option<&Path>) -> i32 {
             );
             return 1;
         };
-        let lines: String = symbol.lines.iter().map(|l| format!(";line {l}")).collect();
+        let lines = format!(";piece {} ({})", symbol.path, compact_lines(&symbol.lines));
         symbols.push((name, effect.starts, effect.ends, lines));
     }
     // The call stacks as a tree of frames (node 0 the empty stack), so that a stack costs one
@@ -287,11 +286,11 @@ fn folded(view: &ProgramView) -> String {
     let mut out = String::new();
     for f in &view.functions {
         for path in &f.paths {
-            let mut stack = f.name.clone();
-            for line in &path.lines {
-                let _ = write!(stack, ";line {line}");
-            }
-            let _ = writeln!(out, "{stack} {}", path.count);
+            let lines = compact_lines(&path.lines);
+            let _ = writeln!(out, "{};path {} ({lines}) {}", f.name, path.id, path.count);
+        }
+        if let Some(cold) = f.cold.map(Cold::count).filter(|&n| n > 0) {
+            let _ = writeln!(out, "{};cold paths {cold}", f.name);
         }
     }
     out

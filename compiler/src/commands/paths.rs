@@ -243,7 +243,7 @@ impl<'f> FunctionPaths<'f> {
         let mut this = FunctionPaths {
             func,
             cfg_hash: cfg_hash(program, func),
-            node_lines: node_lines(func, &source.index),
+            node_lines: node_lines(func, source.text, &source.index),
             fcfg,
             numbering,
             paths: Vec::new(),

@@ -7,9 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use pcc_profiler::profile::{
-    self, FunctionComparison, Kinship, Profile, ShowReport, SourceState, SpectraDiff, printable,
-    printable_path,
+    self, FunctionComparison, HotPath, Kinship, Profile, ShowReport, SourceState, SpectraDiff,
+    printable, printable_path,
 };
+
+use super::profile_view::{PathKind, ProgramView};
 use serde::Serialize;
 
 /// `pcc profile show`: the hottest paths (and edges) first, with their source text.
@@ -26,7 +28,11 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
         },
         _ => None,
     };
-    let report = profile::show(&profile, top);
+    let mut report = profile::show(&profile, top);
+    report.width = crate::terminal::width();
+    if matches!(state, SourceState::Unchanged(..)) {
+        add_decisions(&mut report, &profile, path);
+    }
     let shown = report
         .paths
         .iter()
@@ -74,6 +80,37 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
             )
         });
         super::print_text(&(header + &report.render_text(&|n| source.as_ref()?.line(n))))
+    }
+}
+
+/// Gives each listed path whose lines another executed path of its function shares its branch
+/// decisions, from the program recompiled ([`ProgramView`]); nothing when none does.
+fn add_decisions(report: &mut ShowReport, profile: &Profile, path: &Path) {
+    let shares_lines = |p: &HotPath| {
+        profile.functions.iter().any(|f| {
+            f.name == p.function
+                && f.executed_paths()
+                    .any(|other| other.id != p.id && other.lines == p.lines)
+        })
+    };
+    if !report.paths.iter().any(shares_lines) {
+        return;
+    }
+    let Some(view) = ProgramView::load(path) else {
+        return;
+    };
+    for hot in &mut report.paths {
+        let decisions = view
+            .functions
+            .iter()
+            .filter(|f| f.name == hot.function)
+            .flat_map(|f| &f.paths)
+            .find(|p| {
+                p.id == hot.id && p.lines_shared && (p.kind == PathKind::Residual) == hot.residual
+            });
+        if let Some(p) = decisions {
+            hot.decisions.clone_from(&p.decisions);
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::dag::{DagEdgeId, DagEdgeKind};
 use pcc_profiler::profile::{
-    FunctionProfile, Mode, ModeRecord, PathCount, Profile, TppRecord, printable_path,
+    FunctionProfile, Mode, ModeRecord, PathCount, Profile, TppRecord, printable, printable_path,
 };
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use pcc_profiler::tpp::Tpp;
@@ -22,6 +22,9 @@ use super::profile::load_with_program;
 use crate::mir;
 use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 use crate::{driver, lower};
+
+/// The most of a condition's text a decision quotes.
+const DECISION_TEXT: usize = 32;
 
 /// A profile with its program's source and, per function, what its CFG adds.
 pub struct ProgramView {
@@ -68,6 +71,11 @@ pub struct PathView {
     pub kind: PathKind,
     /// Its blocks and edges, when the function's CFG is known.
     pub route: Option<CfgPath>,
+    /// The branch decisions along it, in order ([`CfgView::decision`]), when its route is known.
+    pub decisions: Vec<String>,
+    /// Another executed path of the function has the same lines: only its decisions tell
+    /// them apart.
+    pub lines_shared: bool,
 }
 
 impl PathView {
@@ -119,6 +127,8 @@ pub struct CfgView {
     /// The line of each CFG node, also of one without statements (its construct's line; EXIT:
     /// the function's closing brace).
     pub node_line: Vec<u32>,
+    /// Lines of code that lowering dropped as unreachable ([`mir::Function::dead_code`]).
+    pub dead_lines: Vec<u32>,
     /// Executions of each CFG node and edge.
     pub node_counts: Vec<u64>,
     pub edge_counts: Vec<u64>,
@@ -157,6 +167,50 @@ impl CfgView {
         }
     }
 
+    /// The source-level decision that taking edge `e` makes, when its block ends in a branch
+    /// or a `match`: the condition's `line:col`, its text and the outcome
+    /// (`5:9 c >= 65 → true`), or the `match`'s and the arm (`11:15 n → 3`, `_` for the
+    /// default). `source` is the program's text, `index` its line index.
+    pub fn decision(&self, e: EdgeId, source: &str, index: &LineIndex) -> Option<String> {
+        let (from, to) = *self.fcfg.edges.get(e.0)?;
+        let term = &self.func.blocks[from].term;
+        let outcome = match &term.kind {
+            mir::TerminatorKind::Branch { then_bb, .. } => if to == Some(*then_bb) {
+                "true"
+            } else {
+                "false"
+            }
+            .to_string(),
+            mir::TerminatorKind::Switch { cases, .. } => {
+                let arm: Vec<String> = cases
+                    .iter()
+                    .filter(|&&(_, b)| Some(b) == to)
+                    .map(|(v, _)| v.to_string())
+                    .collect();
+                if arm.is_empty() {
+                    "_".to_string()
+                } else {
+                    arm.join(" | ")
+                }
+            }
+            _ => return None,
+        };
+        let (line, col) = index.line_col(term.span.lo);
+        let text = source
+            .get(term.span.lo as usize..term.span.hi as usize)
+            .and_then(|t| t.lines().next())
+            .unwrap_or("");
+        let text: String = if text.chars().count() > DECISION_TEXT {
+            text.chars().take(DECISION_TEXT - 1).chain(['…']).collect()
+        } else {
+            text.to_string()
+        };
+        Some(format!(
+            "{line}:{col} {} → {outcome}",
+            printable(text.trim())
+        ))
+    }
+
     /// How many times the function was entered.
     pub fn activations(&self) -> u64 {
         self.node_counts[self.fcfg.cfg.entry().0]
@@ -175,8 +229,30 @@ pub struct FunctionView {
     pub line_counts: BTreeMap<u32, u64>,
     /// First and last source line of the function.
     pub span: (u32, u32),
-    /// All path executions (`edge`: edge executions, `block`: block executions).
+    /// All path executions, `tpp`'s cold ones included (`edge`: edge executions, `block`: block
+    /// executions).
     pub total: u64,
+    /// `tpp`: the executions of cold paths ([`Cold`]); `None` for the other modes.
+    pub cold: Option<Cold>,
+}
+
+/// What `tpp` knows of a function's cold path executions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cold {
+    /// Counted by the function's cold counter.
+    Counted(u64),
+    /// The function had no counter (every hot path is obvious): the edge profile's executions
+    /// of cold edges out of hot blocks, where each cold path leaves the hot paths (a path that
+    /// leaves them twice counts twice).
+    FromEdgeProfile(u64),
+}
+
+impl Cold {
+    pub fn count(self) -> u64 {
+        match self {
+            Cold::Counted(n) | Cold::FromEdgeProfile(n) => n,
+        }
+    }
 }
 
 impl ProgramView {
@@ -208,7 +284,7 @@ impl ProgramView {
                     Some(_) => {
                         warnings.push(format!(
                             "function `{}` changed since the profile was taken (its cfg_hash \
-                             differs): its source is shown without blocks and edges",
+                             differs): its source is shown without counts, blocks and edges",
                             record.name
                         ));
                         None
@@ -223,7 +299,14 @@ impl ProgramView {
                     }
                 };
                 let span = func.map(|f| (index.line(f.span.lo), index.line(f.span.hi)));
-                FunctionView::new(&profile, i, cfg, span, &index, &mut warnings)
+                FunctionView::new(
+                    &profile,
+                    i,
+                    cfg,
+                    span,
+                    (&checked.source, &index),
+                    &mut warnings,
+                )
             })
             .collect();
         Some(ProgramView {
@@ -271,7 +354,7 @@ impl FunctionView {
         record_index: usize,
         cfg: Option<(mir::Function, FunctionCfg)>,
         span: Option<(u32, u32)>,
-        index: &LineIndex,
+        (source, index): (&str, &LineIndex),
         warnings: &mut Vec<String>,
     ) -> FunctionView {
         let record = &profile.functions[record_index];
@@ -292,6 +375,8 @@ impl FunctionView {
                         kind
                     },
                     route: None,
+                    decisions: Vec::new(),
+                    lines_shared: false,
                 })
                 .collect()
         };
@@ -303,8 +388,9 @@ impl FunctionView {
             let numbering = BallLarus::new(&fcfg.cfg)
                 .map_err(|e| warnings.push(format!("function `{}`: {e}", record.name)))
                 .ok()?;
-            let lines = node_lines(&func, index);
+            let lines = node_lines(&func, source, index);
             let line = node_line(&func, index);
+            let dead_lines = func.dead_code.iter().map(|s| index.line(s.lo)).collect();
             Some(CfgView {
                 node_counts: vec![0; fcfg.cfg.num_nodes()],
                 edge_counts: vec![0; fcfg.cfg.num_edges()],
@@ -316,6 +402,7 @@ impl FunctionView {
                 tpp: None,
                 node_lines: lines,
                 node_line: line,
+                dead_lines,
             })
         });
         let mut view = FunctionView {
@@ -326,6 +413,7 @@ impl FunctionView {
             line_counts: BTreeMap::new(),
             span: span.unwrap_or((0, 0)),
             total: 0,
+            cold: None,
         };
         if let Some(cfg) = &mut view.cfg {
             cfg.tpp = match &record.record {
@@ -341,6 +429,11 @@ impl FunctionView {
                     None => cfg.numbering.path(path.id),
                 };
             }
+            for path in &mut view.paths {
+                let decisions = path.edges().into_iter();
+                let decisions = decisions.filter_map(|e| cfg.decision(e, source, index));
+                path.decisions = decisions.collect();
+            }
             if view.paths.iter().any(|p| p.route.is_none()) {
                 warnings.push(format!(
                     "function `{}`: some path ids are not paths of its CFG",
@@ -349,16 +442,40 @@ impl FunctionView {
             }
             cfg.count(&view.paths, record);
         }
-        view.line_counts = match (&view.cfg, profile.mode) {
-            (Some(cfg), Mode::Edge) => cfg.edge_line_counts(),
-            (_, Mode::Block) => block_line_counts(record),
-            _ => path_line_counts(&view.paths),
-        };
+        if let Some(cfg) = &view.cfg {
+            view.line_counts = cfg.line_counts();
+        }
+        let mut by_lines: BTreeMap<&[u32], usize> = BTreeMap::new();
+        for path in &view.paths {
+            *by_lines.entry(&path.lines).or_default() += 1;
+        }
+        let shared: Vec<bool> = view
+            .paths
+            .iter()
+            .map(|p| by_lines[p.lines.as_slice()] > 1)
+            .collect();
+        for (path, shared) in view.paths.iter_mut().zip(shared) {
+            path.lines_shared = shared;
+        }
         view.total = match profile.mode {
             Mode::Edge => record.edges().into_iter().flatten().map(|e| e.count).sum(),
             Mode::Block => record.blocks().into_iter().flatten().map(|b| b.count).sum(),
             _ => view.paths.iter().map(|p| p.count).sum(),
         };
+        if let ModeRecord::Tpp(tpp) = &record.record {
+            let uncounted = view.cfg.as_ref().and_then(|cfg| {
+                let plan = cfg.tpp.as_ref().filter(|t| !t.needs_instrumentation())?;
+                let edges = &cfg.fcfg.cfg;
+                let leaving = plan.cold_edges().into_iter().filter(|&e| {
+                    let from = edges.edge(e).from;
+                    plan.is_hot_node(from)
+                });
+                Some(leaving.map(|e| cfg.edge_counts[e.0]).sum())
+            });
+            let cold = uncounted.map_or(Cold::Counted(tpp.cold_count), Cold::FromEdgeProfile);
+            view.total += cold.count();
+            view.cold = Some(cold);
+        }
         if view.span == (0, 0) {
             let lines = view.line_counts.keys();
             view.span = (
@@ -373,29 +490,6 @@ impl FunctionView {
     pub fn hottest_route(&self) -> Option<&PathView> {
         self.paths.iter().find(|p| p.route.is_some())
     }
-}
-
-/// Each line's count: a path enters each of its lines once per execution (its lines have
-/// consecutive duplicates removed).
-fn path_line_counts(paths: &[PathView]) -> BTreeMap<u32, u64> {
-    let mut counts = BTreeMap::new();
-    for path in paths {
-        for &line in &path.lines {
-            *counts.entry(line).or_default() += path.count;
-        }
-    }
-    counts
-}
-
-/// A block profile's line counts: each executed block adds its count to each of its lines.
-fn block_line_counts(record: &FunctionProfile) -> BTreeMap<u32, u64> {
-    let mut counts = BTreeMap::new();
-    for block in record.blocks().into_iter().flatten() {
-        for &line in &block.lines {
-            *counts.entry(line).or_default() += block.count;
-        }
-    }
-    counts
 }
 
 impl CfgView {
@@ -431,27 +525,11 @@ impl CfgView {
                     self.edge_counts[e.0] = edge.count;
                 }
             }
-            // A block runs as often as control enters it; what does not leave it stopped there.
-            let sum = |es: &[EdgeId]| es.iter().map(|e| self.edge_counts[e.0]).sum::<u64>();
-            let (entry, exit) = (cfg.entry(), cfg.exit());
-            for v in (0..cfg.num_nodes()).map(NodeId) {
-                let (ins, outs) = (sum(cfg.preds(v)), sum(cfg.succs(v)));
-                self.node_counts[v.0] = ins.max(outs);
-                if v != entry && v != exit {
-                    self.stopped[v.0] = ins.saturating_sub(outs);
-                }
-            }
-            // The record's unfinished activations stopped in blocks that could have gone on
-            // (not in one that ends by `exit()`, which has no successor); those not found
-            // elsewhere stopped in the entry block, which no edge enters.
-            let elsewhere: u64 = (0..cfg.num_nodes())
-                .filter(|&v| !cfg.succs(NodeId(v)).is_empty())
-                .map(|v| self.stopped[v])
-                .sum();
-            if let ModeRecord::Edge(edge) = &record.record {
-                self.stopped[entry.0] = edge.unfinished.saturating_sub(elsewhere);
-                self.node_counts[entry.0] += self.stopped[entry.0];
-            }
+            let unfinished = match &record.record {
+                ModeRecord::Edge(edge) => edge.unfinished,
+                _ => 0,
+            };
+            self.count_nodes_from_edges(unfinished);
             return;
         }
         for path in paths {
@@ -463,64 +541,152 @@ impl CfgView {
                 self.edge_counts[e.0] += path.count;
             }
         }
+        // `tpp` counts its cold paths only in total (and not at all where every path is
+        // obvious), and an obvious path's count is its defining edge's in the edge profile,
+        // cold executions through that edge included ([TPP] §4.2.2): the edge profile its
+        // paths were numbered from gives the edge counts.
+        if let ModeRecord::Tpp(TppRecord {
+            edge_counts: Some(input),
+            ..
+        }) = &record.record
+            && input.len() == self.edge_counts.len()
+        {
+            self.edge_counts.clone_from(input);
+            self.count_nodes_from_edges(0);
+        }
     }
 
-    /// An edge profile's line counts, by the rule of [`path_line_counts`]: each block enters
-    /// its lines, except a first line that control was already on when it took the edge into
-    /// the block ([`CfgView::line_before`]).
-    fn edge_line_counts(&self) -> BTreeMap<u32, u64> {
+    /// Node counts (and where activations stopped) from the edge counts: a block runs as often
+    /// as control enters it; what does not leave it stopped there. `unfinished` activations
+    /// that stopped where no edge shows it stopped in the entry block.
+    fn count_nodes_from_edges(&mut self, unfinished: u64) {
+        let cfg = &self.fcfg.cfg;
+        let sum = |es: &[EdgeId]| es.iter().map(|e| self.edge_counts[e.0]).sum::<u64>();
+        let (entry, exit) = (cfg.entry(), cfg.exit());
+        for v in (0..cfg.num_nodes()).map(NodeId) {
+            let (ins, outs) = (sum(cfg.preds(v)), sum(cfg.succs(v)));
+            self.node_counts[v.0] = ins.max(outs);
+            if v != entry && v != exit {
+                self.stopped[v.0] = ins.saturating_sub(outs);
+            }
+        }
+        // The record's unfinished activations stopped in blocks that could have gone on
+        // (not in one that ends by `exit()`, which has no successor); those not found
+        // elsewhere stopped in the entry block, which no edge enters.
+        let elsewhere: u64 = (0..cfg.num_nodes())
+            .filter(|&v| !cfg.succs(NodeId(v)).is_empty())
+            .map(|v| self.stopped[v])
+            .sum();
+        self.stopped[entry.0] = unfinished.saturating_sub(elsewhere);
+        self.node_counts[entry.0] += self.stopped[entry.0];
+    }
+
+    /// Each line's count, gcov's: how many times control entered the line, from another line
+    /// or at the function's entry, and again at each iteration of a loop that closes on the
+    /// line. One rule for every mode, from the node and edge counts the mode gives ([`count`]):
+    /// a block runs its lines in order, and control that reaches a block's first line along
+    /// an edge from the same line (through blocks with no code of their own) stays on it.
+    /// Every line of code is a key, with 0 when it never ran; lines without code are absent.
+    pub fn line_counts(&self) -> BTreeMap<u32, u64> {
+        let cfg = &self.fcfg.cfg;
+        let edges = self.known_edge_counts();
         let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
         for (v, lines) in self.node_lines.iter().enumerate() {
-            for &line in lines {
+            let Some(&first) = lines.first() else {
+                continue;
+            };
+            let from_same_line: u64 = cfg
+                .preds(NodeId(v))
+                .iter()
+                .map(|&e| self.flow_from_line(e, first, &edges, 0))
+                .sum();
+            *counts.entry(first).or_default() += self.node_counts[v].saturating_sub(from_same_line);
+            for &line in &lines[1..] {
                 *counts.entry(line).or_default() += self.node_counts[v];
             }
         }
-        let before = self.line_before();
-        for (e, edge) in self.fcfg.cfg.edges() {
-            let first = self.node_lines[edge.to.0].first();
-            if let (Some(last), Some(&first)) = (before[e.0], first)
-                && last == first
-                && let Some(count) = counts.get_mut(&first)
-            {
-                *count -= self.edge_counts[e.0].min(*count);
-            }
+        for &line in &self.dead_lines {
+            counts.entry(line).or_insert(0);
         }
-        counts.retain(|_, count| *count > 0);
         counts
     }
 
-    /// For each edge, the last line control was on when it took the edge, as a path's lines
-    /// record it: the last statement line of the edge's source, or, through blocks without
-    /// statements (joins, latches), of the block before them, when every way into them agrees
-    /// on it. `None` after an edge that ends a path (a back or cut edge: the next path enters
-    /// its first line anew), at the entry, and where the ways into an empty block disagree.
-    fn line_before(&self) -> Vec<Option<u32>> {
+    /// How much of edge `e`'s flow left line `line` when it took the edge: all of it from a
+    /// block whose last line it is, the flow from that line into a block without code that
+    /// only passes control on; none where the count is unknown, and none along the back edge
+    /// of a loop that lies on the line alone (each iteration enters the line anew, as gcov
+    /// counts a loop written on one line).
+    fn flow_from_line(&self, e: EdgeId, line: u32, edges: &[Option<u64>], depth: u32) -> u64 {
         let cfg = &self.fcfg.cfg;
-        let dag = self.numbering.dag();
-        let ends_path = |e: &EdgeId| dag.back_edges().contains(e) || dag.cut_edges().contains(e);
-        // The line control is on when it leaves each node, in topological order so that an empty
-        // block's predecessors come first (path-ending edges close every cycle).
-        let mut leaving: Vec<Option<u32>> = vec![None; cfg.num_nodes()];
-        for &v in dag.topological_order() {
-            leaving[v.0] = match self.node_lines[v.0].last() {
-                Some(&line) => Some(line),
-                None => {
-                    let mut ins = cfg.preds(v).iter();
-                    let first = ins.next();
-                    first.and_then(|e| {
-                        let line = |e: &EdgeId| {
-                            (!ends_path(e))
-                                .then(|| leaving[cfg.edge(*e).from.0])
-                                .flatten()
-                        };
-                        let agreed = line(e)?;
-                        ins.all(|e| line(e) == Some(agreed)).then_some(agreed)
-                    })
-                }
-            };
+        let Some(count) = edges[e.0] else { return 0 };
+        let from = cfg.edge(e).from;
+        match self.node_lines[from.0].last() {
+            Some(&last) if last != line => 0,
+            Some(_) if self.loop_on_line(e, line) => 0,
+            Some(_) => count,
+            // Chains of blocks without code are short (a join before a latch); the bound only
+            // keeps a malformed CFG from recursing without end.
+            None if cfg.succs(from).len() == 1 && depth < 64 => cfg
+                .preds(from)
+                .iter()
+                .map(|&p| self.flow_from_line(p, line, edges, depth + 1))
+                .sum::<u64>()
+                .min(count),
+            None => 0,
         }
-        cfg.edges()
-            .map(|(e, edge)| (!ends_path(&e)).then(|| leaving[edge.from.0]).flatten())
-            .collect()
+    }
+
+    /// Whether `e` is a back edge whose loop (the blocks that reach its source without passing
+    /// its header) has no code on another line than `line`.
+    fn loop_on_line(&self, e: EdgeId, line: u32) -> bool {
+        let cfg = &self.fcfg.cfg;
+        if !self.numbering.dag().back_edges().contains(&e) {
+            return false;
+        }
+        let (from, header) = (cfg.edge(e).from, cfg.edge(e).to);
+        let mut seen = vec![false; cfg.num_nodes()];
+        seen[header.0] = true;
+        let mut work = vec![from];
+        while let Some(v) = work.pop() {
+            if std::mem::replace(&mut seen[v.0], true) {
+                continue;
+            }
+            if self.node_lines[v.0].iter().any(|&l| l != line) {
+                return false;
+            }
+            work.extend(cfg.preds(v).iter().map(|p| cfg.edge(*p).from));
+        }
+        self.node_lines[header.0].iter().all(|&l| l == line)
+    }
+
+    /// Each edge's count where it is known: all of them but for a `block` profile, whose edge
+    /// counts follow from its block counts where flow conservation determines them (a block's
+    /// count is what enters it and what leaves it; one unknown edge among a block's ins or
+    /// outs is the difference).
+    fn known_edge_counts(&self) -> Vec<Option<u64>> {
+        let cfg = &self.fcfg.cfg;
+        if self.edges_known {
+            return self.edge_counts.iter().copied().map(Some).collect();
+        }
+        let mut known: Vec<Option<u64>> = vec![None; cfg.num_edges()];
+        let (entry, exit) = (cfg.entry(), cfg.exit());
+        let mut work: Vec<NodeId> = (0..cfg.num_nodes()).map(NodeId).collect();
+        while let Some(v) = work.pop() {
+            let sides = [
+                (v != entry).then(|| cfg.preds(v)),
+                (v != exit).then(|| cfg.succs(v)),
+            ];
+            for side in sides.into_iter().flatten() {
+                let mut unknown = side.iter().filter(|e| known[e.0].is_none());
+                let (Some(&e), None) = (unknown.next(), unknown.next()) else {
+                    continue;
+                };
+                let rest: u64 = side.iter().filter_map(|e| known[e.0]).sum();
+                known[e.0] = Some(self.node_counts[v.0].saturating_sub(rest));
+                let edge = cfg.edge(e);
+                work.extend([edge.from, edge.to]);
+            }
+        }
+        known
     }
 }

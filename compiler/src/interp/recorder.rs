@@ -184,7 +184,7 @@ impl<'p> Recorder<'p> {
         for (func, counts) in self.program.functions.iter().zip(&self.functions) {
             let Some(counts) = counts else { continue };
             let hash = cfg_hash(self.program, func);
-            let node_lines = node_lines(func, &lines);
+            let node_lines = node_lines(func, source, &lines);
             let node_line = node_line(func, &lines);
             // A block record shows its statements' lines, or its own line if it has none.
             let block_lines = |b: usize| match &node_lines[b] {

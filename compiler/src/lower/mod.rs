@@ -123,6 +123,7 @@ impl Builder {
             blocks: mir::IdVec::new(),
             span,
             name_span,
+            dead_code: Vec::new(),
         };
         let mut builder = Builder {
             func,
@@ -134,7 +135,7 @@ impl Builder {
     }
 
     fn finish(mut self) -> mir::Function {
-        remove_unreachable_blocks(&mut self.func);
+        self.func.dead_code = remove_unreachable_blocks(&mut self.func);
         self.func
     }
 
@@ -630,8 +631,10 @@ fn struct_of(ty: &Type) -> mir::StructId {
     }
 }
 
-/// Drops blocks not reachable from the entry and renumbers the rest in order.
-pub fn remove_unreachable_blocks(func: &mut mir::Function) {
+/// Drops blocks not reachable from the entry and renumbers the rest in order; returns the
+/// spans of the statements and the branches and returns it dropped (not of jumps, which mark
+/// where constructs end, nor of the placeholder that ends a block after `return`).
+pub fn remove_unreachable_blocks(func: &mut mir::Function) -> Vec<Span> {
     let mut reachable = mir::IdVec::from_elem(false, func.blocks.len());
     let mut stack = vec![ENTRY];
     reachable[ENTRY] = true;
@@ -652,6 +655,16 @@ pub fn remove_unreachable_blocks(func: &mut mir::Function) {
         }
     }
     let blocks = std::mem::take(&mut func.blocks);
+    let mut dropped = Vec::new();
+    for (block, _) in blocks.iter().zip(&reachable).filter(|&(_, &live)| !live) {
+        dropped.extend(block.stmts.iter().map(|s| s.span));
+        if !matches!(
+            block.term.kind,
+            TerminatorKind::Goto(_) | TerminatorKind::Unreachable
+        ) {
+            dropped.push(block.term.span);
+        }
+    }
     func.blocks = blocks
         .into_iter()
         .zip(&reachable)
@@ -663,4 +676,5 @@ pub fn remove_unreachable_blocks(func: &mut mir::Function) {
             block
         })
         .collect();
+    dropped
 }

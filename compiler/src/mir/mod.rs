@@ -96,6 +96,10 @@ pub struct Function {
     pub blocks: IdVec<BlockId, BasicBlock>,
     pub span: Span,
     pub name_span: Span,
+    /// Where lowering dropped code that nothing can reach (`if false { … }`, statements after a
+    /// `return` or after `while true`): the views show it as code that never ran. Not part of
+    /// the function's code (its hash, its printing).
+    pub dead_code: Vec<Span>,
 }
 
 pub const ENTRY: BlockId = BlockId(0);

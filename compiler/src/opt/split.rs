@@ -174,6 +174,7 @@ fn outline(func: &Function, slow: BlockId) -> (Function, Vec<LocalId>) {
         blocks,
         span: func.span,
         name_span: func.name_span,
+        dead_code: Vec::new(),
     };
     remove_unreachable_blocks(&mut part);
     (part, live)

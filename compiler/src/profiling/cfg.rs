@@ -2,7 +2,7 @@
 //! one EXIT node that every `return` has an edge to, the source lines of each node, and the hash
 //! that identifies the function's code in a profile.
 
-use pcc_lang::LineIndex;
+use pcc_lang::{LineIndex, Span};
 use pcc_profiler::cfg::{Cfg, NodeId};
 
 use pcc_profiler::profile::content_hash;
@@ -51,16 +51,19 @@ pub fn function_cfg(func: &Function) -> FunctionCfg {
     FunctionCfg { cfg, edges }
 }
 
-/// The source lines of each CFG node in execution order (EXIT has none). A `goto` adds no line:
-/// it is where a construct ends (a closing brace, a loop's back edge), not a statement.
-pub fn node_lines(func: &Function, lines: &LineIndex) -> Vec<Vec<u32>> {
+/// The source lines of each CFG node in execution order (EXIT has none): its statements' and
+/// its terminator's, a `goto`'s only where it is code ([`jump_is_code`]). `lines` indexes
+/// `source`.
+pub fn node_lines(func: &Function, source: &str, lines: &LineIndex) -> Vec<Vec<u32>> {
     let mut nodes: Vec<Vec<u32>> = func
         .blocks
         .iter()
         .map(|block| {
             let mut block_lines: Vec<u32> =
                 block.stmts.iter().map(|s| lines.line(s.span.lo)).collect();
-            if !matches!(block.term.kind, TerminatorKind::Goto(_)) {
+            if !matches!(block.term.kind, TerminatorKind::Goto(_))
+                || jump_is_code(block.term.span, source, lines)
+            {
                 block_lines.push(lines.line(block.term.span.lo));
             }
             block_lines.dedup();
@@ -69,6 +72,35 @@ pub fn node_lines(func: &Function, lines: &LineIndex) -> Vec<Vec<u32>> {
         .collect();
     nodes.push(Vec::new());
     nodes
+}
+
+/// Whether a `goto` is code on its line: `break`, `continue`, `while true`'s jump into its body,
+/// the jump out of a block opened and closed on one line (`0 => { }`, `if c { x = 1; }`).
+/// Lowering also ends blocks with jumps that only mark where a construct ends: a block falling
+/// through its closing brace (a one-character span) on a line of its own or of `} else {`,
+/// and a loop's jumps into its header and back, which carry the whole loop statement's span
+/// (the header's condition is its code).
+fn jump_is_code(span: Span, source: &str, lines: &LineIndex) -> bool {
+    let (line, col) = lines.line_col(span.lo);
+    if line != lines.line(span.hi.saturating_sub(1)) {
+        return false;
+    }
+    if span.hi - span.lo > 1 {
+        return true;
+    }
+    // The closing brace's `{` on the same line, braces between them balanced.
+    let before = lines.line_text(source, line).as_bytes();
+    let before = &before[..(col as usize - 1).min(before.len())];
+    let mut depth = 0;
+    for &c in before.iter().rev() {
+        match c {
+            b'}' => depth += 1,
+            b'{' if depth == 0 => return true,
+            b'{' => depth -= 1,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Each CFG node's own line (never 0; see `FunctionSpec::node_line`): a block's first

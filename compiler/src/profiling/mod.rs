@@ -123,7 +123,7 @@ pub fn instrument(
                 .iter()
                 .map(|&(b, s)| (node(b).0, s.map_or(fcfg.exit(), node).0))
                 .collect(),
-            node_lines: node_lines(func, &lines),
+            node_lines: node_lines(func, source, &lines),
             node_line: node_line(func, &lines),
             plan,
         };

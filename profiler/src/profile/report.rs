@@ -29,6 +29,10 @@ pub struct HotPath {
     /// A TPP obvious path: its count is its defining edge's in the edge profile ([TPP] §4.2).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub obvious: bool,
+    /// Where another executed path of the function has the same lines: the branch decisions
+    /// that tell them apart (`line:col condition → outcome`), when the program was at hand.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<String>,
 }
 
 /// `kbl`: a multi-iteration path in the ranking: a run of consecutive Ball-Larus paths of one
@@ -153,7 +157,14 @@ pub struct ShowReport {
     /// `kbl` profiles only: how many multi-iteration paths there are.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub num_sequences: Option<usize>,
+    /// In file order: every function, or the `top` with the most executions.
     pub functions: Vec<FunctionSummary>,
+    /// How many functions the profile has (more than `functions` after a `top`).
+    pub num_functions: usize,
+    /// The widest the text's tables may be where their last column can wrap (the terminal's
+    /// width; unbounded by default).
+    #[serde(skip)]
+    pub width: usize,
 }
 
 fn share(count: u64, total: u64) -> f64 {
@@ -192,6 +203,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
                     residual,
                     truncated: f.truncated,
                     obvious: obvious(p.id),
+                    decisions: Vec::new(),
                 })
         })
         .collect();
@@ -256,7 +268,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         (Vec::new(), None)
     };
 
-    let functions = profile
+    let mut functions: Vec<FunctionSummary> = profile
         .functions
         .iter()
         .map(|f| {
@@ -283,6 +295,24 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
             }
         })
         .collect();
+    let num_functions = functions.len();
+    if let Some(top) = top.filter(|&top| top < num_functions) {
+        // The `top` functions with the most executions (ties: the first in the file), kept in
+        // file order.
+        let executions =
+            |f: &FunctionSummary| f.count + f.edge_count.unwrap_or(0) + f.block_count.unwrap_or(0);
+        let mut ranked: Vec<usize> = (0..num_functions).collect();
+        ranked.sort_by_key(|&i| std::cmp::Reverse(executions(&functions[i])));
+        let mut kept = vec![false; num_functions];
+        for &i in &ranked[..top] {
+            kept[i] = true;
+        }
+        let mut i = 0;
+        functions.retain(|_| {
+            i += 1;
+            kept[i - 1]
+        });
+    }
 
     ShowReport {
         program: profile.program.clone(),
@@ -297,6 +327,8 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         sequences,
         num_sequences,
         functions,
+        num_functions,
+        width: usize::MAX,
     }
 }
 
@@ -455,7 +487,7 @@ impl ShowReport {
             columns.push(("kind", false));
         }
         columns.push(("lines", false));
-        let mut table = Table::new(&columns);
+        let mut table = Table::new(&columns).within(self.width);
         for (rank, p) in self.paths.iter().enumerate() {
             let mut row = vec![
                 (rank + 1).to_string(),
@@ -482,6 +514,13 @@ impl ShowReport {
         for (row, p) in rows[1..].iter().zip(&self.paths) {
             writeln!(out, "{row}")?;
             write_source(out, 6, width, &p.lines, source_line)?;
+            if !p.decisions.is_empty() {
+                writeln!(
+                    out,
+                    "      decisions: {}",
+                    printable(&p.decisions.join(", "))
+                )?;
+            }
         }
         if self.paths.iter().any(|p| p.obvious) {
             writeln!(
@@ -525,7 +564,8 @@ impl ShowReport {
             ("function", false),
             ("iterations", true),
             ("paths", false),
-        ]);
+        ])
+        .within(self.width);
         for (rank, s) in self.sequences.iter().enumerate() {
             let runs: Vec<String> = s
                 .runs
@@ -581,7 +621,8 @@ impl ShowReport {
             ("count", true),
             ("function", false),
             ("edge (from block → to block)", false),
-        ]);
+        ])
+        .within(self.width);
         for (rank, e) in self.edges.iter().enumerate() {
             table.push(vec![
                 (rank + 1).to_string(),
@@ -623,7 +664,8 @@ impl ShowReport {
             ("function", false),
             ("block", false),
             ("lines", false),
-        ]);
+        ])
+        .within(self.width);
         for (rank, b) in self.blocks.iter().enumerate() {
             table.push(vec![
                 (rank + 1).to_string(),
@@ -666,7 +708,7 @@ impl ShowReport {
             columns.push(("storage", false));
         }
         columns.push(("notes", false));
-        let mut table = Table::new(&columns);
+        let mut table = Table::new(&columns).within(self.width);
         for f in &self.functions {
             let mut row = vec![f.name.clone()];
             if paths {
@@ -698,6 +740,14 @@ impl ShowReport {
         writeln!(out, "\nfunctions:")?;
         for row in table.rows(2) {
             writeln!(out, "{row}")?;
+        }
+        let left_out = self.num_functions - self.functions.len();
+        if left_out > 0 {
+            writeln!(
+                out,
+                "  ({} with fewer executions not shown)",
+                plural(left_out as u64, "function")
+            )?;
         }
         Ok(())
     }

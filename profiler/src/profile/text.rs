@@ -83,10 +83,12 @@ pub(super) fn write_source(
 pub const MAX_COLUMN: usize = 80;
 
 /// A table whose columns are padded to their widest cell, at most [`MAX_COLUMN`] characters;
-/// the last column is never padded nor cut (it holds free text).
+/// the last column is never padded nor cut (it holds free text), but wrapped at spaces onto
+/// lines of their own to keep rows within a width ([`Table::within`]).
 pub(super) struct Table {
     right: Vec<bool>,
     rows: Vec<Vec<String>>,
+    width: usize,
 }
 
 impl Table {
@@ -95,7 +97,15 @@ impl Table {
         Table {
             right: columns.iter().map(|&(_, right)| right).collect(),
             rows: vec![columns.iter().map(|(name, _)| name.to_string()).collect()],
+            width: usize::MAX,
         }
+    }
+
+    /// Rows at most `width` characters wide where the last column can be wrapped to fit (it
+    /// keeps at least [`MIN_WRAPPED`] characters a line).
+    pub(super) fn within(mut self, width: usize) -> Table {
+        self.width = width;
+        self
     }
 
     pub(super) fn push(&mut self, row: Vec<String>) {
@@ -124,6 +134,9 @@ impl Table {
         let widths: Vec<usize> = (0..self.right.len())
             .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
             .collect();
+        // Where the last column starts, and how much of it fits on a line.
+        let start = indent + widths[..last].iter().map(|w| w + 2).sum::<usize>();
+        let room = self.width.saturating_sub(start).max(MIN_WRAPPED);
         rows.iter()
             .map(|row| {
                 let cells: Vec<String> = row
@@ -131,7 +144,7 @@ impl Table {
                     .enumerate()
                     .map(|(c, cell)| match (self.right[c], c == last) {
                         (true, _) => format!("{cell:>w$}", w = widths[c]),
-                        (false, true) => cell.to_string(),
+                        (false, true) => wrapped(cell, room).join(&format!("\n{:start$}", "")),
                         (false, false) => format!("{cell:<w$}", w = widths[c]),
                     })
                     .collect();
@@ -139,6 +152,24 @@ impl Table {
             })
             .collect()
     }
+}
+
+/// The narrowest a wrapped last column of a [`Table`] gets: past that, rows run wider.
+const MIN_WRAPPED: usize = 20;
+
+/// `text` in lines of at most `room` characters, broken at spaces (a longer word keeps its line).
+fn wrapped(text: &str, room: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= room => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::path::Path;
 use pcc_profiler::profile::{self, FunctionComparison, FunctionProfile, Mode, Profile};
 use pcc_profiler::tpp::Aodf;
 
-use super::html::{PATHS_PER_CLICK, PATHS_SHOWN, escape, percent};
+use super::html::{PATHS_SHOWN, escape, more_button, percent};
 use crate::commands::aodf::function_aodf;
 use crate::commands::paths::compact_lines;
 use crate::commands::profile_view::ProgramView;
@@ -191,11 +191,7 @@ fn spectra(
         out.push_str("</table>");
         let rows = ids.len().min(SPECTRUM_ROWS);
         if rows > PATHS_SHOWN {
-            let _ = write!(
-                out,
-                "<button class=\"more\">show {PATHS_PER_CLICK} more ({} hidden)</button>",
-                rows - PATHS_SHOWN
-            );
+            out.push_str(&more_button(rows - PATHS_SHOWN));
         }
         out.push_str("</div>");
     }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use super::svg::{cfg_svg, graphviz_svg, heat_background};
 use crate::commands::paths::compact_lines;
-use crate::commands::profile_view::{FunctionView, PathView, ProgramView};
+use crate::commands::profile_view::{Cold, FunctionView, PathView, ProgramView};
 
 /// Paths shown at first per function, shown more per click, and written into the page at most.
 pub const PATHS_SHOWN: usize = 15;
@@ -282,6 +282,10 @@ fn source_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
         }
         let count = f.line_counts.get(&n).copied();
         let (mut cell, style) = match count {
+            Some(0) => (
+                "#####".to_string(),
+                " style=\"color:#a33\" title=\"code that never ran\"".to_string(),
+            ),
             Some(c) => (
                 c.to_string(),
                 format!(" style=\"background:{}\"", heat_background(c, max)),
@@ -313,7 +317,8 @@ fn source_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
 
 /// The executed paths, hottest first; the first [`PATHS_SHOWN`] visible.
 fn paths_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
-    let total = f.paths.iter().map(|p| p.count).sum::<u64>();
+    let cold = f.cold.map_or(0, Cold::count);
+    let total = f.paths.iter().map(|p| p.count).sum::<u64>() + cold;
     out.push_str("<div class=\"paths\">");
     if f.paths.is_empty() {
         let text = if matches!(view.profile.mode, Mode::Edge | Mode::Block) {
@@ -345,17 +350,22 @@ fn paths_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
             path.id,
             path.count,
             percent(path.count, total),
-            escape(&compact_lines(&path.lines))
+            escape(&compact_lines(&path.lines)) + &decisions_note(path)
+        );
+    }
+    if cold > 0 {
+        let _ = write!(
+            out,
+            "<tr class=\"cold\"><td><span class=\"badge\">cold</span></td><td class=\"n\">{cold}\
+             </td><td class=\"n\">{}</td><td>paths through a cold edge, counted only in total \
+             ([TPP] §4)</td></tr>",
+            percent(cold, total)
         );
     }
     out.push_str("</table>");
     let in_page = f.paths.len().min(PATHS_IN_PAGE);
     if in_page > PATHS_SHOWN {
-        let _ = write!(
-            out,
-            "<button class=\"more\">show {PATHS_PER_CLICK} more ({} hidden)</button>",
-            in_page - PATHS_SHOWN
-        );
+        out.push_str(&more_button(in_page - PATHS_SHOWN));
     }
     if f.paths.len() > PATHS_IN_PAGE {
         let _ = write!(
@@ -366,6 +376,28 @@ fn paths_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
         );
     }
     out.push_str("</div>");
+}
+
+/// A path's branch decisions, under its lines where another path has the same lines.
+fn decisions_note(path: &PathView) -> String {
+    if !path.lines_shared || path.decisions.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<div class=\"decisions\" title=\"another path has the same lines: its branch \
+         decisions tell them apart\">{}</div>",
+        escape(&path.decisions.join(", "))
+    )
+}
+
+/// The button that shows the next rows of a table, `hidden` of them hidden (the script
+/// words it the same way after each click).
+pub fn more_button(hidden: usize) -> String {
+    if hidden <= PATHS_PER_CLICK {
+        format!("<button class=\"more\">show {hidden} more</button>")
+    } else {
+        format!("<button class=\"more\">show {PATHS_PER_CLICK} more ({hidden} hidden)</button>")
+    }
 }
 
 /// The `data-` attributes the script highlights a path by: lines, blocks, CFG edges and the DAG's
@@ -426,6 +458,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .pathlist tr.hidden { display: none; }
 .badge { font-size: 10px; background: #eee; border-radius: 3px; padding: 0 4px; color: #555; }
 button.more { margin-top: 4px; }
+.decisions { color: #555; font-size: 85%; }
 details.cfg summary { cursor: pointer; color: #333; margin: 0 0 .4em; font-size: 12.5px; }
 .svgbox { overflow: auto; max-height: 1100px; border: 1px solid #eee; }
 svg.cfg text { font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; fill: #222; }
@@ -481,7 +514,9 @@ document.querySelectorAll("button.more").forEach(function (button) {
     var hidden = button.parentElement.querySelectorAll("tr.hidden");
     for (var i = 0; i < Math.min(hidden.length, __PER_CLICK__); i++) { hidden[i].classList.remove("hidden"); }
     var left = hidden.length - Math.min(hidden.length, __PER_CLICK__);
-    if (left === 0) { button.remove(); } else { button.textContent = "show __PER_CLICK__ more (" + left + " hidden)"; }
+    if (left === 0) { button.remove(); }
+    else if (left <= __PER_CLICK__) { button.textContent = "show " + left + " more"; }
+    else { button.textContent = "show __PER_CLICK__ more (" + left + " hidden)"; }
   });
 });
 // A CFG wider than its column is shrunk to fit, but to no less than half its size (its text

@@ -10,7 +10,7 @@ use pcc_profiler::wpp::{HotParams, hot_subpaths};
 
 use super::html::{escape, percent};
 use crate::commands::paths::compact_lines;
-use crate::commands::profile_view::{PathKind, ProgramView};
+use crate::commands::profile_view::{Cold, PathKind, ProgramView};
 
 /// k-IPF nodes drawn per function, children per node, and functions with a forest drawn.
 const KIPF_NODES: usize = 300;
@@ -95,7 +95,14 @@ fn tpp(view: &ProgramView) -> String {
             f.paths.len(),
             obvious().count(),
             obvious().map(|p| p.count).sum::<u64>(),
-            tpp.cold_count
+            match f.cold {
+                Some(Cold::FromEdgeProfile(n)) => format!(
+                    "{n} <span class=\"badge\" title=\"no counter: every hot path is obvious; \
+                     the edge profile's executions of cold edges out of hot blocks\">from the \
+                     edge profile</span>"
+                ),
+                _ => tpp.cold_count.to_string(),
+            }
         );
     }
     out + "</table></section>\n"
