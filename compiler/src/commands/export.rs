@@ -34,12 +34,15 @@ pub fn run(profile: &Path, format: Format, output: Option<&Path>) -> i32 {
     let text = match format {
         Format::Lcov => lcov(&view),
         Format::Folded if matches!(view.profile.mode, Mode::Edge | Mode::Block) => {
+            let counts = if view.profile.mode == Mode::Edge {
+                "an edge profile counts edges"
+            } else {
+                "a block profile counts blocks"
+            };
             eprintln!(
-                "error: {}: a{} profile counts {}s, not paths, so it has no stacks to fold; \
-                 `--format lcov` exports its counts",
-                profile.display(),
-                if view.profile.mode == Mode::Edge { "n edge" } else { " block" },
-                if view.profile.mode == Mode::Edge { "edge" } else { "block" },
+                "error: {}: {counts}, not paths, so it has no stacks to fold; `--format lcov` \
+                 exports its counts",
+                profile.display()
             );
             return 1;
         }
