@@ -73,10 +73,10 @@ all 5 executed paths, hottest first; share = count / all 12 path executions in t
       15 |     println(add_even(parse_int(arg(0))));
       16 | }
 
-functions:
-  function  potential paths  executed  path executions  storage  notes
-  add_even                6         4               11  array
-  main                    1         1                1  array
+functions (paths: potential ones, ran: executed ones):
+  function  paths  ran  executions  storage  notes
+  add_even      6    4          11  array
+  main          1    1           1  array
 ";
     assert_eq!(run.stdout, expected);
 }
@@ -99,7 +99,7 @@ fn show_top_n_keeps_the_hottest() {
     );
     assert!(!run.stdout.contains("  3  "), "{}", run.stdout);
     assert!(
-        run.stdout.contains("main                    1"),
+        run.stdout.contains("\n  main          1 "),
         "every function is still summarized"
     );
 }
@@ -1030,4 +1030,89 @@ fn merge_warns_when_a_count_saturates() {
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(!run.stderr.contains("saturated"), "{}", run.stderr);
+}
+
+/// `pcc profile show` fits `COLUMNS` (its notes wrap under their column), keeps the `--top`
+/// functions with the most executions, and says how many it left out.
+#[test]
+fn show_fits_columns_and_top_limits_the_function_table() {
+    use std::process::Command;
+    let scratch = Scratch::new("show-width");
+    let show = |columns: &str, top: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pcc"))
+            .args(["profile", "show"])
+            .arg(fixture("add_even.truncated.bl.json"))
+            .args(["--top", top])
+            .env("COLUMNS", columns)
+            .current_dir(&scratch.0)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let narrow = show("60", "1");
+    let table = &narrow[narrow.find("\nfunctions (").unwrap()..];
+    assert!(table.lines().all(|l| l.chars().count() <= 60), "{table}");
+    assert!(table.contains("\n  add_even "), "{table}");
+    assert!(!table.contains("\n  main "), "{table}");
+    assert!(
+        table.contains("(1 function with fewer executions not shown)"),
+        "{table}"
+    );
+    // The notes, wrapped, start in their column on every line.
+    let column = table.lines().nth(2).unwrap().find("notes").unwrap();
+    let notes: Vec<&str> = table
+        .lines()
+        .skip(3)
+        .take_while(|l| !l.starts_with("  ("))
+        .collect();
+    assert!(notes.len() >= 2, "{table}");
+    assert!(
+        notes[1..].iter().all(|l| l[..column].trim().is_empty()),
+        "{table}"
+    );
+    // Wide enough: one line per function, both listed.
+    let wide = show("200", "5");
+    assert!(
+        wide.contains("array    truncated path numbering\n"),
+        "{wide}"
+    );
+    assert!(wide.contains("\n  main "), "{wide}");
+}
+
+/// `--color`: `always` colours a compile error in a pipe, `auto` does not, nor does `always`
+/// touch the JSON form; `NO_COLOR=` (empty) leaves `auto` as it is (no-color.org).
+#[test]
+fn color_follows_the_flag_no_color_and_term() {
+    use std::process::Command;
+    let scratch = Scratch::new("color");
+    std::fs::write(scratch.path("bad.pl"), "fn main() {\n    let x = 1 +;\n}\n").unwrap();
+    let check = |args: &[&str], env: &[(&str, &str)]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_pcc"))
+            .args(args)
+            .envs(env.iter().copied())
+            .current_dir(&scratch.0)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let always = check(&["--color", "always", "check", "bad.pl"], &[]);
+    assert!(always.contains("\x1b["), "{always}");
+    assert!(always.contains("bad.pl:2:16"), "{always}");
+    let plain = check(&["check", "bad.pl", "--color", "auto"], &[("NO_COLOR", "")]);
+    assert!(!plain.contains('\x1b'), "{plain}");
+    assert!(!check(&["check", "bad.pl", "--color", "never"], &[]).contains('\x1b'));
+    let json = check(
+        &[
+            "--color",
+            "always",
+            "check",
+            "bad.pl",
+            "--error-format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(!json.contains('\x1b'), "{json}");
 }

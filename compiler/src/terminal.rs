@@ -58,15 +58,15 @@ fn decide(
     }
 }
 
-/// The width tables keep within: `COLUMNS` when it is a number, else stdout's terminal's, else
-/// 80 (a pipe or a file: what a terminal most often has).
+/// The width tables keep within: `COLUMNS` when it is a number, else stdout's terminal's; no
+/// bound for a pipe or a file, whose readers (scripts, `grep`) want a row on one line.
 pub fn width() -> usize {
     let columns = std::env::var("COLUMNS").ok();
     columns
         .and_then(|c| c.trim().parse::<usize>().ok())
         .filter(|&c| c > 0)
         .or_else(|| terminal_size::terminal_size().map(|(w, _)| usize::from(w.0)))
-        .unwrap_or(80)
+        .unwrap_or(usize::MAX)
 }
 
 #[cfg(test)]

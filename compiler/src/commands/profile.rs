@@ -168,7 +168,9 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
     } else if let Some(total) = report.total_block_count {
         format!("{total} block executions")
     } else {
-        let executed: usize = report.functions.iter().map(|f| f.executed_paths).sum();
+        let executed: usize = (merged.functions.iter())
+            .map(|f| f.executed_paths().filter(|p| p.count > 0).count())
+            .sum();
         format!(
             "{executed} distinct paths, {} path executions",
             report.total_count

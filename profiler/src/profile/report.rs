@@ -692,11 +692,7 @@ impl ShowReport {
         let blocks = self.functions.iter().any(|f| f.block_count.is_some());
         let mut columns = vec![("function", false)];
         if paths {
-            columns.extend([
-                ("potential paths", true),
-                ("executed", true),
-                ("path executions", true),
-            ]);
+            columns.extend([("paths", true), ("ran", true), ("executions", true)]);
         }
         if edges {
             columns.push(("edge executions", true));
@@ -737,7 +733,14 @@ impl ShowReport {
             row.push(f.notes().join(", "));
             table.push(row);
         }
-        writeln!(out, "\nfunctions:")?;
+        if paths {
+            writeln!(
+                out,
+                "\nfunctions (paths: potential ones, ran: executed ones):"
+            )?;
+        } else {
+            writeln!(out, "\nfunctions:")?;
+        }
         for row in table.rows(2) {
             writeln!(out, "{row}")?;
         }
@@ -840,10 +843,10 @@ the 2 hottest of 5 executed paths, hottest first; share = count / all 10 path ex
       11 | return;
   2  20.00%      2  add_even     0  4 5 6
 
-functions:
-  function  potential paths  executed  path executions  storage  notes
-  add_even                6         4                6  array
-  main                    1         1                4  array
+functions (paths: potential ones, ran: executed ones):
+  function  paths  ran  executions  storage  notes
+  add_even      6    4           6  array
+  main          1    1           4  array
 ";
         assert_eq!(text, expected);
     }

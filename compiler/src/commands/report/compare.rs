@@ -16,6 +16,10 @@ use crate::commands::profile_view::ProgramView;
 
 /// Rows of a function's spectra written into the page at most.
 const SPECTRUM_ROWS: usize = 300;
+/// How far a path's share of its function's executions must move between the runs for the
+/// comparison to mark it changed (a percentage point, as the page says): two runs of different lengths change every count, not every
+/// share.
+const CHANGED_SHARE: f64 = 0.01;
 
 pub fn compare_section(view: &ProgramView, other: &Profile, other_path: &Path) -> String {
     let a = &view.profile;
@@ -101,11 +105,14 @@ fn spectra(
     let mut out = format!(
         "<section id=\"compare\" class=\"spectra\"><h2>Path spectra: A = this profile, B = {}</h2>\
          <p>A ran with <code>{}</code>, B with <code>{}</code>. Each executed path with its count \
-         in both runs, hottest first; paths that ran in only one run are marked new (only in B) \
-         or vanished (only in A), paths whose count changed are marked changed ([PFP] §5.3).</p>",
+         in both runs and its share of the function's path executions in each, hottest first; \
+         the bars compare shares, so runs of different lengths line up. Paths that ran in only \
+         one run are marked new (only in B) or vanished (only in A), paths whose share moved by \
+         a percentage point or more changed ([PFP] §5.3; <code>pcc profile diff</code> lists every \
+         count that differs).</p>",
         escape(&other_path.display().to_string()),
         escape(&a.args.join(" ")),
-        escape(&other.args.join(" "))
+        escape(&other.args.join(" ")),
     );
     for f in &diff.functions {
         let spectra = match &f.comparison {
@@ -139,12 +146,20 @@ fn spectra(
             in_a.values().map(|c| c.0).sum(),
             in_b.values().map(|c| c.0).sum(),
         );
-        let max = ids
-            .iter()
-            .map(|&id| count(&in_a, id).max(count(&in_b, id)))
-            .max()
-            .unwrap_or(1)
-            .max(1);
+        let share = |c: u64, total: u64| c as f64 / total.max(1) as f64;
+        let shares = |id| {
+            (
+                share(count(&in_a, id), total_a),
+                share(count(&in_b, id), total_b),
+            )
+        };
+        let changed = |id| {
+            let (a, b) = shares(id);
+            (a - b).abs() >= CHANGED_SHARE
+        };
+        let max = (ids.iter())
+            .map(|&id| shares(id).0.max(shares(id).1))
+            .fold(0.0, f64::max);
         let changed_edges = if spectra.changed_edges.is_empty() {
             String::new()
         } else {
@@ -158,14 +173,14 @@ fn spectra(
             escape(&f.name),
             spectra.only_in_b.len(),
             spectra.only_in_a.len(),
-            spectra.changed.len(),
+            (spectra.changed.iter()).filter(|c| changed(c.id)).count(),
         );
         for (i, &id) in ids.iter().take(SPECTRUM_ROWS).enumerate() {
             let status = if spectra.only_in_b.iter().any(|p| p.id == id) {
                 "new"
             } else if spectra.only_in_a.iter().any(|p| p.id == id) {
                 "vanished"
-            } else if spectra.changed.iter().any(|c| c.id == id) {
+            } else if spectra.changed.iter().any(|c| c.id == id) && changed(id) {
                 "changed"
             } else {
                 "same"
@@ -176,7 +191,11 @@ fn spectra(
                     "<td class=\"n\">{c} <small>{}</small></td><td><span class=\"bar\" \
                      style=\"width:{:.0}px\"></span></td>",
                     percent(c, total),
-                    120.0 * c as f64 / max as f64
+                    if max > 0.0 {
+                        120.0 * share(c, total) / max
+                    } else {
+                        0.0
+                    }
                 )
             };
             let hidden = if i >= PATHS_SHOWN { " hidden" } else { "" };

@@ -9,7 +9,7 @@ use pcc_profiler::english::plural;
 use pcc_profiler::profile::{Mode, ModeRecord};
 use std::collections::BTreeMap;
 
-use super::svg::{cfg_svg, graphviz_svg, heat_background};
+use super::svg::{ARROWHEAD, cfg_svg, graphviz_svg, heat_background};
 use crate::commands::paths::compact_lines;
 use crate::commands::profile_view::{Cold, FunctionView, PathView, ProgramView};
 
@@ -75,7 +75,7 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>{}</title><style>{STYLE}</style></head><body>\n",
+         <title>{}</title><style>{STYLE}</style></head><body>\n{ARROWHEAD}\n",
         escape(&title)
     );
     let args = if profile.args.is_empty() {
@@ -102,13 +102,14 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
     let paths = !matches!(profile.mode, Mode::Edge | Mode::Block);
     let _ = write!(
         out,
-        "<tr><th>function</th><th>{what}</th><th>share</th>{}</tr>",
+        "<tr><th>function</th><th>{what}</th><th>share</th><th></th>{}</tr>",
         if paths {
             "<th>executed paths</th><th>potential paths</th>"
         } else {
             ""
         }
     );
+    let hottest = view.hottest_functions().first().map_or(0, |f| f.total);
     for f in view.hottest_functions() {
         let path_columns = if paths {
             format!(
@@ -122,10 +123,11 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
         let _ = write!(
             out,
             "<tr><td><a href=\"#fn-{0}\">{0}</a></td><td class=\"n\">{1}</td><td class=\"n\">{2}</td>\
-             {path_columns}</tr>",
+             <td><span class=\"bar\" style=\"width:{3:.0}px\"></span></td>{path_columns}</tr>",
             escape(&f.name),
             f.total,
             percent(f.total, total),
+            80.0 * f.total as f64 / hottest.max(1) as f64,
         );
     }
     out.push_str("</table></section>\n");
@@ -219,7 +221,9 @@ fn function_section(
         "</div><div class=\"right\" style=\"min-width: min(100%, {:.0}px)\">\
          <details class=\"cfg\"{}><summary>control-flow graph ({} blocks; edge labels: \
          count{})</summary><div class=\"svgbox\">{}</div></details></div>",
-        drawing.width * CFG_MIN_SCALE,
+        // Rounded up (and a pixel more for the box's rounding): rounded to the nearest, the
+        // column came out narrower than the scale it promises (0.7495 of the CFG's width).
+        (drawing.width * CFG_MIN_SCALE).ceil() + 1.0,
         if open { " open" } else { "" },
         nodes - 1,
         cfg_caption(mode, dummies, cfg.tpp.is_some())
@@ -469,7 +473,7 @@ svg.cfg rect { stroke: #555; stroke-width: 1; }
 svg.cfg .block.on rect { stroke: #2563eb; stroke-width: 3; }
 svg.cfg path.edge.on { stroke: #2563eb !important; stroke-opacity: 1; }
 svg.cfg.dim path.edge:not(.on) { stroke-opacity: .5; }
-.spectra .bar { display: inline-block; height: 10px; background: #e8793a; vertical-align: middle; }
+.spectra .bar, .summary .bar { display: inline-block; height: 10px; background: #e8793a; vertical-align: middle; }
 .spectra .b .bar { background: #3a7de8; }
 .spectra tr.new td:first-child::after { content: " new"; color: #0a7d2c; font-weight: bold; }
 .spectra tr.vanished td:first-child::after { content: " vanished"; color: #b3261e; font-weight: bold; }

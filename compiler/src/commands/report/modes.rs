@@ -201,8 +201,11 @@ fn wpp(view: &ProgramView) -> String {
          compression {:.1} ([WPP] §3).</p><h3>Hot subpaths</h3><p>Minimal runs of at most \
          {HOT_MAX_LEN} consecutive acyclic paths costing at least {} (2% of the trace's cost; \
          cost = frequency × the paths' MIR instructions, [WPP] Fig. 7). {} found, the \
-         costliest first.</p><table class=\"modes\"><tr><th>cost</th><th>share</th>\
-         <th>frequency</th><th>subpath (function:path, lines)</th></tr>",
+         costliest first. The trace's pieces are the function's paths cut at calls, numbered \
+         apart from the Ball-Larus paths this page lists elsewhere: a piece is written \
+         <code>f piece N (lines)</code>, a path <code>path N</code>.</p>\
+         <table class=\"modes\"><tr><th>cost</th><th>share</th><th>frequency</th>\
+         <th>subpath (function, piece, lines)</th></tr>",
         section.trace_length,
         section.symbols.len(),
         section.rules.size(),
@@ -217,7 +220,12 @@ fn wpp(view: &ProgramView) -> String {
             .iter()
             .map(|&t| {
                 let s = &section.symbols[t as usize];
-                format!("{}:{} ({})", s.function, s.path, compact_lines(&s.lines))
+                let lines = if s.lines.is_empty() {
+                    "no source line".to_string()
+                } else {
+                    compact_lines(&s.lines)
+                };
+                format!("{} piece {} ({lines})", s.function, s.path)
             })
             .collect();
         let _ = write!(

@@ -37,6 +37,13 @@ const LABEL_CHAR_WIDTH: f64 = 6.7;
 /// work (`html::LAYOUT_BUDGET`), for the one CFG whose crossing minimization runs for minutes.
 const LAYOUT_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 
+/// The definitions the report's CFG drawings share, once per page: the arrowhead their edges
+/// end in.
+pub const ARROWHEAD: &str = "<svg width=\"0\" height=\"0\" style=\"position:absolute\" \
+     aria-hidden=\"true\"><defs><marker id=\"arrowhead\" markerWidth=\"8\" markerHeight=\"6\" \
+     refX=\"8\" refY=\"3\" orient=\"auto-start-reverse\" markerUnits=\"userSpaceOnUse\">\
+     <polygon points=\"0 0, 8 3, 0 6\" fill=\"#555\"/></marker></defs></svg>";
+
 /// The SVG of `cfg`; `line(n)` is source line `n`, `path_mode` adds `Val(e)` and the dummy
 /// edges. When layout-rs fails on a graph or takes too long, the CFG is laid out again without
 /// dummy edges and crossing minimization (the second value is false); `None`: it failed even so.
@@ -509,7 +516,8 @@ impl Canvas {
     }
 
     /// An edge's curve `d` through `points`, dashed (a back edge) or dotted (a dummy edge,
-    /// by its `properties`), with its arrowhead at the start or at the end.
+    /// by its `properties`), with its arrowhead (the page's one [`ARROWHEAD`]: an id must be
+    /// unique in a document) at the start or at the end.
     fn path(
         &mut self,
         d: String,
@@ -547,9 +555,7 @@ impl Canvas {
         let (x, y) = (self.min.0 - 8.0, self.min.1 - 8.0);
         let (w, h) = (self.max.0 + 8.0 - x, self.max.1 + 8.0 - y);
         let svg = format!(
-            "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"{x:.0} {y:.0} {w:.0} {h:.0}\">\
-             <defs><marker id=\"arrowhead\" markerWidth=\"8\" markerHeight=\"6\" refX=\"8\" refY=\"3\" orient=\"auto-start-reverse\" markerUnits=\"userSpaceOnUse\">\
-             <polygon points=\"0 0, 8 3, 0 6\" fill=\"#555\"/></marker></defs>{}{}</svg>",
+            "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"{x:.0} {y:.0} {w:.0} {h:.0}\">{}{}</svg>",
             self.body, self.labels
         );
         Drawing { svg, width: w }
