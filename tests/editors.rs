@@ -95,3 +95,35 @@ fn the_vscode_extension_starts_pcc_lsp() {
         std::fs::read_to_string(common::root().join("editors/vscode/extension.js")).unwrap();
     assert!(extension.contains("args: ['lsp']"));
 }
+
+/// The Vim/Neovim syntax file highlights the grammar's words: the same keywords, constants,
+/// types and built-ins, so the two cannot drift apart.
+#[test]
+fn the_vim_syntax_has_the_grammars_words() {
+    let grammar = read_json("editors/pl.tmLanguage.json");
+    let vim = std::fs::read_to_string(common::root().join("editors/vim/syntax/pl.vim")).unwrap();
+    let mut keywords = BTreeSet::new();
+    for line in vim.lines() {
+        if let Some(rest) = line.strip_prefix("syn keyword ") {
+            keywords.extend(rest.split_whitespace().skip(1).map(str::to_string));
+        }
+    }
+    let mut expected = union(&words(&grammar, "keywords"));
+    expected.extend(union(&words(&grammar, "constants")));
+    expected.extend(union(&words(&grammar, "types")));
+    assert_eq!(keywords, expected);
+    let builtins = vim
+        .lines()
+        .find_map(|l| l.strip_prefix("syn match plBuiltin \"\\<\\("))
+        .and_then(|rest| rest.split_once("\\)\\>"))
+        .map(|(list, _)| {
+            list.split("\\|")
+                .map(str::to_string)
+                .collect::<BTreeSet<_>>()
+        })
+        .expect("a plBuiltin match");
+    assert_eq!(builtins, union(&words(&grammar, "builtins")));
+    let detect =
+        std::fs::read_to_string(common::root().join("editors/vim/ftdetect/pl.vim")).unwrap();
+    assert!(detect.contains("*.pl set filetype=pl"));
+}

@@ -106,14 +106,20 @@ impl Client {
 
     /// Sends a request and returns its result (notifications met on the way are kept).
     fn request(&mut self, method: &str, params: Value) -> Value {
+        let message = self.exchange(method, params);
+        assert!(message.get("error").is_none(), "{method}: {message}");
+        message["result"].clone()
+    }
+
+    /// Sends a request and returns the server's whole response (its result or its error).
+    fn exchange(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
         loop {
             let message = self.receive();
             if message["id"] == json!(id) {
-                assert!(message.get("error").is_none(), "{method}: {message}");
-                return message["result"].clone();
+                return message;
             }
             if message["method"] == "textDocument/publishDiagnostics" {
                 self.published.push(message["params"].clone());
@@ -402,9 +408,27 @@ fn profile_lenses_and_stale_warnings() {
     assert!(
         titles
             .iter()
-            .any(|t| t.contains(&format!("(line {header}) reached 11 times"))),
+            .any(|t| t.contains(&format!("(line {header}) entered 11 times"))),
         "{titles:?}"
     );
+    // One lens per function: the newest fresh profile's, not one per mode.
+    let lines_of = |name: &str| titles.iter().filter(|t| t.contains(name)).count();
+    assert_eq!(lines_of("path execution"), 2, "{titles:?}");
+    // Inlay hints: each line's count, as `pcc profile annotate` gives it.
+    let hints = client.request(
+        "textDocument/inlayHint",
+        json!({ "textDocument": { "uri": uri },
+                "range": { "start": { "line": 0, "character": 0 },
+                           "end": { "line": 100, "character": 0 } } }),
+    );
+    let hint = |line: usize| {
+        (hints.as_array().unwrap().iter())
+            .find(|h| h["position"]["line"] == line - 1)
+            .map(|h| h["label"].as_str().unwrap().trim().to_string())
+    };
+    assert_eq!(hint(header).as_deref(), Some("×11"), "{hints}");
+    assert_eq!(hint(header - 1).as_deref(), Some("×1"), "{hints}");
+    assert_eq!(hint(1), None, "a comment has no count: {hints}");
 
     // An edit makes the profile stale.
     client.notify(
@@ -752,4 +776,66 @@ fn a_burst_of_edits_is_checked_once_at_its_last_version() {
     assert_eq!(client.published, Vec::<Value>::new());
     client.notify("exit", Value::Null);
     assert!(client.child.wait().unwrap().success());
+}
+
+/// Completion after `p.` offers the struct's fields (`.` triggers it), also on a half-typed
+/// line that keeps its function from parsing, which keeps the function's locals too; rename
+/// edits every occurrence, and refuses a keyword; document highlight marks them.
+#[test]
+fn fields_after_a_dot_rename_and_highlight() {
+    let mut client = Client::start();
+    initialize(&mut client, json!({}));
+    let uri = "file:///tmp/fields.pl";
+    let typing = PROGRAM.replace(
+        "    println(sum(head) + LIMIT);",
+        "    println(sum(head) + LIMIT);\n    let k = head.next.",
+    );
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": typing } }),
+    );
+    let labels = |client: &mut Client, position: Value| -> Vec<String> {
+        let items = client.request("textDocument/completion", position_params(uri, position));
+        (items.as_array().unwrap().iter())
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let after_dot = labels(&mut client, at(&typing, "head.next.", 0, 10));
+    assert_eq!(after_dot, ["key", "next"], "the fields of Node");
+    let in_broken_line = labels(&mut client, at(&typing, "let k", 0, 4));
+    assert!(
+        in_broken_line.contains(&"head".to_string()),
+        "{in_broken_line:?}"
+    );
+
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 },
+                "contentChanges": [{ "text": PROGRAM }] }),
+    );
+    let highlights = client.request(
+        "textDocument/documentHighlight",
+        position_params(uri, at(PROGRAM, "total", 0, 1)),
+    );
+    assert_eq!(highlights.as_array().unwrap().len(), 3, "{highlights}");
+    let rename = |client: &mut Client, name: &str| {
+        client.exchange(
+            "textDocument/rename",
+            json!({ "textDocument": { "uri": uri }, "position": at(PROGRAM, "total", 0, 1),
+                    "newName": name }),
+        )
+    };
+    let edit = rename(&mut client, "acc");
+    let edits = edit["result"]["changes"][uri].as_array().unwrap();
+    assert_eq!(edits.len(), 3, "{edit}");
+    assert!(edits.iter().all(|e| e["newText"] == "acc"));
+    let refused = rename(&mut client, "while");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a name"),
+        "{refused}"
+    );
+    shutdown(client);
 }

@@ -18,6 +18,13 @@ pub use span::{LineIndex, Span};
 /// nesting, which an unoptimized build needs a few MiB for: more than a test thread has.
 const CHECK_STACK_SIZE: usize = 32 << 20;
 
+/// Whether `name` is one identifier token: a name a program may declare (not a keyword).
+pub fn is_identifier(name: &str) -> bool {
+    let (tokens, errors) = lexer::lex(name);
+    errors.is_empty()
+        && matches!(tokens.as_slice(), [(0, lexer::Tok::Ident(_), end)] if *end == name.len())
+}
+
 /// Lexes, parses, resolves and type-checks one PL program.
 pub fn check(file_name: &str, source: &str) -> Result<typed::Program, Diagnostics> {
     on_big_stack(|| {

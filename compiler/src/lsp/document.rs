@@ -36,6 +36,23 @@ impl Document {
         self.lines.offset(&self.text, position) as u32
     }
 
+    /// The position at the end of 0-based line `line` (before its line break).
+    pub fn line_end(&self, line: u32) -> lsp_types::Position {
+        let next = lsp_types::Position::new(line + 1, 0);
+        let end = self.lines.offset(&self.text, next);
+        let end = if end > 0 && self.text[..end].ends_with('\n') {
+            end - 1
+        } else {
+            end
+        };
+        let end = if self.text[..end].ends_with('\r') {
+            end - 1
+        } else {
+            end
+        };
+        self.lines.position(&self.text, end)
+    }
+
     pub fn range(&self, span: pcc_lang::Span) -> lsp_types::Range {
         self.lines.range(&self.text, span)
     }

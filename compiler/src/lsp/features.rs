@@ -3,13 +3,13 @@
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, Diagnostic, DiagnosticRelatedInformation,
-    DiagnosticSeverity, DocumentSymbol, Hover, HoverContents, Location, MarkupContent, MarkupKind,
-    Position, SymbolKind as LspSymbolKind, Uri,
+    DiagnosticSeverity, DocumentHighlight, DocumentSymbol, Hover, HoverContents, Location,
+    MarkupContent, MarkupKind, Position, SymbolKind as LspSymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
-use pcc_lang::index::{Symbol, SymbolId, SymbolKind};
+use pcc_lang::index::{Index, Symbol, SymbolId, SymbolKind};
 use pcc_lang::typed::Builtin;
 
-use super::document::Document;
+use super::document::{Document, file_name};
 
 /// The errors of `pcc check`: the same message and span; the label under the caret, the notes
 /// and the help follow the message, and secondary spans are related information.
@@ -55,7 +55,12 @@ pub fn diagnostics(doc: &Document) -> Vec<Diagnostic> {
 
 /// What a symbol is, as one line of PL.
 fn describe(doc: &Document, symbol: &Symbol) -> String {
-    let parent = |s: &Symbol| s.parent.map(|p| doc.index.symbols[p].name.clone());
+    describe_in(&doc.index, symbol)
+}
+
+/// [`describe`], for a symbol of `index`.
+fn describe_in(index: &Index, symbol: &Symbol) -> String {
+    let parent = |s: &Symbol| s.parent.map(|p| index.symbols[p].name.clone());
     match symbol.kind {
         SymbolKind::Function | SymbolKind::Struct => symbol.detail.clone(),
         SymbolKind::Field => format!(
@@ -143,6 +148,41 @@ pub fn references(
         .collect()
 }
 
+/// Every occurrence of the symbol at the cursor, for the editor to highlight.
+pub fn highlights(doc: &Document, position: Position) -> Vec<DocumentHighlight> {
+    let Some(id) = symbol_at(doc, position) else {
+        return Vec::new();
+    };
+    (doc.index.occurrences(id).into_iter())
+        .map(|span| DocumentHighlight {
+            range: doc.range(span),
+            kind: None,
+        })
+        .collect()
+}
+
+/// The edit that renames the symbol at the cursor, its declaration and every use, to `name`;
+/// refused when `name` is not an identifier or is a keyword, or nothing is at the cursor.
+pub fn rename(
+    doc: &Document,
+    uri: &Uri,
+    position: Position,
+    name: &str,
+) -> Result<WorkspaceEdit, String> {
+    let id = symbol_at(doc, position).ok_or("no symbol to rename here")?;
+    if !pcc_lang::is_identifier(name) {
+        return Err(format!(
+            "`{name}` is not a name PL allows (a letter or `_`, then letters, digits or `_`, not a keyword)"
+        ));
+    }
+    let edits = (doc.index.occurrences(id).into_iter())
+        .map(|span| TextEdit::new(doc.range(span), name.to_string()))
+        .collect();
+    Ok(WorkspaceEdit::new(
+        [(uri.clone(), edits)].into_iter().collect(),
+    ))
+}
+
 fn lsp_kind(kind: SymbolKind) -> LspSymbolKind {
     match kind {
         SymbolKind::Function => LspSymbolKind::FUNCTION,
@@ -197,28 +237,40 @@ fn completion_kind(kind: SymbolKind) -> CompletionItemKind {
     }
 }
 
-/// The names in scope at the cursor, with their types, then the built-ins the program does not
-/// redefine, with their signatures.
+/// After `receiver.`, the fields of the receiver's struct (of every struct when its type is not
+/// known); elsewhere the names in scope at the cursor, with their types, then the built-ins the
+/// program does not redefine, with their signatures. A half-typed line that keeps its function
+/// from parsing is read without that line, so the function's locals are still offered.
 pub fn completion(doc: &Document, position: Position) -> Vec<CompletionItem> {
     let offset = doc.offset(position);
     // Scope is decided where the word being typed starts, not inside it.
     let (_, start) = word_at(&doc.text, offset);
-    let visible = doc.index.visible_at(start as u32);
+    let repaired;
+    let index = if doc.checked.is_err() {
+        repaired = index_without_line(doc, start);
+        &repaired
+    } else {
+        &doc.index
+    };
+    let visible = index.visible_at(start as u32);
+    if let Some(receiver) = receiver_before(&doc.text, start) {
+        return field_items(index, &visible, &receiver);
+    }
     let mut items: Vec<CompletionItem> = visible
         .iter()
         .map(|&id| {
-            let symbol = &doc.index.symbols[id];
+            let symbol = &index.symbols[id];
             CompletionItem {
                 label: symbol.name.clone(),
                 kind: Some(completion_kind(symbol.kind)),
-                detail: Some(describe(doc, symbol)),
+                detail: Some(describe_in(index, symbol)),
                 ..CompletionItem::default()
             }
         })
         .collect();
     let defined = |name: &str| {
         visible.iter().any(|&id| {
-            let symbol = &doc.index.symbols[id];
+            let symbol = &index.symbols[id];
             symbol.kind == SymbolKind::Function && symbol.name == name
         })
     };
@@ -233,4 +285,76 @@ pub fn completion(doc: &Document, position: Position) -> Vec<CompletionItem> {
             }),
     );
     items
+}
+
+/// The document's index as if the line holding `offset` were blank (the same length, so every
+/// offset stays where it was).
+fn index_without_line(doc: &Document, offset: usize) -> Index {
+    let text = &doc.text;
+    let lo = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let hi = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let mut blanked = String::with_capacity(text.len());
+    blanked.push_str(&text[..lo]);
+    blanked.extend(
+        text[lo..hi]
+            .chars()
+            .map(|c| if c.is_ascii() { ' ' } else { c }),
+    );
+    blanked.push_str(&text[hi..]);
+    pcc_lang::analyze(&file_name(&doc.uri), &blanked).1
+}
+
+/// The names of `a.b.` before a word that starts at `start`: `["a", "b"]`; `None` when no dot
+/// comes before it.
+fn receiver_before(text: &str, start: usize) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut at = text[..start].trim_end().len();
+    while text[..at].ends_with('.') {
+        let before = text[..at - 1].trim_end().len();
+        let (name, lo) = word_at(text, before as u32);
+        // `1.` starts a float, not a field.
+        let number = name.starts_with(|c: char| c.is_ascii_digit());
+        if name.is_empty() || number || lo + name.len() != before {
+            break;
+        }
+        names.push(name.to_string());
+        at = lo;
+    }
+    (!names.is_empty()).then(|| names.into_iter().rev().collect())
+}
+
+/// The fields of the struct that `receiver` (a name and fields of it, `p.next`) has, found from
+/// the types the index gives; every struct's fields when a step has no struct type.
+fn field_items(index: &Index, visible: &[SymbolId], receiver: &[String]) -> Vec<CompletionItem> {
+    let symbols = &index.symbols;
+    let field = |owner: &str, name: &str| {
+        symbols.iter().find(|s| {
+            s.kind == SymbolKind::Field
+                && s.name == name
+                && s.parent.is_some_and(|p| symbols[p].name == owner)
+        })
+    };
+    let first = visible
+        .iter()
+        .map(|&id| &symbols[id])
+        .find(|s| s.name == receiver[0] && s.kind != SymbolKind::Function);
+    let mut ty = first.map(|s| s.detail.clone());
+    for name in &receiver[1..] {
+        ty = ty.and_then(|owner| field(&owner, name).map(|f| f.detail.clone()));
+    }
+    let owner = ty.and_then(|ty| {
+        symbols
+            .iter()
+            .position(|s| s.kind == SymbolKind::Struct && s.name == ty)
+    });
+    symbols
+        .iter()
+        .filter(|s| s.kind == SymbolKind::Field && (owner.is_none() || s.parent == owner))
+        .map(|s| CompletionItem {
+            label: s.name.clone(),
+            kind: Some(CompletionItemKind::FIELD),
+            detail: Some(describe_in(index, s)),
+            ..CompletionItem::default()
+        })
+        .collect()
 }

@@ -44,10 +44,16 @@ pub fn capabilities() -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
-        completion_provider: Some(CompletionOptions::default()),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![".".to_string()]),
+            ..CompletionOptions::default()
+        }),
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
         }),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -256,7 +262,32 @@ impl Server {
                 let p: DocumentParams = parse(params)?;
                 let doc = checked(&mut self.documents, p.text_document.uri.as_str())?;
                 let overlays = self.overlays.for_document(doc);
-                to_json(overlay::code_lenses(doc, &overlays))
+                to_json(overlay::code_lenses(doc, overlay::shown(doc, &overlays)))
+            }
+            "textDocument/inlayHint" => {
+                let p: lsp_types::InlayHintParams = parse(params)?;
+                let doc = checked(&mut self.documents, p.text_document.uri.as_str())?;
+                let overlays = self.overlays.for_document(doc);
+                to_json(overlay::inlay_hints(
+                    doc,
+                    overlay::shown(doc, &overlays),
+                    p.range,
+                ))
+            }
+            "textDocument/documentHighlight" => {
+                let p: lsp_types::DocumentHighlightParams = parse(params)?;
+                let at = p.text_document_position_params;
+                to_json(features::highlights(
+                    self.document(&at.text_document.uri)?,
+                    at.position,
+                ))
+            }
+            "textDocument/rename" => {
+                let p: lsp_types::RenameParams = parse(params)?;
+                let at = p.text_document_position;
+                let uri = &at.text_document.uri;
+                features::rename(self.document(uri)?, uri, at.position, &p.new_name)
+                    .and_then(to_json)
             }
             _ => Err(format!("unsupported request `{method}`")),
         }

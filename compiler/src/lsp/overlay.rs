@@ -7,9 +7,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use lsp_types::{CodeLens, Command, Diagnostic, DiagnosticSeverity, Range};
+use lsp_types::{
+    CodeLens, Command, Diagnostic, DiagnosticSeverity, InlayHint, InlayHintLabel, InlayHintTooltip,
+    Range,
+};
 use pcc_lang::index::SymbolKind;
 use pcc_lang::typed::{Block, StmtKind};
+use pcc_profiler::english::plural;
 use pcc_profiler::profile::content_hash;
 
 use super::document::{Document, file_name};
@@ -19,6 +23,8 @@ use crate::commands::report::unit;
 /// What the lenses show of one profile.
 pub struct Overlay {
     pub path: PathBuf,
+    /// When the profile was written.
+    modified: SystemTime,
     mode: String,
     unit: &'static str,
     source_hash: String,
@@ -36,7 +42,7 @@ struct FunctionCounts {
 }
 
 impl Overlay {
-    fn load(path: &Path) -> Option<Overlay> {
+    fn load(path: &Path, modified: SystemTime) -> Option<Overlay> {
         let view = ProgramView::load(path)?;
         let functions = view
             .functions
@@ -51,6 +57,7 @@ impl Overlay {
             .collect();
         Some(Overlay {
             path: path.to_path_buf(),
+            modified,
             mode: view.profile.mode.to_string(),
             unit: unit(view.profile.mode),
             source_hash: view.profile.source.hash.clone(),
@@ -75,7 +82,7 @@ impl Overlays {
             };
             if self.cache.get(path).is_none_or(|(seen, _)| *seen != mtime) {
                 self.cache
-                    .insert(path.clone(), (mtime, Overlay::load(path)));
+                    .insert(path.clone(), (mtime, Overlay::load(path, mtime)));
             }
         }
         paths
@@ -155,64 +162,110 @@ fn lens(range: Range, title: String) -> CodeLens {
     }
 }
 
-/// A lens on each function's name and on each loop of the document, per profile.
-pub fn code_lenses(doc: &Document, overlays: &[&Overlay]) -> Vec<CodeLens> {
+/// The profile the lenses and hints show: of those beside the document taken from the buffer's
+/// bytes, the one written last (the run the user just made). Others are stale: their lines may
+/// be anywhere now ([`stale_warnings`] says so).
+pub fn shown<'a>(doc: &Document, overlays: &[&'a Overlay]) -> Option<&'a Overlay> {
+    let hash = content_hash(doc.text.as_bytes());
+    (overlays.iter().copied())
+        .filter(|o| o.source_hash == hash)
+        .max_by_key(|o| o.modified)
+}
+
+/// A lens on each function's name and on each loop of the document, from the profile shown.
+pub fn code_lenses(doc: &Document, overlay: Option<&Overlay>) -> Vec<CodeLens> {
     let mut lenses = Vec::new();
-    for overlay in overlays {
-        for symbol in &doc.index.symbols {
-            if symbol.kind != SymbolKind::Function {
-                continue;
-            }
-            let Some(f) = overlay.functions.iter().find(|f| f.name == symbol.name) else {
-                continue;
-            };
-            let calls = match f.calls {
-                Some(1) => "1 call, ".to_string(),
-                Some(n) => format!("{n} calls, "),
-                None => String::new(),
-            };
-            let hottest = match f.paths.first() {
-                Some((count, lines)) => format!(
-                    "; hottest path {count}× ({}): {}",
-                    share(*count, f.total),
-                    route(lines)
-                ),
-                None => String::new(),
-            };
-            let title = format!(
-                "{}: {calls}{} {}{hottest}",
-                overlay.mode, f.total, overlay.unit
-            );
-            lenses.push(lens(doc.range(symbol.span), title));
+    let Some(overlay) = overlay else {
+        return lenses;
+    };
+    for symbol in &doc.index.symbols {
+        if symbol.kind != SymbolKind::Function {
+            continue;
         }
-        if let Ok(program) = &doc.checked {
-            for func in &program.functions {
-                let Some(f) = overlay.functions.iter().find(|f| f.name == func.name) else {
-                    continue;
-                };
-                let mut loops = Vec::new();
-                collect_loops(&func.body, &mut loops);
-                for span in loops {
-                    let range = doc.range(span);
-                    let line = range.start.line + 1;
-                    let count = f.line_counts.get(&line).copied().unwrap_or(0);
-                    let hottest = f
-                        .paths
-                        .iter()
-                        .find(|(_, lines)| lines.contains(&line))
-                        .map_or(String::new(), |(n, lines)| {
-                            format!("; hottest path through it {n}×: {}", route(lines))
-                        });
-                    let title = format!(
-                        "{}: loop header (line {line}) reached {count} times{hottest}",
-                        overlay.mode
-                    );
-                    lenses.push(lens(Range::new(range.start, range.start), title));
-                }
+        let Some(f) = overlay.functions.iter().find(|f| f.name == symbol.name) else {
+            continue;
+        };
+        let calls = f
+            .calls
+            .map_or(String::new(), |n| format!("{}, ", plural(n, "call")));
+        let hottest = match f.paths.first() {
+            Some((count, lines)) => format!(
+                "; hottest path {count}× ({}): {}",
+                share(*count, f.total),
+                route(lines)
+            ),
+            None => String::new(),
+        };
+        let title = format!(
+            "{}: {calls}{}{hottest}",
+            overlay.mode,
+            plural(f.total, overlay.unit.trim_end_matches('s'))
+        );
+        lenses.push(lens(doc.range(symbol.span), title));
+    }
+    if let Ok(program) = &doc.checked {
+        for func in &program.functions {
+            let Some(f) = overlay.functions.iter().find(|f| f.name == func.name) else {
+                continue;
+            };
+            let mut loops = Vec::new();
+            collect_loops(&func.body, &mut loops);
+            for span in loops {
+                let range = doc.range(span);
+                let line = range.start.line + 1;
+                let count = f.line_counts.get(&line).copied().unwrap_or(0);
+                let hottest = f
+                    .paths
+                    .iter()
+                    .find(|(_, lines)| lines.contains(&line))
+                    .map_or(String::new(), |(n, lines)| {
+                        format!("; hottest path through it {n}×: {}", route(lines))
+                    });
+                let title = format!(
+                    "{}: loop header (line {line}) entered {}{hottest}",
+                    overlay.mode,
+                    plural(count, "time")
+                );
+                lenses.push(lens(Range::new(range.start, range.start), title));
             }
         }
     }
     lenses
+}
+
+/// Each line's count (the one of `pcc profile annotate`: the times control entered it;
+/// `#####` for code that never ran) at the end of each line of `range`, from the profile shown.
+pub fn inlay_hints(doc: &Document, overlay: Option<&Overlay>, range: Range) -> Vec<InlayHint> {
+    let Some(overlay) = overlay else {
+        return Vec::new();
+    };
+    let counts = overlay.functions.iter().flat_map(|f| &f.line_counts);
+    let mut hints: Vec<InlayHint> = counts
+        .filter(|&(&line, _)| (range.start.line..=range.end.line).contains(&(line - 1)))
+        .map(|(&line, &count)| {
+            let end = doc.line_end(line - 1);
+            let label = match count {
+                0 => "  #####".to_string(),
+                n => format!("  ×{n}"),
+            };
+            InlayHint {
+                position: end,
+                label: InlayHintLabel::String(label),
+                kind: None,
+                text_edits: None,
+                tooltip: Some(InlayHintTooltip::String(format!(
+                    "{}: control entered this line {}",
+                    overlay.mode,
+                    plural(count, "time")
+                ))),
+                padding_left: Some(true),
+                padding_right: None,
+                data: None,
+            }
+        })
+        .collect();
+    hints.sort_by_key(|h| h.position.line);
+    hints
 }
 
 /// The spans of every `while` and `for` in a block, outermost first.
