@@ -206,6 +206,11 @@ fn initialize(client: &mut Client, capabilities: Value) {
         "documentSymbolProvider",
         "completionProvider",
         "codeLensProvider",
+        "inlayHintProvider",
+        "documentHighlightProvider",
+        "renameProvider",
+        "signatureHelpProvider",
+        "semanticTokensProvider",
     ] {
         assert!(caps.get(capability).is_some(), "{capability} in {caps}");
     }
@@ -829,6 +834,41 @@ fn fields_after_a_dot_rename_and_highlight() {
     let edits = edit["result"]["changes"][uri].as_array().unwrap();
     assert_eq!(edits.len(), 3, "{edit}");
     assert!(edits.iter().all(|e| e["newText"] == "acc"));
+    // Signature help inside a call: the function's, with the parameter the cursor is at.
+    let help = client.request(
+        "textDocument/signatureHelp",
+        position_params(uri, at(PROGRAM, "sum(head)", 0, 4)),
+    );
+    assert_eq!(
+        help["signatures"][0]["label"], "fn sum(n: Node) -> int",
+        "{help}"
+    );
+    assert_eq!(help["activeParameter"], 0);
+    assert_eq!(help["signatures"][0]["parameters"][0]["label"], "n: Node");
+    let help = client.request(
+        "textDocument/signatureHelp",
+        position_params(uri, at(PROGRAM, "LIMIT);", 0, 0)),
+    );
+    assert_eq!(
+        help["signatures"][0]["label"], "fn println(any...)",
+        "{help}"
+    );
+    // Semantic tokens: every name by what it names; the first is the struct `Node`, declared.
+    let tokens = client.request(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let data: Vec<u64> = (tokens["data"].as_array().unwrap().iter())
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(data.len() % 5, 0);
+    assert_eq!(
+        data[..5],
+        [0, 7, 4, 1, 1],
+        "struct Node, a declaration: {data:?}"
+    );
+    let locals = data.chunks(5).filter(|t| t[3] == 5).count();
+    assert!(locals >= 4, "total and head, declared and used: {data:?}");
     let refused = rename(&mut client, "while");
     assert!(
         refused["error"]["message"]

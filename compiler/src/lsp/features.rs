@@ -1,10 +1,13 @@
 //! The answers to an editor's questions about one document: diagnostics, hover, definition,
-//! references, document symbols and completion, all read off the front end's index.
+//! references, document symbols, completion, highlights, rename, signature help and semantic
+//! tokens, all read off the front end's index.
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, Diagnostic, DiagnosticRelatedInformation,
     DiagnosticSeverity, DocumentHighlight, DocumentSymbol, Hover, HoverContents, Location,
-    MarkupContent, MarkupKind, Position, SymbolKind as LspSymbolKind, TextEdit, Uri, WorkspaceEdit,
+    MarkupContent, MarkupKind, ParameterInformation, ParameterLabel, Position, SemanticToken,
+    SemanticTokenModifier, SemanticTokenType, SemanticTokens, SignatureHelp, SignatureInformation,
+    SymbolKind as LspSymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
 use pcc_lang::index::{Index, Symbol, SymbolId, SymbolKind};
 use pcc_lang::typed::Builtin;
@@ -357,4 +360,173 @@ fn field_items(index: &Index, visible: &[SymbolId], receiver: &[String]) -> Vec<
             ..CompletionItem::default()
         })
         .collect()
+}
+
+/// Inside a call's parentheses: the called function's signature (the program's or a
+/// built-in's), its parameters, and the one the cursor is at (commas before it at the call's
+/// own depth).
+pub fn signature_help(doc: &Document, position: Position) -> Option<SignatureHelp> {
+    let offset = doc.offset(position) as usize;
+    let (open, active) = enclosing_call(&doc.text[..offset.min(doc.text.len())])?;
+    let (name, lo) = word_at(&doc.text, open as u32);
+    if name.is_empty() || lo + name.len() != open {
+        return None;
+    }
+    let index = &doc.index;
+    let signature = (index.symbols.iter())
+        .find(|s| s.kind == SymbolKind::Function && s.name == name)
+        .map(|s| s.detail.clone())
+        .or_else(|| {
+            Builtin::all()
+                .find(|b| b.name() == name)
+                .map(|b| b.signature())
+        })?;
+    let inside = signature
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map_or("", |(params, _)| params);
+    let parameters: Vec<ParameterInformation> = split_top_level(inside)
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| ParameterInformation {
+            label: ParameterLabel::Simple(p.to_string()),
+            documentation: None,
+        })
+        .collect();
+    // `print(any...)` takes any number: the cursor is always at its one parameter.
+    let last = parameters.len().saturating_sub(1);
+    let active = if inside.ends_with("...") {
+        active.min(last)
+    } else {
+        active
+    };
+    Some(SignatureHelp {
+        signatures: vec![SignatureInformation {
+            label: signature,
+            documentation: None,
+            parameters: Some(parameters),
+            active_parameter: Some(active as u32),
+        }],
+        active_signature: Some(0),
+        active_parameter: Some(active as u32),
+    })
+}
+
+/// Where the innermost call still open at the end of `before` has its `(`, and how many of its
+/// commas come before the end; `None` outside any call. Strings and comments are skipped.
+fn enclosing_call(before: &str) -> Option<(usize, usize)> {
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let bytes = before.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => open.push((i, 0)),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            b',' => {
+                if let Some(top) = open.last_mut() {
+                    top.1 += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let &(at, commas) = open.last()?;
+    (bytes[at] == b'(').then_some((at, commas))
+}
+
+/// `a: int, b: [int]` split at its commas outside brackets.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
+}
+
+/// The token types of [`semantic_tokens`], by index.
+pub const TOKEN_TYPES: [SemanticTokenType; 6] = [
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::STRUCT,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::PARAMETER,
+    SemanticTokenType::VARIABLE,
+];
+/// The token modifiers: `declaration`, and `readonly` for globals (bit 1).
+pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 2] = [
+    SemanticTokenModifier::DECLARATION,
+    SemanticTokenModifier::READONLY,
+];
+
+/// Every name the index knows, declaration and uses, by what it names: what a grammar cannot
+/// tell (a local from a global, a field from a function), in the protocol's relative encoding.
+pub fn semantic_tokens(doc: &Document) -> SemanticTokens {
+    let symbols = &doc.index.symbols;
+    let mut names: Vec<(pcc_lang::Span, SymbolId, bool)> = (0..symbols.len())
+        .map(|id| (symbols[id].span, id, true))
+        .chain(doc.index.uses.iter().map(|&(span, id)| (span, id, false)))
+        .filter(|(span, _, _)| span.hi > span.lo)
+        .collect();
+    names.sort_by_key(|(span, _, _)| (span.lo, span.hi));
+    names.dedup_by_key(|(span, _, _)| span.lo);
+    let mut data = Vec::with_capacity(names.len());
+    let (mut line, mut start) = (0, 0);
+    for (span, id, declaration) in names {
+        let range = doc.range(span);
+        if range.start.line != range.end.line {
+            continue;
+        }
+        let kind = symbols[id].kind;
+        let token_type = match kind {
+            SymbolKind::Function => 0,
+            SymbolKind::Struct => 1,
+            SymbolKind::Field => 2,
+            SymbolKind::Global => 3,
+            SymbolKind::Parameter => 4,
+            SymbolKind::Local => 5,
+        };
+        let modifiers = u32::from(declaration) | (u32::from(kind == SymbolKind::Global) << 1);
+        let delta_line = range.start.line - line;
+        let delta_start = if delta_line == 0 {
+            range.start.character - start
+        } else {
+            range.start.character
+        };
+        data.push(SemanticToken {
+            delta_line,
+            delta_start,
+            length: range.end.character - range.start.character,
+            token_type,
+            token_modifiers_bitset: modifiers,
+        });
+        (line, start) = (range.start.line, range.start.character);
+    }
+    SemanticTokens {
+        result_id: None,
+        data,
+    }
 }

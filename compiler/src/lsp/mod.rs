@@ -52,6 +52,22 @@ pub fn capabilities() -> ServerCapabilities {
             resolve_provider: Some(false),
         }),
         inlay_hint_provider: Some(OneOf::Left(true)),
+        signature_help_provider: Some(lsp_types::SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".to_string(), ",".to_string()]),
+            ..lsp_types::SignatureHelpOptions::default()
+        }),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp_types::SemanticTokensOptions {
+                    legend: lsp_types::SemanticTokensLegend {
+                        token_types: features::TOKEN_TYPES.to_vec(),
+                        token_modifiers: features::TOKEN_MODIFIERS.to_vec(),
+                    },
+                    full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                    ..lsp_types::SemanticTokensOptions::default()
+                },
+            ),
+        ),
         document_highlight_provider: Some(OneOf::Left(true)),
         rename_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
@@ -272,6 +288,19 @@ impl Server {
                     doc,
                     overlay::shown(doc, &overlays),
                     p.range,
+                ))
+            }
+            "textDocument/signatureHelp" => {
+                let p: TextDocumentPositionParams = parse(params)?;
+                to_json(features::signature_help(
+                    self.document(&p.text_document.uri)?,
+                    p.position,
+                ))
+            }
+            "textDocument/semanticTokens/full" => {
+                let p: DocumentParams = parse(params)?;
+                to_json(features::semantic_tokens(
+                    self.document(&p.text_document.uri)?,
                 ))
             }
             "textDocument/documentHighlight" => {

@@ -29,6 +29,9 @@ const MAX_CFG_NODES: usize = 80;
 const LAYOUT_BUDGET: usize = 100_000;
 /// Larger CFGs are not drawn at all: the page would be unreadable and `dot` slow.
 const MAX_DOT_NODES: usize = 2000;
+/// Wider layout-rs drawings (in pixels) are drawn by Graphviz instead when it packs them
+/// narrower.
+const WIDE_CFG: f64 = 2400.0;
 /// A CFG is drawn beside the source when it fits there at this share of its size or more.
 const CFG_MIN_SCALE: f64 = 0.75;
 
@@ -189,7 +192,19 @@ fn function_section(
     }
     let small = (nodes <= MAX_CFG_NODES)
         .then(|| cfg_svg(cfg, &line, path_mode, optimize))
-        .flatten();
+        .flatten()
+        .map(|(drawing, dummies)| {
+            // A wide fan-out (a `match` of many arms) comes out of layout-rs too wide to read
+            // once shrunk; Graphviz, where installed, packs it narrower.
+            let narrower = (drawing.width > WIDE_CFG)
+                .then(|| graphviz_svg(cfg, &line, path_mode))
+                .flatten()
+                .filter(|dot| dot.width < drawing.width * 0.8);
+            match narrower {
+                Some(dot) => (dot, false),
+                None => (drawing, dummies),
+            }
+        });
     let drawn = small.or_else(|| {
         (nodes <= MAX_DOT_NODES)
             .then(|| graphviz_svg(cfg, &line, path_mode))
