@@ -761,19 +761,19 @@ fn render_dot(
                     None => format!("label=\"{increment}\""),
                 },
                 DagEdgeKind::EntryDummy => format!(
-                    "label=\"{increment}\", style=dashed, tooltip=\"dummy: a path starts at bb{}\"",
+                    "label=\"{increment}\", style=dotted, tooltip=\"dummy: a path starts at bb{}\"",
                     edge.to.0
                 ),
                 DagEdgeKind::BackExit(e) => {
                     let (v, w) = f.mir_edge(e);
                     format!(
-                        "label=\"{increment}\", style=dashed, tooltip=\"dummy for back edge bb{v} → bb{w}\""
+                        "label=\"{increment}\", style=dotted, tooltip=\"dummy for back edge bb{v} → bb{w}\""
                     )
                 }
                 DagEdgeKind::CutExit(e) => {
                     let (v, w) = f.mir_edge(e);
                     format!(
-                        "label=\"{increment} (cut)\", style=dashed, color=red, fontcolor=red, penwidth=2, tooltip=\"dummy for cut edge bb{v} → bb{w}\""
+                        "label=\"{increment} (cut)\", style=dotted, color=red, fontcolor=red, penwidth=2, tooltip=\"dummy for cut edge bb{v} → bb{w}\""
                     )
                 }
                 DagEdgeKind::DeadEnd => format!(
@@ -797,6 +797,22 @@ fn render_dot(
                 _ => attributes,
             };
             let _ = writeln!(out, "    {from} -> {to} [{attributes}];");
+        }
+        // The back edges themselves, dashed as in the report's drawing (not in the DAG, so they
+        // do not rank the blocks): with a profile, their counts.
+        for &e in dag.back_edges() {
+            let edge = f.fcfg.cfg.edge(e);
+            let count = match counted {
+                Some((_, cfg)) if cfg.edges_known => format!("×{}", cfg.edge_counts[e.0]),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "    {} -> {} [label=\"{count}\", style=dashed, constraint=false, color=gray50, \
+                 tooltip=\"back edge\"];",
+                node(edge.from),
+                node(edge.to)
+            );
         }
         out.push_str("  }\n");
     }
