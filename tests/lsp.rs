@@ -416,6 +416,17 @@ fn profile_lenses_and_stale_warnings() {
             .any(|t| t.contains(&format!("(line {header}) entered 11 times"))),
         "{titles:?}"
     );
+    // A function's lens opens its hottest path: the server asks the editor to show its lines.
+    let first = &lenses.as_array().unwrap()[0]["command"];
+    assert_eq!(first["command"], "pcc.showPath", "{first}");
+    let executed = client.request(
+        "workspace/executeCommand",
+        json!({ "command": "pcc.showPath", "arguments": first["arguments"] }),
+    );
+    assert_eq!(executed, Value::Null);
+    let shown = client.server_request("window/showDocument");
+    assert_eq!(shown["uri"], uri);
+    assert_eq!(shown["selection"]["start"]["line"], header - 1, "{shown}");
     // One lens per function: the newest fresh profile's, not one per mode.
     let lines_of = |name: &str| titles.iter().filter(|t| t.contains(name)).count();
     assert_eq!(lines_of("path execution"), 2, "{titles:?}");

@@ -52,6 +52,10 @@ pub fn capabilities() -> ServerCapabilities {
             resolve_provider: Some(false),
         }),
         inlay_hint_provider: Some(OneOf::Left(true)),
+        execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
+            commands: vec![overlay::SHOW_PATH.to_string()],
+            ..lsp_types::ExecuteCommandOptions::default()
+        }),
         signature_help_provider: Some(lsp_types::SignatureHelpOptions {
             trigger_characters: Some(vec!["(".to_string(), ",".to_string()]),
             ..lsp_types::SignatureHelpOptions::default()
@@ -374,6 +378,7 @@ struct Session<W: Write> {
     /// What the client can do: tell the server when files change, refresh code lenses.
     watch_profiles: bool,
     refresh_lenses: bool,
+    /// Requests sent to the client so far (lens refreshes, documents shown), for their ids.
     refreshes: u32,
 }
 
@@ -489,6 +494,23 @@ impl<W: Write> Session<W> {
             (Phase::Running, "initialize") => {
                 let message = "`initialize` again".to_string();
                 self.send_error(request.id, ErrorCode::InvalidRequest, message)
+            }
+            // A lens's command: the server asks the editor to show the path's lines.
+            (Phase::Running, "workspace/executeCommand")
+                if request.params["command"] == overlay::SHOW_PATH =>
+            {
+                let show = overlay::show_path(&request.params["arguments"]);
+                self.send(&Message::Response(Response::new_ok(
+                    request.id,
+                    Value::Null,
+                )))?;
+                let Some(params) = show else { return Ok(()) };
+                self.refreshes += 1;
+                self.send(&Message::Request(Request::new(
+                    format!("pcc/show-{}", self.refreshes).into(),
+                    "window/showDocument".to_string(),
+                    params,
+                )))
             }
             (Phase::Running, "shutdown") => {
                 self.phase = Phase::ShutDown;

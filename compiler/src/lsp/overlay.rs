@@ -153,13 +153,36 @@ fn share(part: u64, whole: u64) -> String {
     format!("{:.0}%", part as f64 * 100.0 / whole as f64)
 }
 
-fn lens(range: Range, title: String) -> CodeLens {
+/// The command a lens runs: [`SHOW_PATH`] on the document's URI and the lines of a path.
+pub const SHOW_PATH: &str = "pcc.showPath";
+
+/// A lens titled `title` that, clicked, selects the source of `lines` (a hottest path).
+fn lens(doc: &Document, range: Range, title: String, lines: &[u32]) -> CodeLens {
+    let arguments = vec![serde_json::json!(doc.uri), serde_json::json!(lines)];
     CodeLens {
         range,
-        // A lens without a command to run: its title is all it shows.
-        command: Some(Command::new(title, String::new(), None)),
+        command: Some(Command::new(title, SHOW_PATH.to_string(), Some(arguments))),
         data: None,
     }
+}
+
+/// What `window/showDocument` needs to show the lines `arguments` name (as a lens gives them):
+/// the document, and the lines from the first to the last selected.
+pub fn show_path(arguments: &serde_json::Value) -> Option<serde_json::Value> {
+    let uri = arguments.get(0)?.as_str()?;
+    let lines: Vec<u64> = (arguments.get(1)?.as_array()?.iter())
+        .filter_map(serde_json::Value::as_u64)
+        .filter(|&l| l > 0)
+        .collect();
+    let (first, last) = (lines.iter().min()?, lines.iter().max()?);
+    Some(serde_json::json!({
+        "uri": uri,
+        "takeFocus": true,
+        "selection": {
+            "start": { "line": first - 1, "character": 0 },
+            "end": { "line": *last, "character": 0 }
+        }
+    }))
 }
 
 /// The profile the lenses and hints show: of those beside the document taken from the buffer's
@@ -201,7 +224,11 @@ pub fn code_lenses(doc: &Document, overlay: Option<&Overlay>) -> Vec<CodeLens> {
             overlay.mode,
             plural(f.total, overlay.unit.trim_end_matches('s'))
         );
-        lenses.push(lens(doc.range(symbol.span), title));
+        let lines = f
+            .paths
+            .first()
+            .map_or(&[][..], |(_, lines)| lines.as_slice());
+        lenses.push(lens(doc, doc.range(symbol.span), title, lines));
     }
     if let Ok(program) = &doc.checked {
         for func in &program.functions {
@@ -214,19 +241,22 @@ pub fn code_lenses(doc: &Document, overlay: Option<&Overlay>) -> Vec<CodeLens> {
                 let range = doc.range(span);
                 let line = range.start.line + 1;
                 let count = f.line_counts.get(&line).copied().unwrap_or(0);
-                let hottest = f
-                    .paths
-                    .iter()
-                    .find(|(_, lines)| lines.contains(&line))
-                    .map_or(String::new(), |(n, lines)| {
-                        format!("; hottest path through it {n}×: {}", route(lines))
-                    });
+                let through = f.paths.iter().find(|(_, lines)| lines.contains(&line));
+                let hottest = through.map_or(String::new(), |(n, lines)| {
+                    format!("; hottest path through it {n}×: {}", route(lines))
+                });
                 let title = format!(
                     "{}: loop header (line {line}) entered {}{hottest}",
                     overlay.mode,
                     plural(count, "time")
                 );
-                lenses.push(lens(Range::new(range.start, range.start), title));
+                let lines = through.map_or(&[][..], |(_, lines)| lines.as_slice());
+                lenses.push(lens(
+                    doc,
+                    Range::new(range.start, range.start),
+                    title,
+                    lines,
+                ));
             }
         }
     }
