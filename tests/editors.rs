@@ -81,13 +81,21 @@ fn the_vscode_extension_starts_pcc_lsp() {
     let package = read_json("editors/vscode/package.json");
     // The client is bundled (esbuild) into dist/, which `.vscodeignore` keeps alone in the package.
     assert_eq!(package["main"], "./dist/extension.js");
-    assert!(package["scripts"]["bundle"].as_str().unwrap().contains("extension.js --bundle"));
+    assert!(
+        package["scripts"]["bundle"]
+            .as_str()
+            .unwrap()
+            .contains("extension.js --bundle")
+    );
     assert!(package["publisher"].is_string() && package["license"] == "MIT");
     let ignore =
         std::fs::read_to_string(common::root().join("editors/vscode/.vscodeignore")).unwrap();
     assert!(ignore.lines().any(|l| l == "node_modules/**"));
     for file in ["README.md", "LICENSE"] {
-        assert!(common::root().join("editors/vscode").join(file).is_file(), "{file}");
+        assert!(
+            common::root().join("editors/vscode").join(file).is_file(),
+            "{file}"
+        );
     }
     assert_eq!(
         package["contributes"]["languages"][0]["extensions"][0],

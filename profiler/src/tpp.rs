@@ -825,10 +825,21 @@ impl Tpp {
         }
         derived.retain(|_, c| *c > 0);
         paths.extend(&derived);
+        // A function without code has no cold counter: its cold paths are counted from the edge
+        // profile, as its obvious paths are, by the executions of the cold edges out of hot
+        // blocks where each leaves the hot paths (a path that leaves them twice counts twice).
+        let uncounted: u64 = match self.needs_code {
+            true => 0,
+            false => (self.cold_edges().into_iter())
+                .filter(|&e| self.is_hot_node(self.cfg.edge(e).from))
+                .map(|e| edge_counts[e.0])
+                .sum(),
+        };
+        let cold = counters.cold.saturating_add(uncounted);
         TppProfile {
             paths,
             obvious: derived,
-            cold: counters.cold,
+            cold,
         }
     }
 

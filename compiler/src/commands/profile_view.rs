@@ -241,9 +241,8 @@ pub struct FunctionView {
 pub enum Cold {
     /// Counted by the function's cold counter.
     Counted(u64),
-    /// The function had no counter (every hot path is obvious): the edge profile's executions
-    /// of cold edges out of hot blocks, where each cold path leaves the hot paths (a path that
-    /// leaves them twice counts twice).
+    /// The function had no counter (every hot path is obvious): counted from the edge profile
+    /// (`pcc_profiler::tpp::Tpp::rebuild`).
     FromEdgeProfile(u64),
 }
 
@@ -463,16 +462,14 @@ impl FunctionView {
             _ => view.paths.iter().map(|p| p.count).sum(),
         };
         if let ModeRecord::Tpp(tpp) = &record.record {
-            let uncounted = view.cfg.as_ref().and_then(|cfg| {
-                let plan = cfg.tpp.as_ref().filter(|t| !t.needs_instrumentation())?;
-                let edges = &cfg.fcfg.cfg;
-                let leaving = plan.cold_edges().into_iter().filter(|&e| {
-                    let from = edges.edge(e).from;
-                    plan.is_hot_node(from)
-                });
-                Some(leaving.map(|e| cfg.edge_counts[e.0]).sum())
-            });
-            let cold = uncounted.map_or(Cold::Counted(tpp.cold_count), Cold::FromEdgeProfile);
+            let uncounted = (view.cfg.as_ref())
+                .and_then(|cfg| cfg.tpp.as_ref())
+                .is_some_and(|plan| !plan.needs_instrumentation());
+            let cold = if uncounted {
+                Cold::FromEdgeProfile(tpp.cold_count)
+            } else {
+                Cold::Counted(tpp.cold_count)
+            };
             view.total += cold.count();
             view.cold = Some(cold);
         }
