@@ -147,9 +147,10 @@ fn stop_forever() -> ! {
 /// Registers the calling thread as the program's, for the duration of `run`.
 pub fn as_program_thread<R>(run: impl FnOnce() -> R) -> R {
     // SAFETY: `pthread_self` has no preconditions.
+    let this = unsafe { libc::pthread_self() };
     *PROGRAM_THREAD
         .lock()
-        .unwrap_or_else(PoisonError::into_inner) = Some(unsafe { libc::pthread_self() });
+        .unwrap_or_else(PoisonError::into_inner) = Some(this);
     let result = run();
     *PROGRAM_THREAD
         .lock()

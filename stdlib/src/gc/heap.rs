@@ -456,11 +456,8 @@ mod tests {
             let object = heap.alloc(16, Header::new(Kind::Str), no_collection);
             let object = object.unwrap().as_ptr();
             // SAFETY: a fresh object of 16 bytes.
-            assert!(
-                unsafe { std::slice::from_raw_parts(object, 16) }
-                    .iter()
-                    .all(|&b| b == 0)
-            );
+            let bytes = unsafe { std::slice::from_raw_parts(object, 16) };
+            assert!(bytes.iter().all(|&b| b == 0));
             reused += usize::from(objects.contains(&object));
         }
         assert_eq!(reused, 5_000);
@@ -477,11 +474,8 @@ mod tests {
         let other = heap.alloc(1000, Header::new(Kind::Str), no_collection);
         let other = other.unwrap().as_ptr();
         // SAFETY: 1000 bytes.
-        assert!(
-            unsafe { std::slice::from_raw_parts(other, 1000) }
-                .iter()
-                .all(|&b| b == 0)
-        );
+        let bytes = unsafe { std::slice::from_raw_parts(other, 1000) };
+        assert!(bytes.iter().all(|&b| b == 0));
         assert_eq!(heap.in_use, BLOCK);
     }
 

@@ -538,14 +538,14 @@ document.querySelectorAll("button.more").forEach(function (button) {
     else { button.textContent = "show __PER_CLICK__ more (" + left + " hidden)"; }
   });
 });
-// A CFG wider than its column is shrunk to fit, but to no less than half its size (its text
+// A CFG wider than its column is shrunk to fit, but to no less than __MIN_SCALE__ of its size (its text
 // stays readable), and scrolled to show its entry block.
 function fit(box) {
   var svg = box.querySelector("svg");
   if (!svg || box.clientWidth === 0 || svg.hasAttribute("data-fitted")) { return; }
   svg.setAttribute("data-fitted", "");
   var w = svg.width.baseVal.value, h = svg.height.baseVal.value;
-  var scale = Math.max(Math.min(1, box.clientWidth / w), 0.5);
+  var scale = Math.max(Math.min(1, box.clientWidth / w), __MIN_SCALE__);
   svg.setAttribute("data-scale", scale);
   svg.setAttribute("width", w * scale);
   svg.setAttribute("height", h * scale);
