@@ -10,8 +10,13 @@
 //! and at `-O2` with a collection at every allocation (`PCC_GC_STRESS=1`), which must not change
 //! anything either.
 //!
+//! IR snapshots: every `tests/snapshots/NAME.pl` is compiled with `--emit mir` and `--emit clif`
+//! at `-O 0` and `-O 2`, plain and instrumented for `bl` and `edge`, and each output compared with
+//! `NAME.CONFIG.mir` / `.clif` beside it (`NAME.O2.bl.clif`): a pass that must not change the IR is
+//! checked by these, not by hand.
+//!
 //! `PCC_BLESS=1 cargo test --test golden` writes the actual results as the expectations: only for
-//! new programs, and read every file it writes before committing it.
+//! new programs (or an IR change meant), and read every file it writes before committing it.
 
 mod common;
 
@@ -74,7 +79,75 @@ fn main() {
             ));
         }
     }
+    for program in pl_files(&root.join("tests/snapshots")) {
+        for &(level, profile) in SNAPSHOTS {
+            for ir in ["mir", "clif"] {
+                let program = program.clone();
+                let config = snapshot_config(level, profile);
+                let stem = program.file_stem().unwrap().to_string_lossy().into_owned();
+                trials.push(Trial::test(
+                    format!("tests/snapshots/{stem}.{config}.{ir}"),
+                    move || check_snapshot(&program, level, profile, ir),
+                ));
+            }
+        }
+    }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// The `-O` levels and profiling modes the IR snapshots are taken at.
+const SNAPSHOTS: &[(u8, Option<&str>)] = &[
+    (0, None),
+    (2, None),
+    (0, Some("bl")),
+    (0, Some("edge")),
+    (2, Some("bl")),
+];
+
+/// `O2`, `O0.bl`: the part of a snapshot's file name that says how it was compiled.
+fn snapshot_config(level: u8, profile: Option<&str>) -> String {
+    match profile {
+        Some(mode) => format!("O{level}.{mode}"),
+        None => format!("O{level}"),
+    }
+}
+
+/// Compares `pcc run PROGRAM --emit IR` at `level` (instrumented for `profile`) with its snapshot.
+fn check_snapshot(
+    program: &Path,
+    level: u8,
+    profile: Option<&str>,
+    ir: &str,
+) -> Result<(), Failed> {
+    let dir = program.parent().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pcc"));
+    cmd.current_dir(dir)
+        .arg("run")
+        .arg(program.file_name().unwrap())
+        .arg(format!("-O{level}"))
+        .args(["--emit", ir]);
+    if let Some(mode) = profile {
+        // `--emit` does not run the program: no profile is written.
+        cmd.args(["--profile", mode]);
+    }
+    let run = run_command(cmd, "")?;
+    if run.status != 0 {
+        return Err(format!("pcc --emit {ir} failed:\n{}", run.stderr).into());
+    }
+    let stem = program.file_stem().unwrap().to_string_lossy();
+    let snapshot = dir.join(format!("{stem}.{}.{ir}", snapshot_config(level, profile)));
+    if std::env::var_os("PCC_BLESS").is_some() {
+        std::fs::write(&snapshot, run.stdout.as_bytes())?;
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(&snapshot)
+        .map_err(|e| format!("{}: {e} (PCC_BLESS=1 writes it)", snapshot.display()))?;
+    if run.stdout == expected {
+        return Ok(());
+    }
+    let diff = similar::TextDiff::from_lines(&expected, &run.stdout);
+    let shown: String = diff.unified_diff().context_radius(3).to_string();
+    Err(format!("{} changed:\n{shown}", snapshot.display()).into())
 }
 
 /// Every `.pl` file below `dir`, sorted.
