@@ -1,7 +1,8 @@
 //! End-to-end tests of the views of a profile: `pcc profile report` (HTML, also rendered in
-//! headless Chromium when it is installed), `pcc profile annotate`, `pcc profile export
-//! --format lcov|folded` (checked by `genhtml` when installed) and `pcc paths --format dot
-//! --profile`. Counts are checked against the profiles' own JSON.
+//! headless Chromium), `pcc profile annotate`, `pcc profile export --format lcov|folded`
+//! (checked by `genhtml`) and `pcc paths --format dot --profile`. Counts are checked against
+//! counts worked out by hand and across modes. A test that needs a tool the machine lacks
+//! (Chromium, genhtml, Graphviz) is reported ignored, with the tool's name ([`main`]).
 
 mod common;
 
@@ -140,7 +141,6 @@ fn drawn_increment_sums(section: &str) -> Vec<(u64, u64)> {
         .collect()
 }
 
-#[test]
 fn report_is_self_contained_and_shows_the_profiles_counts() {
     let scratch = Scratch::new("report");
     for mode in ["bl", "edge", "ppp", "kbl", "wpp", "tpp", "block"] {
@@ -211,7 +211,6 @@ fn report_is_self_contained_and_shows_the_profiles_counts() {
     assert!(html.contains("Hot subpaths") && html.contains("compression"));
 }
 
-#[test]
 fn edge_and_block_reports_count_blocks_like_the_bl_report() {
     let scratch = Scratch::new("report-edge");
     let bl = report(&scratch, &profiled(&scratch, "control_flow.pl", "bl"), &[]);
@@ -241,7 +240,6 @@ fn edge_and_block_reports_count_blocks_like_the_bl_report() {
     assert_eq!(sorted(blocks(&bl)), sorted(blocks(&block)));
 }
 
-#[test]
 fn compare_marks_new_vanished_and_changed_paths_as_diff_does() {
     let scratch = Scratch::new("report-compare");
     std::fs::copy(root().join("programs/y2k.pl"), scratch.path("y2k.pl")).unwrap();
@@ -325,7 +323,6 @@ fn compare_marks_new_vanished_and_changed_paths_as_diff_does() {
     );
 }
 
-#[test]
 fn annotate_prints_each_lines_count_without_colour_in_a_pipe() {
     let scratch = Scratch::new("annotate");
     let profile = profiled(&scratch, "control_flow.pl", "bl");
@@ -383,7 +380,6 @@ fn annotated_counts(text: &str) -> BTreeMap<u32, String> {
 
 /// One line count in every mode: the same run profiled by each mode is annotated alike, line
 /// for line (`tpp` with the edge profile of the same run), and exported to lcov alike.
-#[test]
 fn every_mode_annotates_the_same_line_counts() {
     for program in [
         "precedence.pl",
@@ -418,7 +414,6 @@ fn every_mode_annotates_the_same_line_counts() {
 /// a loop on one line counts each iteration, a `for` line its entries and steps, `break`,
 /// `continue`, `while true` and an empty `match` arm are code, `} else {` is not, and code
 /// after `while true` never runs. Counts worked out by hand.
-#[test]
 fn annotate_counts_lines_as_gcov_does() {
     let scratch = Scratch::new("annotate-gcov");
     let program = "\
@@ -505,7 +500,6 @@ fn main() {
 /// A run that `exit()` ends inside nested calls: the edge report says where each activation
 /// stopped (the block of the call that never returned, the block of `exit()`, main's entry block,
 /// which no edge enters), marks the lines of those blocks, and counts main's activation.
-#[test]
 fn edge_reports_show_where_activations_stopped() {
     let scratch = Scratch::new("report-stopped");
     std::fs::copy(
@@ -576,8 +570,7 @@ fn lcov_records(text: &str) -> (BTreeMap<u32, u64>, Branches) {
     (lines, branches)
 }
 
-#[test]
-fn lcov_counts_are_the_profiles_and_genhtml_renders_them() {
+fn lcov_counts_are_the_profiles() {
     let scratch = Scratch::new("lcov");
     let bl = profiled(&scratch, "control_flow.pl", "bl");
     let edge = profiled(&scratch, "control_flow.pl", "edge");
@@ -612,11 +605,20 @@ fn lcov_counts_are_the_profiles_and_genhtml_renders_them() {
     assert!(bl_text.contains("FNDA:2,find_pair") && bl_text.ends_with("end_of_record\n"));
     let hit = lines.values().filter(|&&c| c > 0).count();
     assert!(bl_text.contains(&format!("LF:{}\nLH:{hit}\n", lines.len())));
+}
 
-    if Command::new("genhtml").arg("--version").output().is_err() {
-        println!("genhtml not found (Debian package `lcov`): the tracefile is not rendered");
-        return;
-    }
+/// genhtml (package `lcov`) renders the tracefile without a warning, with the branches lcov says.
+fn genhtml_renders_the_tracefile() {
+    let scratch = Scratch::new("genhtml");
+    let bl = profiled(&scratch, "control_flow.pl", "bl");
+    let args = [
+        "profile",
+        "export",
+        bl.to_str().unwrap(),
+        "--format",
+        "lcov",
+    ];
+    let bl_text = pcc(&scratch, &args).stdout;
     let info = scratch.path("bl.info");
     std::fs::write(&info, &bl_text).unwrap();
     let output = Command::new("genhtml")
@@ -638,7 +640,6 @@ fn lcov_counts_are_the_profiles_and_genhtml_renders_them() {
     );
 }
 
-#[test]
 fn folded_stacks_sum_to_the_profiles_total() {
     let scratch = Scratch::new("folded");
     for mode in ["bl", "ppp", "kbl", "wpp"] {
@@ -707,7 +708,6 @@ fn folded_stacks_sum_to_the_profiles_total() {
 /// A deep recursion's whole program path as folded stacks: one stack per depth, each written
 /// out frame by frame (the stacks as strings were quadratic in memory: a 60,000-deep recursion
 /// aborted), sorted by stack frame by frame, a caller's stack before those it calls.
-#[test]
 fn folded_stacks_of_a_deep_recursion() {
     let scratch = Scratch::new("folded-deep");
     std::fs::write(
@@ -754,7 +754,6 @@ fn folded_stacks_of_a_deep_recursion() {
     )));
 }
 
-#[test]
 fn dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue() {
     let scratch = Scratch::new("dot");
     let profile = profiled(&scratch, "control_flow.pl", "bl");
@@ -807,27 +806,27 @@ fn large_profile(scratch: &Scratch) -> PathBuf {
     scratch.path("large.json")
 }
 
-/// A CFG too large for layout-rs is laid out by Graphviz's `dot` when it is installed, with
-/// every block and edge tagged as the small ones are; without `dot`, the page says what to
-/// install instead of a drawing.
-#[test]
-fn large_cfgs_are_drawn_by_graphviz_when_it_is_installed() {
+/// A CFG too large for layout-rs is laid out by Graphviz's `dot`, with every block and edge
+/// tagged as the small ones are.
+fn large_cfgs_are_drawn_by_graphviz() {
     let scratch = Scratch::new("report-large");
     let profile = large_profile(&scratch);
-    let blocks = |html: &str| html.matches("<g class=\"block\" data-b=").count();
-    let has_dot = Command::new("dot")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if has_dot {
-        let html = report(&scratch, &profile, &[]);
-        // 124 blocks and EXIT; every real edge drawn, the back edge dashed.
-        assert_eq!(blocks(&html), 125);
-        assert_eq!(html.matches("class=\"edge back\"").count(), 1);
-        assert!(html.matches("class=\"edge real\"").count() > 120);
-    } else {
-        println!("skipped the Graphviz half: no `dot` (apt-get install graphviz)");
-    }
+    let html = report(&scratch, &profile, &[]);
+    // 124 blocks and EXIT; every real edge drawn, the back edge dashed.
+    assert_eq!(blocks(&html), 125);
+    assert_eq!(html.matches("class=\"edge back\"").count(), 1);
+    assert!(html.matches("class=\"edge real\"").count() > 120);
+}
+
+/// The blocks a report draws.
+fn blocks(html: &str) -> usize {
+    html.matches("<g class=\"block\" data-b=").count()
+}
+
+/// Without Graphviz, a CFG too large for layout-rs is not drawn: the page says what to install.
+fn without_graphviz_a_large_cfg_says_what_to_install() {
+    let scratch = Scratch::new("report-nodot");
+    large_profile(&scratch);
     let mut command = Command::new(env!("CARGO_BIN_EXE_pcc"));
     command
         .args(["profile", "report", "large.json", "-o", "nodot.html"])
@@ -846,20 +845,8 @@ fn large_cfgs_are_drawn_by_graphviz_when_it_is_installed() {
 /// Renders reports in headless Chromium: no console error, the page's self-check passed (each
 /// function's hottest path highlighted, no CFG text outside its drawing), and a screenshot of
 /// each in the target directory.
-#[test]
 fn reports_render_in_chromium_without_errors() {
-    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-    else {
-        println!("skipped: no chromium binary found (apt-get install chromium)");
-        return;
-    };
+    let chromium = tool(CHROMIUM).expect("the trial runs only where Chromium is installed");
     let scratch = Scratch::new("chromium");
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
@@ -927,7 +914,6 @@ fn reports_render_in_chromium_without_errors() {
 /// The page's CFG layouts share one budget of counted work: the hottest functions' CFGs are laid
 /// out with crossing minimization, the rest without, which their captions say (40 functions of
 /// 77 blocks took 75 s, 1.9 s per layout).
-#[test]
 fn layouts_beyond_the_pages_budget_are_simpler_and_say_so() {
     let scratch = Scratch::new("report-budget");
     let mut source = String::new();
@@ -975,4 +961,116 @@ fn layouts_beyond_the_pages_budget_are_simpler_and_say_so() {
         .find("<section")
         .map_or(html.len(), |i| hottest + i);
     assert!(!html[hottest..next].contains(note));
+}
+
+/// The browsers the Chromium test drives, by the names their packages install.
+const CHROMIUM: &[&str] = &["chromium", "chromium-browser", "google-chrome"];
+
+/// The first of `names` that runs (`--version`), if any is installed.
+fn tool(names: &[&'static str]) -> Option<&'static str> {
+    names.iter().copied().find(|name| {
+        Command::new(name)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// The tests; those that need a tool this machine lacks are reported *ignored*, the tool named
+/// in the test's name (`cargo test --test report -- --ignored` runs them anyway, and they fail).
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let plain: Vec<(&str, fn())> = vec![
+        (
+            "report_is_self_contained_and_shows_the_profiles_counts",
+            report_is_self_contained_and_shows_the_profiles_counts,
+        ),
+        (
+            "edge_and_block_reports_count_blocks_like_the_bl_report",
+            edge_and_block_reports_count_blocks_like_the_bl_report,
+        ),
+        (
+            "compare_marks_new_vanished_and_changed_paths_as_diff_does",
+            compare_marks_new_vanished_and_changed_paths_as_diff_does,
+        ),
+        (
+            "annotate_prints_each_lines_count_without_colour_in_a_pipe",
+            annotate_prints_each_lines_count_without_colour_in_a_pipe,
+        ),
+        (
+            "every_mode_annotates_the_same_line_counts",
+            every_mode_annotates_the_same_line_counts,
+        ),
+        (
+            "annotate_counts_lines_as_gcov_does",
+            annotate_counts_lines_as_gcov_does,
+        ),
+        (
+            "edge_reports_show_where_activations_stopped",
+            edge_reports_show_where_activations_stopped,
+        ),
+        ("lcov_counts_are_the_profiles", lcov_counts_are_the_profiles),
+        (
+            "folded_stacks_sum_to_the_profiles_total",
+            folded_stacks_sum_to_the_profiles_total,
+        ),
+        (
+            "folded_stacks_of_a_deep_recursion",
+            folded_stacks_of_a_deep_recursion,
+        ),
+        (
+            "dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue",
+            dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue,
+        ),
+        (
+            "without_graphviz_a_large_cfg_says_what_to_install",
+            without_graphviz_a_large_cfg_says_what_to_install,
+        ),
+        (
+            "layouts_beyond_the_pages_budget_are_simpler_and_say_so",
+            layouts_beyond_the_pages_budget_are_simpler_and_say_so,
+        ),
+    ];
+    let needing: Vec<(&str, fn(), &str, bool)> = vec![
+        (
+            "genhtml_renders_the_tracefile",
+            genhtml_renders_the_tracefile,
+            "genhtml (apt-get install lcov)",
+            tool(&["genhtml"]).is_some(),
+        ),
+        (
+            "large_cfgs_are_drawn_by_graphviz",
+            large_cfgs_are_drawn_by_graphviz,
+            "dot (apt-get install graphviz)",
+            Command::new("dot")
+                .arg("-V")
+                .output()
+                .is_ok_and(|o| o.status.success()),
+        ),
+        (
+            "reports_render_in_chromium_without_errors",
+            reports_render_in_chromium_without_errors,
+            "chromium (apt-get install chromium)",
+            tool(CHROMIUM).is_some(),
+        ),
+    ];
+    let trial = |name: String, test: fn()| {
+        libtest_mimic::Trial::test(name, move || {
+            test();
+            Ok(())
+        })
+    };
+    let mut trials: Vec<libtest_mimic::Trial> = plain
+        .into_iter()
+        .map(|(name, test)| trial(name.to_string(), test))
+        .collect();
+    for (name, test, needs, installed) in needing {
+        let name = if installed {
+            name.to_string()
+        } else {
+            format!("{name} (needs {needs})")
+        };
+        trials.push(trial(name, test).with_ignored_flag(!installed));
+    }
+    libtest_mimic::run(&args, trials).exit();
 }
