@@ -976,6 +976,15 @@ fn tool(names: &[&'static str]) -> Option<&'static str> {
     })
 }
 
+/// A test that needs a tool, and whether this machine has it.
+struct NeedsTool {
+    name: &'static str,
+    test: fn(),
+    /// The tool, and how to install it.
+    tool: &'static str,
+    installed: bool,
+}
+
 /// The tests; those that need a tool this machine lacks are reported *ignored*, the tool named
 /// in the test's name (`cargo test --test report -- --ignored` runs them anyway, and they fail).
 fn main() {
@@ -1031,28 +1040,28 @@ fn main() {
             layouts_beyond_the_pages_budget_are_simpler_and_say_so,
         ),
     ];
-    let needing: Vec<(&str, fn(), &str, bool)> = vec![
-        (
-            "genhtml_renders_the_tracefile",
-            genhtml_renders_the_tracefile,
-            "genhtml (apt-get install lcov)",
-            tool(&["genhtml"]).is_some(),
-        ),
-        (
-            "large_cfgs_are_drawn_by_graphviz",
-            large_cfgs_are_drawn_by_graphviz,
-            "dot (apt-get install graphviz)",
-            Command::new("dot")
+    let needing = [
+        NeedsTool {
+            name: "genhtml_renders_the_tracefile",
+            test: genhtml_renders_the_tracefile,
+            tool: "genhtml (apt-get install lcov)",
+            installed: tool(&["genhtml"]).is_some(),
+        },
+        NeedsTool {
+            name: "large_cfgs_are_drawn_by_graphviz",
+            test: large_cfgs_are_drawn_by_graphviz,
+            tool: "dot (apt-get install graphviz)",
+            installed: Command::new("dot")
                 .arg("-V")
                 .output()
                 .is_ok_and(|o| o.status.success()),
-        ),
-        (
-            "reports_render_in_chromium_without_errors",
-            reports_render_in_chromium_without_errors,
-            "chromium (apt-get install chromium)",
-            tool(CHROMIUM).is_some(),
-        ),
+        },
+        NeedsTool {
+            name: "reports_render_in_chromium_without_errors",
+            test: reports_render_in_chromium_without_errors,
+            tool: "chromium (apt-get install chromium)",
+            installed: tool(CHROMIUM).is_some(),
+        },
     ];
     let trial = |name: String, test: fn()| {
         libtest_mimic::Trial::test(name, move || {
@@ -1064,13 +1073,12 @@ fn main() {
         .into_iter()
         .map(|(name, test)| trial(name.to_string(), test))
         .collect();
-    for (name, test, needs, installed) in needing {
-        let name = if installed {
-            name.to_string()
-        } else {
-            format!("{name} (needs {needs})")
+    for t in needing {
+        let name = match t.installed {
+            true => t.name.to_string(),
+            false => format!("{} (needs {})", t.name, t.tool),
         };
-        trials.push(trial(name, test).with_ignored_flag(!installed));
+        trials.push(trial(name, t.test).with_ignored_flag(!t.installed));
     }
     libtest_mimic::run(&args, trials).exit();
 }
