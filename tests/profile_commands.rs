@@ -1059,6 +1059,11 @@ fn show_fits_columns_and_top_limits_the_function_table() {
         table.contains("(1 function with fewer executions not shown)"),
         "{table}"
     );
+    // The header still counts every function and every executed path.
+    assert!(
+        narrow.contains("path executions in 2 functions"),
+        "{narrow}"
+    );
     // The notes, wrapped, start in their column on every line.
     let column = table.lines().nth(2).unwrap().find("notes").unwrap();
     let notes: Vec<&str> = table

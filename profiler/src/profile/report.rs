@@ -161,6 +161,8 @@ pub struct ShowReport {
     pub functions: Vec<FunctionSummary>,
     /// How many functions the profile has (more than `functions` after a `top`).
     pub num_functions: usize,
+    /// Executed paths in all of them.
+    pub executed_paths: usize,
     /// The widest the text's tables may be where their last column can wrap (the terminal's
     /// width; unbounded by default).
     #[serde(skip)]
@@ -296,6 +298,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         })
         .collect();
     let num_functions = functions.len();
+    let executed_paths = functions.iter().map(|f| f.executed_paths).sum();
     if let Some(top) = top.filter(|&top| top < num_functions) {
         // The `top` functions with the most executions (ties: the first in the file), kept in
         // file order.
@@ -328,6 +331,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         num_sequences,
         functions,
         num_functions,
+        executed_paths,
         width: usize::MAX,
     }
 }
@@ -427,7 +431,7 @@ impl ShowReport {
             "{} profile of {}{args}: {executions} in {}",
             self.mode,
             printable(&self.program),
-            plural(self.functions.len() as u64, "function")
+            plural(self.num_functions as u64, "function")
         )?;
         self.write_paths(out, source_line)?;
         self.write_sequences(out, source_line)?;
@@ -454,7 +458,7 @@ impl ShowReport {
     }
 
     fn write_paths(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
-        let executed: usize = self.functions.iter().map(|f| f.executed_paths).sum();
+        let executed = self.executed_paths;
         if executed == 0 {
             return Ok(());
         }
