@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Profiling overheads of one or two pcc binaries, interleaved in one run (README, "Benchmarks").
+"""Profiling overheads of one or two pcc binaries, interleaved in one run (docs/PERFORMANCE.md).
 
     python3 bench/overhead_ab.py PCC RUNS MODES [BENCHMARK ...]
 

@@ -53,7 +53,7 @@ fn profile_in_every_mode(name: &str, source: &str, truncated: bool) {
         );
         assert_same_behaviour(&format!("{name} {mode}"), &plain, &profiled);
         // TPP numbers its hot paths without truncation: past 2^63 of them a function is
-        // profiled like bl, with a warning (README).
+        // profiled like bl, with a warning (docs/CLI.md).
         let fallback = "it is profiled like bl";
         assert!(
             !profiled.stderr.contains("warning")

@@ -72,7 +72,7 @@ fn program_arguments_without_dashes_get_a_hint() {
         "{}",
         run.stderr
     );
-    // Any usage error exits 2, as the README says.
+    // Any usage error exits 2, as docs/CLI.md says.
     assert_eq!(pcc_in(&scratch.0, &["run", "--no-such-flag"], "").status, 2);
 }
 

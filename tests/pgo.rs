@@ -1,6 +1,5 @@
-//! End-to-end tests of profile-guided recompilation (`--use-profile P`, README.md
-//! "Profile-guided recompilation"): every program of `programs/`, `tests/runtime/` and
-//! `tests/fixtures/pgo/`, compiled with the `kbl` profile of its own run, behaves exactly as
+//! End-to-end tests of profile-guided recompilation (`--use-profile P` in docs/CLI.md): every
+//! program of `programs/`, `tests/runtime/` and `tests/fixtures/pgo/`, compiled with the `kbl` profile of its own run, behaves exactly as
 //! without it (stdout, the program's stderr, exit status), in the JIT at -O1 and -O2 and as a
 //! native executable; the selective unroller fires on the masked convolution ([KBLPP]), with one
 //! guard per chain for its bounds checks, and not on a loop without long runs; a guarded chain
@@ -292,7 +291,7 @@ fn pgo_command(name: &str) -> Result<(), Failed> {
         }
     }
     // At -O2, which versions its loops, the image loop (one path) is unrolled, and the blur
-    // loop, whose two paths alternate, is not (README: `--use-profile`).
+    // loop, whose two paths alternate, is not (docs/CLI.md: `--use-profile`).
     if name == "convolution"
         && (!report.contains("`make_image`: loop at line 11") || report.contains("loop at line 44"))
     {

@@ -221,7 +221,7 @@ fn zero_thresholds_rebuild_the_bl_profile_of_every_program() {
     }
 }
 
-/// README: without `--edge-profile` and without `<stem>.edge.profile.json` here, tpp stops
+/// docs/CLI.md: without `--edge-profile` and without `<stem>.edge.profile.json` here, tpp stops
 /// with the command that makes one; that command works, and then so does tpp.
 #[test]
 fn missing_edge_profile_gives_the_command_to_make_one() {

@@ -21,7 +21,7 @@ use crate::{codegen, interp, link, lower, mir, opt, pgo};
 pub const EXIT_COMPILE_ERROR: i32 = 1;
 
 /// Why a command of the driver failed. The driver returns it without printing; `main` prints it
-/// with [`Failure::report`] and exits with its status (README: compile errors and problems with
+/// with [`Failure::report`] and exits with its status (docs/CLI.md: compile errors and problems with
 /// pcc's inputs exit with 1; command-line usage errors, found by clap in `main`, with 2).
 #[derive(Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -317,7 +317,7 @@ fn newest_path_profile(file_name: &str) -> Option<String> {
         .map(|(_, path)| path)
 }
 
-/// `ppp`: where the interesting paths come from (README: `--interesting`, else the newest
+/// `ppp`: where the interesting paths come from (docs/CLI.md: `--interesting`, else the newest
 /// default-location path profile, else a static estimate), said in one line of `notes`.
 fn interesting_source(
     current: &CurrentCode,
@@ -461,7 +461,7 @@ impl CurrentCode {
     }
 }
 
-/// `tpp`: the edge profile to plan from (README: `--edge-profile`, else the
+/// `tpp`: the edge profile to plan from (docs/CLI.md: `--edge-profile`, else the
 /// default-location one; without one, stop with the command that makes it), said in one line
 /// of `notes`.
 fn edge_profile_source(

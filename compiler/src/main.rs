@@ -109,7 +109,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         error_format: ErrorFormatArg,
     },
-    /// A language server for editors, on stdin and stdout (README: Editor support).
+    /// A language server for editors, on stdin and stdout (docs/EDITORS.md).
     Lsp,
     /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
     Paths {
@@ -391,7 +391,7 @@ fn main() {
         if let Some(hint) = program_arguments_hint(&error) {
             eprintln!("{hint}");
         }
-        // Usage errors exit 2 (README), like clap's own.
+        // Usage errors exit 2 (docs/CLI.md), like clap's own.
         std::process::exit(error.exit_code())
     });
     pcc::terminal::set_color(match cli.color {

@@ -145,7 +145,7 @@ impl Diagnostics {
         out
     }
 
-    /// Renders every error as one line of JSON (docs: README, `--error-format json`): where it
+    /// Renders every error as one line of JSON (docs/CLI.md, `--error-format json`): where it
     /// starts and ends (1-based lines; columns count characters, the end column is the one just
     /// after the span), the message, the label under the caret, the other places shown, notes
     /// and help. Unlike the text, every error is rendered.

@@ -20,7 +20,7 @@ pub struct ProfileSpec {
     pub source_hash: String,
     /// Where the profile is written.
     pub output: String,
-    /// Functions with more potential paths count them in a hash table (README, `--hash-threshold`).
+    /// Functions with more potential paths count them in a hash table (docs/CLI.md, `--hash-threshold`).
     pub array_limit: u64,
     /// One per instrumented function; function `i` uses counter table `i`.
     pub functions: Vec<FunctionSpec>,

@@ -2,7 +2,7 @@
 //! executed, in a function that did run, is marked cold, and code generation hands that to Cranelift (`set_cold_block`), which
 //! sinks cold blocks to the end of the function: the hot blocks end up contiguous, in fewer
 //! cache lines, and their branches to the cold code are the ones not taken (Pettis and Hansen's
-//! "fluff" separation, the layout half of README's `--use-profile`). Hot blocks:
+//! "fluff" separation, the layout half of `--use-profile` in docs/CLI.md). Hot blocks:
 //! those executed more often than their function was entered, i.e. in a loop, where a call's
 //! cost is paid per iteration, calling a function that does little per call; `opt/inline.rs`
 //! inlines calls there with a larger budget (Pettis and Hansen's and GCC's profile-driven

@@ -1,5 +1,5 @@
 //! One range guard per unrolled chain instead of a bounds check per access (the payoff of
-//! unrolling along one path, README's `--use-profile`).
+//! unrolling along one path, `--use-profile` in docs/CLI.md).
 //!
 //! A chain is entered in one place, its guard block, and each copy of the path is reached only
 //! from the copy before it, so what every int local holds at any statement of the chain is a

@@ -1,4 +1,4 @@
-//! Profile-guided recompilation (`--use-profile P`, see README): a `bl` or `kbl` profile of an earlier run, mapped onto the MIR as lowered
+//! Profile-guided recompilation (`--use-profile P`, see docs/CLI.md): a `bl` or `kbl` profile of an earlier run, mapped onto the MIR as lowered
 //! (the code it was taken on, `frequencies.rs`), drives MIR passes that run before `-O 2`'s
 //! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`), from a
 //! `kbl` profile selective unrolling of the hot innermost loops whose iterations take the same
