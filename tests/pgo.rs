@@ -1,12 +1,12 @@
 //! End-to-end tests of profile-guided recompilation (`--use-profile P` in docs/CLI.md): every
 //! program of `programs/`, `tests/runtime/` and `tests/fixtures/pgo/`, compiled with the `kbl`
-//! profile of its own run, behaves exactly as without it (stdout, the program's stderr, exit status), in the JIT at -O1 and -O2 and as a
-//! native executable; the selective unroller fires on the masked convolution ([KBLPP]), with one
-//! guard per chain for its bounds checks, and not on a loop without long runs; a guarded chain
-//! leaves a bounds error where the loop reports it; hot paths through a join become
-//! superblocks; a stale
-//! profile is refused for the changed function with a warning; `pcc pgo` trains, recompiles and
-//! runs in one command, with the output and exit status of `pcc run` and its report on stderr.
+//! profile of its own run, behaves exactly as without it (stdout, the program's stderr, exit
+//! status), in the JIT at -O1 and -O2 and as a native executable; the selective unroller fires on
+//! the masked convolution ([KBLPP]), with one guard per chain for its bounds checks, and not on a
+//! loop without long runs; a guarded chain leaves a bounds error where the loop reports it; hot
+//! paths through a join become superblocks; a stale profile is refused for the changed function
+//! with a warning; `pcc pgo` trains, recompiles and runs in one command, with the output and exit
+//! status of `pcc run` and its report on stderr.
 
 mod common;
 
