@@ -10,8 +10,9 @@ use pcc_profiler::profile::{Kinship, MAX_COLUMN, Mode, Profile, clipped, printab
 use pcc_profiler::tpp::{Aodf, profile_aodf};
 use serde::Serialize;
 
+use super::print_json;
 use super::print_text;
-use super::profile::{load, print_json, profiled_program, read};
+use super::profile_input::{load, profiled_program, read};
 use crate::profiling::{cfg_hash, function_cfg};
 use crate::{driver, lower};
 

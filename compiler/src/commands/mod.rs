@@ -8,6 +8,7 @@ pub mod export;
 pub mod paths;
 pub mod pgo;
 pub mod profile;
+pub mod profile_input;
 pub mod profile_view;
 pub mod report;
 pub mod test;
@@ -28,4 +29,10 @@ pub fn print_text(text: &str) -> i32 {
         }
         _ => 0,
     }
+}
+
+/// Writes a report as pretty JSON to stdout, as [`print_text`] writes text.
+pub fn print_json(value: &impl serde::Serialize) -> i32 {
+    let text = serde_json::to_string_pretty(value).expect("reports always serialize");
+    print_text(&(text + "\n"))
 }

@@ -11,6 +11,8 @@ use pcc_profiler::profile::{
     printable, printable_path,
 };
 
+use super::print_json;
+use super::profile_input::{load, load_with_source};
 use super::profile_view::{PathKind, ProgramView};
 use serde::Serialize;
 
@@ -288,55 +290,6 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
         );
         super::print_text(&(header + &result.render_text(&|n| source.as_ref()?.line(n))))
     }
-}
-
-/// Reads and validates a profile, or says why it cannot on stderr.
-pub(super) fn read(path: &Path) -> Option<Profile> {
-    Profile::read(path)
-        .map_err(|error| eprintln!("error: {error}"))
-        .ok()
-}
-
-/// Reads and validates a profile, or says why it cannot on stderr; warns when its source file
-/// changed since it was taken, is gone or cannot be read (docs/PROFILE-FORMAT.md, "Source
-/// identity"). Also returns what was found of the source, read once.
-pub(super) fn load_with_source(path: &Path) -> Option<(Profile, SourceState)> {
-    let profile = read(path)?;
-    let state = profile.source.state(path);
-    if let Some(warning) = state.warning(&path.display().to_string()) {
-        eprintln!("warning: {warning}");
-    }
-    Some((profile, state))
-}
-
-/// [`load_with_source`] without the source.
-pub(super) fn load(path: &Path) -> Option<Profile> {
-    load_with_source(path).map(|(profile, _)| profile)
-}
-
-/// A profile with its program's source, for the commands that compile it (the views, `aodf`):
-/// the source file and its bytes, which are those the profile was taken from. Any other file
-/// is refused with an error on stderr (the reason [`load_with_source`] would warn of), as is a
-/// bad profile: a profile can name any file as its source, and what the commands show of it,
-/// also in a compiler error, must come from the profiled program.
-pub(super) fn load_with_program(path: &Path) -> Option<(Profile, PathBuf, Vec<u8>)> {
-    let profile = read(path)?;
-    let (file, bytes) = profiled_program(&profile, path)?;
-    Some((profile, file, bytes))
-}
-
-/// The source of `profile` (read from `path`) as [`load_with_program`] gives it.
-pub(super) fn profiled_program(profile: &Profile, path: &Path) -> Option<(PathBuf, Vec<u8>)> {
-    let state = profile.source.state(path);
-    if let Some(why) = state.warning(&path.display().to_string()) {
-        eprintln!("error: {why}");
-    }
-    state.into_source()
-}
-
-pub(super) fn print_json(value: &impl Serialize) -> i32 {
-    let text = serde_json::to_string_pretty(value).expect("reports always serialize");
-    super::print_text(&(text + "\n"))
 }
 
 /// The profiled program's source, to show the text of the lines a report names.

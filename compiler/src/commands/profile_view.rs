@@ -18,7 +18,7 @@ use pcc_profiler::profile::{
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use pcc_profiler::tpp::Tpp;
 
-use super::profile::load_with_program;
+use super::profile_input::load_with_program;
 use crate::mir;
 use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 use crate::{driver, lower};

@@ -9,8 +9,9 @@ use pcc_profiler::profile::{Mode, Profile, printable};
 use pcc_profiler::wpp::{HotParams, HotSubpath, WppSection, hot_subpaths};
 use serde::Serialize;
 
+use super::print_json;
 use super::print_text;
-use super::profile::{load, print_json};
+use super::profile_input::load;
 
 /// The profile at `path` and its `"wpp"` field, or says on stderr why there is none.
 fn load_wpp(path: &Path) -> Option<(Profile, WppSection)> {

@@ -11,7 +11,7 @@ use std::path::Path;
 
 pub use html::unit;
 
-use super::profile::load;
+use super::profile_input::load;
 use super::profile_view::ProgramView;
 
 pub fn run(profile: &Path, compare: Option<&Path>, output: &Path) -> i32 {
