@@ -144,3 +144,28 @@ fn the_vim_syntax_has_the_grammars_words() {
         std::fs::read_to_string(common::root().join("editors/vim/ftdetect/pl.vim")).unwrap();
     assert!(detect.contains("*.pl set filetype=pl"));
 }
+
+/// ARCHITECTURE.md names files and folders, not functions: every path it writes (a backquoted
+/// word with a `/`, from the repository's root or from `compiler/src/`) exists.
+#[test]
+fn every_path_architecture_names_exists() {
+    let root = common::root();
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let mut named = 0;
+    for (i, word) in text.split('`').enumerate() {
+        let is_path = i % 2 == 1 && word.contains('/') && !word.contains(char::is_whitespace);
+        if !is_path {
+            continue;
+        }
+        let path = word.trim_end_matches('/');
+        let found = [root.join(path), root.join("compiler/src").join(path)]
+            .iter()
+            .any(|p| p.exists());
+        assert!(
+            found,
+            "ARCHITECTURE.md names `{word}`, which does not exist"
+        );
+        named += 1;
+    }
+    assert!(named > 20, "only {named} paths");
+}
