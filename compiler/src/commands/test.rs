@@ -360,26 +360,21 @@ fn read_all(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Captured> {
 
 /// The exit status of `child`, killed when it runs longer than `timeout`.
 fn wait(child: &mut Child, timeout: Option<Duration>) -> Result<i32, String> {
-    let start = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                return status
-                    .code()
-                    .ok_or_else(|| format!("killed by a signal ({status})"));
+    let cannot = |error: std::io::Error| format!("cannot wait for pcc: {error}");
+    let status = match timeout {
+        None => child.wait().map_err(cannot)?,
+        Some(limit) => match wait_timeout::ChildExt::wait_timeout(child, limit).map_err(cannot)? {
+            Some(status) => status,
+            None => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("timed out after {} s", limit.as_secs_f64()));
             }
-            Ok(None) => {}
-            Err(error) => return Err(format!("cannot wait for pcc: {error}")),
-        }
-        if let Some(limit) = timeout
-            && start.elapsed() >= limit
-        {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("timed out after {} s", limit.as_secs_f64()));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+        },
+    };
+    status
+        .code()
+        .ok_or_else(|| format!("killed by a signal ({status})"))
 }
 
 /// The differences between what `program` did and its expected files. A profiled run's own

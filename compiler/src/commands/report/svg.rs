@@ -250,17 +250,10 @@ fn run_dot(graph: &str) -> Option<Vec<u8>> {
         let mut out = Vec::new();
         stdout.read_to_end(&mut out).map(|_| out)
     });
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().ok()? {
-            break status;
-        }
-        if started.elapsed() > DOT_TIME {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
+    let Some(status) = wait_timeout::ChildExt::wait_timeout(&mut child, DOT_TIME).ok()? else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return None;
     };
     let _ = writer.join();
     let out = reader.join().ok()?.ok()?;
