@@ -846,20 +846,18 @@ fn fields_after_a_dot_rename_and_highlight() {
     assert_eq!(edits.len(), 3, "{edit}");
     assert!(edits.iter().all(|e| e["newText"] == "acc"));
     // Signature help inside a call: the function's, with the parameter the cursor is at.
-    let help = client.request(
-        "textDocument/signatureHelp",
-        position_params(uri, at(PROGRAM, "sum(head)", 0, 4)),
-    );
+    let signature_help = |client: &mut Client, before: &str, shift: u32| {
+        let position = position_params(uri, at(PROGRAM, before, 0, shift));
+        client.request("textDocument/signatureHelp", position)
+    };
+    let help = signature_help(&mut client, "sum(head)", 4);
     assert_eq!(
         help["signatures"][0]["label"], "fn sum(n: Node) -> int",
         "{help}"
     );
     assert_eq!(help["activeParameter"], 0);
     assert_eq!(help["signatures"][0]["parameters"][0]["label"], "n: Node");
-    let help = client.request(
-        "textDocument/signatureHelp",
-        position_params(uri, at(PROGRAM, "LIMIT);", 0, 0)),
-    );
+    let help = signature_help(&mut client, "LIMIT);", 0);
     assert_eq!(
         help["signatures"][0]["label"], "fn println(any...)",
         "{help}"

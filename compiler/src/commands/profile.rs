@@ -3,7 +3,7 @@
 //! profile is validated when read, and a bad one ends the command with `error: FILE: WHAT` and
 //! status 1.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use pcc_profiler::profile::{
@@ -88,12 +88,15 @@ pub fn show(path: &Path, top: Option<usize>, json: bool) -> i32 {
 /// Gives each listed path whose lines another executed path of its function shares its branch
 /// decisions, from the program recompiled ([`ProgramView`]); nothing when none does.
 fn add_decisions(report: &mut ShowReport, profile: &Profile, path: &Path) {
+    let mut same_lines: HashMap<(&str, &[u32]), usize> = HashMap::new();
+    for f in &profile.functions {
+        for p in f.executed_paths() {
+            *same_lines.entry((&f.name, &p.lines)).or_default() += 1;
+        }
+    }
     let shares_lines = |p: &HotPath| {
-        profile.functions.iter().any(|f| {
-            f.name == p.function
-                && f.executed_paths()
-                    .any(|other| other.id != p.id && other.lines == p.lines)
-        })
+        let key = (p.function.as_str(), p.lines.as_slice());
+        same_lines.get(&key).is_some_and(|&n| n > 1)
     };
     if !report.paths.iter().any(shares_lines) {
         return;
@@ -101,17 +104,18 @@ fn add_decisions(report: &mut ShowReport, profile: &Profile, path: &Path) {
     let Some(view) = ProgramView::load(path) else {
         return;
     };
+    let decided: HashMap<(&str, u64, bool), &[String]> = (view.functions.iter())
+        .flat_map(|f| {
+            let decided = f.paths.iter().filter(|p| !p.decisions.is_empty());
+            decided.map(|p| {
+                let residual = p.kind == PathKind::Residual;
+                ((f.name.as_str(), p.id, residual), p.decisions.as_slice())
+            })
+        })
+        .collect();
     for hot in &mut report.paths {
-        let decisions = view
-            .functions
-            .iter()
-            .filter(|f| f.name == hot.function)
-            .flat_map(|f| &f.paths)
-            .find(|p| {
-                p.id == hot.id && p.lines_shared && (p.kind == PathKind::Residual) == hot.residual
-            });
-        if let Some(p) = decisions {
-            hot.decisions.clone_from(&p.decisions);
+        if let Some(decisions) = decided.get(&(hot.function.as_str(), hot.id, hot.residual)) {
+            hot.decisions = decisions.to_vec();
         }
     }
 }

@@ -71,11 +71,10 @@ pub struct PathView {
     pub kind: PathKind,
     /// Its blocks and edges, when the function's CFG is known.
     pub route: Option<CfgPath>,
-    /// The branch decisions along it, in order ([`CfgView::decision`]), when its route is known.
+    /// The branch decisions along it, in order ([`CfgView::decision`]), where another executed
+    /// path of the function has the same lines (only its decisions tell them apart) and its
+    /// route is known; empty elsewhere.
     pub decisions: Vec<String>,
-    /// Another executed path of the function has the same lines: only its decisions tell
-    /// them apart.
-    pub lines_shared: bool,
 }
 
 impl PathView {
@@ -375,7 +374,6 @@ impl FunctionView {
                     },
                     route: None,
                     decisions: Vec::new(),
-                    lines_shared: false,
                 })
                 .collect()
         };
@@ -428,10 +426,19 @@ impl FunctionView {
                     None => cfg.numbering.path(path.id),
                 };
             }
-            for path in &mut view.paths {
-                let decisions = path.edges().into_iter();
-                let decisions = decisions.filter_map(|e| cfg.decision(e, source, index));
-                path.decisions = decisions.collect();
+            let mut by_lines: BTreeMap<&[u32], usize> = BTreeMap::new();
+            for path in &view.paths {
+                *by_lines.entry(&path.lines).or_default() += 1;
+            }
+            let shared: Vec<bool> = (view.paths.iter())
+                .map(|p| by_lines[p.lines.as_slice()] > 1)
+                .collect();
+            for (path, shared) in view.paths.iter_mut().zip(shared) {
+                if shared {
+                    let decisions = path.edges().into_iter();
+                    let decisions = decisions.filter_map(|e| cfg.decision(e, source, index));
+                    path.decisions = decisions.collect();
+                }
             }
             if view.paths.iter().any(|p| p.route.is_none()) {
                 warnings.push(format!(
@@ -443,18 +450,6 @@ impl FunctionView {
         }
         if let Some(cfg) = &view.cfg {
             view.line_counts = cfg.line_counts();
-        }
-        let mut by_lines: BTreeMap<&[u32], usize> = BTreeMap::new();
-        for path in &view.paths {
-            *by_lines.entry(&path.lines).or_default() += 1;
-        }
-        let shared: Vec<bool> = view
-            .paths
-            .iter()
-            .map(|p| by_lines[p.lines.as_slice()] > 1)
-            .collect();
-        for (path, shared) in view.paths.iter_mut().zip(shared) {
-            path.lines_shared = shared;
         }
         view.total = match profile.mode {
             Mode::Edge => record.edges().into_iter().flatten().map(|e| e.count).sum(),
@@ -529,15 +524,6 @@ impl CfgView {
             self.count_nodes_from_edges(unfinished);
             return;
         }
-        for path in paths {
-            let Some(route) = &path.route else { continue };
-            for v in route.nodes(cfg) {
-                self.node_counts[v.0] += path.count;
-            }
-            for e in path.edges() {
-                self.edge_counts[e.0] += path.count;
-            }
-        }
         // `tpp` counts its cold paths only in total (and not at all where every path is
         // obvious), and an obvious path's count is its defining edge's in the edge profile,
         // cold executions through that edge included ([TPP] §4.2.2): the edge profile its
@@ -550,6 +536,16 @@ impl CfgView {
         {
             self.edge_counts.clone_from(input);
             self.count_nodes_from_edges(0);
+            return;
+        }
+        for path in paths {
+            let Some(route) = &path.route else { continue };
+            for v in route.nodes(cfg) {
+                self.node_counts[v.0] += path.count;
+            }
+            for e in path.edges() {
+                self.edge_counts[e.0] += path.count;
+            }
         }
     }
 

@@ -56,13 +56,8 @@ pub fn diagnostics(doc: &Document) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// What a symbol is, as one line of PL.
-fn describe(doc: &Document, symbol: &Symbol) -> String {
-    describe_in(&doc.index, symbol)
-}
-
-/// [`describe`], for a symbol of `index`.
-fn describe_in(index: &Index, symbol: &Symbol) -> String {
+/// What a symbol of `index` is, as one line of PL.
+fn describe(index: &Index, symbol: &Symbol) -> String {
     let parent = |s: &Symbol| s.parent.map(|p| index.symbols[p].name.clone());
     match symbol.kind {
         SymbolKind::Function | SymbolKind::Struct => symbol.detail.clone(),
@@ -112,7 +107,7 @@ fn word_at(text: &str, offset: u32) -> (&str, usize) {
 pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
     let offset = doc.offset(position);
     if let Some(id) = doc.index.symbol_at(offset) {
-        return Some(code_block(&describe(doc, &doc.index.symbols[id])));
+        return Some(code_block(&describe(&doc.index, &doc.index.symbols[id])));
     }
     // A built-in's name (one the program does not define).
     let (word, _) = word_at(&doc.text, offset);
@@ -266,7 +261,7 @@ pub fn completion(doc: &Document, position: Position) -> Vec<CompletionItem> {
             CompletionItem {
                 label: symbol.name.clone(),
                 kind: Some(completion_kind(symbol.kind)),
-                detail: Some(describe_in(index, symbol)),
+                detail: Some(describe(index, symbol)),
                 ..CompletionItem::default()
             }
         })
@@ -356,7 +351,7 @@ fn field_items(index: &Index, visible: &[SymbolId], receiver: &[String]) -> Vec<
         .map(|s| CompletionItem {
             label: s.name.clone(),
             kind: Some(CompletionItemKind::FIELD),
-            detail: Some(describe_in(index, s)),
+            detail: Some(describe(index, s)),
             ..CompletionItem::default()
         })
         .collect()

@@ -399,7 +399,7 @@ fn paths_table(out: &mut String, view: &ProgramView, f: &FunctionView) {
 
 /// A path's branch decisions, under its lines where another path has the same lines.
 fn decisions_note(path: &PathView) -> String {
-    if !path.lines_shared || path.decisions.is_empty() {
+    if path.decisions.is_empty() {
         return String::new();
     }
     format!(
