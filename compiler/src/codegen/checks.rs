@@ -9,7 +9,7 @@ use super::Result;
 use super::function::FunctionTranslator;
 use super::layout::{DATA_OFFSET, Memory, PTR, SLOT, load_len};
 use super::runtime::{self, RuntimeFn};
-use crate::mir::{BinOp, Operand, StructId};
+use crate::mir::{BinOp, StructId};
 
 impl FunctionTranslator<'_, '_> {
     /// When `fails` (an `i8` condition) holds, stores the operands `operands` makes (at most
@@ -28,11 +28,7 @@ impl FunctionTranslator<'_, '_> {
         self.builder.seal_block(cold);
         self.builder.seal_block(ok);
         self.builder.switch_to_block(cold);
-        if let Some((table, index)) = self.stop_counter {
-            let index = self.iconst(index as i64);
-            self.count(table, index)?;
-        }
-        self.flush_promoted_counts()?;
+        self.count_stop()?;
         // The operands go through memory, not argument registers: an argument register is a
         // fixed register, and regalloc2 would hold a loop counter or a length in it for the
         // whole loop (or split it with copies in the hot path), and a constant (a location)
@@ -48,31 +44,6 @@ impl FunctionTranslator<'_, '_> {
         }
         self.call_never(error, &[])?;
         self.builder.switch_to_block(ok);
-        Ok(())
-    }
-
-    /// Before the program stops at a failing check: adds the counts the block's loop keeps in
-    /// locals to their counters, the first (if any) of a count whose first iteration's index
-    /// differs at that index.
-    fn flush_promoted_counts(&mut self) -> Result<()> {
-        let flushes = self.flush_at_stop;
-        for flush in flushes {
-            let amount = self.operand(&Operand::Local(flush.amount))?;
-            let index = self.operand(&flush.index)?;
-            let rest = match &flush.first {
-                None => amount,
-                Some(first) => {
-                    let first = self.operand(first)?;
-                    let ran = self.builder.ins().icmp_imm_s(IntCC::NotEqual, amount, 0);
-                    let ran = self.builder.ins().uextend(types::I64, ran);
-                    let address = self.counter_address(flush.table, first)?;
-                    self.add_to_counter(address, 0, Some(ran));
-                    self.builder.ins().isub(amount, ran)
-                }
-            };
-            let address = self.counter_address(flush.table, index)?;
-            self.add_to_counter(address, 0, Some(rest));
-        }
         Ok(())
     }
 

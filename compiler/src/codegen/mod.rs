@@ -4,8 +4,10 @@
 //! The generator is written against the `cranelift_module::Module` trait, so the same code
 //! serves both: only `jit.rs` knows about cranelift-jit, only `object.rs` about
 //! cranelift-object.
-//! - `program.rs`: the whole program: symbols, data objects (strings, globals), the entry;
-//! - `function.rs`: one MIR function, with `checks.rs` (runtime checks) and `builtins.rs`;
+//! - `program.rs`: the whole program: each function compiled and defined, the entry;
+//!   `context.rs`: what the functions share: symbols and data objects (strings, globals);
+//! - `function.rs`: one MIR function, with `checks.rs` (runtime checks), `builtins.rs` and
+//!   `profiling.rs` (counters, stream buffers: the profiling statements);
 //! - `layout.rs`: value representation and alias regions; `runtime.rs`: the runtime ABI;
 //!   `info.rs`: the `ProgramInfo` (source locations, printed types) the runtime receives.
 //!
@@ -13,12 +15,14 @@
 
 mod builtins;
 mod checks;
+mod context;
 mod function;
 mod info;
 mod jit;
 mod layout;
 mod loop_alignment;
 mod object;
+mod profiling;
 mod program;
 mod roots;
 mod runtime;

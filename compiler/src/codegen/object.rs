@@ -11,8 +11,9 @@ use cranelift_object::{ObjectBuilder, ObjectModule};
 use pcc_profiler::spec::ProfileSpec;
 use pcc_stdlib::ProgramInfo;
 
+use super::context::module_error;
 use super::layout::PTR;
-use super::program::{self, Listing, module_error};
+use super::program::{self, Listing};
 use super::runtime;
 use super::{CodegenError, Options, Result, host_isas};
 use crate::mir::Program;

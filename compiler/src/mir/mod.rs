@@ -7,14 +7,15 @@
 //! they are not MIR edges, because a runtime error ends the program rather than a path.
 
 pub mod appends;
+mod cfg;
 pub mod clone;
 pub mod copies;
 mod display;
+mod dominators;
+mod loops;
 pub mod non_null;
 pub mod poly;
 pub mod verify;
-
-use std::collections::{BTreeMap, BTreeSet};
 
 use pcc_lang::Span;
 use pcc_lang::define_id;
@@ -22,6 +23,9 @@ pub use pcc_lang::id::IdVec;
 pub use pcc_lang::typed::{BinOp, Builtin, FnId, GlobalId, StructDef, StructId, Type, UnOp};
 pub use pcc_profiler::spec::MergedCounter;
 use smallvec::SmallVec;
+
+pub use dominators::{Dominators, dominates};
+pub use loops::{Loop, natural_loop};
 
 define_id!(
     /// Index into [`Function::blocks`]; printed `bbN`.
@@ -711,106 +715,6 @@ pub fn reachable(callees: &IdVec<FnId, Vec<FnId>>, mut roots: Vec<FnId>) -> IdVe
     seen
 }
 
-/// A function's dominator tree: each block's immediate dominator, and the interval of the tree's
-/// depth-first preorder numbers its subtree covers, so that whether one block dominates another
-/// is one comparison of numbers rather than a walk up the tree (which made the passes that ask
-/// per edge or per block quadratic in a long chain of `if`s). Computed once per function
-/// ([`Function::dominators`]) and valid as long as no edge between its blocks changes.
-#[derive(Clone, Debug)]
-pub struct Dominators {
-    idom: IdVec<BlockId, Option<BlockId>>,
-    /// Per block, its preorder number in the tree (`u32::MAX` when unreachable) and the last
-    /// number in its subtree.
-    pre: IdVec<BlockId, u32>,
-    last: IdVec<BlockId, u32>,
-}
-
-impl Dominators {
-    /// The tree whose immediate dominators are `idom` (`None` for the entry and for
-    /// unreachable blocks).
-    pub fn new(idom: IdVec<BlockId, Option<BlockId>>) -> Self {
-        let n = idom.len();
-        let mut children: IdVec<BlockId, Vec<BlockId>> = IdVec::from_elem(Vec::new(), n);
-        for (b, d) in idom.iter_enumerated() {
-            if let Some(d) = *d {
-                children[d].push(b);
-            }
-        }
-        let mut pre = IdVec::from_elem(u32::MAX, n);
-        let mut last = IdVec::from_elem(u32::MAX, n);
-        if n > 0 {
-            // Iterative depth-first walk: (block, whether its subtree is done).
-            let mut next = 0u32;
-            let mut stack = vec![(ENTRY, false)];
-            while let Some((b, done)) = stack.pop() {
-                if done {
-                    last[b] = next - 1;
-                    continue;
-                }
-                pre[b] = next;
-                next += 1;
-                stack.push((b, true));
-                stack.extend(children[b].iter().rev().map(|&c| (c, false)));
-            }
-        }
-        Dominators { idom, pre, last }
-    }
-
-    /// Whether block `a` dominates block `b` (every block dominates itself, an unreachable
-    /// one only itself).
-    pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
-        a == b
-            || (self.pre[a] != u32::MAX
-                && self.pre[b] != u32::MAX
-                && self.pre[a] <= self.pre[b]
-                && self.pre[b] <= self.last[a])
-    }
-
-    /// Whether `b` is reachable from the entry.
-    pub fn reachable(&self, b: BlockId) -> bool {
-        self.pre[b] != u32::MAX
-    }
-
-    /// The immediate dominators (`None` for the entry and for unreachable blocks).
-    pub fn idom(&self) -> &IdVec<BlockId, Option<BlockId>> {
-        &self.idom
-    }
-}
-
-impl std::ops::Index<BlockId> for Dominators {
-    type Output = Option<BlockId>;
-
-    /// The immediate dominator of `b` (`None` for the entry and for unreachable blocks).
-    fn index(&self, b: BlockId) -> &Option<BlockId> {
-        &self.idom[b]
-    }
-}
-
-/// Whether block `a` dominates block `b`, by the dominator tree `doms`.
-pub fn dominates(doms: &Dominators, a: BlockId, b: BlockId) -> bool {
-    doms.dominates(a, b)
-}
-
-/// The natural loop of `header` with back edges from `latches`: the reachable blocks (those
-/// with an immediate dominator in `idom`) that reach a latch without passing the header.
-pub fn natural_loop(
-    header: BlockId,
-    latches: &[BlockId],
-    predecessors: &IdVec<BlockId, Vec<BlockId>>,
-    idom: &Dominators,
-) -> IdVec<BlockId, bool> {
-    let mut in_loop = IdVec::from_elem(false, predecessors.len());
-    in_loop[header] = true;
-    let mut stack = latches.to_vec();
-    while let Some(b) = stack.pop() {
-        if idom[b].is_some() && !in_loop[b] {
-            in_loop[b] = true;
-            stack.extend(&predecessors[b]);
-        }
-    }
-    in_loop
-}
-
 impl Function {
     pub fn operand_type(&self, op: &Operand) -> Type {
         match op {
@@ -936,195 +840,6 @@ impl Function {
     pub fn new_temp(&mut self, ty: Type) -> LocalId {
         self.locals.push(LocalDecl { ty, name: None })
     }
-
-    /// The blocks reachable from `ENTRY`, in reverse postorder: a block comes after its
-    /// predecessors but along back edges.
-    pub fn reverse_postorder(&self) -> Vec<BlockId> {
-        let mut postorder = Vec::with_capacity(self.blocks.len());
-        let mut visited = IdVec::from_elem(false, self.blocks.len());
-        let mut stack = vec![(ENTRY, self.blocks[ENTRY].term.kind.successors(), 0)];
-        visited[ENTRY] = true;
-        while let Some((b, succs, next)) = stack.last_mut() {
-            match succs.get(*next) {
-                Some(&s) => {
-                    *next += 1;
-                    if !visited[s] {
-                        visited[s] = true;
-                        stack.push((s, self.blocks[s].term.kind.successors(), 0));
-                    }
-                }
-                None => {
-                    postorder.push(*b);
-                    stack.pop();
-                }
-            }
-        }
-        postorder.reverse();
-        postorder
-    }
-
-    /// Whether a reachable block has an edge back to itself or to a block before it in reverse
-    /// postorder: a loop.
-    pub fn has_loop(&self) -> bool {
-        let rpo = self.reverse_postorder();
-        let mut order = IdVec::from_elem(usize::MAX, self.blocks.len());
-        for (i, &b) in rpo.iter().enumerate() {
-            order[b] = i;
-        }
-        rpo.iter()
-            .any(|&b| (self.blocks[b].term.kind.successors().iter()).any(|&s| order[s] <= order[b]))
-    }
-
-    /// The immediate dominator of each block reachable from `ENTRY` (`None` for the entry and
-    /// for unreachable blocks), by the iterative algorithm of Cooper, Harvey and Kennedy.
-    pub fn immediate_dominators(&self) -> IdVec<BlockId, Option<BlockId>> {
-        let rpo = self.reverse_postorder();
-        let mut order = IdVec::from_elem(usize::MAX, self.blocks.len());
-        for (i, &b) in rpo.iter().enumerate() {
-            order[b] = i;
-        }
-        let predecessors = self.predecessors();
-        let mut idom = IdVec::from_elem(None, self.blocks.len());
-        idom[ENTRY] = Some(ENTRY);
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &b in rpo.iter().filter(|&&b| b != ENTRY) {
-                let mut new_idom: Option<BlockId> = None;
-                for &p in &predecessors[b] {
-                    if idom[p].is_none() {
-                        continue;
-                    }
-                    new_idom = Some(match new_idom {
-                        None => p,
-                        Some(mut d) => {
-                            let mut p = p;
-                            while p != d {
-                                while order[p] > order[d] {
-                                    p = idom[p].expect("processed");
-                                }
-                                while order[d] > order[p] {
-                                    d = idom[d].expect("processed");
-                                }
-                            }
-                            d
-                        }
-                    });
-                }
-                if new_idom.is_some() && idom[b] != new_idom {
-                    idom[b] = new_idom;
-                    changed = true;
-                }
-            }
-        }
-        idom[ENTRY] = None;
-        idom
-    }
-
-    /// The dominator tree of the blocks reachable from `ENTRY`, for constant-time dominance
-    /// queries.
-    pub fn dominators(&self) -> Dominators {
-        Dominators::new(self.immediate_dominators())
-    }
-
-    /// The blocks of each natural loop, in reverse postorder (the header first), and
-    /// whether it is innermost (holds no other loop's header); except a loop headed by the entry
-    /// block, which has no entry edge to put code on.
-    pub fn natural_loops(&self) -> Vec<(Vec<BlockId>, bool)> {
-        let idom = self.dominators();
-        let rpo = self.reverse_postorder();
-        let mut latches: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
-        for &b in &rpo {
-            for s in self.blocks[b].term.kind.successors() {
-                if dominates(&idom, s, b) {
-                    latches.entry(s).or_default().push(b);
-                }
-            }
-        }
-        let predecessors = self.predecessors();
-        let mut order = IdVec::from_elem(usize::MAX, self.blocks.len());
-        for (i, &b) in rpo.iter().enumerate() {
-            order[b] = i;
-        }
-        // Per block, the header of the last loop found to hold it: one marking for all loops,
-        // and each body sorted by itself, so the cost is that of the bodies, not loops × blocks.
-        let mut marked: IdVec<BlockId, Option<BlockId>> = IdVec::from_elem(None, self.blocks.len());
-        let mut loops = Vec::new();
-        for (&header, ends) in &latches {
-            if header == ENTRY {
-                continue;
-            }
-            marked[header] = Some(header);
-            let mut body = vec![header];
-            let mut stack = ends.clone();
-            while let Some(b) = stack.pop() {
-                if idom.reachable(b) && b != ENTRY && marked[b] != Some(header) {
-                    marked[b] = Some(header);
-                    body.push(b);
-                    stack.extend(&predecessors[b]);
-                }
-            }
-            body.sort_unstable_by_key(|&b| order[b]);
-            let innermost = body[1..].iter().all(|b| !latches.contains_key(b));
-            loops.push((body, innermost));
-        }
-        loops
-    }
-
-    /// The locals live at the start of each block: read, on some path from there, before they
-    /// are assigned (the classic backward dataflow).
-    pub fn live_in(&self) -> IdVec<BlockId, BTreeSet<LocalId>> {
-        // Per block: the locals it reads before assigning them, and those it assigns.
-        let mut reads = IdVec::from_elem(BTreeSet::new(), self.blocks.len());
-        let mut writes = IdVec::from_elem(BTreeSet::new(), self.blocks.len());
-        for (b, block) in self.blocks.iter_enumerated() {
-            for (i, operands) in block.reads().enumerate() {
-                for l in operands.into_iter().filter_map(|op| op.local()) {
-                    if !writes[b].contains(&l) {
-                        reads[b].insert(l);
-                    }
-                }
-                writes[b].extend(block.stmts.get(i).and_then(|s| s.kind.dest()));
-            }
-        }
-        let mut live_in = reads.clone();
-        let order: Vec<BlockId> = self.reverse_postorder().into_iter().rev().collect();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &b in &order {
-                let succs = self.blocks[b].term.kind.successors();
-                let through: Vec<LocalId> = (succs.iter())
-                    .flat_map(|&s| live_in[s].iter().copied())
-                    .filter(|l| !writes[b].contains(l) && !live_in[b].contains(l))
-                    .collect();
-                changed |= !through.is_empty();
-                live_in[b].extend(through);
-            }
-        }
-        live_in
-    }
-
-    /// The blocks that jump to `target`, in order: one list of [`Function::predecessors`],
-    /// without building the others (a pass that works loop by loop in a function of a thousand
-    /// loops would build them a thousand times).
-    pub fn predecessors_of(&self, target: BlockId) -> Vec<BlockId> {
-        (self.blocks.iter_enumerated())
-            .filter(|(_, block)| block.term.kind.jumps_to(target))
-            .map(|(b, _)| b)
-            .collect()
-    }
-
-    /// Predecessor lists, one per block (a predecessor appears once per distinct edge).
-    pub fn predecessors(&self) -> IdVec<BlockId, Vec<BlockId>> {
-        let mut preds = IdVec::from_elem(Vec::new(), self.blocks.len());
-        for (b, block) in self.blocks.iter_enumerated() {
-            for s in block.term.kind.successors() {
-                preds[s].push(b);
-            }
-        }
-        preds
-    }
 }
 
 #[cfg(test)]
@@ -1212,7 +927,7 @@ mod tests {
         assert!(!doms.reachable(BlockId::new(7)) && doms.reachable(BlockId::new(6)));
         let loops = func.natural_loops();
         assert_eq!(loops.len(), 1);
-        let body: Vec<usize> = loops[0].0.iter().map(|b| b.index()).collect();
+        let body: Vec<usize> = loops[0].body.iter().map(|b| b.index()).collect();
         assert_eq!(body[0], 1);
         let mut sorted = body.clone();
         sorted.sort_unstable();

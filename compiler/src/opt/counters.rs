@@ -60,9 +60,7 @@ pub fn promote_loop_counters(program: &mut Program) {
         .map(|t| !t.hashed && !t.keyed)
         .collect();
     for func in program.functions.iter_mut() {
-        let loops: Vec<Vec<BlockId>> = (func.natural_loops().into_iter())
-            .filter_map(|(body, inner)| inner.then_some(body))
-            .collect();
+        let loops = func.innermost_loops();
         if loops.is_empty() {
             continue;
         }

@@ -174,8 +174,8 @@ fn inline_calls(
     let mut changed = false;
     let mut caller_size = size(&program.functions[caller]);
     let mut in_loop = IdVec::from_elem(false, program.functions[caller].blocks.len());
-    for (body, _) in program.functions[caller].natural_loops() {
-        for b in body {
+    for l in program.functions[caller].natural_loops() {
+        for b in l.body {
             in_loop[b] = true;
         }
     }

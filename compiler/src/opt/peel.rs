@@ -38,8 +38,7 @@ pub fn peel_first_iterations(program: &mut Program) {
             continue;
         }
         // Innermost loops share no block, so peeling one leaves the others' blocks as found.
-        let loops: Vec<Vec<BlockId>> = (func.natural_loops().into_iter())
-            .filter_map(|(body, innermost)| innermost.then_some(body))
+        let loops: Vec<Vec<BlockId>> = (func.innermost_loops().into_iter())
             .filter(|body| size(func, body.iter().copied(), &profiling) <= MAX_SIZE)
             .filter(|body| {
                 restarted_register(func, body, &profiling).is_some_and(|r| {

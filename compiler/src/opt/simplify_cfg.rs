@@ -64,15 +64,15 @@ pub fn duplicate_latches_into_branches(func: &mut Function) {
     // The header of the innermost loop each block is in, and that loop's size.
     let mut innermost: IdVec<BlockId, Option<(BlockId, usize)>> =
         IdVec::from_elem(None, func.blocks.len());
-    for (body, _) in &loops {
-        for &b in body {
-            if innermost[b].is_none_or(|(_, size)| body.len() < size) {
-                innermost[b] = Some((body[0], body.len()));
+    for l in &loops {
+        for &b in &l.body {
+            if innermost[b].is_none_or(|(_, size)| l.body.len() < size) {
+                innermost[b] = Some((l.header(), l.body.len()));
             }
         }
     }
     let header_of = |b: BlockId| innermost[b].map(|(h, _)| h);
-    let is_header = |b: BlockId| loops.iter().any(|(body, _)| body[0] == b);
+    let is_header = |b: BlockId| loops.iter().any(|l| l.header() == b);
     // A nested loop's entry: its header or the guard that picks one of its versions, each
     // perhaps after a preheader that sets up promoted counts.
     let preheaded = |b: BlockId| match func.blocks[b].term.kind {

@@ -105,8 +105,8 @@ pub fn version_loops(program: &mut Program) {
         };
         let mut loops = func.natural_loops();
         let mut built = false;
-        for (body, _) in loops.iter().filter(|(_, inner)| *inner) {
-            built |= version(func, body);
+        for l in loops.iter().filter(|l| l.innermost) {
+            built |= version(func, &l.body);
         }
         // Then the loops around loops, smallest first, one at a time: each copy adds blocks and
         // loops (copies of the loops it holds, which are tried too, and cover nothing more).
@@ -116,8 +116,8 @@ pub fn version_loops(program: &mut Program) {
                 loops = func.natural_loops();
             }
             let Some(body) = (loops.iter())
-                .filter(|(body, inner)| !inner && !tried.contains(&body[0]))
-                .map(|(body, _)| body.clone())
+                .filter(|l| !l.innermost && !tried.contains(&l.header()))
+                .map(|l| l.body.clone())
                 .min_by_key(Vec::len)
             else {
                 break;
@@ -878,9 +878,7 @@ mod tests {
         }
         let f = program.functions.position(|f| f.name == "f").expect("f");
         let func = &program.functions[f];
-        let loops: Vec<Vec<BlockId>> = (func.natural_loops().into_iter())
-            .filter_map(|(body, inner)| inner.then_some(body))
-            .collect();
+        let loops = func.innermost_loops();
         assert_eq!(loops.len(), 1, "one innermost loop");
         let readers = Readers::of_function(func);
         let plan = plan(
