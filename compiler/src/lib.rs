@@ -12,5 +12,6 @@ pub mod mir;
 pub mod notes;
 pub mod opt;
 pub mod pgo;
+pub mod profile_view;
 pub mod profiling;
 pub mod terminal;

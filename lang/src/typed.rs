@@ -392,10 +392,47 @@ impl Builtin {
 
     /// The name programs call it by (`float` for [`Builtin::ToFloat`]).
     pub fn name(self) -> &'static str {
-        crate::check::builtins::BUILTINS
+        BUILTINS
             .iter()
             .find(|&&(_, b)| b == self)
             .map(|&(name, _)| name)
             .expect("every builtin has a name")
     }
 }
+
+/// Each built-in function by the name programs call it by.
+pub const BUILTINS: &[(&str, Builtin)] = &[
+    ("print", Builtin::Print),
+    ("println", Builtin::Println),
+    ("len", Builtin::Len),
+    ("float", Builtin::ToFloat),
+    ("int", Builtin::ToInt),
+    ("str", Builtin::ToStr),
+    ("fixed", Builtin::Fixed),
+    ("chr", Builtin::Chr),
+    ("substr", Builtin::Substr),
+    ("parse_int", Builtin::ParseInt),
+    ("parse_float", Builtin::ParseFloat),
+    ("abs", Builtin::Abs),
+    ("min", Builtin::Min),
+    ("max", Builtin::Max),
+    ("sqrt", Builtin::Sqrt),
+    ("sin", Builtin::Sin),
+    ("cos", Builtin::Cos),
+    ("tan", Builtin::Tan),
+    ("atan", Builtin::Atan),
+    ("exp", Builtin::Exp),
+    ("log", Builtin::Log),
+    ("floor", Builtin::Floor),
+    ("ceil", Builtin::Ceil),
+    ("pow", Builtin::Pow),
+    ("atan2", Builtin::Atan2),
+    ("argc", Builtin::Argc),
+    ("arg", Builtin::Arg),
+    ("read_line", Builtin::ReadLine),
+    ("eof", Builtin::Eof),
+    ("read_int", Builtin::ReadInt),
+    ("assert", Builtin::Assert),
+    ("exit", Builtin::Exit),
+    ("clock_ns", Builtin::ClockNs),
+];

@@ -8,7 +8,7 @@ use std::path::Path;
 use pcc_profiler::profile::{printable, printable_line, printable_path};
 
 use super::print_text;
-use super::profile_view::{Cold, FunctionView, ProgramView};
+use crate::profile_view::{Cold, FunctionView, ProgramView};
 
 pub fn run(profile: &Path, function: Option<&str>) -> i32 {
     let Some(view) = ProgramView::load(profile) else {
@@ -47,7 +47,7 @@ fn paint(text: &str, count: Option<u64>, max: u64) -> String {
 
 fn annotate(view: &ProgramView, functions: &[&FunctionView], colour: bool) -> String {
     let profile = &view.profile;
-    let unit = super::report::unit(profile.mode);
+    let unit = profile.mode.unit();
     let total: u64 = view.functions.iter().map(|f| f.total).sum();
     let mut out = format!(
         "{}: {} profile of {}{}, {total} {unit}\n",

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::print_json;
 use super::print_text;
-use super::profile_input::{load, profiled_program, read};
+use crate::profile_view::input::{load, profiled_program, read};
 use crate::profiling::{cfg_hash, function_cfg};
 use crate::{driver, lower};
 

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use super::paths::compact_lines;
 use super::print_text;
-use super::profile_view::{Cold, ProgramView};
+use crate::profile_view::{Cold, ProgramView};
 use crate::profiling::call_split;
 
 #[derive(Clone, Copy, Debug)]

@@ -8,8 +8,6 @@ pub mod export;
 pub mod paths;
 pub mod pgo;
 pub mod profile;
-pub mod profile_input;
-pub mod profile_view;
 pub mod report;
 pub mod test;
 pub mod wpp;

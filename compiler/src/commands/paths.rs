@@ -16,10 +16,10 @@ use pcc_profiler::dag::{DagEdgeId, DagEdgeKind};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use serde::Serialize;
 
-use super::profile_view::{CfgView, ProgramView};
 use crate::driver::{self, EXIT_COMPILE_ERROR};
 use crate::lower;
 use crate::mir::{self, BlockId, Builtin, Callee, StatementKind, TerminatorKind};
+use crate::profile_view::{CfgView, ProgramView};
 use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_lines};
 
 #[derive(Clone, Copy, Debug)]

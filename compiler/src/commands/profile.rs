@@ -12,8 +12,8 @@ use pcc_profiler::profile::{
 };
 
 use super::print_json;
-use super::profile_input::{load, load_with_source};
-use super::profile_view::{PathKind, ProgramView};
+use crate::profile_view::input::{load, load_with_source};
+use crate::profile_view::{PathKind, ProgramView};
 use serde::Serialize;
 
 /// `pcc profile show`: the hottest paths (and edges) first, with their source text.

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::print_json;
 use super::print_text;
-use super::profile_input::load;
+use crate::profile_view::input::load;
 
 /// The profile at `path` and its `"wpp"` field, or says on stderr why there is none.
 fn load_wpp(path: &Path) -> Option<(Profile, WppSection)> {

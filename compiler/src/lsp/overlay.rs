@@ -17,8 +17,7 @@ use pcc_profiler::english::plural;
 use pcc_profiler::profile::content_hash;
 
 use super::document::{Document, file_name};
-use crate::commands::profile_view::ProgramView;
-use crate::commands::report::unit;
+use crate::profile_view::ProgramView;
 
 /// What the lenses show of one profile.
 pub struct Overlay {
@@ -59,7 +58,7 @@ impl Overlay {
             path: path.to_path_buf(),
             modified,
             mode: view.profile.mode.to_string(),
-            unit: unit(view.profile.mode),
+            unit: view.profile.mode.unit(),
             source_hash: view.profile.source.hash.clone(),
             functions,
         })

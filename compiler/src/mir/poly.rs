@@ -2,7 +2,7 @@
 //! coefficients: PL's ints wrap, and polynomials with wrapping coefficients are exactly that
 //! arithmetic. `evaluate` reads an rvalue as a polynomial in what the locals held; `Emitter`
 //! writes a polynomial back as MIR statements, and `chain_tests` puts a guard's tests in blocks.
-//! Used by the guards of `pgo/guard.rs` and of `opt/version.rs`.
+//! Used by the guards of `opt/guard.rs` and of `opt/version.rs`.
 
 use std::collections::BTreeMap;
 

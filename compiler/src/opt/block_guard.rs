@@ -7,16 +7,16 @@
 //! induction variable it can bound; what is left here is mostly the body of loops it cannot
 //! (an interpreter's dispatch loop).
 //!
-//! The guard is the one of unrolled chains (`pgo/guard.rs`) for a chain of one block: the
+//! The guard is the one of unrolled chains (`opt/guard.rs`) for a chain of one block: the
 //! block's statements are evaluated over polynomials in the locals' values at its start
 //! (`mir/poly.rs`), and per (array, base) the guard tests the smallest and the largest offset,
 //! once, exactly in wrapping arithmetic. A guard costs about two checks per range, so a block is
 //! guarded only when it saves at least [`MIN_CHECKS_PER_RANGE`] checks per range.
 
+use super::guard::{self, Coverage};
 use crate::mir::clone::size;
 use crate::mir::poly::chain_tests;
 use crate::mir::{BlockId, Function, TerminatorKind};
-use crate::pgo::guard::{self, Coverage};
 
 /// Blocks larger than this (statements and terminator) are not copied.
 const MAX_BLOCK_SIZE: usize = 100;

@@ -14,6 +14,7 @@ mod const_fold;
 mod counters;
 mod dead_code;
 mod fields;
+pub(crate) mod guard;
 mod inline;
 mod merge_counts;
 mod peel;

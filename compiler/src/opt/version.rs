@@ -32,7 +32,7 @@
 //! `p + c` that must be bounded, as `p + 2^39` (so `p` is within ±2^39, and `p + c` within
 //! ±2^40 for a constant `c` up to 2^39: `c` and `c + 7` are one test), unless `p + c'` is
 //! already one of the differences for such a `c'` (then `p + c` is within ±2^41).
-//! Accesses to one array whose `q`s differ by a constant share one range (`pgo/guard.rs`'s
+//! Accesses to one array whose `q`s differ by a constant share one range (`opt/guard.rs`'s
 //! spreads). Locals that every block entering the loop ends with a constant in are replaced by
 //! those constants, so what they decide is decided at compile time (a loop from 0 to 8 tests
 //! only the lengths of its arrays), and locals they all end with a copy of another local in, by

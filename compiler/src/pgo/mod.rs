@@ -9,7 +9,6 @@
 mod cold;
 mod frequencies;
 /// Also the guard of `opt/block_guard.rs`.
-pub(crate) mod guard;
 mod superblock;
 mod unroll;
 

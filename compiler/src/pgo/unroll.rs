@@ -19,9 +19,9 @@ use crate::mir::{
 };
 
 use super::frequencies::{ExecutedPath, Frequencies};
-use super::guard;
 use crate::mir::clone::{append_copies, size};
 use crate::mir::poly::chain_tests;
+use crate::opt::guard;
 
 /// A path counts as running long when at least this share of its executions start a run of
 /// the length considered.

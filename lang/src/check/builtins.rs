@@ -1,46 +1,10 @@
-//! The built-in functions: their names, and the checking of calls to them.
+//! The checking of calls to the built-in functions (their names: `typed::BUILTINS`).
 
 use super::Checker;
 use crate::ast;
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
-use crate::typed::{Builtin, Expr, ExprKind, Type};
-
-pub const BUILTINS: &[(&str, Builtin)] = &[
-    ("print", Builtin::Print),
-    ("println", Builtin::Println),
-    ("len", Builtin::Len),
-    ("float", Builtin::ToFloat),
-    ("int", Builtin::ToInt),
-    ("str", Builtin::ToStr),
-    ("fixed", Builtin::Fixed),
-    ("chr", Builtin::Chr),
-    ("substr", Builtin::Substr),
-    ("parse_int", Builtin::ParseInt),
-    ("parse_float", Builtin::ParseFloat),
-    ("abs", Builtin::Abs),
-    ("min", Builtin::Min),
-    ("max", Builtin::Max),
-    ("sqrt", Builtin::Sqrt),
-    ("sin", Builtin::Sin),
-    ("cos", Builtin::Cos),
-    ("tan", Builtin::Tan),
-    ("atan", Builtin::Atan),
-    ("exp", Builtin::Exp),
-    ("log", Builtin::Log),
-    ("floor", Builtin::Floor),
-    ("ceil", Builtin::Ceil),
-    ("pow", Builtin::Pow),
-    ("atan2", Builtin::Atan2),
-    ("argc", Builtin::Argc),
-    ("arg", Builtin::Arg),
-    ("read_line", Builtin::ReadLine),
-    ("eof", Builtin::Eof),
-    ("read_int", Builtin::ReadInt),
-    ("assert", Builtin::Assert),
-    ("exit", Builtin::Exit),
-    ("clock_ns", Builtin::ClockNs),
-];
+use crate::typed::{BUILTINS, Builtin, Expr, ExprKind, Type};
 
 pub fn lookup(name: &str) -> Option<Builtin> {
     BUILTINS.iter().find(|(n, _)| *n == name).map(|&(_, b)| b)

@@ -8,7 +8,7 @@ use super::{Checker, builtins};
 use crate::ast::{self, ExprKind as Ast};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
-use crate::typed::{BinOp, Expr, ExprKind, StructId, Type, UnOp};
+use crate::typed::{BUILTINS, BinOp, Expr, ExprKind, StructId, Type, UnOp};
 
 /// Whether a binary operator (other than a comparison) applies to operands of this type.
 pub(super) fn operator_accepts(op: BinOp, ty: &Type) -> bool {
@@ -558,7 +558,7 @@ impl Checker<'_> {
             } else {
                 let fn_ids = &self.fn_ids;
                 let candidates =
-                    || (fn_ids.keys().copied()).chain(builtins::BUILTINS.iter().map(|(n, _)| *n));
+                    || (fn_ids.keys().copied()).chain(BUILTINS.iter().map(|(n, _)| *n));
                 let hint = self.suggest.did_you_mean_function(name, candidates);
                 format!("cannot find function `{name}`{hint}")
             };

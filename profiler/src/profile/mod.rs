@@ -88,6 +88,15 @@ impl Mode {
             Mode::Wpp => "wpp",
         }
     }
+
+    /// What a profile of this mode counts in all, as views name it.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Mode::Edge => "edge executions",
+            Mode::Block => "block executions",
+            _ => "path executions",
+        }
+    }
 }
 
 impl std::str::FromStr for Mode {

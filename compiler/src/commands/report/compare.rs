@@ -9,10 +9,11 @@ use std::path::Path;
 use pcc_profiler::profile::{self, FunctionComparison, FunctionProfile, Mode, Profile};
 use pcc_profiler::tpp::Aodf;
 
-use super::html::{PATHS_SHOWN, escape, more_button, percent};
+use super::escape;
+use super::html::{PATHS_SHOWN, more_button, percent};
 use crate::commands::aodf::function_aodf;
 use crate::commands::paths::compact_lines;
-use crate::commands::profile_view::ProgramView;
+use crate::profile_view::ProgramView;
 
 /// Rows of a function's spectra written into the page at most.
 const SPECTRUM_ROWS: usize = 300;

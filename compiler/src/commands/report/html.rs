@@ -9,9 +9,10 @@ use pcc_profiler::english::plural;
 use pcc_profiler::profile::{Mode, ModeRecord};
 use std::collections::BTreeMap;
 
+use super::escape;
 use super::svg::{ARROWHEAD, cfg_svg, graphviz_svg, heat_background};
 use crate::commands::paths::compact_lines;
-use crate::commands::profile_view::{Cold, FunctionView, PathView, ProgramView};
+use crate::profile_view::{Cold, FunctionView, PathView, ProgramView};
 
 /// Paths shown at first per function, shown more per click, and written into the page at most.
 pub const PATHS_SHOWN: usize = 15;
@@ -34,31 +35,6 @@ const MAX_DOT_NODES: usize = 2000;
 const WIDE_CFG: f64 = 2400.0;
 /// A CFG is drawn beside the source when it fits there at this share of its size or more.
 const CFG_MIN_SCALE: f64 = 0.75;
-
-/// Escapes text for HTML element content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// What a profile of `mode` counts in all.
-pub fn unit(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Edge => "edge executions",
-        Mode::Block => "block executions",
-        _ => "path executions",
-    }
-}
 
 /// `part` of `whole` as a percentage with one decimal.
 pub fn percent(part: u64, whole: u64) -> String {
@@ -86,7 +62,7 @@ pub fn page(view: &ProgramView, sections: &str) -> String {
     } else {
         profile.args.join(" ")
     };
-    let what = unit(profile.mode);
+    let what = profile.mode.unit();
     let _ = writeln!(
         out,
         "<header><h1>{}</h1><p>program <code>{}</code> · mode <b>{}</b> · run arguments \
@@ -167,7 +143,7 @@ fn function_section(
          </small></h2><div class=\"cols\">",
         escape(&f.name),
         f.total,
-        unit(mode)
+        mode.unit()
     );
     // Source and paths on the left, the CFG beside them, or below them where it would have to
     // shrink to less than `CFG_MIN_SCALE` of its size beside them (its text stays readable).

@@ -9,10 +9,8 @@ mod svg;
 
 use std::path::Path;
 
-pub use html::unit;
-
-use super::profile_input::load;
-use super::profile_view::ProgramView;
+use crate::profile_view::ProgramView;
+use crate::profile_view::input::load;
 
 pub fn run(profile: &Path, compare: Option<&Path>, output: &Path) -> i32 {
     let Some(view) = ProgramView::load(profile) else {
@@ -32,4 +30,20 @@ pub fn run(profile: &Path, compare: Option<&Path>, output: &Path) -> i32 {
         return 1;
     }
     0
+}
+
+/// Escapes text for HTML element content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }

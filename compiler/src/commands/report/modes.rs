@@ -8,9 +8,10 @@ use pcc_profiler::english::plural;
 use pcc_profiler::profile::{KipfNode, Mode, ModeRecord};
 use pcc_profiler::wpp::{HotParams, hot_subpaths};
 
-use super::html::{escape, percent};
+use super::escape;
+use super::html::percent;
 use crate::commands::paths::compact_lines;
-use crate::commands::profile_view::{Cold, PathKind, ProgramView};
+use crate::profile_view::{Cold, PathKind, ProgramView};
 
 /// k-IPF nodes drawn per function, children per node, and functions with a forest drawn.
 const KIPF_NODES: usize = 300;

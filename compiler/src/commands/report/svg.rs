@@ -20,8 +20,8 @@ use layout::topo::layout::VisualGraph;
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::dag::{Dag, DagEdgeId, DagEdgeKind, EdgeRole};
 
-use super::html::escape;
-use crate::commands::profile_view::CfgView;
+use super::escape;
+use crate::profile_view::CfgView;
 
 /// At most this many source lines are shown in a block, each cut to `LINE_CHARS` characters.
 const BLOCK_LINES: usize = 3;

@@ -1,5 +1,6 @@
-//! One range guard per unrolled chain instead of a bounds check per access (the payoff of
-//! unrolling along one path, `--use-profile` in docs/CLI.md).
+//! One range guard for a run of blocks entered in one place instead of a bounds check per
+//! access: the payoff of unrolling along one path (`pgo/unroll.rs`, `--use-profile` in
+//! docs/CLI.md), and of `-O 2`'s block guards (`opt/block_guard.rs`).
 //!
 //! A chain is entered in one place, its guard block, and each copy of the path is reached only
 //! from the copy before it, so what every int local holds at any statement of the chain is a

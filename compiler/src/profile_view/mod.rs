@@ -5,6 +5,8 @@
 //! give block, edge and line counts. A function whose code changed since the profile was taken
 //! keeps only what the profile itself says (its paths' lines).
 
+pub mod input;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -18,10 +20,10 @@ use pcc_profiler::profile::{
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 use pcc_profiler::tpp::Tpp;
 
-use super::profile_input::load_with_program;
 use crate::mir;
 use crate::profiling::{FunctionCfg, cfg_hash, function_cfg, node_line, node_lines};
 use crate::{driver, lower};
+use input::load_with_program;
 
 /// The most of a condition's text a decision quotes.
 const DECISION_TEXT: usize = 32;
