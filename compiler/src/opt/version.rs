@@ -241,7 +241,9 @@ fn calls_itself(func: &Function, id: FnId, body: &[BlockId]) -> bool {
     func.calls_in(body, id)
 }
 
-/// The plan for versioning the loop `body` (header first), if its guard covers some check.
+/// The plan for versioning the loop `body` (header first), if its guard covers some check:
+/// the body evaluated over the values at the header, the induction variable found at its back
+/// edges, and each checked access whose index is linear in it given a range the guard tests.
 fn plan(
     func: &Function,
     body: &[BlockId],
@@ -252,30 +254,10 @@ fn plan(
     if size(func, body.iter().copied(), profiling) > MAX_LOOP_SIZE {
         return None;
     }
-    let header = body[0];
-    let n = func.locals.len();
-    let position: BTreeMap<BlockId, usize> =
-        body.iter().enumerate().map(|(k, &b)| (b, k)).collect();
-    let mut assigned = IdVec::from_elem(false, n);
-    let mut stored = Stores::default();
-    for &b in body {
-        for stmt in &func.blocks[b].stmts {
-            if let Some(dest) = stmt.kind.dest() {
-                assigned[dest] = true;
-            }
-            stored.add(&stmt.kind, &|f| stores[f].clone());
-        }
-    }
-    // Invariant: mentions only locals the loop does not assign, or the guard's loads.
-    let invariant = |p: &Poly| {
-        p.0.keys()
-            .flatten()
-            .all(|l| l.index() >= n || !assigned[*l])
-    };
-
+    let scan = Scan::new(func, body, stores);
     let mut plan = Plan {
         loads: Vec::new(),
-        first_load: n,
+        first_load: scan.n,
         hoisted: Vec::new(),
         covered: Vec::new(),
         readonly: Vec::new(),
@@ -293,210 +275,16 @@ fn plan(
         non_negative: BTreeMap::new(),
         entries: Vec::new(),
     };
-    // What the guard must prove, as found (`required`); folded with the locals' values at the
-    // guard at the end.
+    let evaluation = scan.evaluate(&mut plan)?;
+    // What the guard must prove, as found; folded with the locals' values at the guard at the
+    // end.
     let mut required = Required::default();
-    // Checked accesses: (position, statement, array, index).
-    let mut accesses = Vec::new();
-    // The arrays the loop's element stores write: their type, and the invariant local or load
-    // each is (`None`: neither).
-    let mut written: Vec<(Type, Option<LocalId>)> = Vec::new();
-    // The edges within the loop, which are all the evaluation follows.
-    let mut predecessors: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
-    for &b in body {
-        for s in func.blocks[b].term.kind.successors() {
-            if position.contains_key(&s) {
-                predecessors.entry(s).or_default().push(b);
-            }
-        }
-    }
-    let mut out: Vec<State> = Vec::with_capacity(body.len());
-    for (k, &b) in body.iter().enumerate() {
-        let mut state = if k == 0 {
-            State {
-                value: Values::default(),
-                alias: func
-                    .locals
-                    .iter_enumerated()
-                    .map(|(l, decl)| (decl.ty != Type::Int && !assigned[l]).then_some(l))
-                    .collect(),
-                compare: IdVec::from_elem(None, n),
-            }
-        } else {
-            // The header dominates the loop: other predecessors are unreachable. A predecessor
-            // in the body not visited yet (the body's order does not put it first) is the latch
-            // of a loop inside this one, headed by `b`, or the loop is not versioned.
-            let mut known: Option<State> = None;
-            let mut latches = Vec::new();
-            for p in predecessors.get(&b).into_iter().flatten() {
-                if let Some(&j) = position.get(p) {
-                    match out.get(j) {
-                        Some(before) => match &mut known {
-                            None => known = Some(before.clone()),
-                            Some(known) => known.meet(before, func),
-                        },
-                        None => latches.push(*p),
-                    }
-                }
-            }
-            let mut state = known?;
-            // Through the inner loop's latches come values only it assigns; all else is as
-            // it was on entering it.
-            for l in assigned_in_loop(func, b, &latches)? {
-                state.value.set(l, None);
-                state.alias[l] = None;
-                state.compare[l] = None;
-            }
-            state
-        };
-        for (s, stmt) in func.blocks[b].stmts.iter().enumerate() {
-            if let StatementKind::SetIndex {
-                array: Operand::Local(array),
-                ..
-            } = stmt.kind
-            {
-                written.push((func.locals[array].ty.clone(), state.alias[array]));
-            }
-            if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
-                && let Some(array) = state.alias[*array]
-                && let Some(index) = operand(&|l| state.value.get(func, l), index)
-            {
-                accesses.push((k, s, array, index));
-            }
-            let Some(dest) = stmt.kind.dest() else {
-                continue;
-            };
-            let load = match &stmt.kind {
-                StatementKind::Assign(_, Rvalue::Global(g)) if !stored.globals.contains(g) => {
-                    Some(Load::Global(*g))
-                }
-                StatementKind::Assign(
-                    _,
-                    Rvalue::Field {
-                        object: Operand::Local(o),
-                        strukt,
-                        field,
-                    },
-                ) if !stored.fields.contains(&(*strukt, *field)) => {
-                    state.alias[*o].map(|o| Load::Field(o, *strukt, *field))
-                }
-                StatementKind::Call {
-                    callee: Callee::Builtin(Builtin::Len),
-                    args,
-                    ..
-                } => match args[..] {
-                    [Operand::Local(a)] => state.alias[a].map(Load::Len),
-                    _ => None,
-                },
-                _ => None,
-            };
-            let loaded = load.map(|load| {
-                let l = plan.load(load, &func.locals[dest].ty);
-                plan.hoisted.push((k, s, l.index() - n));
-                l
-            });
-            let is_int = func.locals[dest].ty == Type::Int;
-            let known = |l: LocalId| state.value.get(func, l);
-            let compare = match &stmt.kind {
-                StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&known, a)
-                    .zip(operand(&known, b))
-                    .map(|(a, b)| (*op, a, b)),
-                _ => None,
-            };
-            let value = match (&stmt.kind, loaded) {
-                (_, Some(l)) if is_int => Some(Poly::local(l)),
-                (StatementKind::Assign(_, rvalue), None) if is_int => evaluate(&known, rvalue),
-                _ => None,
-            };
-            state.compare[dest] = compare;
-            state.value.set(dest, value);
-            state.alias[dest] = match (&stmt.kind, loaded) {
-                (_, Some(l)) if !is_int => Some(l),
-                (StatementKind::Assign(_, Rvalue::Use(Operand::Local(src))), None) if !is_int => {
-                    state.alias[*src]
-                }
-                _ => None,
-            };
-        }
-        out.push(state);
-    }
-
-    // The induction variable, its step and direction, from the test at each back edge.
-    let mut induction: Option<(LocalId, Poly, bool)> = None;
-    for p in predecessors.get(&header).into_iter().flatten() {
-        let Some(&k) = position.get(p) else { continue };
-        let state = &out[k];
-        let TerminatorKind::Branch {
-            cond: Operand::Local(c),
-            then_bb,
-            else_bb,
-        } = func.blocks[*p].term.kind
-        else {
-            return None;
-        };
-        let stay = then_bb == header;
-        let exit = if stay { else_bb } else { then_bb };
-        if position.contains_key(&exit) {
-            return None;
-        }
-        let (left, right, strict) = requirement(state.compare[c].as_ref()?, stay)?;
-        let mut varying = left
-            .0
-            .keys()
-            .chain(right.0.keys())
-            .flatten()
-            .filter(|l| l.index() < n && assigned[**l]);
-        let i = *varying.next()?;
-        if varying.any(|l| *l != i) {
-            return None;
-        }
-        // The side with `i` is `i + offset`; the loop goes on while it is below (`up`) or above
-        // the other side.
-        let (up, offset, other) = match (linear(&left, i)?, linear(&right, i)?) {
-            ((1, offset), (0, other)) => (true, offset, other),
-            ((0, other), (1, offset)) => (false, offset, other),
-            _ => return None,
-        };
-        let (1, step) = linear(&state.value.get(func, i)?, i)? else {
-            return None;
-        };
-        if !invariant(&offset) || !invariant(&other) || !invariant(&step) || step.0.is_empty() {
-            return None;
-        }
-        match &induction {
-            None => induction = Some((i, step.clone(), up)),
-            Some(known) if *known == (i, step.clone(), up) => {}
-            Some(_) => return None,
-        }
-        // The next header value is `i + step`, and the test saw `i + offset`: the bound on
-        // the next value is `other - offset + step`, one less (more) if the test is strict.
-        let slack = match (up, strict) {
-            (_, false) => 0,
-            (true, true) => -1,
-            (false, true) => 1,
-        };
-        let end = other
-            .add(&offset, -1)?
-            .add(&step, 1)?
-            .add(&Poly::constant(slack), 1)?;
-        required.ends.insert(end);
-        required.bounded.extend([other, offset]);
-    }
-    let (i, step, up) = induction?;
-    let one = Poly::constant(1);
-    required.non_negative.push(if up {
-        step.add(&one, -1)?
-    } else {
-        Poly::constant(-1).add(&step, -1)?
-    });
-    required.ends.insert(Poly::local(i));
-    required.bounded.extend([step, Poly::local(i)]);
-
-    for (k, s, array, index) in accesses {
+    let i = scan.induction(&evaluation.out, &mut required)?;
+    for (k, s, array, index) in evaluation.accesses {
         let Some((a, rest)) = linear(&index, i) else {
             continue;
         };
-        if a.unsigned_abs() > MAX_COEFFICIENT as u64 || !invariant(&rest) {
+        if a.unsigned_abs() > MAX_COEFFICIENT as u64 || !scan.invariant(&rest) {
             continue;
         }
         let (base, c) = rest.split_constant();
@@ -509,19 +297,308 @@ fn plan(
             required.ranges.insert(key, spread);
             plan.covered.push((k, s));
             if a != 0 {
-                plan.mark_readonly(func, body, (k, s, array), &written, readers);
+                plan.mark_readonly(func, body, (k, s, array), &evaluation.written, readers);
             }
         }
     }
     if plan.covered.is_empty() {
         return None;
     }
-    plan.entries = (func.predecessors_of(header).into_iter())
-        .filter(|p| !position.contains_key(p))
+    plan.entries = (func.predecessors_of(scan.header()).into_iter())
+        .filter(|p| !scan.position.contains_key(p))
         .collect();
     let at_guard = values_at_end(func, &plan.entries);
     plan.require(required, &at_guard)?;
     Some(plan)
+}
+
+/// What `plan` knows of a loop before evaluating it: where each block is in the body, what the
+/// body assigns and stores, and the edges within it.
+struct Scan<'f> {
+    func: &'f Function,
+    body: &'f [BlockId],
+    /// The function's locals: a local numbered from here on is a load of the guard.
+    n: usize,
+    position: BTreeMap<BlockId, usize>,
+    assigned: IdVec<LocalId, bool>,
+    stored: Stores,
+    /// The edges within the loop, which are all the evaluation follows.
+    predecessors: BTreeMap<BlockId, Vec<BlockId>>,
+}
+
+/// The loop body evaluated over the values at its header ([`Scan::evaluate`]).
+struct Evaluation {
+    /// Per block of the body, in its order, what is known at its end.
+    out: Vec<State>,
+    /// Checked accesses: (position, statement, array, index).
+    accesses: Vec<(usize, usize, LocalId, Poly)>,
+    /// The arrays the loop's element stores write: their type, and the invariant local or load
+    /// each is (`None`: neither).
+    written: Vec<(Type, Option<LocalId>)>,
+}
+
+impl<'f> Scan<'f> {
+    fn new(func: &'f Function, body: &'f [BlockId], stores: &IdVec<FnId, Stores>) -> Self {
+        let n = func.locals.len();
+        let position: BTreeMap<BlockId, usize> =
+            body.iter().enumerate().map(|(k, &b)| (b, k)).collect();
+        let mut assigned = IdVec::from_elem(false, n);
+        let mut stored = Stores::default();
+        for &b in body {
+            for stmt in &func.blocks[b].stmts {
+                if let Some(dest) = stmt.kind.dest() {
+                    assigned[dest] = true;
+                }
+                stored.add(&stmt.kind, &|f| stores[f].clone());
+            }
+        }
+        let mut predecessors: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
+        for &b in body {
+            for s in func.blocks[b].term.kind.successors() {
+                if position.contains_key(&s) {
+                    predecessors.entry(s).or_default().push(b);
+                }
+            }
+        }
+        Scan {
+            func,
+            body,
+            n,
+            position,
+            assigned,
+            stored,
+            predecessors,
+        }
+    }
+
+    fn header(&self) -> BlockId {
+        self.body[0]
+    }
+
+    /// Whether `p` mentions only locals the loop does not assign, or the guard's loads.
+    fn invariant(&self, p: &Poly) -> bool {
+        p.0.keys()
+            .flatten()
+            .all(|l| l.index() >= self.n || !self.assigned[*l])
+    }
+
+    /// Evaluates the body block by block, in its order, over the values at the header: the
+    /// int locals as polynomials, the invariant arrays other locals hold, the comparisons bool
+    /// locals hold; adds to `plan` the loads of invariant globals, fields and lengths the guard
+    /// makes instead. `None` if a block is reached before its predecessors other than the latches
+    /// of a loop it heads.
+    fn evaluate(&self, plan: &mut Plan) -> Option<Evaluation> {
+        let func = self.func;
+        let n = self.n;
+        let mut accesses = Vec::new();
+        let mut written = Vec::new();
+        let mut out: Vec<State> = Vec::with_capacity(self.body.len());
+        for (k, &b) in self.body.iter().enumerate() {
+            let mut state = if k == 0 {
+                State {
+                    value: Values::default(),
+                    alias: (func.locals.iter_enumerated())
+                        .map(|(l, decl)| (decl.ty != Type::Int && !self.assigned[l]).then_some(l))
+                        .collect(),
+                    compare: IdVec::from_elem(None, n),
+                }
+            } else {
+                self.entry_state(b, &out)?
+            };
+            for (s, stmt) in func.blocks[b].stmts.iter().enumerate() {
+                if let StatementKind::SetIndex {
+                    array: Operand::Local(array),
+                    ..
+                } = stmt.kind
+                {
+                    written.push((func.locals[array].ty.clone(), state.alias[array]));
+                }
+                if let Some((Operand::Local(array), index)) = stmt.kind.checked_access()
+                    && let Some(array) = state.alias[*array]
+                    && let Some(index) = operand(&|l| state.value.get(func, l), index)
+                {
+                    accesses.push((k, s, array, index));
+                }
+                let Some(dest) = stmt.kind.dest() else {
+                    continue;
+                };
+                let loaded = self.load(&stmt.kind, &state).map(|load| {
+                    let l = plan.load(load, &func.locals[dest].ty);
+                    plan.hoisted.push((k, s, l.index() - n));
+                    l
+                });
+                let is_int = func.locals[dest].ty == Type::Int;
+                let known = |l: LocalId| state.value.get(func, l);
+                let compare = match &stmt.kind {
+                    StatementKind::Assign(_, Rvalue::Binary(op, a, b)) => operand(&known, a)
+                        .zip(operand(&known, b))
+                        .map(|(a, b)| (*op, a, b)),
+                    _ => None,
+                };
+                let value = match (&stmt.kind, loaded) {
+                    (_, Some(l)) if is_int => Some(Poly::local(l)),
+                    (StatementKind::Assign(_, rvalue), None) if is_int => evaluate(&known, rvalue),
+                    _ => None,
+                };
+                state.compare[dest] = compare;
+                state.value.set(dest, value);
+                state.alias[dest] = match (&stmt.kind, loaded) {
+                    (_, Some(l)) if !is_int => Some(l),
+                    (StatementKind::Assign(_, Rvalue::Use(Operand::Local(src))), None)
+                        if !is_int =>
+                    {
+                        state.alias[*src]
+                    }
+                    _ => None,
+                };
+            }
+            out.push(state);
+        }
+        Some(Evaluation {
+            out,
+            accesses,
+            written,
+        })
+    }
+
+    /// What is known at the start of block `b` of the body (not the header), from the states
+    /// at the end of its predecessors evaluated so far (`out`).
+    fn entry_state(&self, b: BlockId, out: &[State]) -> Option<State> {
+        // The header dominates the loop: other predecessors are unreachable. A predecessor in
+        // the body not visited yet (the body's order does not put it first) is the latch of a
+        // loop inside this one, headed by `b`, or the loop is not versioned.
+        let mut known: Option<State> = None;
+        let mut latches = Vec::new();
+        for p in self.predecessors.get(&b).into_iter().flatten() {
+            if let Some(&j) = self.position.get(p) {
+                match out.get(j) {
+                    Some(before) => match &mut known {
+                        None => known = Some(before.clone()),
+                        Some(known) => known.meet(before, self.func),
+                    },
+                    None => latches.push(*p),
+                }
+            }
+        }
+        let mut state = known?;
+        // Through the inner loop's latches come values only it assigns; all else is as it was
+        // on entering it.
+        for l in assigned_in_loop(self.func, b, &latches)? {
+            state.value.set(l, None);
+            state.alias[l] = None;
+            state.compare[l] = None;
+        }
+        Some(state)
+    }
+
+    /// The load of an invariant global, field or length that `kind` makes, if the loop stores
+    /// none of it.
+    fn load(&self, kind: &StatementKind, state: &State) -> Option<Load> {
+        match kind {
+            StatementKind::Assign(_, Rvalue::Global(g)) if !self.stored.globals.contains(g) => {
+                Some(Load::Global(*g))
+            }
+            StatementKind::Assign(
+                _,
+                Rvalue::Field {
+                    object: Operand::Local(o),
+                    strukt,
+                    field,
+                },
+            ) if !self.stored.fields.contains(&(*strukt, *field)) => {
+                state.alias[*o].map(|o| Load::Field(o, *strukt, *field))
+            }
+            StatementKind::Call {
+                callee: Callee::Builtin(Builtin::Len),
+                args,
+                ..
+            } => match args[..] {
+                [Operand::Local(a)] => state.alias[a].map(Load::Len),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The induction variable, from the test at each back edge (the same variable, step and
+    /// direction at all of them), with what the guard must prove of its range added to
+    /// `required`.
+    fn induction(&self, out: &[State], required: &mut Required) -> Option<LocalId> {
+        let func = self.func;
+        let header = self.header();
+        let mut induction: Option<(LocalId, Poly, bool)> = None;
+        for p in self.predecessors.get(&header).into_iter().flatten() {
+            let Some(&k) = self.position.get(p) else {
+                continue;
+            };
+            let state = &out[k];
+            let TerminatorKind::Branch {
+                cond: Operand::Local(c),
+                then_bb,
+                else_bb,
+            } = func.blocks[*p].term.kind
+            else {
+                return None;
+            };
+            let stay = then_bb == header;
+            let exit = if stay { else_bb } else { then_bb };
+            if self.position.contains_key(&exit) {
+                return None;
+            }
+            let (left, right, strict) = requirement(state.compare[c].as_ref()?, stay)?;
+            let mut varying = (left.0.keys().chain(right.0.keys()).flatten())
+                .filter(|l| l.index() < self.n && self.assigned[**l]);
+            let i = *varying.next()?;
+            if varying.any(|l| *l != i) {
+                return None;
+            }
+            // The side with `i` is `i + offset`; the loop goes on while it is below (`up`) or
+            // above the other side.
+            let (up, offset, other) = match (linear(&left, i)?, linear(&right, i)?) {
+                ((1, offset), (0, other)) => (true, offset, other),
+                ((0, other), (1, offset)) => (false, offset, other),
+                _ => return None,
+            };
+            let (1, step) = linear(&state.value.get(func, i)?, i)? else {
+                return None;
+            };
+            if !self.invariant(&offset)
+                || !self.invariant(&other)
+                || !self.invariant(&step)
+                || step.0.is_empty()
+            {
+                return None;
+            }
+            match &induction {
+                None => induction = Some((i, step.clone(), up)),
+                Some(known) if *known == (i, step.clone(), up) => {}
+                Some(_) => return None,
+            }
+            // The next header value is `i + step`, and the test saw `i + offset`: the bound on
+            // the next value is `other - offset + step`, one less (more) if the test is strict.
+            let slack = match (up, strict) {
+                (_, false) => 0,
+                (true, true) => -1,
+                (false, true) => 1,
+            };
+            let end = other
+                .add(&offset, -1)?
+                .add(&step, 1)?
+                .add(&Poly::constant(slack), 1)?;
+            required.ends.insert(end);
+            required.bounded.extend([other, offset]);
+        }
+        let (i, step, up) = induction?;
+        let one = Poly::constant(1);
+        required.non_negative.push(if up {
+            step.add(&one, -1)?
+        } else {
+            Poly::constant(-1).add(&step, -1)?
+        });
+        required.ends.insert(Poly::local(i));
+        required.bounded.extend([step, Poly::local(i)]);
+        Some(i)
+    }
 }
 
 /// What the guard must prove, over the locals' values at the loop's entry.
