@@ -9,6 +9,9 @@ use pcc::driver::{self, Emit, Failure};
 use pcc_profiler::profile::Mode;
 use pcc_profiler::tpp::TppConfig;
 
+#[cfg(test)]
+mod cli_doc;
+
 #[derive(Parser)]
 #[command(
     name = "pcc",
@@ -41,12 +44,14 @@ enum ColorArg {
 enum Command {
     /// Compile a program in memory (JIT) and run it; its exit status is pcc's.
     Run {
+        /// The program to compile and run.
         file: PathBuf,
         #[command(flatten)]
         compile: CompileArgs,
         #[command(flatten)]
         profile: ProfileArgs,
-        /// Print the program at this stage instead of running it.
+        /// Print the program instead of running it: as MIR, as Cranelift IR after optimization,
+        /// or as machine code.
         #[arg(long, value_enum)]
         emit: Option<EmitArg>,
         /// With --emit: only this function.
@@ -70,6 +75,7 @@ enum Command {
     /// Compile a program into a native executable, linked by the system C compiler (`$CC`, else
     /// `cc`); an instrumented one writes its profile when it ends (to `$PCC_PROFILE_OUT` if set).
     Build {
+        /// The program to compile.
         file: PathBuf,
         /// The executable (or object file) to write.
         #[arg(short = 'o', value_name = "EXE")]
@@ -78,7 +84,7 @@ enum Command {
         compile: CompileArgs,
         #[command(flatten)]
         profile: ProfileArgs,
-        /// Write only the object file, not linked.
+        /// Write only the object file to EXE, not linked (for `objdump -d`).
         #[arg(long, value_enum)]
         emit: Option<BuildEmitArg>,
     },
@@ -86,9 +92,10 @@ enum Command {
     /// -O N without and with --use-profile, and say what changed and what it gained (stderr);
     /// stdout and exit status are the guided run's.
     Pgo {
+        /// The program to train, compile and run.
         file: PathBuf,
         /// Optimization level of both timed runs.
-        #[arg(short = 'O', default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+        #[arg(short = 'O', value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
         opt_level: u8,
         /// The training run's k (k-iteration paths). A run of the same path k times in a row is
         /// as long as the profile can show, and the unroller makes up to 16 copies for it; the
@@ -96,8 +103,9 @@ enum Command {
         #[arg(long = "k", value_name = "K", default_value_t = 6,
               value_parser = clap::value_parser!(u8).range(1..=64))]
         k: u8,
-        /// Where to write the profile (default: `<stem>.kbl.profile.json` here).
-        #[arg(long)]
+        /// Where to write the training run's profile, which is kept (default:
+        /// `<stem>.kbl.profile.json` here).
+        #[arg(long, value_name = "P")]
         profile_out: Option<PathBuf>,
         /// Arguments for the program, after `--`.
         #[arg(last = true)]
@@ -105,18 +113,24 @@ enum Command {
     },
     /// Report every error in a program without running it.
     Check {
+        /// The program to check.
         file: PathBuf,
+        /// How errors are printed: as text, or one JSON object per error and line.
         #[arg(long, value_enum, default_value = "human")]
         error_format: ErrorFormatArg,
     },
     /// A language server for editors, on stdin and stdout (docs/EDITORS.md).
     Lsp,
-    /// List every potential acyclic path of a function with its Ball-Larus id and source lines.
+    /// List every potential acyclic path of each function with its Ball-Larus id and source
+    /// lines, or (--explain) show step by step how they are numbered.
     Paths {
+        /// The program whose paths are listed.
         file: PathBuf,
         /// Only this function (default: all).
         #[arg(long)]
         function: Option<String>,
+        /// `text` to read, `json` for tools, or `dot`: each function's Ball-Larus DAG as a
+        /// Graphviz digraph.
         #[arg(long, value_enum, default_value = "text")]
         format: PathsFormat,
         /// With --format dot: label blocks and edges with this profile's counts, edge widths by
@@ -147,6 +161,7 @@ enum Command {
     /// X.args and X.stdin, and compare stdout, stderr and exit status with X.stdout, X.stderr
     /// and X.exit.
     Test {
+        /// Folders (every X.pl below them) and files to test (default: the current folder).
         targets: Vec<PathBuf>,
         /// Write the actual results as the expected files.
         #[arg(long, conflicts_with = "profile")]
@@ -154,6 +169,7 @@ enum Command {
         /// Kill a run after this many seconds (a failure); 0: no limit.
         #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = parse_seconds)]
         timeout: f64,
+        /// `text`: a line per test and the diffs; `json`: one object for graders.
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
         /// Profile every run and merge the profiles of each program into
@@ -177,45 +193,57 @@ enum WppCommand {
     /// Minimal hot subpaths: runs of at most L consecutive acyclic paths that cost at least C
     /// (frequency times the paths' MIR instruction counts), found on the grammar (Larus, Fig. 7).
     Hot {
+        /// A profile of `pcc run --profile=wpp`.
         profile: PathBuf,
         /// C: the least cost of a hot subpath.
-        #[arg(long)]
+        #[arg(long, value_name = "C")]
         min_cost: u64,
         /// L: the most acyclic paths in a subpath.
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_name = "L", value_parser = clap::value_parser!(u64).range(1..))]
         max_len: u64,
         /// The fewest acyclic paths in a reported subpath.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         min_len: u64,
+        /// A table, or JSON: the same, with the grammar rule each subpath was first found at.
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
     /// The whole acyclic-path trace, one path per line: `FUNCTION PATH_ID`.
-    Expand { profile: PathBuf },
+    Expand {
+        /// A profile of `pcc run --profile=wpp`.
+        profile: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
 enum ProfileCommand {
     /// The hottest paths first, with their source lines and share of all path executions.
     Show {
+        /// The profile to show.
         profile: PathBuf,
-        /// How many paths to list (default: all).
-        #[arg(long)]
+        /// How many of the hottest paths (edges, blocks) and functions to list (default: all).
+        #[arg(long, value_name = "N")]
         top: Option<usize>,
+        /// Tables, or the same data as JSON.
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
     /// Sum the counts of profiles of the same program and mode.
     Merge {
+        /// The profiles to add up.
         #[arg(required = true, num_args = 1..)]
         profiles: Vec<PathBuf>,
-        #[arg(short = 'o', long = "output")]
+        /// The merged profile to write.
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: PathBuf,
     },
     /// Path spectra comparison: paths only in A, only in B, and count changes.
     Diff {
+        /// The first profile.
         a: PathBuf,
+        /// The second profile, of the same program and mode.
         b: PathBuf,
+        /// Tables, or the same data as JSON.
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
@@ -226,6 +254,7 @@ enum ProfileCommand {
         tpp: PathBuf,
         /// A profile of `pcc run --profile=bl` of the same program (and, usually, input).
         bl: PathBuf,
+        /// A table, or the same data as JSON.
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
     },
@@ -233,18 +262,21 @@ enum ProfileCommand {
     /// heat-coloured source, executed paths and CFG (choose a path to highlight it), the mode's
     /// own section and, with --compare, the two runs' path spectra side by side.
     Report {
+        /// The profile to report on.
         profile: PathBuf,
         /// Another profile of the same program: path spectra side by side (same mode), or the
         /// AoDF (a tpp profile compared with a bl one).
         #[arg(long, value_name = "Q")]
         compare: Option<PathBuf>,
+        /// The HTML file to write.
         #[arg(short = 'o', long = "output", value_name = "HTML")]
         output: PathBuf,
     },
     /// The profiled source with each line's count and share, like gcov or `perf annotate`.
     Annotate {
+        /// The profile whose counts annotate the source.
         profile: PathBuf,
-        /// Only this function.
+        /// Only this function (default: all, hottest first).
         #[arg(long)]
         function: Option<String>,
     },
@@ -252,11 +284,13 @@ enum ProfileCommand {
     /// coverage views) or `folded` (one stack per executed path, for flame graphs and
     /// speedscope).
     Export {
+        /// The profile to export.
         profile: PathBuf,
+        /// `lcov` (line, branch and function counts) or `folded` (stacks of paths).
         #[arg(long, value_enum)]
         format: ExportFormat,
         /// Where to write (default: stdout).
-        #[arg(short = 'o', long = "output")]
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: Option<PathBuf>,
     },
 }
@@ -269,11 +303,13 @@ enum ExportFormat {
 
 #[derive(clap::Args)]
 struct CompileArgs {
-    /// Optimization level: 0 = none, 1 = Cranelift `speed`, 2 = also MIR clean-ups.
-    #[arg(short = 'O', default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=2))]
+    /// Optimization level: 0 = Cranelift's optimizer off, 1 = Cranelift `speed`, 2 = also pcc's
+    /// own MIR passes (inlining, versioning, superblocks, …).
+    #[arg(short = 'O', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=2))]
     opt_level: u8,
     /// Recompile with a bl or kbl profile of an earlier run of the same code: cold blocks out of
-    /// line and, from kbl, selective unrolling of loops whose iterations repeat one path.
+    /// line, hot loop paths made superblocks, hot call sites inlined more at -O 2 and, from kbl,
+    /// loops whose iterations repeat one path unrolled along it.
     #[arg(long, value_name = "P", conflicts_with = "profile")]
     use_profile: Option<PathBuf>,
     /// How compile errors are printed: as text, or one JSON object per error and line.
@@ -287,19 +323,19 @@ struct ProfileArgs {
     #[arg(long, value_parser = ["bl", "edge", "block", "ppp", "tpp", "kbl", "wpp"])]
     profile: Option<String>,
     /// Where to write the profile (default: `<stem>.<mode>.profile.json` here).
-    #[arg(long)]
+    #[arg(long, value_name = "P")]
     profile_out: Option<PathBuf>,
     /// Functions with more potential paths than this count them in a hash table, not an array.
-    #[arg(long, default_value_t = driver::DEFAULT_HASH_THRESHOLD)]
+    #[arg(long, value_name = "N", default_value_t = driver::DEFAULT_HASH_THRESHOLD)]
     hash_threshold: u64,
     /// With --profile=ppp: a bl, ppp, kbl or wpp profile whose executed paths are the interesting
     /// ones (default: the newest of those at `<stem>.<mode>.profile.json` here, else a static
     /// estimate).
-    #[arg(long)]
+    #[arg(long, value_name = "P")]
     interesting: Option<PathBuf>,
     /// With --profile=ppp: per function, only the hottest paths covering this share (0 < F ≤ 1)
     /// of its path executions in the --interesting profile are interesting.
-    #[arg(long, default_value_t = 1.0, value_parser = parse_share)]
+    #[arg(long, value_name = "F", default_value_t = 1.0, value_parser = parse_share)]
     interesting_share: f64,
     /// With --profile=kbl: count sequences of up to K consecutive path ids of an activation
     /// (k-iteration paths) [default: 4].
@@ -307,7 +343,7 @@ struct ProfileArgs {
     k: Option<u8>,
     /// With --profile=tpp: the edge profile of an earlier run to plan from (default:
     /// `<stem>.edge.profile.json` here).
-    #[arg(long)]
+    #[arg(long, value_name = "P")]
     edge_profile: Option<PathBuf>,
     /// With --profile=tpp: an edge carrying less than this percentage of its block's flow is
     /// cold; paths through it are not numbered (TPP(i, j)'s i).
