@@ -4,13 +4,13 @@
 //! error, where the build said or `PCC_PROFILE_OUT` says; `--emit obj`; program arguments; and
 //! the errors when no C compiler can link.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{Run, Scratch, pl_files, program_args, root, run_command, sidecar};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// The variable that overrides an executable's profile path (stdlib's `PROFILE_OUT_VAR`).
 const PROFILE_OUT_VAR: &str = "PCC_PROFILE_OUT";
@@ -29,8 +29,8 @@ const EVERY_MODE: &[(&str, &[&str])] = &[
 /// In this order: `ppp` takes its interesting paths from the `bl` profile.
 const MODES: &[&str] = &["bl", "edge", "block", "ppp", "tpp", "kbl", "wpp"];
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<Trial> {
     let root = root();
     let mut trials = Vec::new();
     for dir in ["programs", "tests/runtime", "tests/fixtures/profiling"] {
@@ -65,7 +65,7 @@ fn main() {
             .into_iter()
             .map(|(name, test)| Trial::test(name, test)),
     );
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 type Test = fn() -> Result<(), Failed>;

@@ -1,7 +1,7 @@
 //! The editor files in editors/: valid JSON, and a TextMate grammar that highlights exactly the
 //! reserved words of docs/LANGUAGE.md, its type names and its built-in functions.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
@@ -43,7 +43,6 @@ fn reserved_words() -> BTreeSet<String> {
     list.split_whitespace().map(str::to_string).collect()
 }
 
-#[test]
 fn the_grammar_knows_the_language() {
     let grammar = read_json("editors/pl.tmLanguage.json");
     assert_eq!(grammar["scopeName"], "source.pl");
@@ -76,7 +75,6 @@ fn the_grammar_knows_the_language() {
     }
 }
 
-#[test]
 fn the_vscode_extension_starts_pcc_lsp() {
     let package = read_json("editors/vscode/package.json");
     // The client is bundled (esbuild) into dist/, which `.vscodeignore` keeps alone in the package.
@@ -115,7 +113,6 @@ fn the_vscode_extension_starts_pcc_lsp() {
 
 /// The Vim/Neovim syntax file highlights the grammar's words: the same keywords, constants,
 /// types and built-ins, so the two cannot drift apart.
-#[test]
 fn the_vim_syntax_has_the_grammars_words() {
     let grammar = read_json("editors/pl.tmLanguage.json");
     let vim = std::fs::read_to_string(common::root().join("editors/vim/syntax/pl.vim")).unwrap();
@@ -147,7 +144,6 @@ fn the_vim_syntax_has_the_grammars_words() {
 
 /// ARCHITECTURE.md names files and folders, not functions: every path it writes (a backquoted
 /// word with a `/`, from the repository's root or from `compiler/src/`) exists.
-#[test]
 fn every_path_architecture_names_exists() {
     let root = common::root();
     let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
@@ -168,4 +164,14 @@ fn every_path_architecture_names_exists() {
         named += 1;
     }
     assert!(named > 20, "only {named} paths");
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        the_grammar_knows_the_language,
+        the_vscode_extension_starts_pcc_lsp,
+        the_vim_syntax_has_the_grammars_words,
+        every_path_architecture_names_exists
+    ]
 }

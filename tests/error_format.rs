@@ -1,7 +1,7 @@
 //! `--error-format json`: one JSON object per compile error and line on stderr, from `check`,
 //! `run`, `build` and `test`, with the positions, message, notes and help of the text form.
 
-mod common;
+use crate::common;
 
 use common::{Scratch, json, pcc_in};
 use serde_json::Value;
@@ -43,7 +43,6 @@ fn check_records(records: &[Value]) {
     );
 }
 
-#[test]
 fn check_run_and_build_print_json_lines() {
     let scratch = Scratch::new("errors");
     std::fs::write(scratch.path("broken.pl"), BROKEN).unwrap();
@@ -67,7 +66,6 @@ fn check_run_and_build_print_json_lines() {
     assert!(run.stderr.contains("= help: call it with `square(...)`"));
 }
 
-#[test]
 fn test_compares_the_json_diagnostics() {
     let scratch = Scratch::new("test-errors");
     std::fs::write(scratch.path("broken.pl"), BROKEN).unwrap();
@@ -89,4 +87,12 @@ fn test_compares_the_json_diagnostics() {
     let run = pcc_in(&scratch.0, &["test"], "");
     assert_eq!(run.status, 1);
     assert!(run.stdout.contains("FAIL broken.pl\n  stderr differs:"));
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        check_run_and_build_print_json_lines,
+        test_compares_the_json_diagnostics
+    ]
 }

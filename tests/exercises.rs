@@ -2,7 +2,7 @@
 //! what pcc computes today (so an exercise cannot go stale when the numbering, the profiles or
 //! the optimizer change).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,6 @@ fn ok(dir: &Path, args: &[&str]) -> Run {
     run
 }
 
-#[test]
 fn every_exercise_passes_pcc_test() {
     let run = pcc_in(&root(), &["test", "docs/exercises"], "");
     assert_eq!(run.status, 0, "{}", run.stdout);
@@ -58,7 +57,6 @@ fn every_exercise_passes_pcc_test() {
     );
 }
 
-#[test]
 fn numbering_answers() {
     let answers = answers("01-numbering");
     let scratch = scratch_with("numbering", &[exercise("01-numbering/grade.pl")]);
@@ -110,7 +108,6 @@ fn letters(path: &Value) -> String {
     out
 }
 
-#[test]
 fn hot_path_answers() {
     let answers = answers("02-hot-path");
     let scratch = scratch_with("hot", &[root().join("programs/y2k.pl")]);
@@ -142,7 +139,6 @@ fn hot_path_answers() {
     assert_eq!(letters(&path), answers[1]);
 }
 
-#[test]
 fn spectra_answers() {
     let answers = answers("03-spectra");
     let scratch = scratch_with("spectra", &[root().join("programs/y2k.pl")]);
@@ -183,7 +179,6 @@ fn spectra_answers() {
     assert_eq!(appeared.join(" "), answers[1]);
 }
 
-#[test]
 fn ppp_against_bl_answers() {
     let answers = answers("04-ppp-vs-bl");
     let scratch = scratch_with("ppp", &[exercise("04-ppp-vs-bl/many_paths.pl")]);
@@ -217,7 +212,6 @@ fn ppp_against_bl_answers() {
     assert_eq!(function(&ppp, "mix")["range"].to_string(), answers[2]);
 }
 
-#[test]
 fn unroll_answer_is_the_smallest_run() {
     let answer: u32 = answers("05-unroll")[0].parse().unwrap();
     let scratch = scratch_with("unroll", &[exercise("05-unroll/stripes.pl")]);
@@ -257,4 +251,16 @@ fn unroll_answer_is_the_smallest_run() {
         "RUN = {} unrolls already",
         answer - 1
     );
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        every_exercise_passes_pcc_test,
+        numbering_answers,
+        hot_path_answers,
+        spectra_answers,
+        ppp_against_bl_answers,
+        unroll_answer_is_the_smallest_run
+    ]
 }

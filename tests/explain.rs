@@ -3,7 +3,7 @@
 //! is the one `--profile=ppp` gets from the same interesting paths, and TPP's hot paths are as
 //! many as `--profile=tpp` numbers from the same edge profile.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -22,7 +22,6 @@ fn explain(dir: &Path, args: &[&str]) -> String {
     run.stdout
 }
 
-#[test]
 fn every_regenerated_path_is_the_listed_path_of_its_id() {
     let scratch = Scratch::new("regenerate");
     copy_program(&scratch, "add_even.pl");
@@ -61,7 +60,6 @@ fn every_regenerated_path_is_the_listed_path_of_its_id() {
     assert!(text.contains("5. Regenerating path 5 "));
 }
 
-#[test]
 fn ppp_range_is_the_profiles() {
     let scratch = Scratch::new("ppp");
     copy_program(&scratch, "add_even.pl");
@@ -102,7 +100,6 @@ fn ppp_range_is_the_profiles() {
     );
 }
 
-#[test]
 fn tpp_hot_paths_are_the_profiles() {
     let scratch = Scratch::new("tpp");
     copy_program(&scratch, "y2k.pl");
@@ -132,7 +129,6 @@ fn tpp_hot_paths_are_the_profiles() {
     assert!(text.contains(": cold: below 5%"), "{text}");
 }
 
-#[test]
 fn bad_requests_are_refused() {
     let scratch = Scratch::new("bad");
     copy_program(&scratch, "add_even.pl");
@@ -173,4 +169,14 @@ fn bad_requests_are_refused() {
         "{}",
         run.stderr
     );
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        every_regenerated_path_is_the_listed_path_of_its_id,
+        ppp_range_is_the_profiles,
+        tpp_hot_paths_are_the_profiles,
+        bad_requests_are_refused
+    ]
 }

@@ -5,16 +5,16 @@
 //! --count 1` shrinks it and runs every check. Bugs the generator found are regression tests in
 //! `tests/fixtures/fuzz/`, checked the same way.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
 use common::{Scratch, pl_files, root};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use pcc_fuzz::check::{Depth, Runner, Verdict, check};
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<Trial> {
     let count: u64 = std::env::var("PCC_FUZZ_COUNT")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -39,7 +39,7 @@ fn main() {
         "regressions/an_array_of_a_third_of_memory",
         an_array_of_a_third_of_memory,
     ));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// Seed 3520 of the soak: an array too large for the machine was granted by the OS and the

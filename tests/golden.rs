@@ -15,16 +15,16 @@
 //! `NAME.CONFIG.mir` / `.clif` beside it (`NAME.O2.bl.clif`): a pass that must not change the IR is
 //! checked by these, not by hand.
 //!
-//! `PCC_BLESS=1 cargo test --test golden` writes the actual results as the expectations: only for
+//! `PCC_BLESS=1 cargo test --test it -- '[golden]'` writes the actual results as the expectations: only for
 //! new programs (or an IR change meant), and read every file it writes before committing it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{Run, Scratch, program_args, run_command, sidecar};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 /// How a program is run.
 #[derive(Clone, Copy)]
@@ -42,8 +42,8 @@ enum Mode {
 /// The `-O` level of the native executables.
 const AOT_LEVEL: u8 = 1;
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<Trial> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut trials = Vec::new();
     for (dir, levels) in [
@@ -92,7 +92,7 @@ fn main() {
             }
         }
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// The `-O` levels and profiling modes the IR snapshots are taken at.

@@ -6,15 +6,15 @@
 //! share only the numbering and the profile format. (Its plain runs are in `tests/golden.rs`.)
 //! Also: `--trace`, and the options it refuses.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
 use common::{Scratch, pcc_in, pl_files, program_args, root, run_args, sidecar};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<Trial> {
     let mut trials = Vec::new();
     for dir in ["programs", "tests/runtime", "tests/fixtures/profiling"] {
         for program in pl_files(&root().join(dir)) {
@@ -38,7 +38,7 @@ fn main() {
         "long invalid tokens are quoted in part",
         long_tokens,
     ));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// The JIT at `-O0` and the interpreter write the same `mode` profile and behave the same.

@@ -8,7 +8,7 @@
 //! extends the caller's. The masked convolution of [KBLPP] (`programs/convolution.pl`): its k = 10
 //! profile shows the long runs of each branch of the inner loop.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -17,11 +17,11 @@ use common::{
     Scratch, functions, json, paths, pcc_in, pcc_run as run, program_trials, read_json, root, u64s,
 };
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<Trial> {
     // Programs that end normally, by `exit()`, and by runtime errors (the profile is written
     // at every kind of exit).
     let mut trials = program_trials(&["programs", "tests/runtime"], check_program);
@@ -42,7 +42,7 @@ fn main() {
         "masked_convolution_runs_of_ten_repeat_one_path",
         masked_convolution,
     ));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 fn sidecar(dir: &str, name: &str, ext: &str) -> Option<String> {

@@ -4,7 +4,7 @@
 //! profiles never number paths, and the output is that of the unprofiled program. Also
 //! `pcc paths` and `pcc pgo` on such a function. The programs are generated here.
 
-mod common;
+use crate::common;
 
 use common::{Scratch, assert_same_behaviour, function, pcc_in, read_json};
 
@@ -76,13 +76,11 @@ fn profile_in_every_mode(name: &str, source: &str, truncated: bool) {
     }
 }
 
-#[test]
 fn stacks_of_255_and_1000_ifs() {
     profile_in_every_mode("ifs255", &stacked_ifs(255), true);
     profile_in_every_mode("ifs1000", &stacked_ifs(1000), true);
 }
 
-#[test]
 fn a_stack_of_10000_ifs() {
     profile_in_every_mode("ifs10000", &stacked_ifs(10_000), true);
 }
@@ -103,7 +101,6 @@ fn many_loops(n: usize) -> String {
 
 /// A function of hundreds of loops compiles at `-O 2` in every mode (the passes that work loop by
 /// loop once rebuilt whole-function facts per loop: 1,500 loops took 23 s and 1.2 GB).
-#[test]
 fn a_function_of_many_loops_at_o2() {
     let scratch = Scratch::new("many_loops");
     let file = scratch.file("loops.pl");
@@ -131,7 +128,6 @@ fn a_function_of_many_loops_at_o2() {
 
 /// A function of more than 4096 blocks is compiled with the single-pass register allocator
 /// (codegen's `LARGE_FUNCTION_BLOCKS`), in the JIT and in an executable alike.
-#[test]
 fn a_large_function_compiles_alike_at_every_level() {
     let scratch = Scratch::new("levels");
     let file = scratch.file("ifs.pl");
@@ -148,7 +144,6 @@ fn a_large_function_compiles_alike_at_every_level() {
     assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
 }
 
-#[test]
 fn nested_loops_of_stacked_ifs() {
     // 70 `if`s per loop body: 2^70 paths through each.
     profile_in_every_mode("loops", &nested_loops(70), true);
@@ -156,7 +151,6 @@ fn nested_loops_of_stacked_ifs() {
 }
 
 /// `pcc paths` lists a truncated function and `pcc pgo` recompiles it.
-#[test]
 fn paths_and_pgo_of_255_ifs() {
     let scratch = Scratch::new("paths_pgo");
     let file = scratch.file("ifs.pl");
@@ -173,4 +167,16 @@ fn paths_and_pgo_of_255_ifs() {
     assert_eq!(pgo.status, 0, "{}", pgo.stderr);
     assert_eq!(pgo.stdout, plain.stdout);
     assert!(pgo.stderr.contains("same output"), "{}", pgo.stderr);
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        stacks_of_255_and_1000_ifs,
+        a_stack_of_10000_ifs,
+        a_function_of_many_loops_at_o2,
+        a_large_function_compiles_alike_at_every_level,
+        nested_loops_of_stacked_ifs,
+        paths_and_pgo_of_255_ifs
+    ]
 }

@@ -2,7 +2,7 @@
 //! didChange, hover, definition, references, documentSymbol, completion, codeLens, shutdown,
 //! exit), and random edit sequences of every program in programs/ that must never crash it.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -225,7 +225,6 @@ fn shutdown(mut client: Client) {
     assert!(status.success(), "pcc lsp exited with {status}");
 }
 
-#[test]
 fn an_editor_session() {
     let scratch = common::Scratch::new("lsp_session");
     let file = scratch.path("list.pl");
@@ -356,7 +355,6 @@ fn an_editor_session() {
     shutdown(client);
 }
 
-#[test]
 fn profile_lenses_and_stale_warnings() {
     let scratch = common::Scratch::new("lsp_profile");
     let source = std::fs::read_to_string(common::root().join("programs/add_even.pl")).unwrap();
@@ -501,7 +499,6 @@ fn profile_lenses_and_stale_warnings() {
 /// for as long as no one writes to it. Profiles are read only if they are regular files. A
 /// watchdog opens the FIFO for writing after 10 s, which frees a server blocked on it (and
 /// fails the test) rather than hang it.
-#[test]
 fn a_fifo_beside_a_document_does_not_hang_the_server() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -611,7 +608,6 @@ const PIECES: &[&str] = &[
 
 /// Drives the handlers directly: every program of programs/, 60 random edits each, and every
 /// request at random positions after each edit. Nothing may panic.
-#[test]
 fn random_edits_never_crash_the_handlers() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for program in common::pl_files(&common::root().join("programs")) {
@@ -650,7 +646,6 @@ fn random_edits_never_crash_the_handlers() {
 }
 
 /// The same over stdio: a process fed random edits keeps answering, and shuts down cleanly.
-#[test]
 fn random_edits_over_stdio() {
     let program = common::root().join("programs/bst.pl");
     let mut text = std::fs::read_to_string(&program).unwrap();
@@ -680,7 +675,6 @@ fn random_edits_over_stdio() {
 
 /// Well-framed bodies that are not messages are answered with JSON-RPC errors (Parse error,
 /// Invalid Request; the id where there is a valid one, else `null`) and the session goes on.
-#[test]
 fn malformed_messages_are_answered_and_the_session_goes_on() {
     let mut client = Client::start();
     // Before `initialize`, a request is refused and the session waits for it.
@@ -755,7 +749,6 @@ fn malformed_messages_are_answered_and_the_session_goes_on() {
 
 /// A burst of edits is checked once, at its last version: the only diagnostics published after
 /// it are those of the final text.
-#[test]
 fn a_burst_of_edits_is_checked_once_at_its_last_version() {
     let uri = "untitled:burst.pl";
     let mut client = Client::start();
@@ -797,7 +790,6 @@ fn a_burst_of_edits_is_checked_once_at_its_last_version() {
 /// Completion after `p.` offers the struct's fields (`.` triggers it), also on a half-typed
 /// line that keeps its function from parsing, which keeps the function's locals too; rename
 /// edits every occurrence, and refuses a keyword; document highlight marks them.
-#[test]
 fn fields_after_a_dot_rename_and_highlight() {
     let mut client = Client::start();
     initialize(&mut client, json!({}));
@@ -887,4 +879,18 @@ fn fields_after_a_dot_rename_and_highlight() {
         "{refused}"
     );
     shutdown(client);
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        an_editor_session,
+        profile_lenses_and_stale_warnings,
+        a_fifo_beside_a_document_does_not_hang_the_server,
+        random_edits_never_crash_the_handlers,
+        random_edits_over_stdio,
+        malformed_messages_are_answered_and_the_session_goes_on,
+        a_burst_of_edits_is_checked_once_at_its_last_version,
+        fields_after_a_dot_rename_and_highlight
+    ]
 }

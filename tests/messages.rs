@@ -3,7 +3,7 @@
 //! usage errors' exit status 2, `pcc pgo` on a program too short to time, and the location of
 //! running out of memory in a string concatenation, and output into a pipe closed early.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -17,7 +17,6 @@ fn program(scratch: &Scratch, source: &str) -> String {
 
 const HELLO: &str = "fn main() { println(\"hello\"); }\n";
 
-#[test]
 fn ignored_options_are_warned_about() {
     let scratch = Scratch::new("ignored");
     let file = program(&scratch, HELLO);
@@ -59,7 +58,6 @@ fn ignored_options_are_warned_about() {
     assert!(!run.stderr.contains("warning"), "{}", run.stderr);
 }
 
-#[test]
 fn program_arguments_without_dashes_get_a_hint() {
     let scratch = Scratch::new("dashes");
     let file = program(&scratch, HELLO);
@@ -76,7 +74,6 @@ fn program_arguments_without_dashes_get_a_hint() {
     assert_eq!(pcc_in(&scratch.0, &["run", "--no-such-flag"], "").status, 2);
 }
 
-#[test]
 fn interesting_help_names_the_newest_path_profile() {
     let scratch = Scratch::new("help");
     let help = pcc_in(&scratch.0, &["run", "--help"], "");
@@ -88,7 +85,6 @@ fn interesting_help_names_the_newest_path_profile() {
     );
 }
 
-#[test]
 fn pgo_does_not_time_a_program_too_short() {
     let scratch = Scratch::new("pgo_short");
     let file = program(&scratch, HELLO);
@@ -105,7 +101,6 @@ fn pgo_does_not_time_a_program_too_short() {
 
 /// Out of memory in `s + s` is reported at the concatenation, like an array allocation, by
 /// compiled code and by the interpreter.
-#[test]
 fn string_concatenation_out_of_memory_has_a_location() {
     let scratch = Scratch::new("oom");
     let file = program(
@@ -143,7 +138,6 @@ fn string_concatenation_out_of_memory_has_a_location() {
 }
 
 /// `pcc run --emit mir BIG | head` stops quietly when `head` closes the pipe: no panic, status 0.
-#[test]
 fn a_listing_into_a_closed_pipe_ends_quietly() {
     let big = common::root().join("programs/bench/awfy_deltablue.pl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_pcc"))
@@ -164,7 +158,6 @@ fn a_listing_into_a_closed_pipe_ends_quietly() {
 /// Issue 52: `pcc run prog.pl | head -1` of a program printing a lot: the error of writing into
 /// the closed pipe is a runtime error like the others, with the location of the `print` that
 /// found the pipe closed, from the JIT, the interpreter and an executable.
-#[test]
 fn a_print_into_a_closed_pipe_has_a_location() {
     let scratch = Scratch::new("pipe");
     let file = program(
@@ -211,4 +204,17 @@ fn a_print_into_a_closed_pipe_has_a_location() {
             "{how}: {stderr}"
         );
     }
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        ignored_options_are_warned_about,
+        program_arguments_without_dashes_get_a_hint,
+        interesting_help_names_the_newest_path_profile,
+        pgo_does_not_time_a_program_too_short,
+        string_concatenation_out_of_memory_has_a_location,
+        a_listing_into_a_closed_pipe_ends_quietly,
+        a_print_into_a_closed_pipe_has_a_location
+    ]
 }

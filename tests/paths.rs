@@ -3,7 +3,7 @@
 //! function's paths are truncated or too many to list, and give the same data as text, JSON and
 //! a Graphviz drawing of the Ball-Larus DAG.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -99,7 +99,6 @@ fn ids_of(function: &Value) -> Vec<u64> {
 
 /// [PFP] Sidebars 1–2: AddEvenNumbers has six acyclic paths, numbered as in Fig. 11 — first the
 /// three that start at the loop header (3,4,5,6 / 3,4,6 / 3,7), then the three from the entry.
-#[test]
 fn add_even_has_the_six_paths_of_the_sidebar() {
     let document = paths_json(&program("add_even.pl"), &["--function", "add_even"]);
     assert_eq!(document["functions"].as_array().unwrap().len(), 1);
@@ -148,7 +147,6 @@ fn add_even_has_the_six_paths_of_the_sidebar() {
 }
 
 /// `if (a || b) && (c || d)`: every operand is a MIR edge, so 7 paths (ARCHITECTURE.md).
-#[test]
 fn short_circuit_condition_has_seven_paths() {
     let document = paths_json(&fixture("short_circuit.pl"), &[]);
     let decide = function(&document, "decide");
@@ -240,7 +238,6 @@ fn parse_text(text: &str) -> TextListing {
     functions
 }
 
-#[test]
 fn json_agrees_with_text() {
     for file in [
         program("add_even.pl"),
@@ -329,7 +326,6 @@ fn parse_dot(text: &str) -> (Vec<DotEdge>, HashMap<String, String>) {
     (edges, nodes)
 }
 
-#[test]
 fn dot_draws_the_dag_with_increments() {
     let text = paths_ok(
         &program("add_even.pl"),
@@ -413,7 +409,6 @@ fn check_increments(file: &Path, name: &str) {
 }
 
 /// 70 stacked `if`s have 2^70 paths: the numbering truncates, and the listing stops at its cap.
-#[test]
 fn seventy_stacked_ifs_are_truncated_and_capped() {
     let document = paths_json(&fixture("stacked_ifs.pl"), &["--function", "stacked"]);
     let stacked = function(&document, "stacked");
@@ -452,7 +447,6 @@ fn seventy_stacked_ifs_are_truncated_and_capped() {
 }
 
 /// The ids and lines `pcc paths` lists are those a real `--profile=bl` run records.
-#[test]
 fn listed_paths_match_recorded_profiles() {
     let scratch = Scratch::new("profiles");
     for (file, args) in [
@@ -522,7 +516,6 @@ fn listed_paths_match_recorded_profiles() {
     assert_eq!(ids_of(add_even), vec![0, 1, 2, 4]);
 }
 
-#[test]
 fn unknown_function_lists_the_functions() {
     let output = pcc([
         "paths".as_ref(),
@@ -545,7 +538,6 @@ fn unknown_function_lists_the_functions() {
     assert_eq!(output.status.code(), Some(1));
 }
 
-#[test]
 fn compile_errors_are_reported() {
     let output = pcc(["paths".as_ref(), fixture("type_error.pl").as_os_str()]);
     assert_eq!(output.status.code(), Some(1));
@@ -553,4 +545,18 @@ fn compile_errors_are_reported() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("mismatched types"), "{stderr}");
     assert!(stderr.contains("type_error.pl:3:18"), "{stderr}");
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        add_even_has_the_six_paths_of_the_sidebar,
+        short_circuit_condition_has_seven_paths,
+        json_agrees_with_text,
+        dot_draws_the_dag_with_increments,
+        seventy_stacked_ifs_are_truncated_and_capped,
+        listed_paths_match_recorded_profiles,
+        unknown_function_lists_the_functions,
+        compile_errors_are_reported
+    ]
 }

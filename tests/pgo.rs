@@ -8,7 +8,7 @@
 //! with a warning; `pcc pgo` trains, recompiles and runs in one command, with the output and exit
 //! status of `pcc run` and its report on stderr.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -16,10 +16,10 @@ use common::{
     Scratch, assert_same_behaviour, pcc_in, pcc_run, program_args, program_trials, root,
     run_command, sidecar,
 };
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<Trial> {
     let mut trials = program_trials(
         &["programs", "tests/runtime", "tests/fixtures/pgo"],
         check_program,
@@ -54,7 +54,7 @@ fn main() {
             move || pgo_command(name),
         ));
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// Makes the `kbl` profile (k = 8) of `source` with `args` in `scratch`, returns its path.

@@ -3,7 +3,7 @@
 //! paths the `bl` profile of the same run has, split into interesting (`paths`) and residual
 //! ones; programs behave as without profiling; `--profile=ppp` works with no other flag.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -149,7 +149,6 @@ const PROGRAMS: &[&str] = &[
     "exit_code",
 ];
 
-#[test]
 fn interesting_paths_of_the_same_run_are_counted_exactly() {
     for name in PROGRAMS {
         let scratch = Scratch::new("same");
@@ -168,7 +167,6 @@ fn interesting_paths_of_the_same_run_are_counted_exactly() {
     }
 }
 
-#[test]
 fn interesting_paths_of_another_run_split_its_paths() {
     let cases: &[(&str, &[&str], &[&str])] = &[
         ("y2k", &["1994", "1996", "1"], &["1994", "2004", "1"]),
@@ -186,7 +184,6 @@ fn interesting_paths_of_another_run_split_its_paths() {
     }
 }
 
-#[test]
 fn interesting_share_keeps_the_hottest_paths() {
     let (bl, ppp) = y2k_ppp_guided_by_its_bl_profile("share", &["--interesting-share", "0.5"]);
     let main_bl = paths(function(&bl, "main"), "paths");
@@ -220,7 +217,6 @@ fn interesting_share_keeps_the_hottest_paths() {
 /// [PPP] §1 residual path profiling, on the year-2000 example: the paths tested before 2000 are
 /// interesting; a run past 2000 reports as residual exactly the paths `pcc profile diff` finds
 /// only in the later run.
-#[test]
 fn y2k_residual_paths_are_the_paths_only_after_1999() {
     let scratch = Scratch::new("y2k");
     let name = "y2k";
@@ -288,7 +284,6 @@ fn y2k_residual_paths_are_the_paths_only_after_1999() {
 
 /// `pcc run prog.pl --profile=ppp` as typed: from the static estimate without a bl profile,
 /// then from the default-location bl profile once there is one; stderr says which.
-#[test]
 fn ppp_with_no_flags_uses_the_default_bl_profile_or_the_estimate() {
     for name in ["y2k", "add_even", "word_freq"] {
         let scratch = Scratch::new("default");
@@ -358,7 +353,6 @@ fn ppp_with_no_flags_uses_the_default_bl_profile_or_the_estimate() {
 
 /// A function whose CFG changed since the interesting profile was taken is refused, with a
 /// warning: it has no interesting path; the other functions keep theirs.
-#[test]
 fn stale_interesting_profile_is_refused_per_function() {
     let scratch = Scratch::new("stale");
     let source = std::fs::read_to_string(program("y2k")).unwrap();
@@ -396,7 +390,6 @@ fn stale_interesting_profile_is_refused_per_function() {
     assert_eq!(paths(function(&ppp, "main"), "residual"), vec![]);
 }
 
-#[test]
 fn profile_show_reports_range_and_rho() {
     let scratch = Scratch::new("show");
     let args = program_args("y2k");
@@ -423,7 +416,6 @@ fn profile_show_reports_range_and_rho() {
 /// [PPP] §5 "Hash table usage policy": with an array smaller than the PPP range, interesting
 /// paths with larger PPP ids are counted as residual at run time and moved back when the
 /// profile is written: the profile is the same.
-#[test]
 fn small_arrays_lose_no_interesting_path() {
     let (bl, ppp) = y2k_ppp_guided_by_its_bl_profile("small", &["--hash-threshold", "3"]);
     let main = function(&ppp, "main");
@@ -458,4 +450,18 @@ fn y2k_ppp_guided_by_its_bl_profile(scratch: &str, flags: &[&str]) -> (Value, Va
     let (bl, ppp) = (read_json(&interesting), read_json(&ppp));
     assert_accounts_for_bl(name, &bl, &ppp);
     (bl, ppp)
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        interesting_paths_of_the_same_run_are_counted_exactly,
+        interesting_paths_of_another_run_split_its_paths,
+        interesting_share_keeps_the_hottest_paths,
+        y2k_residual_paths_are_the_paths_only_after_1999,
+        ppp_with_no_flags_uses_the_default_bl_profile_or_the_estimate,
+        stale_interesting_profile_is_refused_per_function,
+        profile_show_reports_range_and_rho,
+        small_arrays_lose_no_interesting_path
+    ]
 }

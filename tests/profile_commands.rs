@@ -2,7 +2,7 @@
 //! `programs/add_even.pl` in `tests/profiles/` (see its README), and on real profiles of the
 //! year-2000 example (`programs/y2k.pl`, [PFP] §5.3) written by `pcc run --profile=bl`.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -41,7 +41,6 @@ fn path_counts(function: &Value) -> Vec<(u64, u64)> {
         .collect()
 }
 
-#[test]
 fn show_ranks_paths_hottest_first_with_shares_and_source() {
     let run = profile(&[OsStr::new("show"), os(&fixture("add_even.10.bl.json"))]);
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -81,7 +80,6 @@ functions (paths: potential ones, ran: executed ones):
     assert_eq!(run.stdout, expected);
 }
 
-#[test]
 fn show_top_n_keeps_the_hottest() {
     let run = profile(&[
         OsStr::new("show"),
@@ -104,7 +102,6 @@ fn show_top_n_keeps_the_hottest() {
     );
 }
 
-#[test]
 fn show_json_has_the_same_data() {
     let run = profile(&[
         OsStr::new("show"),
@@ -142,7 +139,6 @@ fn show_json_has_the_same_data() {
     assert_eq!(report["functions"][0]["executed_paths"], 4);
 }
 
-#[test]
 fn show_ranks_edges_of_edge_profiles() {
     let run = profile(&[OsStr::new("show"), os(&fixture("add_even.10.edge.json"))]);
     assert_eq!(run.status, 0, "{}", run.stderr);
@@ -163,7 +159,6 @@ fn show_ranks_edges_of_edge_profiles() {
     assert!(run.stdout.contains("  add_even               38\n"));
 }
 
-#[test]
 fn show_flags_truncated_functions() {
     let run = profile(&[
         OsStr::new("show"),
@@ -181,7 +176,6 @@ fn show_flags_truncated_functions() {
     assert!(run.stdout.contains("array    truncated path numbering\n"));
 }
 
-#[test]
 fn show_without_the_source_lists_line_numbers_and_says_why_once() {
     let scratch = Scratch::new("no-source");
     let copy = scratch.path("add_even.bl.json");
@@ -215,7 +209,6 @@ fn show_without_the_source_lists_line_numbers_and_says_why_once() {
     );
 }
 
-#[test]
 fn merge_sums_counts() {
     let scratch = Scratch::new("merge");
     let out = scratch.path("merged.json");
@@ -274,7 +267,6 @@ fn merge_sums_counts() {
     );
 }
 
-#[test]
 fn merge_refuses_profiles_of_different_code() {
     let scratch = Scratch::new("merge-refused");
     let out = scratch.path("merged.json");
@@ -319,7 +311,6 @@ fn merge_refuses_profiles_of_different_code() {
     }
 }
 
-#[test]
 fn diff_lists_paths_only_in_a_only_in_b_and_changed() {
     let run = profile(&[
         OsStr::new("diff"),
@@ -370,7 +361,6 @@ function `add_even`: 0 paths only in A, 1 only in B, 1 with changed counts
     assert!(run.stdout.ends_with("no differences in path spectra\n"));
 }
 
-#[test]
 fn diff_json_has_the_same_data() {
     let run = profile(&[
         OsStr::new("diff"),
@@ -397,7 +387,6 @@ fn diff_json_has_the_same_data() {
     assert_eq!(diff["source"]["lines"]["9"], "        j = j + 1;");
 }
 
-#[test]
 fn diff_refuses_stale_functions_and_compares_the_others() {
     let a = fixture("add_even.10.bl.json");
     let b = fixture("add_even.stale.bl.json");
@@ -423,7 +412,6 @@ fn diff_refuses_stale_functions_and_compares_the_others() {
     assert_eq!(function(&diff, "main")["status"], "compared");
 }
 
-#[test]
 fn diff_compares_edge_profiles_edge_by_edge() {
     let scratch = Scratch::new("diff-edges");
     let b = scratch.path("b.edge.json");
@@ -449,7 +437,6 @@ fn diff_compares_edge_profiles_edge_by_edge() {
     );
 }
 
-#[test]
 fn diff_refuses_profiles_of_different_modes() {
     let a = fixture("add_even.10.bl.json");
     let b = fixture("add_even.10.edge.json");
@@ -467,7 +454,6 @@ fn diff_refuses_profiles_of_different_modes() {
     );
 }
 
-#[test]
 fn bad_files_are_refused_by_every_command() {
     let scratch = Scratch::new("bad");
     let good = fixture("add_even.10.bl.json");
@@ -591,7 +577,6 @@ fn has_lines(path: &Value, lines: &[u64]) -> bool {
 
 /// [PFP] §5.3, Figure 8: with two-digit years, ages go negative after 1999, so paths through both
 /// B (under 15) and D (college graduate) run only in the run that crosses 2000.
-#[test]
 fn y2k_diff_finds_the_paths_that_appear_after_1999() {
     let scratch = Scratch::new("y2k");
     let (pre, post) = (scratch.path("pre.json"), scratch.path("post.json"));
@@ -655,7 +640,6 @@ fn y2k_diff_finds_the_paths_that_appear_after_1999() {
     assert!(run.stdout.contains(&format!("{d} |         grads += 1;")));
 }
 
-#[test]
 fn merge_of_two_real_runs_adds_their_counts() {
     let scratch = Scratch::new("y2k-merge");
     let (one, two, merged) = (
@@ -773,7 +757,6 @@ fn source_readers(dir: &Scratch, p: &Path) -> Vec<(&'static str, Run)> {
         .collect()
 }
 
-#[test]
 fn a_source_without_the_profiled_bytes_is_never_shown() {
     let dir = Scratch::new("other-bytes");
     // The profile names lines up to 16: a file that has them, but not the profiled bytes.
@@ -814,7 +797,6 @@ fn a_source_without_the_profiled_bytes_is_never_shown() {
 
 /// A FIFO would block every reader forever and `/dev/zero` never ends; `/proc` files are
 /// made up as they are read. None is read: each command ends at once, saying why.
-#[test]
 fn a_source_that_is_not_a_regular_file_is_refused_at_once() {
     let dir = Scratch::new("special-source");
     let fifo = dir.file("fifo");
@@ -869,7 +851,6 @@ fn a_source_that_is_not_a_regular_file_is_refused_at_once() {
 
 /// `$'\e]0;PWNED\a3'` as a program argument sets a terminal's title if printed as it is; so
 /// does a source line. Reports escape them; a function name can only be an identifier.
-#[test]
 fn terminal_escapes_in_a_profile_do_not_reach_the_terminal() {
     let dir = Scratch::new("escapes");
     std::fs::write(
@@ -927,7 +908,6 @@ fn terminal_escapes_in_a_profile_do_not_reach_the_terminal() {
 
 /// The compiler takes a function name of any length; a name of 70,000 characters made
 /// `show` and `aodf` panic (a format width over `u16::MAX`). Table columns are cut at 80.
-#[test]
 fn function_names_of_any_length_fit_the_tables() {
     let dir = Scratch::new("long-name");
     let long = "f".repeat(70_000);
@@ -988,7 +968,6 @@ fn function_names_of_any_length_fit_the_tables() {
 
 /// Issue 52: counts that add up past 2^64 − 1 stay there, and `merge` says so on stderr rather
 /// than write the saturated counts silently.
-#[test]
 fn merge_warns_when_a_count_saturates() {
     let dir = Scratch::new("saturate");
     let source = root().join("programs/add_even.pl");
@@ -1034,7 +1013,6 @@ fn merge_warns_when_a_count_saturates() {
 
 /// `pcc profile show` fits `COLUMNS` (its notes wrap under their column), keeps the `--top`
 /// functions with the most executions, and says how many it left out.
-#[test]
 fn show_fits_columns_and_top_limits_the_function_table() {
     use std::process::Command;
     let scratch = Scratch::new("show-width");
@@ -1087,7 +1065,6 @@ fn show_fits_columns_and_top_limits_the_function_table() {
 
 /// `--color`: `always` colours a compile error in a pipe, `auto` does not, nor does `always`
 /// touch the JSON form; `NO_COLOR=` (empty) leaves `auto` as it is (no-color.org).
-#[test]
 fn color_follows_the_flag_no_color_and_term() {
     use std::process::Command;
     let scratch = Scratch::new("color");
@@ -1120,4 +1097,33 @@ fn color_follows_the_flag_no_color_and_term() {
         &[],
     );
     assert!(!json.contains('\x1b'), "{json}");
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        show_ranks_paths_hottest_first_with_shares_and_source,
+        show_top_n_keeps_the_hottest,
+        show_json_has_the_same_data,
+        show_ranks_edges_of_edge_profiles,
+        show_flags_truncated_functions,
+        show_without_the_source_lists_line_numbers_and_says_why_once,
+        merge_sums_counts,
+        merge_refuses_profiles_of_different_code,
+        diff_lists_paths_only_in_a_only_in_b_and_changed,
+        diff_json_has_the_same_data,
+        diff_refuses_stale_functions_and_compares_the_others,
+        diff_compares_edge_profiles_edge_by_edge,
+        diff_refuses_profiles_of_different_modes,
+        bad_files_are_refused_by_every_command,
+        y2k_diff_finds_the_paths_that_appear_after_1999,
+        merge_of_two_real_runs_adds_their_counts,
+        a_source_without_the_profiled_bytes_is_never_shown,
+        a_source_that_is_not_a_regular_file_is_refused_at_once,
+        terminal_escapes_in_a_profile_do_not_reach_the_terminal,
+        function_names_of_any_length_fit_the_tables,
+        merge_warns_when_a_count_saturates,
+        show_fits_columns_and_top_limits_the_function_table,
+        color_follows_the_flag_no_color_and_term
+    ]
 }

@@ -3,7 +3,7 @@
 //! about, a profile of another program refused), and version-1 files refused with a message
 //! that says what to do.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -45,7 +45,6 @@ fn edges(profile: &Value) -> Vec<(u64, u64, u64, u64, u64)> {
         .collect()
 }
 
-#[test]
 fn edge_profile_of_a_loop_with_an_if_names_blocks_and_real_lines() {
     let dir = Scratch::new("edge-min");
     std::fs::write(dir.path("edge_min.pl"), EDGE_MIN).unwrap();
@@ -129,7 +128,6 @@ fn profile_of(dir: &Scratch, file: &str, mode: &str, args: &[&str]) -> String {
     dir.file(&format!("{stem}.{mode}.profile.json"))
 }
 
-#[test]
 fn readers_warn_when_the_source_changed_or_is_gone() {
     let dir = Scratch::new("stale-source");
     let source = std::fs::read_to_string(root().join("programs/add_even.pl")).unwrap();
@@ -190,7 +188,6 @@ fn readers_warn_when_the_source_changed_or_is_gone() {
     );
 }
 
-#[test]
 fn a_profile_of_another_program_is_refused_naming_both() {
     let dir = Scratch::new("other-program");
     for name in ["add_even", "y2k"] {
@@ -263,7 +260,6 @@ fn a_profile_of_another_program_is_refused_naming_both() {
     );
 }
 
-#[test]
 fn version_1_profiles_are_refused_with_what_to_do() {
     let dir = Scratch::new("version-1");
     std::fs::copy(root().join("programs/add_even.pl"), dir.path("add_even.pl")).unwrap();
@@ -300,7 +296,6 @@ fn block_counts(profile: &Value) -> Vec<(u64, u64)> {
         .collect()
 }
 
-#[test]
 fn block_profiles_count_every_block_and_show_merge_and_diff_them() {
     let dir = Scratch::new("block");
     std::fs::write(dir.path("edge_min.pl"), EDGE_MIN).unwrap();
@@ -372,7 +367,6 @@ fn block_profiles_count_every_block_and_show_merge_and_diff_them() {
     assert!(same.stdout.contains("no differences"), "{}", same.stdout);
 }
 
-#[test]
 fn block_profiles_of_runs_cut_short_keep_the_counts_so_far() {
     let dir = Scratch::new("block-exit");
     let source = "fn main() {
@@ -393,4 +387,16 @@ fn block_profiles_of_runs_cut_short_keep_the_counts_so_far() {
         block_counts(&profile),
         vec![(0, 1), (1, 4), (2, 4), (3, 3), (4, 0), (5, 1), (6, 3)]
     );
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        edge_profile_of_a_loop_with_an_if_names_blocks_and_real_lines,
+        readers_warn_when_the_source_changed_or_is_gone,
+        a_profile_of_another_program_is_refused_naming_both,
+        version_1_profiles_are_refused_with_what_to_do,
+        block_profiles_count_every_block_and_show_merge_and_diff_them,
+        block_profiles_of_runs_cut_short_keep_the_counts_so_far
+    ]
 }

@@ -6,7 +6,7 @@
 //! and for an executable of `pcc build` (through `PCC_PROFILE_OUT`), and for `pcc profile merge`
 //! and `pcc pgo`.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::FileTypeExt;
@@ -116,7 +116,6 @@ fn assert_refused(scratch: &Scratch, out: &str, what: &str) {
     );
 }
 
-#[test]
 fn outputs_that_are_not_regular_files_are_refused_before_the_run() {
     let scratch = setup("refused", &["bl"]);
     if make_special(&scratch, "mkfifo", &[], "fifo") {
@@ -164,7 +163,6 @@ fn outputs_that_are_not_regular_files_are_refused_before_the_run() {
     assert!(!scratch.path("newdir").exists());
 }
 
-#[test]
 fn a_symbolic_link_is_written_through_and_stays() {
     let scratch = setup("symlink", &["bl"]);
     std::fs::write(scratch.path("real.json"), "old").unwrap();
@@ -215,7 +213,6 @@ fn a_symbolic_link_is_written_through_and_stays() {
     );
 }
 
-#[test]
 fn merge_and_pgo_refuse_outputs_that_are_not_regular_files() {
     let scratch = setup("commands", &[]);
     std::fs::create_dir(scratch.path("dir")).unwrap();
@@ -295,7 +292,6 @@ fn exe_command(dir: &Path, mode: &str, out: &str) -> Command {
     command
 }
 
-#[test]
 fn a_profile_that_cannot_be_written_at_the_end_makes_the_status_non_zero() {
     let scratch = setup("late", &["bl"]);
     for (how, make) in [
@@ -330,7 +326,6 @@ fn finished_profile(scratch: &Scratch, mode: &str) -> serde_json::Value {
     read_json(&scratch.path(&out))
 }
 
-#[test]
 fn signals_write_the_profile_then_end_the_process_by_the_signal() {
     let modes = ["bl", "edge", "kbl"];
     let scratch = setup("signals", &modes);
@@ -436,7 +431,6 @@ fn signals_write_the_profile_then_end_the_process_by_the_signal() {
 /// symbolic link another user planted at its default profile output: pcc follows links itself,
 /// so it applies the kernel's `fs.protected_symlinks` rule itself, and the program does not run.
 /// Skipped unless the tests run as root and `runuser` can act as the user nobody.
-#[test]
 fn a_link_another_user_planted_in_a_sticky_directory_is_refused() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let scratch = setup("planted", &["bl"]);
@@ -489,4 +483,16 @@ fn a_link_another_user_planted_in_a_sticky_directory_is_refused() {
             .file_type()
             .is_symlink()
     );
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        outputs_that_are_not_regular_files_are_refused_before_the_run,
+        a_symbolic_link_is_written_through_and_stays,
+        merge_and_pgo_refuse_outputs_that_are_not_regular_files,
+        a_profile_that_cannot_be_written_at_the_end_makes_the_status_non_zero,
+        signals_write_the_profile_then_end_the_process_by_the_signal,
+        a_link_another_user_planted_in_a_sticky_directory_is_refused
+    ]
 }

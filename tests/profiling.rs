@@ -19,13 +19,13 @@
 //! implies. Then come the specific cases:
 //! AddEvenNumbers, `(a || b) && (c || d)`, functions with 2^70 and 2^20 paths, recursion.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use common::{Run, Scratch, pl_files, root};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use pcc_lang::LineIndex;
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{Cfg, EdgeId, NodeId};
@@ -34,8 +34,8 @@ use pcc_profiler::profile::{FunctionProfile, Mode, ModeRecord, Profile, Storage}
 use pcc_profiler::regenerate::PathEnd;
 use pcc_stdlib::trace::LEAVE;
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<Trial> {
     let root = root();
     let mut trials = Vec::new();
     let mut dirs: Vec<String> = ["programs", "tests/fixtures/profiling", "tests/runtime"]
@@ -108,7 +108,7 @@ fn main() {
             .into_iter()
             .map(|(name, test)| Trial::test(name, test)),
     );
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 type Test = fn() -> Result<(), Failed>;

@@ -4,7 +4,7 @@
 //! counts worked out by hand and across modes. A test that needs a tool the machine lacks
 //! (Chromium, genhtml, Graphviz) is reported ignored, with the tool's name ([`main`]).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -986,60 +986,9 @@ struct NeedsTool {
 }
 
 /// The tests; those that need a tool this machine lacks are reported *ignored*, the tool named
-/// in the test's name (`cargo test --test report -- --ignored` runs them anyway, and they fail).
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let plain: Vec<(&str, fn())> = vec![
-        (
-            "report_is_self_contained_and_shows_the_profiles_counts",
-            report_is_self_contained_and_shows_the_profiles_counts,
-        ),
-        (
-            "edge_and_block_reports_count_blocks_like_the_bl_report",
-            edge_and_block_reports_count_blocks_like_the_bl_report,
-        ),
-        (
-            "compare_marks_new_vanished_and_changed_paths_as_diff_does",
-            compare_marks_new_vanished_and_changed_paths_as_diff_does,
-        ),
-        (
-            "annotate_prints_each_lines_count_without_colour_in_a_pipe",
-            annotate_prints_each_lines_count_without_colour_in_a_pipe,
-        ),
-        (
-            "every_mode_annotates_the_same_line_counts",
-            every_mode_annotates_the_same_line_counts,
-        ),
-        (
-            "annotate_counts_lines_as_gcov_does",
-            annotate_counts_lines_as_gcov_does,
-        ),
-        (
-            "edge_reports_show_where_activations_stopped",
-            edge_reports_show_where_activations_stopped,
-        ),
-        ("lcov_counts_are_the_profiles", lcov_counts_are_the_profiles),
-        (
-            "folded_stacks_sum_to_the_profiles_total",
-            folded_stacks_sum_to_the_profiles_total,
-        ),
-        (
-            "folded_stacks_of_a_deep_recursion",
-            folded_stacks_of_a_deep_recursion,
-        ),
-        (
-            "dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue",
-            dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue,
-        ),
-        (
-            "without_graphviz_a_large_cfg_says_what_to_install",
-            without_graphviz_a_large_cfg_says_what_to_install,
-        ),
-        (
-            "layouts_beyond_the_pages_budget_are_simpler_and_say_so",
-            layouts_beyond_the_pages_budget_are_simpler_and_say_so,
-        ),
-    ];
+/// in the test's name (`cargo test --test it -- --ignored` runs them anyway, and they fail).
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     let needing = [
         NeedsTool {
             name: "genhtml_renders_the_tracefile",
@@ -1069,10 +1018,21 @@ fn main() {
             Ok(())
         })
     };
-    let mut trials: Vec<libtest_mimic::Trial> = plain
-        .into_iter()
-        .map(|(name, test)| trial(name.to_string(), test))
-        .collect();
+    let mut trials = crate::plain_trials![
+        report_is_self_contained_and_shows_the_profiles_counts,
+        edge_and_block_reports_count_blocks_like_the_bl_report,
+        compare_marks_new_vanished_and_changed_paths_as_diff_does,
+        annotate_prints_each_lines_count_without_colour_in_a_pipe,
+        every_mode_annotates_the_same_line_counts,
+        annotate_counts_lines_as_gcov_does,
+        edge_reports_show_where_activations_stopped,
+        lcov_counts_are_the_profiles,
+        folded_stacks_sum_to_the_profiles_total,
+        folded_stacks_of_a_deep_recursion,
+        dot_with_a_profile_labels_counts_and_draws_the_hottest_path_in_blue,
+        without_graphviz_a_large_cfg_says_what_to_install,
+        layouts_beyond_the_pages_budget_are_simpler_and_say_so,
+    ];
     for t in needing {
         let name = match t.installed {
             true => t.name.to_string(),
@@ -1080,5 +1040,5 @@ fn main() {
         };
         trials.push(trial(name, t.test).with_ignored_flag(!t.installed));
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }

@@ -2,7 +2,7 @@
 //! X.stdout, X.stderr, X.exit beside it): passes and failures with their diffs, the summary and
 //! exit status, `--update`, `--timeout`, `--format json` and `--profile`.
 
-mod common;
+use crate::common;
 
 use common::{Scratch, json, pcc_in, read_json};
 
@@ -39,7 +39,6 @@ fn echo_test(scratch: &Scratch, name: &str) {
     write(scratch, &format!("{name}.exit"), "3\n");
 }
 
-#[test]
 fn passing_tests_use_args_stdin_and_every_expected_file() {
     let scratch = Scratch::new("pass");
     echo_test(&scratch, "echo");
@@ -66,7 +65,6 @@ fn passing_tests_use_args_stdin_and_every_expected_file() {
     assert_eq!(run.status, 0);
 }
 
-#[test]
 fn failures_show_a_diff_and_exit_with_1() {
     let scratch = Scratch::new("fail");
     echo_test(&scratch, "echo");
@@ -91,7 +89,6 @@ fn failures_show_a_diff_and_exit_with_1() {
     assert!(out.ends_with("0 passed, 3 failed\n"), "{out}");
 }
 
-#[test]
 fn update_writes_the_expected_files_and_removes_default_ones() {
     let scratch = Scratch::new("update");
     echo_test(&scratch, "echo");
@@ -126,7 +123,6 @@ fn update_writes_the_expected_files_and_removes_default_ones() {
     assert_eq!(run.status, 0, "{}", run.stdout);
 }
 
-#[test]
 fn a_run_past_the_timeout_is_killed_and_fails() {
     let scratch = Scratch::new("timeout");
     write(&scratch, "loops.pl", LOOPS);
@@ -143,7 +139,6 @@ fn a_run_past_the_timeout_is_killed_and_fails() {
     assert_eq!(run.status, 2, "{}", run.stderr);
 }
 
-#[test]
 fn json_format_for_graders() {
     let scratch = Scratch::new("json");
     echo_test(&scratch, "echo");
@@ -166,7 +161,6 @@ fn json_format_for_graders() {
     assert!(mismatch["diff"].as_str().unwrap().contains("-3\n+2\n"));
 }
 
-#[test]
 fn profiles_of_every_run_are_merged_per_program() {
     let scratch = Scratch::new("profile");
     // Two tests of the same program (a copy), and another program.
@@ -197,7 +191,6 @@ fn profiles_of_every_run_are_merged_per_program() {
     assert!(!scratch.path("b.bl.profile.json").exists());
 }
 
-#[test]
 fn missing_targets_are_errors() {
     let scratch = Scratch::new("missing");
     let run = pcc_in(&scratch.0, &["test", "nope"], "");
@@ -211,7 +204,6 @@ fn missing_targets_are_errors() {
 /// Issue 52: `X.stdin` that is a FIFO would block the program outside `--timeout` (opening it
 /// waits for a writer); a device never ends. Only regular files are taken, the others fail the
 /// test at once, saying why; so are expected files that are not regular files.
-#[test]
 fn inputs_that_are_not_regular_files_fail_at_once() {
     let scratch = Scratch::new("fifo-stdin");
     echo_test(&scratch, "echo");
@@ -243,7 +235,6 @@ fn inputs_that_are_not_regular_files_fail_at_once() {
 /// A program printing 200,000 wrong lines: the diff skips the common lines in linear time and
 /// shows at most 200 lines from the first difference, saying so (an O(N·D) diff of the whole
 /// took 29 s).
-#[test]
 fn a_long_wrong_output_gets_a_bounded_diff() {
     let scratch = Scratch::new("long-diff");
     write(
@@ -284,7 +275,6 @@ fn a_long_wrong_output_gets_a_bounded_diff() {
 /// A program printing forever is read to its end (so it never stalls on a full pipe) but
 /// only its first 4 MiB are kept: the timeout ends it, in bounded memory, and the result says
 /// the output was truncated. An output past 4 MiB fails the test even if it ends.
-#[test]
 fn a_runaway_output_is_truncated() {
     let scratch = Scratch::new("runaway");
     write(
@@ -332,7 +322,6 @@ fn a_runaway_output_is_truncated() {
 
 /// Issue 52: the merged profile is written here, so it names its source as found from here
 /// (each run recorded `X.pl`, relative to the test's folder): `show` and `annotate` find it.
-#[test]
 fn a_merged_profile_names_its_source_from_where_it_is_written() {
     let scratch = Scratch::new("profile-source");
     std::fs::create_dir(scratch.path("sub")).unwrap();
@@ -358,4 +347,21 @@ fn a_merged_profile_names_its_source_from_where_it_is_written() {
         "",
     );
     assert_eq!(run.stderr, "");
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        passing_tests_use_args_stdin_and_every_expected_file,
+        failures_show_a_diff_and_exit_with_1,
+        update_writes_the_expected_files_and_removes_default_ones,
+        a_run_past_the_timeout_is_killed_and_fails,
+        json_format_for_graders,
+        profiles_of_every_run_are_merged_per_program,
+        missing_targets_are_errors,
+        inputs_that_are_not_regular_files_fail_at_once,
+        a_long_wrong_output_gets_a_bounded_diff,
+        a_runaway_output_is_truncated,
+        a_merged_profile_names_its_source_from_where_it_is_written
+    ]
 }

@@ -5,7 +5,7 @@
 //! edge profile is checked (missing, stale) before it is used. Also `pcc profile aodf` and the
 //! other profile commands on tpp profiles.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -82,7 +82,6 @@ fn args(values: &[&str]) -> Vec<String> {
 
 /// [TPP] §4.1 / Fig. 9: 20 stacked conditionals, 17 of them biased, need a hash table under `bl`
 /// (2^20 paths) and an array under `tpp` (2^3 hot paths), with a cold counter for the rest.
-#[test]
 fn biased_stacked_conditionals_move_from_a_hash_table_to_an_array() {
     let dir = Scratch::new("stack");
     let (bl, tpp) = edge_bl_tpp(&dir, &fixture("biased_stack"), &[], &args(&["20000"]));
@@ -111,7 +110,6 @@ fn biased_stacked_conditionals_move_from_a_hash_table_to_an_array() {
 
 /// [TPP] §5: with a representative edge profile (the same input), AoDF ≥ 98%, and every hot
 /// path TPP measures has the count `bl` gives the path with the same lines.
-#[test]
 fn representative_edge_profile_attributes_almost_all_flow() {
     let dir = Scratch::new("aodf");
     let (bl, tpp) = edge_bl_tpp(&dir, &fixture("biased_stack"), &[], &args(&["20000"]));
@@ -129,7 +127,6 @@ fn representative_edge_profile_attributes_almost_all_flow() {
 
 /// [TPP] Fig. 2 / §4.2.2: a function whose paths are all obvious gets no code at all, and its
 /// path profile, derived from the edge profile, is `bl`'s.
-#[test]
 fn all_obvious_function_is_not_instrumented() {
     let dir = Scratch::new("obvious");
     let source = fixture("all_obvious");
@@ -157,7 +154,6 @@ fn all_obvious_function_is_not_instrumented() {
 
 /// `--emit mir --profile tpp` shows the code: a poisoning on the cold edges, and path ends that
 /// count into `min(id, cold)`.
-#[test]
 fn emitted_mir_shows_poisoning_and_clamped_counts() {
     let dir = Scratch::new("mir");
     let source = fixture("biased_stack");
@@ -185,7 +181,6 @@ fn emitted_mir_shows_poisoning_and_clamped_counts() {
 /// Runs that end in `exit()` or a runtime error (`tests/runtime/`, the profiling fixtures)
 /// mark the functions still running in the edge profile (`unfinished`): those fall back to
 /// `bl`.
-#[test]
 fn zero_thresholds_rebuild_the_bl_profile_of_every_program() {
     let programs: Vec<PathBuf> = ["programs", "tests/runtime", "tests/fixtures/profiling"]
         .iter()
@@ -223,7 +218,6 @@ fn zero_thresholds_rebuild_the_bl_profile_of_every_program() {
 
 /// docs/CLI.md: without `--edge-profile` and without `<stem>.edge.profile.json` here, tpp stops
 /// with the command that makes one; that command works, and then so does tpp.
-#[test]
 fn missing_edge_profile_gives_the_command_to_make_one() {
     let dir = Scratch::new("missing");
     let source = dir.path("add_even.pl");
@@ -270,7 +264,6 @@ fn missing_edge_profile_gives_the_command_to_make_one() {
 /// A function whose code changed since the edge profile (another cfg_hash), that was still
 /// running when the edge profile's run ended, or that the edge profile lacks, is refused with a
 /// warning and profiled like `bl`; the others use the plan.
-#[test]
 fn stale_or_missing_functions_fall_back_to_bl_with_a_warning() {
     let dir = Scratch::new("stale");
     let source = dir.path("prog.pl");
@@ -361,7 +354,6 @@ fn stale_or_missing_functions_fall_back_to_bl_with_a_warning() {
 }
 
 /// `pcc profile aodf`: a report per function and in total; bad arguments are errors.
-#[test]
 fn aodf_command_reports_and_refuses() {
     let dir = Scratch::new("aodf-cmd");
     edge_bl_tpp(&dir, &fixture("biased_stack"), &[], &args(&["5000"]));
@@ -406,7 +398,6 @@ fn aodf_command_reports_and_refuses() {
 
 /// `pcc profile show` marks obvious paths and reports cold counts; merge sums tpp profiles of
 /// the same plan and refuses others; diff refuses functions numbered from other edge profiles.
-#[test]
 fn profile_commands_on_tpp_profiles() {
     let dir = Scratch::new("commands");
     let source = fixture("biased_stack");
@@ -469,7 +460,6 @@ fn profile_commands_on_tpp_profiles() {
 }
 
 /// The flags are checked: thresholds are percentages.
-#[test]
 fn thresholds_are_percentages() {
     let dir = Scratch::new("flags");
     let source = root().join("programs/add_even.pl");
@@ -481,4 +471,20 @@ fn thresholds_are_percentages() {
     let out = pcc_in(&dir.0, &common::run_args(&source, &flags, &["3"]), "");
     assert_eq!(out.status, 2, "{}", out.stderr);
     assert!(out.stderr.contains("101"), "{}", out.stderr);
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        biased_stacked_conditionals_move_from_a_hash_table_to_an_array,
+        representative_edge_profile_attributes_almost_all_flow,
+        all_obvious_function_is_not_instrumented,
+        emitted_mir_shows_poisoning_and_clamped_counts,
+        zero_thresholds_rebuild_the_bl_profile_of_every_program,
+        missing_edge_profile_gives_the_command_to_make_one,
+        stale_or_missing_functions_fall_back_to_bl_with_a_warning,
+        aodf_command_reports_and_refuses,
+        profile_commands_on_tpp_profiles,
+        thresholds_are_percentages
+    ]
 }

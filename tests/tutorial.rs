@@ -5,7 +5,7 @@
 //! inside a line for any text (timings); a non-zero exit status is printed as a last line
 //! `[exit N]`. `PCC_BLESS=1` writes the actual outputs into the tutorial instead: read the diff.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;
@@ -92,7 +92,6 @@ fn copy_files(from: &Path, to: &Path) {
     }
 }
 
-#[test]
 fn every_command_of_the_tutorial_prints_what_it_shows() {
     let tutorial = root().join("docs/TUTORIAL.md");
     let text = std::fs::read_to_string(&tutorial).unwrap();
@@ -164,7 +163,6 @@ fn every_command_of_the_tutorial_prints_what_it_shows() {
     );
 }
 
-#[test]
 fn elisions_match_lines_and_text() {
     let expected = |lines: &[&str]| lines.iter().map(|l| l.to_string()).collect::<Vec<_>>();
     assert!(matches(
@@ -179,4 +177,12 @@ fn elisions_match_lines_and_text() {
     ));
     assert!(!matches(&expected(&["took ... s"]), &["took 1.5 ms!"]));
     assert!(!matches(&expected(&["ab...ba"]), &["aba"]));
+}
+
+/// This file's tests (`tests/main.rs` runs them).
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    crate::plain_trials![
+        every_command_of_the_tutorial_prints_what_it_shows,
+        elisions_match_lines_and_text
+    ]
 }

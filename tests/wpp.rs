@@ -16,26 +16,24 @@
 //! occurs in the trace and costs what it says), and what `show`, `merge`, `diff` and `pcc wpp`
 //! say about wpp and other profiles.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
+use std::process::Command;
 
 use common::{
-    Run, Scratch, functions, json, paths, pcc_in, pcc_run as run, program_args, program_trials,
-    read_json, root, sidecar,
+    Run, Scratch, functions, json, paths, pcc_in, program_args, program_trials, read_json, root,
+    run_args, run_command, sidecar,
 };
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
 /// Where the runtime writes the raw trace, relative to each run's working directory.
 const RAW_TRACE: &str = "wpp.raw.trace";
 
-fn main() {
-    // Before any thread starts: every `pcc` these tests run inherits it.
-    // SAFETY: no other thread exists yet.
-    unsafe { std::env::set_var("PCC_WPP_RAW_TRACE", RAW_TRACE) };
-    let args = Arguments::from_args();
+/// This file's trials (`tests/main.rs` runs them).
+pub fn trials() -> Vec<Trial> {
     let dirs = ["programs", "tests/runtime", "tests/fixtures/profiling"];
     let mut trials = program_trials(&dirs, check_program);
     trials.push(Trial::test("hot_subpaths_of_figure_5", figure_5));
@@ -48,7 +46,23 @@ fn main() {
         loop_path_total_frequency,
     ));
     trials.push(Trial::test("profile_commands_on_wpp_profiles", commands));
-    libtest_mimic::run(&args, trials).exit();
+    trials
+}
+
+/// `pcc run SOURCE FLAGS -- ARGS` in `dir`, whose wpp runtime also keeps the raw trace
+/// ([`RAW_TRACE`]).
+fn run(dir: &Path, source: &Path, flags: &[&str], args: &[String], stdin: &str) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pcc"));
+    (command.args(run_args(source, flags, args)))
+        .current_dir(dir)
+        .env("PCC_WPP_RAW_TRACE", RAW_TRACE);
+    let run = run_command(command, stdin).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !run.stderr.contains("panicked"),
+        "pcc panicked: {}",
+        run.stderr
+    );
+    run
 }
 
 /// `pcc ARGS` in `dir`.

@@ -1,8 +1,5 @@
-//! Helpers shared by the end-to-end tests (`mod common;` in each test file): the repository root,
-//! scratch directories, running `pcc` and reading what it writes.
-
-// Each test crate compiles this module and uses only a subset of it.
-#![allow(dead_code)]
+//! Helpers shared by the end-to-end tests: the repository root, scratch directories, running
+//! `pcc` and reading what it writes.
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};

@@ -2,7 +2,7 @@
 //! are dense and unique, regeneration inverts numbering, the spanning-tree instrumentation
 //! counts the same ids as plain increments, and edge counts are rebuilt exactly from chords.
 
-mod common;
+use crate::common;
 
 use common::{Rng, random_execution};
 use pcc_profiler::ball_larus::BallLarus;
