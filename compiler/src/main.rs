@@ -43,143 +43,25 @@ enum ColorArg {
 #[derive(Subcommand)]
 enum Command {
     /// Compile a program in memory (JIT) and run it; its exit status is pcc's.
-    Run {
-        /// The program to compile and run.
-        file: PathBuf,
-        #[command(flatten)]
-        compile: CompileArgs,
-        #[command(flatten)]
-        profile: ProfileArgs,
-        /// Print the program instead of running it: as MIR, as Cranelift IR after optimization,
-        /// or as machine code.
-        #[arg(long, value_enum)]
-        emit: Option<EmitArg>,
-        /// With --emit: only this function.
-        #[arg(long)]
-        function: Option<String>,
-        /// Testing: write every function entry, block entry and function exit to this file as
-        /// JSON (docs/TESTING.md).
-        #[arg(long, hide = true)]
-        trace_blocks: Option<PathBuf>,
-        /// What runs the program: compiled code (`jit`), or the reference interpreter of the
-        /// MIR as lowered (`interp`: slow, but obviously right; profiles bl, edge and block).
-        #[arg(long, value_enum, default_value = "jit")]
-        engine: EngineArg,
-        /// With --engine interp: print each block entered (function, block, line) on stderr.
-        #[arg(long)]
-        trace: bool,
-        /// Arguments for the program, after `--`.
-        #[arg(last = true)]
-        args: Vec<String>,
-    },
+    Run(RunArgs),
     /// Compile a program into a native executable, linked by the system C compiler (`$CC`, else
     /// `cc`); an instrumented one writes its profile when it ends (to `$PCC_PROFILE_OUT` if set).
-    Build {
-        /// The program to compile.
-        file: PathBuf,
-        /// The executable (or object file) to write.
-        #[arg(short = 'o', value_name = "EXE")]
-        output: PathBuf,
-        #[command(flatten)]
-        compile: CompileArgs,
-        #[command(flatten)]
-        profile: ProfileArgs,
-        /// Write only the object file to EXE, not linked (for `objdump -d`).
-        #[arg(long, value_enum)]
-        emit: Option<BuildEmitArg>,
-    },
+    Build(BuildArgs),
     /// Profile-guided recompilation in one command: train (a kbl profile of this input), run at
     /// -O N without and with --use-profile, and say what changed and what it gained (stderr);
     /// stdout and exit status are the guided run's.
-    Pgo {
-        /// The program to train, compile and run.
-        file: PathBuf,
-        /// Optimization level of both timed runs.
-        #[arg(short = 'O', value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
-        opt_level: u8,
-        /// The training run's k (k-iteration paths). A run of the same path k times in a row is
-        /// as long as the profile can show, and the unroller makes up to 16 copies for it; the
-        /// profile of branchy code grows about tenfold per extra level.
-        #[arg(long = "k", value_name = "K", default_value_t = 6,
-              value_parser = clap::value_parser!(u8).range(1..=64))]
-        k: u8,
-        /// Where to write the training run's profile, which is kept (default:
-        /// `<stem>.kbl.profile.json` here).
-        #[arg(long, value_name = "P")]
-        profile_out: Option<PathBuf>,
-        /// Arguments for the program, after `--`.
-        #[arg(last = true)]
-        args: Vec<String>,
-    },
+    Pgo(PgoArgs),
     /// Report every error in a program without running it.
-    Check {
-        /// The program to check.
-        file: PathBuf,
-        /// How errors are printed: as text, or one JSON object per error and line.
-        #[arg(long, value_enum, default_value = "human")]
-        error_format: ErrorFormatArg,
-    },
+    Check(CheckArgs),
     /// A language server for editors, on stdin and stdout (docs/EDITORS.md).
     Lsp,
     /// List every potential acyclic path of each function with its Ball-Larus id and source
     /// lines, or (--explain) show step by step how they are numbered.
-    Paths {
-        /// The program whose paths are listed.
-        file: PathBuf,
-        /// Only this function (default: all).
-        #[arg(long)]
-        function: Option<String>,
-        /// `text` to read, `json` for tools, or `dot`: each function's Ball-Larus DAG as a
-        /// Graphviz digraph.
-        #[arg(long, value_enum, default_value = "text")]
-        format: PathsFormat,
-        /// With --format dot: label blocks and edges with this profile's counts, edge widths by
-        /// count, and draw the hottest path in blue.
-        #[arg(long, value_name = "P")]
-        profile: Option<PathBuf>,
-        /// Teach the numbering step by step: the DAG, NumPaths, Val, the spanning tree and
-        /// chords, and one path regenerated (with --interesting P: PPP's numbering; with
-        /// --edge-profile P: TPP's).
-        #[arg(long, conflicts_with_all = ["format", "profile"])]
-        explain: bool,
-        /// With --explain: the path id to regenerate (default: the last).
-        #[arg(long, value_name = "ID", requires = "explain")]
-        path: Option<u64>,
-        /// With --explain: the path profile whose executed paths PPP finds interesting.
-        #[arg(
-            long,
-            value_name = "P",
-            requires = "explain",
-            conflicts_with = "edge_profile"
-        )]
-        interesting: Option<PathBuf>,
-        /// With --explain: the edge profile TPP plans from.
-        #[arg(long, value_name = "P", requires = "explain")]
-        edge_profile: Option<PathBuf>,
-    },
+    Paths(PathsArgs),
     /// Golden tests: run every X.pl (of the folders, or the files, given; default: here) with
     /// X.args and X.stdin, and compare stdout, stderr and exit status with X.stdout, X.stderr
     /// and X.exit.
-    Test {
-        /// Folders (every X.pl below them) and files to test (default: the current folder).
-        targets: Vec<PathBuf>,
-        /// Write the actual results as the expected files.
-        #[arg(long, conflicts_with = "profile")]
-        update: bool,
-        /// Kill a run after this many seconds (a failure); 0: no limit.
-        #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = parse_seconds)]
-        timeout: f64,
-        /// `text`: a line per test and the diffs; `json`: one object for graders.
-        #[arg(long, value_enum, default_value = "text")]
-        format: ReportFormat,
-        /// Profile every run and merge the profiles of each program into
-        /// `<stem>.<mode>.profile.json` here.
-        #[arg(long, value_parser = ["bl", "edge", "block", "ppp", "tpp", "kbl"])]
-        profile: Option<String>,
-        /// Passed on to every `pcc run`.
-        #[arg(long, value_enum, default_value = "human")]
-        error_format: ErrorFormatArg,
-    },
+    Test(TestArgs),
     /// Inspect and combine profiles.
     #[command(subcommand)]
     Profile(ProfileCommand),
@@ -188,111 +70,274 @@ enum Command {
     Wpp(WppCommand),
 }
 
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The program to compile and run.
+    file: PathBuf,
+    #[command(flatten)]
+    compile: CompileArgs,
+    #[command(flatten)]
+    profile: ProfileArgs,
+    /// Print the program instead of running it: as MIR, as Cranelift IR after optimization,
+    /// or as machine code.
+    #[arg(long, value_enum)]
+    emit: Option<EmitArg>,
+    /// With --emit: only this function.
+    #[arg(long)]
+    function: Option<String>,
+    /// Testing: write every function entry, block entry and function exit to this file as
+    /// JSON (docs/TESTING.md).
+    #[arg(long, hide = true)]
+    trace_blocks: Option<PathBuf>,
+    /// What runs the program: compiled code (`jit`), or the reference interpreter of the
+    /// MIR as lowered (`interp`: slow, but obviously right; profiles bl, edge and block).
+    #[arg(long, value_enum, default_value = "jit")]
+    engine: EngineArg,
+    /// With --engine interp: print each block entered (function, block, line) on stderr.
+    #[arg(long)]
+    trace: bool,
+    /// Arguments for the program, after `--`.
+    #[arg(last = true)]
+    args: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct BuildArgs {
+    /// The program to compile.
+    file: PathBuf,
+    /// The executable (or object file) to write.
+    #[arg(short = 'o', value_name = "EXE")]
+    output: PathBuf,
+    #[command(flatten)]
+    compile: CompileArgs,
+    #[command(flatten)]
+    profile: ProfileArgs,
+    /// Write only the object file to EXE, not linked (for `objdump -d`).
+    #[arg(long, value_enum)]
+    emit: Option<BuildEmitArg>,
+}
+
+#[derive(clap::Args)]
+struct PgoArgs {
+    /// The program to train, compile and run.
+    file: PathBuf,
+    /// Optimization level of both timed runs.
+    #[arg(short = 'O', value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=2))]
+    opt_level: u8,
+    /// The training run's k (k-iteration paths). A run of the same path k times in a row is
+    /// as long as the profile can show, and the unroller makes up to 16 copies for it; the
+    /// profile of branchy code grows about tenfold per extra level.
+    #[arg(long = "k", value_name = "K", default_value_t = 6,
+          value_parser = clap::value_parser!(u8).range(1..=64))]
+    k: u8,
+    /// Where to write the training run's profile, which is kept (default:
+    /// `<stem>.kbl.profile.json` here).
+    #[arg(long, value_name = "P")]
+    profile_out: Option<PathBuf>,
+    /// Arguments for the program, after `--`.
+    #[arg(last = true)]
+    args: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// The program to check.
+    file: PathBuf,
+    /// How errors are printed: as text, or one JSON object per error and line.
+    #[arg(long, value_enum, default_value = "human")]
+    error_format: ErrorFormatArg,
+}
+
+#[derive(clap::Args)]
+struct PathsArgs {
+    /// The program whose paths are listed.
+    file: PathBuf,
+    /// Only this function (default: all).
+    #[arg(long)]
+    function: Option<String>,
+    /// `text` to read, `json` for tools, or `dot`: each function's Ball-Larus DAG as a
+    /// Graphviz digraph.
+    #[arg(long, value_enum, default_value = "text")]
+    format: PathsFormat,
+    /// With --format dot: label blocks and edges with this profile's counts, edge widths by
+    /// count, and draw the hottest path in blue.
+    #[arg(long, value_name = "P")]
+    profile: Option<PathBuf>,
+    /// Teach the numbering step by step: the DAG, NumPaths, Val, the spanning tree and
+    /// chords, and one path regenerated (with --interesting P: PPP's numbering; with
+    /// --edge-profile P: TPP's).
+    #[arg(long, conflicts_with_all = ["format", "profile"])]
+    explain: bool,
+    /// With --explain: the path id to regenerate (default: the last).
+    #[arg(long, value_name = "ID", requires = "explain")]
+    path: Option<u64>,
+    /// With --explain: the path profile whose executed paths PPP finds interesting.
+    #[arg(
+        long,
+        value_name = "P",
+        requires = "explain",
+        conflicts_with = "edge_profile"
+    )]
+    interesting: Option<PathBuf>,
+    /// With --explain: the edge profile TPP plans from.
+    #[arg(long, value_name = "P", requires = "explain")]
+    edge_profile: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct TestArgs {
+    /// Folders (every X.pl below them) and files to test (default: the current folder).
+    targets: Vec<PathBuf>,
+    /// Write the actual results as the expected files.
+    #[arg(long, conflicts_with = "profile")]
+    update: bool,
+    /// Kill a run after this many seconds (a failure); 0: no limit.
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = parse_seconds)]
+    timeout: f64,
+    /// `text`: a line per test and the diffs; `json`: one object for graders.
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReportFormat,
+    /// Profile every run and merge the profiles of each program into
+    /// `<stem>.<mode>.profile.json` here.
+    #[arg(long, value_parser = ["bl", "edge", "block", "ppp", "tpp", "kbl"])]
+    profile: Option<String>,
+    /// Passed on to every `pcc run`.
+    #[arg(long, value_enum, default_value = "human")]
+    error_format: ErrorFormatArg,
+}
+
 #[derive(Subcommand)]
 enum WppCommand {
     /// Minimal hot subpaths: runs of at most L consecutive acyclic paths that cost at least C
     /// (frequency times the paths' MIR instruction counts), found on the grammar (Larus, Fig. 7).
-    Hot {
-        /// A profile of `pcc run --profile=wpp`.
-        profile: PathBuf,
-        /// C: the least cost of a hot subpath.
-        #[arg(long, value_name = "C")]
-        min_cost: u64,
-        /// L: the most acyclic paths in a subpath.
-        #[arg(long, value_name = "L", value_parser = clap::value_parser!(u64).range(1..))]
-        max_len: u64,
-        /// The fewest acyclic paths in a reported subpath.
-        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
-        min_len: u64,
-        /// A table, or JSON: the same, with the grammar rule each subpath was first found at.
-        #[arg(long, value_enum, default_value = "text")]
-        format: ReportFormat,
-    },
+    Hot(HotArgs),
     /// The whole acyclic-path trace, one path per line: `FUNCTION PATH_ID`.
-    Expand {
-        /// A profile of `pcc run --profile=wpp`.
-        profile: PathBuf,
-    },
+    Expand(ExpandArgs),
+}
+
+#[derive(clap::Args)]
+struct HotArgs {
+    /// A profile of `pcc run --profile=wpp`.
+    profile: PathBuf,
+    /// C: the least cost of a hot subpath.
+    #[arg(long, value_name = "C")]
+    min_cost: u64,
+    /// L: the most acyclic paths in a subpath.
+    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u64).range(1..))]
+    max_len: u64,
+    /// The fewest acyclic paths in a reported subpath.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    min_len: u64,
+    /// A table, or JSON: the same, with the grammar rule each subpath was first found at.
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReportFormat,
+}
+
+#[derive(clap::Args)]
+struct ExpandArgs {
+    /// A profile of `pcc run --profile=wpp`.
+    profile: PathBuf,
 }
 
 #[derive(Subcommand)]
 enum ProfileCommand {
     /// The hottest paths first, with their source lines and share of all path executions.
-    Show {
-        /// The profile to show.
-        profile: PathBuf,
-        /// How many of the hottest paths (edges, blocks) and functions to list (default: all).
-        #[arg(long, value_name = "N")]
-        top: Option<usize>,
-        /// Tables, or the same data as JSON.
-        #[arg(long, value_enum, default_value = "text")]
-        format: ReportFormat,
-    },
+    Show(ShowArgs),
     /// Sum the counts of profiles of the same program and mode.
-    Merge {
-        /// The profiles to add up.
-        #[arg(required = true, num_args = 1..)]
-        profiles: Vec<PathBuf>,
-        /// The merged profile to write.
-        #[arg(short = 'o', long = "output", value_name = "OUT")]
-        output: PathBuf,
-    },
+    Merge(MergeArgs),
     /// Path spectra comparison: paths only in A, only in B, and count changes.
-    Diff {
-        /// The first profile.
-        a: PathBuf,
-        /// The second profile, of the same program and mode.
-        b: PathBuf,
-        /// Tables, or the same data as JSON.
-        #[arg(long, value_enum, default_value = "text")]
-        format: ReportFormat,
-    },
+    Diff(DiffArgs),
     /// Attribution of definite flow (TPP paper §5): how much of a bl profile's flow a tpp
     /// profile of the same program attributes to the right paths.
-    Aodf {
-        /// A profile of `pcc run --profile=tpp`.
-        tpp: PathBuf,
-        /// A profile of `pcc run --profile=bl` of the same program (and, usually, input).
-        bl: PathBuf,
-        /// A table, or the same data as JSON.
-        #[arg(long, value_enum, default_value = "text")]
-        format: ReportFormat,
-    },
+    Aodf(AodfArgs),
     /// One self-contained HTML page (no network needed): the summary, per function its
     /// heat-coloured source, executed paths and CFG (choose a path to highlight it), the mode's
     /// own section and, with --compare, the two runs' path spectra side by side.
-    Report {
-        /// The profile to report on.
-        profile: PathBuf,
-        /// Another profile of the same program: path spectra side by side (same mode), or the
-        /// AoDF (a tpp profile compared with a bl one).
-        #[arg(long, value_name = "Q")]
-        compare: Option<PathBuf>,
-        /// The HTML file to write.
-        #[arg(short = 'o', long = "output", value_name = "HTML")]
-        output: PathBuf,
-    },
+    Report(ReportArgs),
     /// The profiled source with each line's count and share, like gcov or `perf annotate`.
-    Annotate {
-        /// The profile whose counts annotate the source.
-        profile: PathBuf,
-        /// Only this function (default: all, hottest first).
-        #[arg(long)]
-        function: Option<String>,
-    },
+    Annotate(AnnotateArgs),
     /// Write the profile for other viewers: `lcov` (a tracefile for genhtml and editors'
     /// coverage views) or `folded` (one stack per executed path, for flame graphs and
     /// speedscope).
-    Export {
-        /// The profile to export.
-        profile: PathBuf,
-        /// `lcov` (line, branch and function counts) or `folded` (stacks of paths).
-        #[arg(long, value_enum)]
-        format: ExportFormat,
-        /// Where to write (default: stdout).
-        #[arg(short = 'o', long = "output", value_name = "OUT")]
-        output: Option<PathBuf>,
-    },
+    Export(ExportArgs),
+}
+
+#[derive(clap::Args)]
+struct ShowArgs {
+    /// The profile to show.
+    profile: PathBuf,
+    /// How many of the hottest paths (edges, blocks) and functions to list (default: all).
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
+    /// Tables, or the same data as JSON.
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReportFormat,
+}
+
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// The profiles to add up.
+    #[arg(required = true, num_args = 1..)]
+    profiles: Vec<PathBuf>,
+    /// The merged profile to write.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    output: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct DiffArgs {
+    /// The first profile.
+    a: PathBuf,
+    /// The second profile, of the same program and mode.
+    b: PathBuf,
+    /// Tables, or the same data as JSON.
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReportFormat,
+}
+
+#[derive(clap::Args)]
+struct AodfArgs {
+    /// A profile of `pcc run --profile=tpp`.
+    tpp: PathBuf,
+    /// A profile of `pcc run --profile=bl` of the same program (and, usually, input).
+    bl: PathBuf,
+    /// A table, or the same data as JSON.
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReportFormat,
+}
+
+#[derive(clap::Args)]
+struct ReportArgs {
+    /// The profile to report on.
+    profile: PathBuf,
+    /// Another profile of the same program: path spectra side by side (same mode), or the
+    /// AoDF (a tpp profile compared with a bl one).
+    #[arg(long, value_name = "Q")]
+    compare: Option<PathBuf>,
+    /// The HTML file to write.
+    #[arg(short = 'o', long = "output", value_name = "HTML")]
+    output: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct AnnotateArgs {
+    /// The profile whose counts annotate the source.
+    profile: PathBuf,
+    /// Only this function (default: all, hottest first).
+    #[arg(long)]
+    function: Option<String>,
+}
+
+#[derive(clap::Args)]
+struct ExportArgs {
+    /// The profile to export.
+    profile: PathBuf,
+    /// `lcov` (line, branch and function counts) or `folded` (stacks of paths).
+    #[arg(long, value_enum)]
+    format: ExportFormat,
+    /// Where to write (default: stdout).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    output: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -435,174 +480,152 @@ fn main() {
         ColorArg::Always => pcc::terminal::ColorChoice::Always,
         ColorArg::Never => pcc::terminal::ColorChoice::Never,
     });
-    let status = match cli.command {
-        Command::Check { file, error_format } => {
-            exit_status(driver::check(&file, error_format.into()))
+    std::process::exit(cli.command.run())
+}
+
+impl Command {
+    /// Runs the command; pcc's exit status.
+    fn run(self) -> i32 {
+        match self {
+            Command::Run(args) => args.run(),
+            Command::Build(args) => args.run(),
+            Command::Pgo(args) => args.run(),
+            Command::Check(args) => {
+                exit_status(driver::check(&args.file, args.error_format.into()))
+            }
+            Command::Lsp => pcc::lsp::run(),
+            Command::Paths(args) => args.run(),
+            Command::Test(args) => args.run(),
+            Command::Profile(command) => command.run(),
+            Command::Wpp(command) => command.run(),
         }
-        Command::Lsp => pcc::lsp::run(),
-        Command::Run {
-            file,
-            compile,
-            profile,
-            emit,
-            function,
-            trace_blocks,
-            engine,
-            trace,
-            args,
-        } => {
-            let options = driver_options(compile, profile, trace_blocks);
-            let result = if trace && !matches!(engine, EngineArg::Interp) {
-                Err(Failure::Error("--trace needs --engine interp".into()))
-            } else {
-                match emit {
-                    Some(stage) => {
-                        let stage = match stage {
-                            EmitArg::Mir => Emit::Mir,
-                            EmitArg::Clif => Emit::Clif,
-                            EmitArg::Asm => Emit::Asm,
-                        };
-                        driver::emit(&file, &options, stage, function.as_deref())
-                    }
-                    None => match engine {
-                        EngineArg::Jit => driver::run(&file, &options, args),
-                        EngineArg::Interp => driver::interpret(&file, &options, args, trace),
-                    },
+    }
+}
+
+impl RunArgs {
+    fn run(self) -> i32 {
+        let options = driver_options(self.compile, self.profile, self.trace_blocks);
+        let file = &self.file;
+        let result = if self.trace && !matches!(self.engine, EngineArg::Interp) {
+            Err(Failure::Error("--trace needs --engine interp".into()))
+        } else {
+            match self.emit {
+                Some(stage) => {
+                    let stage = match stage {
+                        EmitArg::Mir => Emit::Mir,
+                        EmitArg::Clif => Emit::Clif,
+                        EmitArg::Asm => Emit::Asm,
+                    };
+                    driver::emit(file, &options, stage, self.function.as_deref())
                 }
-            };
-            exit_status(result)
-        }
-        Command::Build {
-            file,
-            output,
-            compile,
-            profile,
-            emit,
-        } => {
-            let options = driver_options(compile, profile, None);
-            let what = match emit {
-                Some(BuildEmitArg::Obj) => driver::BuildOutput::Object,
-                None => driver::BuildOutput::Executable,
-            };
-            exit_status(driver::build(&file, &options, &output, what))
-        }
-        Command::Pgo {
-            file,
-            opt_level,
-            k,
-            profile_out,
-            args,
-        } => {
-            let profile_out = profile_out.unwrap_or_else(|| {
-                driver::default_profile_path(&file.display().to_string(), Mode::Kbl).into()
-            });
-            let options = commands::pgo::PgoOptions {
-                opt_level,
-                k,
-                profile_out: &profile_out,
-            };
-            commands::pgo::run(&file, &options, &args)
-        }
-        Command::Paths {
-            file,
-            function,
-            explain: true,
-            path,
-            interesting,
-            edge_profile,
-            ..
-        } => {
-            let guide = match (interesting, edge_profile) {
+                None => match self.engine {
+                    EngineArg::Jit => driver::run(file, &options, self.args),
+                    EngineArg::Interp => driver::interpret(file, &options, self.args, self.trace),
+                },
+            }
+        };
+        exit_status(result)
+    }
+}
+
+impl BuildArgs {
+    fn run(self) -> i32 {
+        let options = driver_options(self.compile, self.profile, None);
+        let what = match self.emit {
+            Some(BuildEmitArg::Obj) => driver::BuildOutput::Object,
+            None => driver::BuildOutput::Executable,
+        };
+        exit_status(driver::build(&self.file, &options, &self.output, what))
+    }
+}
+
+impl PgoArgs {
+    fn run(self) -> i32 {
+        let profile_out = self.profile_out.unwrap_or_else(|| {
+            driver::default_profile_path(&self.file.display().to_string(), Mode::Kbl).into()
+        });
+        let options = commands::pgo::PgoOptions {
+            opt_level: self.opt_level,
+            k: self.k,
+            profile_out: &profile_out,
+        };
+        commands::pgo::run(&self.file, &options, &self.args)
+    }
+}
+
+impl PathsArgs {
+    fn run(self) -> i32 {
+        let function = self.function.as_deref();
+        if self.explain {
+            let guide = match (self.interesting, self.edge_profile) {
                 (Some(p), _) => commands::explain::Guide::Interesting(p),
                 (None, Some(p)) => commands::explain::Guide::EdgeProfile(p),
                 (None, None) => commands::explain::Guide::None,
             };
-            commands::explain::run(&file, function.as_deref(), path, &guide)
+            return commands::explain::run(&self.file, function, self.path, &guide);
         }
-        Command::Paths {
-            file,
-            function,
-            format,
-            profile,
-            ..
-        } => {
-            let format = match format {
-                PathsFormat::Text => commands::paths::Format::Text,
-                PathsFormat::Json => commands::paths::Format::Json,
-                PathsFormat::Dot => commands::paths::Format::Dot,
-            };
-            commands::paths::run(&file, function.as_deref(), format, profile.as_deref())
-        }
-        Command::Test {
-            targets,
-            update,
-            timeout,
-            format,
-            profile,
-            error_format,
-        } => {
-            let options = commands::test::Options {
-                update,
-                timeout: (timeout > 0.0).then(|| std::time::Duration::from_secs_f64(timeout)),
-                json: json(format),
-                profile: profile.map(|mode| mode.parse::<Mode>().expect("clap checked the mode")),
-                json_errors: matches!(error_format, ErrorFormatArg::Json),
-            };
-            commands::test::run(&targets, &options)
-        }
-        Command::Profile(command) => match command {
-            ProfileCommand::Show {
-                profile,
-                top,
-                format,
-            } => commands::profile::show(&profile, top, json(format)),
-            ProfileCommand::Merge { profiles, output } => {
-                commands::profile::merge(&profiles, &output)
+        let format = match self.format {
+            PathsFormat::Text => commands::paths::Format::Text,
+            PathsFormat::Json => commands::paths::Format::Json,
+            PathsFormat::Dot => commands::paths::Format::Dot,
+        };
+        commands::paths::run(&self.file, function, format, self.profile.as_deref())
+    }
+}
+
+impl TestArgs {
+    fn run(self) -> i32 {
+        let options = commands::test::Options {
+            update: self.update,
+            timeout: (self.timeout > 0.0).then(|| std::time::Duration::from_secs_f64(self.timeout)),
+            json: json(self.format),
+            profile: (self.profile)
+                .map(|mode| mode.parse::<Mode>().expect("clap checked the mode")),
+            json_errors: matches!(self.error_format, ErrorFormatArg::Json),
+        };
+        commands::test::run(&self.targets, &options)
+    }
+}
+
+impl ProfileCommand {
+    fn run(self) -> i32 {
+        match self {
+            ProfileCommand::Show(a) => commands::profile::show(&a.profile, a.top, json(a.format)),
+            ProfileCommand::Merge(a) => commands::profile::merge(&a.profiles, &a.output),
+            ProfileCommand::Diff(a) => commands::profile::diff(&a.a, &a.b, json(a.format)),
+            ProfileCommand::Aodf(a) => commands::aodf::run(&a.tpp, &a.bl, json(a.format)),
+            ProfileCommand::Report(a) => {
+                commands::report::run(&a.profile, a.compare.as_deref(), &a.output)
             }
-            ProfileCommand::Diff { a, b, format } => commands::profile::diff(&a, &b, json(format)),
-            ProfileCommand::Aodf { tpp, bl, format } => {
-                commands::aodf::run(&tpp, &bl, json(format))
+            ProfileCommand::Annotate(a) => {
+                commands::annotate::run(&a.profile, a.function.as_deref())
             }
-            ProfileCommand::Report {
-                profile,
-                compare,
-                output,
-            } => commands::report::run(&profile, compare.as_deref(), &output),
-            ProfileCommand::Annotate { profile, function } => {
-                commands::annotate::run(&profile, function.as_deref())
-            }
-            ProfileCommand::Export {
-                profile,
-                format,
-                output,
-            } => {
-                let format = match format {
+            ProfileCommand::Export(a) => {
+                let format = match a.format {
                     ExportFormat::Lcov => commands::export::Format::Lcov,
                     ExportFormat::Folded => commands::export::Format::Folded,
                 };
-                commands::export::run(&profile, format, output.as_deref())
+                commands::export::run(&a.profile, format, a.output.as_deref())
             }
-        },
-        Command::Wpp(command) => match command {
-            WppCommand::Hot {
-                profile,
-                min_cost,
-                max_len,
-                min_len,
-                format,
-            } => {
+        }
+    }
+}
+
+impl WppCommand {
+    fn run(self) -> i32 {
+        match self {
+            WppCommand::Hot(a) => {
                 let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
                 let params = pcc_profiler::wpp::HotParams {
-                    min_cost,
-                    max_len: size(max_len),
-                    min_len: size(min_len),
+                    min_cost: a.min_cost,
+                    max_len: size(a.max_len),
+                    min_len: size(a.min_len),
                 };
-                commands::wpp::hot(&profile, params, json(format))
+                commands::wpp::hot(&a.profile, params, json(a.format))
             }
-            WppCommand::Expand { profile } => commands::wpp::expand(&profile),
-        },
-    };
-    std::process::exit(status)
+            WppCommand::Expand(a) => commands::wpp::expand(&a.profile),
+        }
+    }
 }
 
 /// pcc's exit status for what a command of the driver returned: the status it chose (the

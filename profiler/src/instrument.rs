@@ -139,6 +139,27 @@ impl PathPlan {
     pub fn dead_end_ops(&self, node: NodeId) -> &[PathOp] {
         &self.dead_end_ops[node.0]
     }
+
+    /// The ids the plan's code counts, in order, along `execution` (the CFG edges taken from the
+    /// entry) and then at `dead_end` if the run ends there rather than stopping inside its last
+    /// node: what the instrumented program counts, for checking a plan against
+    /// [`BallLarus::path_ids_of_execution`].
+    pub fn counted_ids(&self, execution: &[EdgeId], dead_end: Option<NodeId>) -> Vec<u64> {
+        let mut r = 0i64;
+        let mut counted = Vec::new();
+        let ops = (execution.iter())
+            .flat_map(|&e| self.edge_ops(e))
+            .chain(dead_end.into_iter().flat_map(|v| self.dead_end_ops(v)));
+        for op in ops {
+            match *op {
+                PathOp::Set(c) => r = c,
+                PathOp::Add(c) => r = r.wrapping_add(c),
+                PathOp::CountAdd(c) => counted.push(r.wrapping_add(c) as u64),
+                PathOp::CountConst(id) => counted.push(id),
+            }
+        }
+        counted
+    }
 }
 
 /// Step 1: maximum spanning tree of the DAG plus EXIT→ENTRY (the last index), which is forced in.
@@ -252,28 +273,9 @@ mod tests {
     use crate::estimate::static_edge_weights;
     use crate::examples::{add_even_numbers, ppp_figure_3};
 
-    /// Runs the plan's code along an execution (CFG edges from the entry) and returns the ids
-    /// it counts.
+    /// The ids the plan counts along an execution that ends where its last edge goes.
     fn simulate(cfg: &Cfg, plan: &PathPlan, execution: &[EdgeId]) -> Vec<u64> {
-        let mut r = 0i64;
-        let mut counted = Vec::new();
-        let mut run = |ops: &[PathOp], r: &mut i64| {
-            for op in ops {
-                match *op {
-                    PathOp::Set(c) => *r = c,
-                    PathOp::Add(c) => *r = r.wrapping_add(c),
-                    PathOp::CountAdd(c) => counted.push(r.wrapping_add(c) as u64),
-                    PathOp::CountConst(id) => counted.push(id),
-                }
-            }
-        };
-        for &e in execution {
-            run(plan.edge_ops(e), &mut r);
-        }
-        if let Some(&last) = execution.last() {
-            run(plan.dead_end_ops(cfg.edge(last).to), &mut r);
-        }
-        counted
+        plan.counted_ids(execution, execution.last().map(|&e| cfg.edge(e).to))
     }
 
     #[test]

@@ -323,6 +323,50 @@ pub enum Rvalue {
     },
 }
 
+/// The body of [`Rvalue::operands`] and [`Rvalue::operands_mut`], which differ only in
+/// borrowing (`$iter` is `iter` or `iter_mut`).
+macro_rules! rvalue_operands {
+    ($value:expr, $iter:ident) => {
+        match $value {
+            Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
+            Rvalue::Binary(_, a, b) => vec![a, b],
+            Rvalue::Global(_) => Vec::new(),
+            Rvalue::Index { base, index, .. } => vec![base, index],
+            Rvalue::Field { object, .. } => vec![object],
+            Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.$iter().collect(),
+            Rvalue::ArrayRepeat { value, count } => vec![value, count],
+            Rvalue::Window { window, id, .. } => vec![window, id],
+        }
+    };
+}
+
+/// The body of [`StatementKind::operands`] and [`StatementKind::operands_mut`] (`$operands`
+/// and `$iter` name the borrowing methods).
+macro_rules! statement_operands {
+    ($value:expr, $operands:ident, $iter:ident) => {
+        match $value {
+            StatementKind::Assign(_, rvalue) => rvalue.$operands(),
+            StatementKind::SetGlobal(_, op)
+            | StatementKind::Count { index: op, .. }
+            | StatementKind::CountOrCold { index: op, .. }
+            | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
+            StatementKind::CountBy { index, amount, .. } => vec![index, amount],
+            StatementKind::SetIndex {
+                array,
+                index,
+                value,
+                ..
+            } => vec![array, index, value],
+            StatementKind::SetField { object, value, .. } => vec![object, value],
+            StatementKind::Call { args, .. } => args.$iter().collect(),
+            StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
+            StatementKind::CountStop { .. }
+            | StatementKind::Trace(_)
+            | StatementKind::Stream(_) => Vec::new(),
+        }
+    };
+}
+
 impl Rvalue {
     /// Whether evaluating it makes a new array or struct.
     pub fn makes_object(&self) -> bool {
@@ -334,30 +378,12 @@ impl Rvalue {
 
     /// The operands the rvalue reads, in evaluation order.
     pub fn operands(&self) -> Vec<&Operand> {
-        match self {
-            Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
-            Rvalue::Binary(_, a, b) => vec![a, b],
-            Rvalue::Global(_) => Vec::new(),
-            Rvalue::Index { base, index, .. } => vec![base, index],
-            Rvalue::Field { object, .. } => vec![object],
-            Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter().collect(),
-            Rvalue::ArrayRepeat { value, count } => vec![value, count],
-            Rvalue::Window { window, id, .. } => vec![window, id],
-        }
+        rvalue_operands!(self, iter)
     }
 
     /// The operands, for rewriting.
     pub fn operands_mut(&mut self) -> Vec<&mut Operand> {
-        match self {
-            Rvalue::Use(a) | Rvalue::Unary(_, a) => vec![a],
-            Rvalue::Binary(_, a, b) => vec![a, b],
-            Rvalue::Global(_) => Vec::new(),
-            Rvalue::Index { base, index, .. } => vec![base, index],
-            Rvalue::Field { object, .. } => vec![object],
-            Rvalue::ArrayLit(ops) | Rvalue::New { fields: ops, .. } => ops.iter_mut().collect(),
-            Rvalue::ArrayRepeat { value, count } => vec![value, count],
-            Rvalue::Window { window, id, .. } => vec![window, id],
-        }
+        rvalue_operands!(self, iter_mut)
     }
 }
 
@@ -386,50 +412,12 @@ impl StatementKind {
 
     /// The operands the statement reads, in evaluation order.
     pub fn operands(&self) -> Vec<&Operand> {
-        match self {
-            StatementKind::Assign(_, rvalue) => rvalue.operands(),
-            StatementKind::SetGlobal(_, op)
-            | StatementKind::Count { index: op, .. }
-            | StatementKind::CountOrCold { index: op, .. }
-            | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
-            StatementKind::CountBy { index, amount, .. } => vec![index, amount],
-            StatementKind::SetIndex {
-                array,
-                index,
-                value,
-                ..
-            } => vec![array, index, value],
-            StatementKind::SetField { object, value, .. } => vec![object, value],
-            StatementKind::Call { args, .. } => args.iter().collect(),
-            StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
-            StatementKind::CountStop { .. }
-            | StatementKind::Trace(_)
-            | StatementKind::Stream(_) => Vec::new(),
-        }
+        statement_operands!(self, operands, iter)
     }
 
     /// The operands, for rewriting.
     pub fn operands_mut(&mut self) -> Vec<&mut Operand> {
-        match self {
-            StatementKind::Assign(_, rvalue) => rvalue.operands_mut(),
-            StatementKind::SetGlobal(_, op)
-            | StatementKind::Count { index: op, .. }
-            | StatementKind::CountOrCold { index: op, .. }
-            | StatementKind::Stream(StreamEvent::Path { id: op, .. }) => vec![op],
-            StatementKind::CountBy { index, amount, .. } => vec![index, amount],
-            StatementKind::SetIndex {
-                array,
-                index,
-                value,
-                ..
-            } => vec![array, index, value],
-            StatementKind::SetField { object, value, .. } => vec![object, value],
-            StatementKind::Call { args, .. } => args.iter_mut().collect(),
-            StatementKind::CountPpp { ppp, bl, .. } => vec![ppp, bl],
-            StatementKind::CountStop { .. }
-            | StatementKind::Trace(_)
-            | StatementKind::Stream(_) => Vec::new(),
-        }
+        statement_operands!(self, operands_mut, iter_mut)
     }
 
     /// Whether the statement only counts or reports for a profile or a trace: the optimizer's

@@ -5,7 +5,7 @@
 use pcc_profiler::ball_larus::BallLarus;
 use pcc_profiler::cfg::{Cfg, EdgeId, NodeId};
 use pcc_profiler::estimate::static_edge_weights;
-use pcc_profiler::instrument::{PathOp, PathPlan};
+use pcc_profiler::instrument::PathPlan;
 
 /// A small deterministic generator (no dependency needed).
 struct Rng(u64);
@@ -42,25 +42,6 @@ fn random_cfg(rng: &mut Rng) -> Cfg {
     Cfg::from_edges(n + 1, 0, n, &edges).unwrap()
 }
 
-/// The ids counted along `execution` (CFG edges from the entry), plus the dead-end code if the
-/// run ends at a dead end rather than stopping inside its last node.
-fn simulate(plan: &PathPlan, execution: &[EdgeId], dead_end: Option<NodeId>) -> Vec<u64> {
-    let mut r = 0i64;
-    let mut counted = Vec::new();
-    let ops = execution
-        .iter()
-        .flat_map(|&e| plan.edge_ops(e))
-        .chain(dead_end.into_iter().flat_map(|v| plan.dead_end_ops(v)));
-    for op in ops {
-        match *op {
-            PathOp::Set(c) => r = c,
-            PathOp::Add(c) => r = r.wrapping_add(c),
-            PathOp::CountAdd(c) => counted.push(r.wrapping_add(c) as u64),
-            PathOp::CountConst(id) => counted.push(id),
-        }
-    }
-    counted
-}
 
 #[test]
 fn runs_that_stop_count_only_finished_paths() {
@@ -88,8 +69,8 @@ fn runs_that_stop_count_only_finished_paths() {
         if !execution.is_empty() && (v == cfg.exit() || cfg.succs(v).is_empty()) {
             let end = (v != cfg.exit()).then_some(v);
             let ids = numbering.path_ids_of_execution(&cfg, &execution);
-            assert_eq!(simulate(&plan, &execution, end), ids);
-            assert_eq!(simulate(&plain, &execution, end), ids);
+            assert_eq!(plan.counted_ids(&execution, end), ids);
+            assert_eq!(plain.counted_ids(&execution, end), ids);
         }
         // Stopping inside any node where the program may stop loses only the path in progress.
         for k in 1..=execution.len() {
@@ -104,7 +85,7 @@ fn runs_that_stop_count_only_finished_paths() {
                 finished.pop();
             }
             assert_eq!(
-                simulate(&plan, prefix, None),
+                plan.counted_ids(prefix, None),
                 finished,
                 "cfg {cfg:?}, may stop {may_stop:?}, stopped inside {inside:?} after {prefix:?}"
             );

@@ -10,7 +10,7 @@ use pcc_profiler::cfg::{Cfg, EdgeId};
 use pcc_profiler::edge_profile::EdgeProfilePlan;
 use pcc_profiler::estimate::static_edge_weights;
 use pcc_profiler::examples::stacked_ifs;
-use pcc_profiler::instrument::{PathOp, PathPlan};
+use pcc_profiler::instrument::PathPlan;
 use pcc_profiler::regenerate::PathEnd;
 use proptest::prelude::*;
 
@@ -19,27 +19,9 @@ fn random_cfg() -> impl Strategy<Value = Cfg> {
     common::random_cfg(2..10, 0)
 }
 
-/// Runs the plan's code along an execution and returns the ids it counts.
+/// The ids the plan counts along an execution that ends where its last edge goes.
 fn simulate(cfg: &Cfg, plan: &PathPlan, execution: &[EdgeId]) -> Vec<u64> {
-    let mut r = 0i64;
-    let mut counted = Vec::new();
-    let mut run = |ops: &[PathOp], r: &mut i64| {
-        for op in ops {
-            match *op {
-                PathOp::Set(c) => *r = c,
-                PathOp::Add(c) => *r = r.wrapping_add(c),
-                PathOp::CountAdd(c) => counted.push(r.wrapping_add(c) as u64),
-                PathOp::CountConst(id) => counted.push(id),
-            }
-        }
-    };
-    for &e in execution {
-        run(plan.edge_ops(e), &mut r);
-    }
-    if let Some(&last) = execution.last() {
-        run(plan.dead_end_ops(cfg.edge(last).to), &mut r);
-    }
-    counted
+    plan.counted_ids(execution, execution.last().map(|&e| cfg.edge(e).to))
 }
 
 /// The regenerated paths of `ids`, laid end to end, must be the execution itself.
