@@ -1,6 +1,6 @@
 //! `pcc profile report P [--compare Q] -o report.html`: a profile as one self-contained HTML
 //! page (the page in `html`, the CFG drawings in `svg`, the per-mode sections in `modes`, the
-//! comparison of two runs in `compare`).
+//! comparison of two runs in `compare`; its style in `report.css`, its script in `report.js`).
 
 mod compare;
 mod html;
