@@ -1,6 +1,7 @@
 //! Golden tests of the `pcc` binary: every `NAME.pl` under `programs/`, `tests/errors/` and
 //! `tests/runtime/` is run and its stdout, stderr and exit status compared with the files beside it
-//! (docs/CONVENTIONS.md): adding a program and its expected output is all it takes to add a test.
+//! (docs/CONVENTIONS.md; read and compared by `pcc test`'s own code, `commands/test/golden.rs`):
+//! adding a program and its expected output is all it takes to add a test.
 //! Programs of `programs/` and `tests/runtime/` run at every optimization level against the same
 //! expectations, so the levels must agree; and each also runs as a native executable made by
 //! `pcc build` (at `-O1`, collecting at every allocation: `PCC_GC_STRESS=1`), whose stdout,
@@ -23,8 +24,9 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{Run, Scratch, program_args, run_command, sidecar};
+use common::{Scratch, program_args, run_command, sidecar};
 use libtest_mimic::{Failed, Trial};
+use pcc::commands::test::golden;
 
 /// How a program is run.
 #[derive(Clone, Copy)]
@@ -214,49 +216,20 @@ fn check_program(program: &Path, level: u8, mode: Mode) -> Result<(), Failed> {
             }
         }
     };
-    let Run {
-        status: actual_exit,
-        stdout: actual_stdout,
-        stderr: actual_stderr,
-    } = run;
-
+    let actual = golden::Outputs {
+        status: run.status,
+        stdout: &run.stdout,
+        stderr: &run.stderr,
+    };
     if std::env::var_os("PCC_BLESS").is_some() {
-        std::fs::write(program.with_extension("stdout"), actual_stdout.as_bytes())?;
-        if !actual_stderr.is_empty() {
-            std::fs::write(program.with_extension("stderr"), actual_stderr.as_bytes())?;
-        }
-        if actual_exit != 0 {
-            std::fs::write(program.with_extension("exit"), format!("{actual_exit}\n"))?;
-        }
+        return Ok(golden::update(program, &actual)?);
+    }
+    let mismatches = golden::compare(program, &actual)?;
+    if mismatches.is_empty() {
         return Ok(());
     }
-
-    let expected_stdout = sidecar(program, "stdout")
-        .ok_or_else(|| format!("missing {}", program.with_extension("stdout").display()))?;
-    let expected_stderr = sidecar(program, "stderr").unwrap_or_default();
-    let expected_exit: i32 = match sidecar(program, "exit") {
-        Some(text) => text.trim().parse().map_err(|_| "bad .exit file")?,
-        None => 0,
-    };
-    let mut problems = Vec::new();
-    if actual_stdout != expected_stdout {
-        problems.push(format!(
-            "stdout differs\n--- expected\n{expected_stdout}\n--- actual\n{actual_stdout}"
-        ));
-    }
-    if actual_stderr != expected_stderr {
-        problems.push(format!(
-            "stderr differs\n--- expected\n{expected_stderr}\n--- actual\n{actual_stderr}"
-        ));
-    }
-    if actual_exit != expected_exit {
-        problems.push(format!(
-            "exit status {actual_exit}, expected {expected_exit}"
-        ));
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n").into())
-    }
+    let problems: Vec<String> = (mismatches.iter())
+        .map(|m| format!("{} differs:\n{}", m.what, m.diff))
+        .collect();
+    Err(problems.join("\n").into())
 }

@@ -1,6 +1,7 @@
 //! Helpers shared by the end-to-end tests: the repository root, scratch directories, running
 //! `pcc` and reading what it writes.
 
+use pcc::commands::test::golden;
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
@@ -158,16 +159,15 @@ pub fn run_args<F: AsRef<OsStr>, A: AsRef<OsStr>>(
     all
 }
 
-/// A program's `.EXT` file beside it (docs/CONVENTIONS.md: `.args`, `.stdin`), if any.
+/// A program's `.EXT` file beside it (docs/CONVENTIONS.md: `.args`, `.stdin`), if any: read as
+/// `pcc test` reads it.
 pub fn sidecar(program: &Path, ext: &str) -> Option<String> {
-    std::fs::read_to_string(program.with_extension(ext)).ok()
+    golden::sidecar(program, ext).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The program's arguments: the lines of its `.args` file, none without one.
 pub fn program_args(program: &Path) -> Vec<String> {
-    sidecar(program, "args")
-        .map(|a| a.lines().map(String::from).collect())
-        .unwrap_or_default()
+    golden::args(program).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `text` as JSON, however deep: a `--k 64` profile nests deeper than serde_json's default limit.

@@ -1,8 +1,7 @@
 //! `pcc test`: golden tests for course assignments, with the sidecar files of the project's own
-//! golden tests (docs/CONVENTIONS.md): `X.pl` runs with `X.args` as arguments and `X.stdin` as
-//! input, and its stdout, stderr and exit status must be `X.stdout`, `X.stderr` (absent = empty)
-//! and `X.exit` (absent = 0). Each program runs as `pcc run X.pl` of this very binary, in the
-//! program's folder, so a test sees exactly what a student sees.
+//! golden tests (`golden.rs`: `X.args`, `X.stdin`, `X.stdout`, `X.stderr`, `X.exit`). Each
+//! program runs as `pcc run X.pl` of this very binary, in the program's folder, so a test sees
+//! exactly what a student sees.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,9 +11,12 @@ use std::time::{Duration, Instant};
 
 use pcc_profiler::profile::{self, Kinship, Mode, Profile};
 use serde::Serialize;
-use similar::TextDiff;
 
 use crate::driver;
+
+pub mod golden;
+
+use golden::{Mismatch, Outputs, unreadable};
 
 pub struct Options {
     /// Write the actual results as the expected files instead of comparing.
@@ -45,16 +47,6 @@ struct Outcome {
 }
 
 #[derive(Serialize)]
-struct Mismatch {
-    /// `stdout`, `stderr` or `exit`.
-    what: &'static str,
-    expected: String,
-    actual: String,
-    /// A unified diff of the two (for `exit`, the two statuses).
-    diff: String,
-}
-
-#[derive(Serialize)]
 struct Summary {
     passed: usize,
     failed: usize,
@@ -73,30 +65,6 @@ struct Ran {
 /// The most bytes of each output (stdout, stderr) a test keeps: a runaway program's output is
 /// read to its end (so the program is not stalled on a full pipe) but not kept past this.
 const CAPTURE_LIMIT: usize = 4 << 20;
-
-/// The most bytes of an expected file (`X.stdout`, `X.args`, ...) a test reads.
-const SIDECAR_LIMIT: u64 = 64 << 20;
-
-/// The most lines of each output a diff shows, from just before the first difference on. The
-/// common lines before and after the differences are found in linear time first, so a diff
-/// takes time linear in the outputs plus a bounded diff of at most this many lines.
-const DIFF_LINES: usize = 200;
-
-/// Lines of context around a change in a diff.
-const DIFF_CONTEXT: usize = 3;
-
-/// `X.EXT` is not a regular file (a FIFO would block the test outside `--timeout`, a device
-/// such as `/dev/zero` never ends), or is too large: why, for a test's failure.
-fn unreadable(path: &Path, error: &std::io::Error) -> String {
-    if error.kind() == std::io::ErrorKind::InvalidInput {
-        format!(
-            "cannot read `{}`: {error}; pcc test reads only regular files",
-            path.display()
-        )
-    } else {
-        format!("cannot read `{}`: {error}", path.display())
-    }
-}
 
 pub fn run(targets: &[PathBuf], options: &Options) -> i32 {
     let tests = match collect(targets) {
@@ -236,7 +204,7 @@ fn run_one(program: &Path, options: &Options, profile_out: Option<&Path>) -> Out
         return outcome;
     }
     let result = if options.update {
-        update(program, &ran)
+        golden::update(program, &ran.outputs(&ran.stderr))
     } else {
         compare(program, &ran, options.profile.is_some()).map(|m| outcome.mismatches = m)
     };
@@ -245,16 +213,6 @@ fn run_one(program: &Path, options: &Options, profile_out: Option<&Path>) -> Out
         Err(error) => outcome.error = Some(error),
     }
     outcome
-}
-
-/// A sidecar file of `program` (`X.EXT`), if it exists.
-fn sidecar(program: &Path, ext: &str) -> Result<Option<String>, String> {
-    let path = program.with_extension(ext);
-    match profile::read_regular(&path, SIDECAR_LIMIT, "an expected file") {
-        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(unreadable(&path, &error)),
-    }
 }
 
 /// Runs `pcc run X.pl -- ARGS` in the program's folder with `X.stdin` as input.
@@ -277,9 +235,7 @@ fn execute(program: &Path, options: &Options, profile_out: Option<&Path>) -> Res
             .arg(out);
     }
     command.arg("--");
-    if let Some(args) = sidecar(program, "args")? {
-        command.args(args.lines());
-    }
+    command.args(golden::args(program)?);
     // Only a regular file: the program reading a FIFO would wait for a writer, and a test
     // blocked there is a test whose input is wrong, not a slow one.
     let stdin_path = program.with_extension("stdin");
@@ -377,152 +333,27 @@ fn wait(child: &mut Child, timeout: Option<Duration>) -> Result<i32, String> {
         .ok_or_else(|| format!("killed by a signal ({status})"))
 }
 
+impl Ran {
+    fn outputs<'a>(&'a self, stderr: &'a str) -> Outputs<'a> {
+        Outputs {
+            status: self.status,
+            stdout: &self.stdout,
+            stderr,
+        }
+    }
+}
+
 /// The differences between what `program` did and its expected files. A profiled run's own
 /// `pcc: ` lines (where its profile went) are not the program's and are not compared.
 fn compare(program: &Path, ran: &Ran, profiled: bool) -> Result<Vec<Mismatch>, String> {
-    let expected_stdout = sidecar(program, "stdout")?.ok_or_else(|| {
-        format!(
-            "no `{}`; `pcc test --update` writes it",
-            program.with_extension("stdout").display()
-        )
-    })?;
-    let expected_stderr = sidecar(program, "stderr")?.unwrap_or_default();
-    let expected_exit = match sidecar(program, "exit")? {
-        Some(text) => text.trim().parse::<i32>().map_err(|_| {
-            format!(
-                "`{}` does not hold an exit status",
-                program.with_extension("exit").display()
-            )
-        })?,
-        None => 0,
-    };
-    let stderr = if profiled {
-        ran.stderr
-            .split_inclusive('\n')
+    let stderr: String = if profiled {
+        (ran.stderr.split_inclusive('\n'))
             .filter(|line| !line.starts_with("pcc: "))
             .collect()
     } else {
         ran.stderr.clone()
     };
-    let mut mismatches = Vec::new();
-    for (what, expected, actual) in [
-        ("stdout", expected_stdout, ran.stdout.clone()),
-        ("stderr", expected_stderr, stderr),
-        (
-            "exit",
-            format!("{expected_exit}\n"),
-            format!("{}\n", ran.status),
-        ),
-    ] {
-        if expected != actual {
-            let diff = bounded_diff(&expected, &actual);
-            mismatches.push(Mismatch {
-                what,
-                expected,
-                actual,
-                diff,
-            });
-        }
-    }
-    Ok(mismatches)
-}
-
-/// A unified diff of `expected` and `actual` (which differ), of at most [`DIFF_LINES`] lines
-/// of each from just before their first difference: the lines they share at the start and at
-/// the end are skipped in linear time, so a long wrong output is not diffed in O(N·D) (200,000
-/// wrong lines took 29 s). A note after the diff says when it was cut.
-fn bounded_diff(expected: &str, actual: &str) -> String {
-    let e: Vec<&str> = expected.split_inclusive('\n').collect();
-    let a: Vec<&str> = actual.split_inclusive('\n').collect();
-    let prefix = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
-    let suffix = e[prefix..]
-        .iter()
-        .rev()
-        .zip(a[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let start = prefix.saturating_sub(DIFF_CONTEXT);
-    let ends = |lines: &[&str]| {
-        let changed_end = lines.len() - suffix;
-        let whole = (changed_end + DIFF_CONTEXT.min(suffix)).min(lines.len());
-        (whole.min(start + DIFF_LINES), whole - start > DIFF_LINES)
-    };
-    let ((e_end, e_cut), (a_end, a_cut)) = (ends(&e), ends(&a));
-    let window = |lines: &[&str], end: usize| lines[start..end].concat();
-    let (e_window, a_window) = (window(&e, e_end), window(&a, a_end));
-    let diff = TextDiff::from_lines(&e_window, &a_window)
-        .unified_diff()
-        .context_radius(DIFF_CONTEXT)
-        .header("expected", "actual")
-        .to_string();
-    let mut diff = shift_hunks(&diff, start);
-    if e_cut || a_cut {
-        if !diff.ends_with('\n') {
-            diff.push('\n');
-        }
-        diff += &format!(
-            "... diff cut after {DIFF_LINES} lines from line {}, the first that differs \
-             (expected: {} lines, actual: {} lines)\n",
-            prefix + 1,
-            e.len(),
-            a.len()
-        );
-    }
-    diff
-}
-
-/// `diff` with the line numbers of its hunk headers (`@@ -1,3 +1,4 @@`) moved down by `by`.
-fn shift_hunks(diff: &str, by: usize) -> String {
-    if by == 0 {
-        return diff.to_string();
-    }
-    let shift = |range: &str| -> String {
-        let (first, rest) = range
-            .split_once(',')
-            .map_or((range, None), |(f, r)| (f, Some(r)));
-        let first = first.parse::<usize>().map_or(first.to_string(), |n| {
-            // A range of no lines names the line before it, 0 at the start.
-            (n + by).to_string()
-        });
-        match rest {
-            Some(rest) => format!("{first},{rest}"),
-            None => first,
-        }
-    };
-    diff.split_inclusive('\n')
-        .map(|line| {
-            let Some(inner) = line.strip_prefix("@@ -").and_then(|l| l.split_once(" @@")) else {
-                return line.to_string();
-            };
-            let (ranges, tail) = inner;
-            let Some((old, new)) = ranges.split_once(" +") else {
-                return line.to_string();
-            };
-            format!("@@ -{} +{} @@{tail}", shift(old), shift(new))
-        })
-        .collect()
-}
-
-/// Writes what the program did as its expected files; an empty stderr and a status of 0 are
-/// the defaults, so their files are removed.
-fn update(program: &Path, ran: &Ran) -> Result<(), String> {
-    let write = |ext: &str, text: Option<String>| {
-        let path = program.with_extension(ext);
-        let result = match text {
-            Some(text) => std::fs::write(&path, text),
-            None => match std::fs::remove_file(&path) {
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-                other => other,
-            },
-        };
-        result.map_err(|e| format!("cannot write `{}`: {e}", path.display()))
-    };
-    write("stdout", Some(ran.stdout.clone()))?;
-    write("stderr", Some(ran.stderr.clone()).filter(|s| !s.is_empty()))?;
-    write(
-        "exit",
-        (ran.status != 0).then(|| format!("{}\n", ran.status)),
-    )
+    golden::compare(program, &ran.outputs(&stderr))
 }
 
 fn print_outcome(outcome: &Outcome, update: bool) {
