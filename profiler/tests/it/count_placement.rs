@@ -42,7 +42,6 @@ fn random_cfg(rng: &mut Rng) -> Cfg {
     Cfg::from_edges(n + 1, 0, n, &edges).unwrap()
 }
 
-
 #[test]
 fn runs_that_stop_count_only_finished_paths() {
     let mut rng = Rng(7);
