@@ -2,16 +2,16 @@
 
 use lsp_types::TextDocumentContentChangeEvent;
 use pcc_lang::index::Index;
-use pcc_lang::{Diagnostics, typed};
+use pcc_lang::{Diagnostics, LineIndex, typed};
 
-use super::position::LineMap;
+use super::position;
 
 pub struct Document {
     pub uri: String,
     pub text: String,
     /// The editor's version of the text, which the diagnostics published for it carry.
     pub version: i32,
-    pub lines: LineMap,
+    pub lines: LineIndex,
     /// The checked program, or every error in it.
     pub checked: Result<typed::Program, Diagnostics>,
     pub index: Index,
@@ -22,7 +22,7 @@ impl Document {
     pub fn new(uri: String, text: String, version: i32) -> Document {
         let (checked, index) = pcc_lang::analyze(&file_name(&uri), &text);
         Document {
-            lines: LineMap::new(&text),
+            lines: LineIndex::new(&text),
             uri,
             text,
             version,
@@ -33,13 +33,13 @@ impl Document {
 
     /// The offset of an LSP position.
     pub fn offset(&self, position: lsp_types::Position) -> u32 {
-        self.lines.offset(&self.text, position) as u32
+        position::offset(&self.lines, &self.text, position) as u32
     }
 
     /// The position at the end of 0-based line `line` (before its line break).
     pub fn line_end(&self, line: u32) -> lsp_types::Position {
         let next = lsp_types::Position::new(line + 1, 0);
-        let end = self.lines.offset(&self.text, next);
+        let end = position::offset(&self.lines, &self.text, next);
         let end = if end > 0 && self.text[..end].ends_with('\n') {
             end - 1
         } else {
@@ -50,11 +50,11 @@ impl Document {
         } else {
             end
         };
-        self.lines.position(&self.text, end)
+        position::position(&self.lines, &self.text, end)
     }
 
     pub fn range(&self, span: pcc_lang::Span) -> lsp_types::Range {
-        self.lines.range(&self.text, span)
+        position::range(&self.lines, &self.text, span)
     }
 }
 
@@ -64,9 +64,9 @@ pub fn apply(text: &mut String, changes: Vec<TextDocumentContentChangeEvent>) {
         match change.range {
             None => *text = change.text,
             Some(range) => {
-                let lines = LineMap::new(text);
-                let lo = lines.offset(text, range.start);
-                let hi = lines.offset(text, range.end).max(lo);
+                let lines = LineIndex::new(text);
+                let lo = position::offset(&lines, text, range.start);
+                let hi = position::offset(&lines, text, range.end).max(lo);
                 text.replace_range(lo..hi, &change.text);
             }
         }

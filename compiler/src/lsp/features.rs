@@ -12,6 +12,7 @@ use lsp_types::{
 use pcc_lang::index::{Index, Symbol, SymbolId, SymbolKind};
 use pcc_lang::typed::Builtin;
 
+use super::RequestError;
 use super::document::{Document, file_name};
 
 /// The errors of `pcc check`: the same message and span; the label under the caret, the notes
@@ -166,12 +167,10 @@ pub fn rename(
     uri: &Uri,
     position: Position,
     name: &str,
-) -> Result<WorkspaceEdit, String> {
-    let id = symbol_at(doc, position).ok_or("no symbol to rename here")?;
+) -> Result<WorkspaceEdit, RequestError> {
+    let id = symbol_at(doc, position).ok_or(RequestError::NoSymbolToRename)?;
     if !pcc_lang::is_identifier(name) {
-        return Err(format!(
-            "`{name}` is not a name PL allows (a letter or `_`, then letters, digits or `_`, not a keyword)"
-        ));
+        return Err(RequestError::NotAName(name.to_string()));
     }
     let edits = (doc.index.occurrences(id).into_iter())
         .map(|span| TextEdit::new(doc.range(span), name.to_string()))

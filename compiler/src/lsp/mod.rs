@@ -95,19 +95,52 @@ pub struct Server {
     overlays: overlay::Overlays,
 }
 
-fn parse<P: DeserializeOwned>(params: Value) -> Result<P, String> {
-    serde_json::from_value(params).map_err(|error| format!("invalid parameters: {error}"))
+/// Why a request gets an error response: its message, and its code ([`RequestError::code`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    #[error("unsupported request `{0}`")]
+    Unsupported(String),
+    #[error("invalid parameters: {0}")]
+    InvalidParams(serde_json::Error),
+    /// The request names a document that is not open.
+    #[error("{0} is not open")]
+    NotOpen(String),
+    /// The answer could not be made JSON.
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// `textDocument/rename` at a position with no symbol.
+    #[error("no symbol to rename here")]
+    NoSymbolToRename,
+    /// `textDocument/rename` to a name that is not an identifier, or is a keyword.
+    #[error(
+        "`{0}` is not a name PL allows (a letter or `_`, then letters, digits or `_`, not a keyword)"
+    )]
+    NotAName(String),
 }
 
-fn to_json(value: impl serde::Serialize) -> Result<Value, String> {
-    serde_json::to_value(value).map_err(|error| error.to_string())
+impl RequestError {
+    /// The JSON-RPC error code of the response.
+    fn code(&self) -> ErrorCode {
+        match self {
+            RequestError::Unsupported(_) => ErrorCode::MethodNotFound,
+            _ => ErrorCode::InvalidParams,
+        }
+    }
+}
+
+fn parse<P: DeserializeOwned>(params: Value) -> Result<P, RequestError> {
+    serde_json::from_value(params).map_err(RequestError::InvalidParams)
+}
+
+fn to_json(value: impl serde::Serialize) -> Result<Value, RequestError> {
+    serde_json::to_value(value).map_err(RequestError::Json)
 }
 
 /// The checked document `uri`, checked now if it was edited since.
 fn checked<'a>(
     documents: &'a mut HashMap<String, Open>,
     uri: &str,
-) -> Result<&'a Document, String> {
+) -> Result<&'a Document, RequestError> {
     if let Some(Open::Edited { .. }) = documents.get(uri) {
         // Removed while it is checked: a panic in the front end closes it, as the editor
         // learns from the next request, rather than leaving an empty text behind.
@@ -119,12 +152,12 @@ fn checked<'a>(
     }
     match documents.get(uri) {
         Some(Open::Checked(doc)) => Ok(doc),
-        _ => Err(format!("{uri} is not open")),
+        _ => Err(RequestError::NotOpen(uri.to_string())),
     }
 }
 
 impl Server {
-    fn document(&mut self, uri: &Uri) -> Result<&Document, String> {
+    fn document(&mut self, uri: &Uri) -> Result<&Document, RequestError> {
         checked(&mut self.documents, uri.as_str())
     }
 
@@ -238,8 +271,8 @@ impl Server {
         }
     }
 
-    /// Answers a request: its result, or an error message.
-    pub fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+    /// Answers a request: its result, or why there is none.
+    pub fn request(&mut self, method: &str, params: Value) -> Result<Value, RequestError> {
         match method {
             "textDocument/hover" => {
                 let p: TextDocumentPositionParams = parse(params)?;
@@ -322,7 +355,7 @@ impl Server {
                 features::rename(self.document(uri)?, uri, at.position, &p.new_name)
                     .and_then(to_json)
             }
-            _ => Err(format!("unsupported request `{method}`")),
+            _ => Err(RequestError::Unsupported(method.to_string())),
         }
     }
 }
@@ -477,7 +510,7 @@ impl<W: Write> Session<W> {
                     client["didChangeWatchedFiles"]["dynamicRegistration"] == true;
                 self.refresh_lenses = client["codeLens"]["refreshSupport"] == true;
                 let result = json!({
-                    "capabilities": to_json(capabilities())?,
+                    "capabilities": to_json(capabilities()).map_err(|e| e.to_string())?,
                     "serverInfo": { "name": "pcc", "version": env!("CARGO_PKG_VERSION") },
                 });
                 self.phase = Phase::Running;
@@ -588,13 +621,6 @@ fn watch_profiles() -> lsp_types::RegistrationParams {
 fn answer(server: &mut Server, request: Request) -> Response {
     match server.request(&request.method, request.params) {
         Ok(result) => Response::new_ok(request.id, result),
-        Err(message) => {
-            let code = if message.starts_with("unsupported") {
-                ErrorCode::MethodNotFound
-            } else {
-                ErrorCode::InvalidParams
-            };
-            Response::new_err(request.id, code as i32, message)
-        }
+        Err(error) => Response::new_err(request.id, error.code() as i32, error.to_string()),
     }
 }
