@@ -167,6 +167,8 @@ struct Loop<'a> {
     body: &'a [BlockId],
     latches: Vec<BlockId>,
     idom: &'a Dominators,
+    /// Whether a check in the loop may stop the program.
+    may_stop: bool,
 }
 
 /// Replaces the promotable counts of the loop `body` (blocks, the header first) by increments of
@@ -186,81 +188,16 @@ fn promote(
         body,
         latches: body.iter().copied().filter(jumps_to_header).collect(),
         idom,
+        may_stop,
     };
     let mut by_block: BTreeMap<BlockId, Kept> = BTreeMap::new();
     for &b in body {
         if by_block.len() == MAX_LOCALS {
             break;
         }
-        let mut promoted = Vec::new();
-        let mut kept = Vec::new();
-        // Where the local is incremented: at the block's first promoted count.
-        let mut increment_at = None;
-        let stmts = std::mem::take(&mut func.blocks[b].stmts);
-        for (at, stmt) in stmts.iter().enumerate() {
-            // With a check between them, two counts of a block do not run equally often.
-            let checked_since = |from: usize| checks[&b][from..at].iter().any(|&c| c);
-            if increment_at.is_some_and(|(from, _)| checked_since(from)) {
-                kept.push(stmt.clone());
-                continue;
-            }
-            let found = match &stmt.kind {
-                StatementKind::Count { table, index } if arrays[*table] => match index {
-                    Operand::Const(Const::Int(k)) => Some(((None, *k), None)),
-                    Operand::Local(l) => steady_index(func, &the_loop, b, &stmts, at, *l),
-                    _ => None,
-                }
-                .map(|(index, first)| Promoted {
-                    table: *table,
-                    index,
-                    first,
-                }),
-                _ => None,
-            };
-            match found {
-                Some(p) => {
-                    promoted.push(p);
-                    increment_at.get_or_insert((at, kept.len()));
-                }
-                None => kept.push(stmt.clone()),
-            }
+        if let Some(kept) = keep_counts(func, &the_loop, b, arrays, &checks[&b]) {
+            by_block.insert(b, kept);
         }
-        let Some((at, position)) = increment_at else {
-            func.blocks[b].stmts = stmts;
-            continue;
-        };
-        let local = func.new_temp(Type::Int);
-        let derived = (!may_stop)
-            .then(|| counted_by(func, body, b, &kept))
-            .flatten()
-            .map(|(v, step)| (v, step, func.new_temp(Type::Int)));
-        if derived.is_none() {
-            let add = StatementKind::Assign(
-                local,
-                Rvalue::Binary(BinOp::Add, Operand::Local(local), int(1)),
-            );
-            kept.insert(
-                position,
-                Statement {
-                    kind: add,
-                    span: stmts[at].span,
-                },
-            );
-        }
-        func.blocks[b].stmts = kept;
-        let first_at_exit = (b != header || may_stop) && promoted.iter().any(|p| p.first.is_some());
-        let firsts_apart = promoted.iter().all(|p| p.first.is_some());
-        let start = -i64::from(firsts_apart && !(first_at_exit && may_stop));
-        by_block.insert(
-            b,
-            Kept {
-                local,
-                promoted,
-                first_at_exit,
-                derived,
-                start,
-            },
-        );
     }
     if by_block.is_empty() {
         return Vec::new();
@@ -280,18 +217,114 @@ fn promote(
             })
         })
         .collect();
+    let first_index = enter(func, &the_loop, &by_block);
+    for &from in body {
+        for exit in func.blocks[from].term.kind.successors() {
+            if !body.contains(&exit) {
+                leave(func, &the_loop, &by_block, &first_index, (from, exit));
+            }
+        }
+    }
+    resets
+}
+
+/// The counts of block `b` of the loop kept in a local, if any: the block's statements lose
+/// them and gain the local's increment (`checks`: which statements may stop the program at a
+/// failing check).
+fn keep_counts(
+    func: &mut Function,
+    the_loop: &Loop,
+    b: BlockId,
+    arrays: &[bool],
+    checks: &[bool],
+) -> Option<Kept> {
+    let (header, may_stop) = (the_loop.body[0], the_loop.may_stop);
+    let mut promoted = Vec::new();
+    let mut kept = Vec::new();
+    // Where the local is incremented: at the block's first promoted count.
+    let mut increment_at = None;
+    let stmts = std::mem::take(&mut func.blocks[b].stmts);
+    for (at, stmt) in stmts.iter().enumerate() {
+        // With a check between them, two counts of a block do not run equally often.
+        let checked_since = |from: usize| checks[from..at].iter().any(|&c| c);
+        if increment_at.is_some_and(|(from, _)| checked_since(from)) {
+            kept.push(stmt.clone());
+            continue;
+        }
+        let found = match &stmt.kind {
+            StatementKind::Count { table, index } if arrays[*table] => match index {
+                Operand::Const(Const::Int(k)) => Some(((None, *k), None)),
+                Operand::Local(l) => steady_index(func, the_loop, b, &stmts, at, *l),
+                _ => None,
+            }
+            .map(|(index, first)| Promoted {
+                table: *table,
+                index,
+                first,
+            }),
+            _ => None,
+        };
+        match found {
+            Some(p) => {
+                promoted.push(p);
+                increment_at.get_or_insert((at, kept.len()));
+            }
+            None => kept.push(stmt.clone()),
+        }
+    }
+    let Some((at, position)) = increment_at else {
+        func.blocks[b].stmts = stmts;
+        return None;
+    };
+    let local = func.new_temp(Type::Int);
+    let derived = (!may_stop)
+        .then(|| counted_by(func, the_loop.body, b, &kept))
+        .flatten()
+        .map(|(v, step)| (v, step, func.new_temp(Type::Int)));
+    if derived.is_none() {
+        let add = StatementKind::Assign(
+            local,
+            Rvalue::Binary(BinOp::Add, Operand::Local(local), int(1)),
+        );
+        kept.insert(
+            position,
+            Statement {
+                kind: add,
+                span: stmts[at].span,
+            },
+        );
+    }
+    func.blocks[b].stmts = kept;
+    let first_at_exit = (b != header || may_stop) && promoted.iter().any(|p| p.first.is_some());
+    let firsts_apart = promoted.iter().all(|p| p.first.is_some());
+    let start = -i64::from(firsts_apart && !(first_at_exit && may_stop));
+    Some(Kept {
+        local,
+        promoted,
+        first_at_exit,
+        derived,
+        start,
+    })
+}
+
+/// Before the loop: the locals start; the header's first iteration's count is made here, and
+/// another block's first index is kept for the exits (returned, by block and count); with
+/// checks, every block lists the counts a failing check adds (`flush_at_stop`).
+fn enter(
+    func: &mut Function,
+    the_loop: &Loop,
+    by_block: &BTreeMap<BlockId, Kept>,
+) -> BTreeMap<(BlockId, usize), Operand> {
+    let header = the_loop.body[0];
     let entries: Vec<BlockId> = (func.predecessors_of(header).into_iter())
-        .filter(|p| !body.contains(p))
+        .filter(|p| !the_loop.body.contains(p))
         .collect();
     let span = func.blocks[header].term.span;
     let stmt = |kind| Statement { kind, span };
-
-    // Before the loop: the locals start; the header's first iteration's count is made here,
-    // and another block's first index is kept for the exits.
     let mut entry = Vec::new();
     let mut first_index: BTreeMap<(BlockId, usize), Operand> = BTreeMap::new();
     let mut flush_at_stop = Vec::new();
-    for (&b, kept) in &by_block {
+    for (&b, kept) in by_block {
         entry.push(stmt(match kept.derived {
             Some((v, _, v0)) => StatementKind::Assign(v0, Rvalue::Use(Operand::Local(v))),
             None => StatementKind::Assign(kept.local, Rvalue::Use(int(kept.start))),
@@ -308,7 +341,7 @@ fn promote(
                     }));
                 }
             }
-            if may_stop {
+            if the_loop.may_stop {
                 // The index's local does not change in the loop; with checks, the first
                 // iteration's count always waits (`first_at_exit`).
                 let index = offset(func, &mut entry, p.index.0, p.index.1, span);
@@ -325,80 +358,83 @@ fn promote(
     for p in entries {
         func.blocks[p].term.kind.retarget(header, preheader);
     }
-    for &b in body {
+    for &b in the_loop.body {
         func.blocks[b].flush_at_stop = flush_at_stop.clone();
     }
+    first_index
+}
 
-    // On each edge out of the loop: the locals' counts go to their counters; a block's whose
-    // first iteration's count waits for the exit only if it ran.
-    for &from in body {
-        for exit in func.blocks[from].term.kind.successors() {
-            if body.contains(&exit) {
-                continue;
-            }
-            let mut next = exit;
-            let mut always = Vec::new();
-            for (&b, kept) in &by_block {
-                let mut flush = Vec::new();
-                for (k, p) in kept.promoted.iter().enumerate() {
-                    // The first iteration's count was made before the loop, or is made here.
-                    let correction = kept.start + i64::from(p.first.is_some());
-                    let amount = match correction {
-                        0 => kept.local,
-                        c => {
-                            let amount = func.new_temp(Type::Int);
-                            flush.push(stmt(StatementKind::Assign(
-                                amount,
-                                Rvalue::Binary(BinOp::Add, Operand::Local(kept.local), int(-c)),
-                            )));
-                            amount
-                        }
-                    };
-                    if let Some(index) = first_index.get(&(b, k)) {
-                        flush.push(stmt(StatementKind::Count {
-                            table: p.table,
-                            index: index.clone(),
-                        }));
-                    }
-                    let index = offset(func, &mut flush, p.index.0, p.index.1, span);
-                    flush.push(stmt(StatementKind::CountBy {
-                        table: p.table,
-                        index,
-                        amount: Operand::Local(amount),
-                    }));
+/// On the edge `from → exit` out of the loop: the locals' counts go to their counters; a
+/// block's whose first iteration's count waits for the exit only if it ran.
+fn leave(
+    func: &mut Function,
+    the_loop: &Loop,
+    by_block: &BTreeMap<BlockId, Kept>,
+    first_index: &BTreeMap<(BlockId, usize), Operand>,
+    (from, exit): (BlockId, BlockId),
+) {
+    let span = func.blocks[the_loop.body[0]].term.span;
+    let stmt = |kind| Statement { kind, span };
+    let mut next = exit;
+    let mut always = Vec::new();
+    for (&b, kept) in by_block {
+        let mut flush = Vec::new();
+        for (k, p) in kept.promoted.iter().enumerate() {
+            // The first iteration's count was made before the loop, or is made here.
+            let correction = kept.start + i64::from(p.first.is_some());
+            let amount = match correction {
+                0 => kept.local,
+                c => {
+                    let amount = func.new_temp(Type::Int);
+                    flush.push(stmt(StatementKind::Assign(
+                        amount,
+                        Rvalue::Binary(BinOp::Add, Operand::Local(kept.local), int(-c)),
+                    )));
+                    amount
                 }
-                // An exit after the block in the iteration knows that it ran.
-                if !kept.first_at_exit || dominates(the_loop.idom, b, from) {
-                    always.extend(flush);
-                    continue;
-                }
-                let counts = jump_block(func, flush, next, span);
-                next = branch_if_differ(func, (kept.local, int(kept.start)), counts, next, span);
+            };
+            if let Some(index) = first_index.get(&(b, k)) {
+                flush.push(stmt(StatementKind::Count {
+                    table: p.table,
+                    index: index.clone(),
+                }));
             }
-            if !always.is_empty() {
-                next = jump_block(func, always, next, span);
-            }
-            // First, the counts of the blocks that step an induction variable: how far it went.
-            let derive: Vec<Statement> = (by_block.values())
-                .filter_map(|kept| kept.derived.map(|d| (kept, d)))
-                .flat_map(|(kept, (v, step, v0))| {
-                    let (a, b) = if step == 1 { (v, v0) } else { (v0, v) };
-                    let distance = Rvalue::Binary(BinOp::Sub, Operand::Local(a), Operand::Local(b));
-                    let started =
-                        Rvalue::Binary(BinOp::Add, Operand::Local(kept.local), int(kept.start));
-                    let started =
-                        (kept.start != 0).then(|| stmt(StatementKind::Assign(kept.local, started)));
-                    std::iter::once(stmt(StatementKind::Assign(kept.local, distance)))
-                        .chain(started)
-                })
-                .collect();
-            if !derive.is_empty() {
-                next = jump_block(func, derive, next, span);
-            }
-            func.blocks[from].term.kind.retarget(exit, next);
+            let index = offset(func, &mut flush, p.index.0, p.index.1, span);
+            flush.push(stmt(StatementKind::CountBy {
+                table: p.table,
+                index,
+                amount: Operand::Local(amount),
+            }));
         }
+        // An exit after the block in the iteration knows that it ran.
+        if !kept.first_at_exit || dominates(the_loop.idom, b, from) {
+            always.extend(flush);
+            continue;
+        }
+        let counts = jump_block(func, flush, next, span);
+        next = branch_if_differ(func, (kept.local, int(kept.start)), counts, next, span);
     }
-    resets
+    if !always.is_empty() {
+        next = jump_block(func, always, next, span);
+    }
+    // First, the counts of the blocks that step an induction variable: how far it went.
+    let derive: Vec<Statement> = (by_block.values())
+        .filter_map(|kept| kept.derived.map(|d| (kept, d)))
+        .flat_map(|(kept, (v, step, v0))| {
+            let (a, b) = if step == 1 { (v, v0) } else { (v0, v) };
+            let distance = Rvalue::Binary(BinOp::Sub, Operand::Local(a), Operand::Local(b));
+            let started =
+                Rvalue::Binary(BinOp::Add, Operand::Local(kept.local), int(kept.start));
+            let started =
+                (kept.start != 0).then(|| stmt(StatementKind::Assign(kept.local, started)));
+            std::iter::once(stmt(StatementKind::Assign(kept.local, distance)))
+                .chain(started)
+        })
+        .collect();
+    if !derive.is_empty() {
+        next = jump_block(func, derive, next, span);
+    }
+    func.blocks[from].term.kind.retarget(exit, next);
 }
 
 /// A promoted loop's path register `r`, reset in `block` after a count `count[r + c]` that is
