@@ -423,12 +423,10 @@ fn leave(
         .flat_map(|(kept, (v, step, v0))| {
             let (a, b) = if step == 1 { (v, v0) } else { (v0, v) };
             let distance = Rvalue::Binary(BinOp::Sub, Operand::Local(a), Operand::Local(b));
-            let started =
-                Rvalue::Binary(BinOp::Add, Operand::Local(kept.local), int(kept.start));
+            let started = Rvalue::Binary(BinOp::Add, Operand::Local(kept.local), int(kept.start));
             let started =
                 (kept.start != 0).then(|| stmt(StatementKind::Assign(kept.local, started)));
-            std::iter::once(stmt(StatementKind::Assign(kept.local, distance)))
-                .chain(started)
+            std::iter::once(stmt(StatementKind::Assign(kept.local, distance))).chain(started)
         })
         .collect();
     if !derive.is_empty() {
