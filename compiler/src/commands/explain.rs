@@ -268,13 +268,23 @@ impl<'a> Graph<'a> {
     /// Steps 1 to 5 of the Ball-Larus numbering; `path` is the id regenerated in step 5
     /// (default: the last one).
     pub fn explain_numbering(&self, bl: &BallLarus, path: Option<u64>) -> String {
+        let mut out = String::new();
+        self.dag_step(bl, &mut out);
+        self.num_paths_step(bl, &mut out);
+        self.val_step(bl, &mut out);
+        let plan = self.instrumentation_step(bl, &mut out);
+        if let Some(id) = path.or(bl.num_paths().checked_sub(1)) {
+            self.regeneration_step(bl, &plan, id, &mut out);
+        }
+        wrap(&out)
+    }
+
+    /// 1. The DAG and its dummy edges ([BL96] §3.1).
+    fn dag_step(&self, bl: &BallLarus, out: &mut String) {
         let dag = bl.dag();
         let entry = self.name(dag.entry()).to_string();
-        let mut out = String::new();
-
-        // 1. The DAG.
         let _ = writeln!(
-            out,
+            *out,
             "\n1. The DAG ([BL96] §3.1). A depth-first search from the entry {entry} finds the back \
              edges; each back edge v → w is replaced by two dummy edges (drawn ⇢): ENTRY ⇢ w (a \
              path may start at w) and v ⇢ EXIT (a path may end by taking v → w). Then every path from \
@@ -282,7 +292,7 @@ impl<'a> Graph<'a> {
         );
         let back: Vec<String> = dag.back_edges().iter().map(|&e| self.cfg_edge(e)).collect();
         let _ = writeln!(
-            out,
+            *out,
             "   back edges: {}",
             if back.is_empty() {
                 "none".into()
@@ -293,21 +303,25 @@ impl<'a> Graph<'a> {
         if !dag.cut_edges().is_empty() {
             let cut: Vec<String> = dag.cut_edges().iter().map(|&e| self.cfg_edge(e)).collect();
             let _ = writeln!(
-                out,
+                *out,
                 "   edges cut to keep the number of paths within 64 bits ([TPP] §2.1), made dummies \
                  the same way: {}",
                 cut.join(", ")
             );
         }
-        let _ = writeln!(out, "   DAG edges, each node's out-edges in their order:");
+        let _ = writeln!(*out, "   DAG edges, each node's out-edges in their order:");
         for (d, _) in dag.edges() {
             let note = self.dummy_note(dag, d);
-            let _ = writeln!(out, "     {:<16} {note}", self.dag_edge(dag, d));
+            let _ = writeln!(*out, "     {:<16} {note}", self.dag_edge(dag, d));
         }
+    }
 
-        // 2. NumPaths.
+    /// 2. NumPaths of every node, in reverse topological order.
+    fn num_paths_step(&self, bl: &BallLarus, out: &mut String) {
+        let dag = bl.dag();
+        let entry = self.name(dag.entry()).to_string();
         let _ = writeln!(
-            out,
+            *out,
             "\n2. NumPaths(v), the number of paths from v to EXIT, in reverse topological order \
              (every successor before its predecessors): NumPaths(EXIT) = 1, and any other \
              node's is the sum of NumPaths over the targets of its out-edges."
@@ -318,7 +332,7 @@ impl<'a> Graph<'a> {
             }
             let n = bl.paths_from(v);
             if v == dag.exit() {
-                let _ = writeln!(out, "     NumPaths(EXIT) = 1");
+                let _ = writeln!(*out, "     NumPaths(EXIT) = 1");
                 continue;
             }
             let targets: Vec<NodeId> = dag.outs(v).iter().map(|&d| dag.edge(d).to).collect();
@@ -336,22 +350,25 @@ impl<'a> Graph<'a> {
                 String::new()
             };
             let _ = writeln!(
-                out,
+                *out,
                 "     NumPaths({}) = {}{sum} = {n}",
                 self.name(v),
                 names.join(" + ")
             );
         }
         let _ = writeln!(
-            out,
+            *out,
             "   The function has NumPaths({entry}) = {} potential paths, ids 0 to {}.",
             bl.num_paths(),
             bl.num_paths().saturating_sub(1)
         );
+    }
 
-        // 3. Val.
+    /// 3. Val of every DAG edge ([BL96] Fig. 5).
+    fn val_step(&self, bl: &BallLarus, out: &mut String) {
+        let dag = bl.dag();
         let _ = writeln!(
-            out,
+            *out,
             "\n3. Val(e) ([BL96] Fig. 5): each node gives its out-edges, in order, consecutive \
              blocks of ids: Val of an out-edge is the sum of NumPaths over the targets of the \
              out-edges before it (0 for the first). A path's id is the sum of Val along it."
@@ -369,19 +386,22 @@ impl<'a> Graph<'a> {
                     format!("  = {}", before.join(" + "))
                 };
                 let _ = writeln!(
-                    out,
+                    *out,
                     "     Val({}) = {}{why}",
                     self.dag_edge(dag, d),
                     bl.increment(d)
                 );
             }
         }
+    }
 
-        // 4. Spanning tree and chords.
+    /// 4. The spanning tree, the chords and their increments ([BL96] §3.3); the plan.
+    fn instrumentation_step(&self, bl: &BallLarus, out: &mut String) -> PathPlan {
+        let dag = bl.dag();
         let weights = static_edge_weights(self.cfg, dag);
         let plan = PathPlan::new(bl, &weights);
         let _ = writeln!(
-            out,
+            *out,
             "\n4. Instrumentation ([BL96] §3.3, the event counting of [BL94]): a maximum spanning \
              tree of the DAG plus the edge EXIT → ENTRY, its edges weighted by their estimated \
              frequency (deeper loops weigh more). Tree edges get no code. Each chord c (an edge \
@@ -394,13 +414,13 @@ impl<'a> Graph<'a> {
             .filter(|&(d, _)| plan.in_tree(d))
             .map(|(d, _)| self.dag_edge(dag, d))
             .collect();
-        let _ = writeln!(out, "   tree edges: {}", tree.join(", "));
-        let _ = writeln!(out, "   chords:");
+        let _ = writeln!(*out, "   tree edges: {}", tree.join(", "));
+        let _ = writeln!(*out, "   chords:");
         for (d, _) in dag.edges() {
             if let Some(inc) = plan.chord_increment(d) {
                 let code = plan.dag_op(d).map_or("no code (Inc 0)".into(), op_text);
                 let _ = writeln!(
-                    out,
+                    *out,
                     "     {:<16} Val {:<4} Inc {:<4} code: {code}",
                     self.dag_edge(dag, d),
                     bl.increment(d),
@@ -418,20 +438,21 @@ impl<'a> Graph<'a> {
             .collect();
         if !tree_code.is_empty() {
             let _ = writeln!(
-                out,
+                *out,
                 "   tree edges where a path starts or is counted (r = 0 moved down from ENTRY, \
                  count[r] moved up from EXIT, as far as the tree allows): {}",
                 tree_code.join("; ")
             );
         }
+        plan
+    }
 
-        // 5. Regeneration.
-        let Some(id) = path.or(bl.num_paths().checked_sub(1)) else {
-            return wrap(&out);
-        };
+    /// 5. Regenerating path `id` ([BL96] §3.5), and the check that its chords add up to it.
+    fn regeneration_step(&self, bl: &BallLarus, plan: &PathPlan, id: u64, out: &mut String) {
+        let dag = bl.dag();
         let edges = bl.regenerate(id).expect("the caller checked the id");
         let _ = writeln!(
-            out,
+            *out,
             "\n5. Regenerating path {id} ([BL96] §3.5): from ENTRY with R = {id}, at each node \
              take the out-edge with the largest Val not above R, and subtract its Val."
         );
@@ -445,7 +466,7 @@ impl<'a> Graph<'a> {
                 .collect();
             let val = bl.increment(d);
             let _ = writeln!(
-                out,
+                *out,
                 "     at {}, R = {r}: {}  ⇒ take {}, R = {r} − {val} = {}",
                 self.name(v),
                 choices.join(", "),
@@ -471,7 +492,7 @@ impl<'a> Graph<'a> {
             }
             pcc_profiler::regenerate::PathEnd::DeadEnd(v) => format!("stops in {}", self.name(v)),
         };
-        let _ = writeln!(out, "   path {id}: {}, then {end}", nodes.join(" "));
+        let _ = writeln!(*out, "   path {id}: {}, then {end}", nodes.join(" "));
         let incs: Vec<i64> = edges
             .iter()
             .filter_map(|&d| plan.chord_increment(d))
@@ -479,7 +500,7 @@ impl<'a> Graph<'a> {
         let sum = incs.iter().fold(0i64, |a, &b| a.wrapping_add(b));
         let terms: Vec<String> = incs.iter().map(i64::to_string).collect();
         let _ = writeln!(
-            out,
+            *out,
             "   check: the chords on it add {} = {sum}, its id.",
             if terms.is_empty() {
                 "nothing".into()
@@ -487,7 +508,6 @@ impl<'a> Graph<'a> {
                 terms.join(" + ")
             }
         );
-        wrap(&out)
     }
 
     /// Which paths [PPP] finds interesting (`counts`: each path's count in the guiding profile,
