@@ -545,4 +545,65 @@ mod tests {
             assert!(checks(&main_with(body)).iter().all(|&c| c), "{body}");
         }
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): the loop's `a[i]` loses its check, `i < len(a)` proves it.
+    #[test]
+    fn snapshot() {
+        let source = "fn f(a: [int]) -> int { let s = 0; let i = 0; \
+                      while i < len(a) { s += a[i]; i += 1; } return s; }\nfn main() { println(f([1, 2])); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: [int]) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+                let _4: bool;
+                let _5: int;
+              bb0:
+                _1 = 0
+                _2 = 0
+                goto bb1
+              bb1:
+                _3 = len(_0)
+                _4 = _2 < _3
+                branch _4 ? bb2 : bb3
+              bb2:
+                _5 = _0[_2]
+                _1 = _1 + _5
+                _2 = _2 + 1
+                goto bb1
+              bb3:
+                return _1
+            }
+            after:
+            fn f(_0: [int]) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+                let _4: bool;
+                let _5: int;
+              bb0:
+                _1 = 0
+                _2 = 0
+                goto bb1
+              bb1:
+                _3 = len(_0)
+                _4 = _2 < _3
+                branch _4 ? bb2 : bb3
+              bb2:
+                _5 = unchecked _0[_2]
+                _1 = _1 + _5
+                _2 = _2 + 1
+                goto bb1
+              bb3:
+                return _1
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::before_and_after(
+            source,
+            "f",
+            remove_bounds_checks,
+        ));
+    }
 }

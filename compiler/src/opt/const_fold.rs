@@ -301,4 +301,57 @@ fn main() { println(f(true, 3)); }
             Some(int(i64::MIN))
         );
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): the branch on a constant condition becomes a jump, its arithmetic a constant.
+    #[test]
+    fn snapshot() {
+        let source = "fn f(n: int) -> int { let k = 2 * 3 + 1; if k > 5 { return n + k; } \
+                      return 0; }\nfn main() { println(f(1)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+                let _4: bool;
+                let _5: int;
+              bb0:
+                _2 = 2 * 3
+                _3 = _2 + 1
+                _1 = _3
+                _4 = _1 > 5
+                branch _4 ? bb1 : bb2
+              bb1:
+                _5 = _0 + _1
+                return _5
+              bb2:
+                return 0
+            }
+            after:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+                let _4: bool;
+                let _5: int;
+              bb0:
+                _2 = 6
+                _3 = 7
+                _1 = 7
+                _4 = true
+                goto bb1
+              bb1:
+                _5 = _0 + 7
+                return _5
+              bb2:
+                return 0
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::before_and_after(
+            source,
+            "f",
+            fold_constants,
+        ));
+    }
 }

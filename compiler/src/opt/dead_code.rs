@@ -48,3 +48,49 @@ fn used_locals(func: &Function) -> IdVec<LocalId, bool> {
     }
     used
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): the unread `dead` and its operands go, the call stays.
+    #[test]
+    fn snapshot() {
+        let source = "fn g() -> int { println(1); return 1; }\nfn f(n: int) -> int \
+                      { let dead = n * 2 + 1; let kept = g(); return n; }\nfn main() { println(f(1)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+                let _4: int;
+                let _5: int;
+              bb0:
+                _3 = _0 * 2
+                _4 = _3 + 1
+                _1 = _4
+                _5 = g()
+                _2 = _5
+                return _0
+            }
+            after:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+                let _4: int;
+                let _5: int;
+              bb0:
+                _5 = g()
+                return _0
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::before_and_after(
+            source,
+            "f",
+            remove_dead_assignments,
+        ));
+    }
+}

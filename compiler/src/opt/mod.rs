@@ -106,6 +106,20 @@ pub(crate) mod testing {
         crate::lower::lower_program(&typed)
     }
 
+    /// Function `name` of `source` as lowered and after `pass`, as `--emit mir` prints them
+    /// (without comments): what the passes' `expect!` snapshots show.
+    pub fn before_and_after(source: &str, name: &str, pass: fn(&mut Function)) -> String {
+        let mut program = lower(source);
+        let id = (program.functions)
+            .position(|f| f.name == name)
+            .expect("the function exists");
+        let before = program.canonical_text(&program.functions[id]);
+        pass(&mut program.functions[id]);
+        crate::mir::verify::after_pass(&program, "the tested pass");
+        let after = program.canonical_text(&program.functions[id]);
+        format!("before:\n{before}after:\n{after}")
+    }
+
     /// The first block of `func` with a bounds-checked access.
     pub fn accessing_block(func: &Function) -> BlockId {
         (func.blocks.ids())

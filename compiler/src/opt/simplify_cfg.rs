@@ -394,4 +394,60 @@ fn main() { println(f(3)); }
         assert!(!text.contains("= -1") && !text.contains("= 5"), "{text}");
         assert!(text.contains("= 7"), "{text}");
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): the empty blocks `else { }` and the ends of the `if`s leave (bb3, bb5), and
+    /// bb4 takes the `return` it jumped to.
+    #[test]
+    fn snapshot() {
+        let source = "fn f(n: int) -> int { let s = 0; if n > 0 { if n > 1 { s = 1; } } \
+                      else { } return s; }\nfn main() { println(f(1)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: bool;
+                let _3: bool;
+              bb0:
+                _1 = 0
+                _2 = _0 > 0
+                branch _2 ? bb1 : bb3
+              bb1:
+                _3 = _0 > 1
+                branch _3 ? bb4 : bb5
+              bb2:
+                return _1
+              bb3:
+                goto bb2
+              bb4:
+                _1 = 1
+                goto bb5
+              bb5:
+                goto bb2
+            }
+            after:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: bool;
+                let _3: bool;
+              bb0:
+                _1 = 0
+                _2 = _0 > 0
+                branch _2 ? bb1 : bb2
+              bb1:
+                _3 = _0 > 1
+                branch _3 ? bb3 : bb2
+              bb2:
+                return _1
+              bb3:
+                _1 = 1
+                return _1
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::before_and_after(
+            source,
+            "f",
+            simplify_cfg,
+        ));
+    }
 }

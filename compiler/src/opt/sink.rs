@@ -244,4 +244,57 @@ mod tests {
             assert!(multiplies(&func, ENTRY), "{tail}");
         }
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): `x = n * 3` goes down to the arm that returns it.
+    #[test]
+    fn snapshot() {
+        let source = "fn f(a: [int], n: int, c: bool) -> int { let x = n * 3; let y = a[n]; \
+                      if c { return x; } return y + 1; }\nfn main() { println(f([1, 2], 1, true)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: [int], _1: int, _2: bool) -> int {
+                let _3: int;
+                let _4: int;
+                let _5: int;
+                let _6: int;
+                let _7: int;
+              bb0:
+                _5 = _1 * 3
+                _3 = _5
+                _6 = _0[_1]
+                _4 = _6
+                branch _2 ? bb1 : bb2
+              bb1:
+                return _3
+              bb2:
+                _7 = _4 + 1
+                return _7
+            }
+            after:
+            fn f(_0: [int], _1: int, _2: bool) -> int {
+                let _3: int;
+                let _4: int;
+                let _5: int;
+                let _6: int;
+                let _7: int;
+              bb0:
+                _6 = _0[_1]
+                branch _2 ? bb1 : bb2
+              bb1:
+                _5 = _1 * 3
+                _3 = _5
+                return _3
+              bb2:
+                _4 = _6
+                _7 = _4 + 1
+                return _7
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::before_and_after(
+            source,
+            "f",
+            sink_into_successors,
+        ));
+    }
 }
