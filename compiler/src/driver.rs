@@ -23,12 +23,16 @@ pub const EXIT_COMPILE_ERROR: i32 = 1;
 /// Why a command of the driver failed. The driver returns it without printing; `main` prints it
 /// with [`Failure::report`] and exits with its status (docs/CLI.md: compile errors and problems with
 /// pcc's inputs exit with 1; command-line usage errors, found by clap in `main`, with 2).
-#[derive(Debug, PartialEq, Eq)]
+///
+/// Its `Display` is the text [`Failure::report`] prints, ending in a newline.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
     /// The front end's diagnostics, rendered as `--error-format` asks.
+    #[error("{0}")]
     Diagnostics(String),
     /// Any other problem: an input that cannot be read or used (the source, a profile, an
     /// option), code generation, writing the output: `error: {message}`.
+    #[error("error: {0}\n")]
     Error(String),
 }
 
@@ -44,16 +48,6 @@ impl Failure {
     pub fn report(self) -> i32 {
         eprint!("{self}");
         self.status()
-    }
-}
-
-/// The text [`Failure::report`] prints, ending in a newline.
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Diagnostics(text) => f.write_str(text),
-            Failure::Error(message) => writeln!(f, "error: {message}"),
-        }
     }
 }
 

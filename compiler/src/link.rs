@@ -10,7 +10,6 @@
 //! replaces a copy that differs. Where there is no cache, each build writes its own copy.
 
 use std::ffi::OsString;
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -48,37 +47,26 @@ const INSTALL_HINT: &str = if cfg!(target_os = "macos") {
      `dnf install gcc`)"
 };
 
-#[derive(Debug)]
+/// Why linking failed. The I/O errors are part of the message, not its source.
+#[derive(Debug, thiserror::Error)]
 pub enum LinkError {
     /// The C compiler could not be started.
+    #[error(
+        "no C compiler to link with: cannot run `{cc}` ({error}); pcc build links executables \
+         with the system C compiler: {INSTALL_HINT}, or name one in the {CC_VAR} environment \
+         variable"
+    )]
     NoCompiler { cc: String, error: std::io::Error },
     /// It ran and failed; its output says why.
+    #[error("linking failed: `{command}` {status}\n{output}")]
     Failed {
         command: String,
         status: std::process::ExitStatus,
         output: String,
     },
     /// The temporary files could not be written.
+    #[error("cannot write temporary files for linking: {0}")]
     Io(std::io::Error),
-}
-
-impl fmt::Display for LinkError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            LinkError::NoCompiler { cc, error } => write!(
-                f,
-                "no C compiler to link with: cannot run `{cc}` ({error}); pcc build links \
-                 executables with the system C compiler: {INSTALL_HINT}, or name one in the \
-                 {CC_VAR} environment variable"
-            ),
-            LinkError::Failed {
-                command,
-                status,
-                output,
-            } => write!(f, "linking failed: `{command}` {status}\n{output}"),
-            LinkError::Io(error) => write!(f, "cannot write temporary files for linking: {error}"),
-        }
-    }
 }
 
 /// Links `object` with the runtime into the executable `output`.

@@ -8,30 +8,16 @@
 //! that removes the most paths, while counts are exact; then, once they saturate, cuts that bound
 //! every node's paths, which always fit 64-bit ids (any function size can be profiled).
 
-use std::fmt;
-
 use crate::cfg::{Cfg, EdgeId, NodeId};
 use crate::dag::{Dag, DagEdgeId, DagEdgeKind, EdgeRole};
 
 /// A numbering failure.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NumberingError {
     /// Truncation found no cut that brings NumPaths from `reached` down towards `limit`.
+    #[error("cannot truncate the paths to at most {limit}: no cut reduces them below {reached}")]
     LimitTooSmall { limit: u64, reached: u128 },
 }
-
-impl fmt::Display for NumberingError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NumberingError::LimitTooSmall { limit, reached } => write!(
-                f,
-                "cannot truncate the paths to at most {limit}: no cut reduces them below {reached}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for NumberingError {}
 
 /// The Ball-Larus numbering of one function.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

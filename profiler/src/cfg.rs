@@ -5,8 +5,6 @@
 //! successors other than the exit (e.g. blocks ending in `unreachable` or a runtime error) are
 //! allowed; the path algorithms treat them as "dead ends" (see [`crate::dag`]).
 
-use std::fmt;
-
 /// A node (basic block) of a [`Cfg`].
 #[derive(
     Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
@@ -27,36 +25,15 @@ pub struct Edge {
 }
 
 /// Why a graph is not a valid [`Cfg`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CfgError {
+    #[error("node {} out of range (graph has {num_nodes} nodes)", .node.0)]
     NodeOutOfRange { node: NodeId, num_nodes: usize },
+    #[error("the entry node must differ from the exit node")]
     EntryIsExit,
+    #[error("the exit node must have no successors (edge to node {})", .to.0)]
     EdgeFromExit { to: NodeId },
 }
-
-impl fmt::Display for CfgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CfgError::NodeOutOfRange { node, num_nodes } => {
-                write!(
-                    f,
-                    "node {} out of range (graph has {num_nodes} nodes)",
-                    node.0
-                )
-            }
-            CfgError::EntryIsExit => write!(f, "the entry node must differ from the exit node"),
-            CfgError::EdgeFromExit { to } => {
-                write!(
-                    f,
-                    "the exit node must have no successors (edge to node {})",
-                    to.0
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for CfgError {}
 
 /// A control-flow graph with successor and predecessor lists kept in edge-insertion order.
 /// That order matters: Ball-Larus numbering gives a node's out-edges increasing increments in

@@ -1,31 +1,18 @@
 //! From the runtime's path counters to profile records: each executed id is regenerated to its
 //! blocks, which give its source lines.
 
-use std::fmt;
-
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, NodeId};
 use crate::profile::{FunctionProfile, ModeRecord, PathCount, Storage};
 use crate::regenerate::CfgPath;
 
 /// A counted id that is not a path of the function (corrupted counters).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("path id {id} is out of range (the function has {num_paths} paths)")]
 pub struct UnknownPath {
     pub id: u64,
     pub num_paths: u64,
 }
-
-impl fmt::Display for UnknownPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "path id {} is out of range (the function has {} paths)",
-            self.id, self.num_paths
-        )
-    }
-}
-
-impl std::error::Error for UnknownPath {}
 
 /// A function record with no paths yet, whose ids are `numbering`'s (`num_paths`,
 /// `truncated`), counted in `storage`.

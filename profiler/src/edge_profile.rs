@@ -20,49 +20,21 @@
 //! elsewhere (a signal in the middle of a loop without calls) breaks it, and
 //! [`EdgeProfilePlan::reconstruct`] reports an error when that makes a count negative.
 
-use std::fmt;
-
 use crate::cfg::{Cfg, EdgeId, NodeId};
 use crate::spanning_tree::maximum_spanning_tree;
 
 /// Why counters could not be turned into edge counts.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EdgeProfileError {
-    CounterCount {
-        expected: usize,
-        got: usize,
-    },
+    #[error("expected {expected} edge counters, got {got}")]
+    CounterCount { expected: usize, got: usize },
     /// Flow conservation gives an impossible count for this edge.
-    FlowNotConserved {
-        edge: EdgeId,
-    },
+    #[error("edge counters are inconsistent (flow not conserved) at edge {}", .edge.0)]
+    FlowNotConserved { edge: EdgeId },
     /// Flow conservation gives a negative number of activations still running in this node.
-    NegativeStop {
-        node: NodeId,
-    },
+    #[error("edge counters are inconsistent (flow not conserved) at node {}", .node.0)]
+    NegativeStop { node: NodeId },
 }
-
-impl fmt::Display for EdgeProfileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EdgeProfileError::CounterCount { expected, got } => {
-                write!(f, "expected {expected} edge counters, got {got}")
-            }
-            EdgeProfileError::FlowNotConserved { edge } => write!(
-                f,
-                "edge counters are inconsistent (flow not conserved) at edge {}",
-                edge.0
-            ),
-            EdgeProfileError::NegativeStop { node } => write!(
-                f,
-                "edge counters are inconsistent (flow not conserved) at node {}",
-                node.0
-            ),
-        }
-    }
-}
-
-impl std::error::Error for EdgeProfileError {}
 
 /// Whether, and how, an activation may stop inside a node before the end of its block, in
 /// increasing order of cost.

@@ -62,7 +62,6 @@
 //! counting of [`crate::instrument`], as [PPP] §5 ("Counter optimizations") does.
 
 use std::collections::HashMap;
-use std::fmt;
 
 use crate::ball_larus::BallLarus;
 use crate::cfg::{Cfg, EdgeId, NodeId};
@@ -74,30 +73,15 @@ use crate::instrument::{PathOp, PathPlan};
 pub const EMPTY_SLOT: u64 = u64::MAX;
 
 /// Why a set of interesting paths was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PppError {
     /// A Ball-Larus id that is not below NumPaths.
+    #[error("interesting path id {id} is out of range (the function has {num_paths} paths)")]
     BlIdOutOfRange { id: u64, num_paths: u64 },
     /// The `index`-th edge sequence is not an ENTRY→EXIT path of the DAG.
+    #[error("interesting path #{index} is not an ENTRY→EXIT path of the Ball-Larus DAG")]
     NotADagPath { index: usize },
 }
-
-impl fmt::Display for PppError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PppError::BlIdOutOfRange { id, num_paths } => write!(
-                f,
-                "interesting path id {id} is out of range (the function has {num_paths} paths)"
-            ),
-            PppError::NotADagPath { index } => write!(
-                f,
-                "interesting path #{index} is not an ENTRY→EXIT path of the Ball-Larus DAG"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PppError {}
 
 /// One interesting path and its two ids.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -28,7 +28,6 @@
 //! spanning-tree placement of [`crate::instrument::PathPlan`].
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
@@ -63,26 +62,15 @@ impl Default for TppConfig {
 }
 
 /// Why TPP could not be planned.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TppError {
     /// The edge profile has a different number of edges than the CFG.
+    #[error("expected {expected} edge counts, got {got}")]
     EdgeCountLength { expected: usize, got: usize },
     /// The hot DAG still has more than [`POISON`] paths.
+    #[error("it has more than 2^63 hot paths")]
     TooManyPaths,
 }
-
-impl fmt::Display for TppError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TppError::EdgeCountLength { expected, got } => {
-                write!(f, "expected {expected} edge counts, got {got}")
-            }
-            TppError::TooManyPaths => write!(f, "it has more than 2^63 hot paths"),
-        }
-    }
-}
-
-impl std::error::Error for TppError {}
 
 /// Why an edge is cold.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

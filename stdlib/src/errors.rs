@@ -9,7 +9,6 @@
 //! written after flushing stdout (so output written before the error stays in order), followed by the exit
 //! hooks and exit status 101.
 
-use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -20,80 +19,51 @@ use crate::value;
 pub const ERROR_EXIT_CODE: i32 = 101;
 
 /// A runtime error; `Display` gives the message after `runtime error: `.
-#[derive(Clone, Debug, PartialEq)]
+// `{0:?}` quotes the text and escapes control characters, so the message stays on one line.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RuntimeError {
-    IndexOutOfBounds {
-        index: i64,
-        len: i64,
-    },
-    NullFieldAccess {
-        struct_name: String,
-        field: String,
-    },
+    #[error("index {index} out of bounds for length {len}")]
+    IndexOutOfBounds { index: i64, len: i64 },
+    #[error("field access on null: `{struct_name}.{field}`")]
+    NullFieldAccess { struct_name: String, field: String },
+    #[error("division by zero")]
     DivisionByZero,
+    #[error("remainder by zero")]
     RemainderByZero,
+    #[error("negative array length {0}")]
     NegativeArrayLength(i64),
+    #[error("assertion failed{}", assertion_message(.0.as_deref()))]
     AssertionFailed(Option<String>),
+    #[error("invalid integer: {0:?}")]
     InvalidInteger(String),
+    #[error("invalid float: {0:?}")]
     InvalidFloat(String),
+    #[error("stack overflow (recursion too deep)")]
     StackOverflow,
+    #[error("out of memory")]
     OutOfMemory,
-    SubstrOutOfBounds {
-        start: i64,
-        n: i64,
-        len: usize,
-    },
+    #[error("substr({start}, {n}) out of bounds for string of length {len}")]
+    SubstrOutOfBounds { start: i64, n: i64, len: usize },
+    #[error("chr({0}): argument must be in 0..=255")]
     ChrOutOfRange(i64),
-    ArgOutOfRange {
-        index: i64,
-        count: usize,
-    },
+    #[error("arg({index}): index out of range ({count} arguments)")]
+    ArgOutOfRange { index: i64, count: usize },
+    #[error("read_int: no integer left, only the end of input")]
     ReadIntNoInput,
+    #[error("read_int: the next input is {0:?}, not an integer")]
     ReadIntInvalid(String),
+    #[error("fixed(f, {0}): digits must be non-negative")]
     NegativeFixedDigits(i64),
     /// Not a PL error but the runtime's: stdout could not be written (e.g. a closed pipe).
+    #[error("cannot write to stdout: {0}")]
     StdoutFailed(String),
 }
 
-impl fmt::Display for RuntimeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::IndexOutOfBounds { index, len } => {
-                write!(f, "index {index} out of bounds for length {len}")
-            }
-            Self::NullFieldAccess { struct_name, field } => {
-                write!(f, "field access on null: `{struct_name}.{field}`")
-            }
-            Self::DivisionByZero => write!(f, "division by zero"),
-            Self::RemainderByZero => write!(f, "remainder by zero"),
-            Self::NegativeArrayLength(len) => write!(f, "negative array length {len}"),
-            Self::AssertionFailed(None) => write!(f, "assertion failed"),
-            Self::AssertionFailed(Some(message)) => write!(f, "assertion failed: {message}"),
-            // `{:?}` quotes the text and escapes control characters, so the message stays on one line.
-            Self::InvalidInteger(text) => write!(f, "invalid integer: {text:?}"),
-            Self::InvalidFloat(text) => write!(f, "invalid float: {text:?}"),
-            Self::StackOverflow => write!(f, "stack overflow (recursion too deep)"),
-            Self::OutOfMemory => write!(f, "out of memory"),
-            Self::SubstrOutOfBounds { start, n, len } => {
-                write!(
-                    f,
-                    "substr({start}, {n}) out of bounds for string of length {len}"
-                )
-            }
-            Self::ChrOutOfRange(code) => write!(f, "chr({code}): argument must be in 0..=255"),
-            Self::ArgOutOfRange { index, count } => {
-                write!(f, "arg({index}): index out of range ({count} arguments)")
-            }
-            Self::ReadIntNoInput => write!(f, "read_int: no integer left, only the end of input"),
-            Self::ReadIntInvalid(token) => {
-                write!(f, "read_int: the next input is {token:?}, not an integer")
-            }
-            Self::NegativeFixedDigits(digits) => {
-                write!(f, "fixed(f, {digits}): digits must be non-negative")
-            }
-            Self::StdoutFailed(error) => write!(f, "cannot write to stdout: {error}"),
-        }
-    }
+/// What follows `assertion failed` in its message: `: ` and the assertion's message, if any.
+fn assertion_message(message: Option<&str>) -> String {
+    message
+        .map(|message| format!(": {message}"))
+        .unwrap_or_default()
 }
 
 /// At most this many bytes of the input a message quotes (`parse_int`, `parse_float`, `read_int`).

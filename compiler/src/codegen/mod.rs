@@ -29,8 +29,6 @@ mod runtime;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
-
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 
@@ -51,15 +49,19 @@ impl Default for Options {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CodegenError {
     /// The host or an option is not supported.
+    #[error("not supported: {0}")]
     Unsupported(String),
     /// Cranelift rejected the generated code, or could not place it in memory.
+    #[error("Cranelift: {0}")]
     Cranelift(String),
     /// The MIR breaks one of its invariants: a bug in the compiler.
+    #[error("internal compiler error: {0}")]
     Internal(String),
     /// `--emit` asked for a function the program does not have.
+    #[error("no function named `{0}`")]
     NoSuchFunction(String),
 }
 
@@ -68,19 +70,6 @@ impl CodegenError {
         CodegenError::Internal(message.into())
     }
 }
-
-impl fmt::Display for CodegenError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            CodegenError::Unsupported(message) => write!(f, "not supported: {message}"),
-            CodegenError::Cranelift(message) => write!(f, "Cranelift: {message}"),
-            CodegenError::Internal(message) => write!(f, "internal compiler error: {message}"),
-            CodegenError::NoSuchFunction(name) => write!(f, "no function named `{name}`"),
-        }
-    }
-}
-
-impl std::error::Error for CodegenError {}
 
 type Result<T, E = CodegenError> = std::result::Result<T, E>;
 

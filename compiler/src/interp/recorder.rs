@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use pcc_lang::LineIndex;
-use pcc_profiler::ball_larus::{BallLarus, PathRegister};
+use pcc_profiler::ball_larus::{BallLarus, NumberingError, PathRegister};
 use pcc_profiler::cfg::{EdgeId, NodeId};
 use pcc_profiler::collect::{executed_paths, function_profile};
 use pcc_profiler::profile::{
@@ -28,7 +28,7 @@ struct Counts {
     cfg: FunctionCfg,
     /// The CFG edge of each MIR edge; `None` is EXIT.
     edge_ids: HashMap<(BlockId, Option<BlockId>), EdgeId>,
-    numbering: Result<BallLarus, String>,
+    numbering: Result<BallLarus, NumberingError>,
     /// Ball-Larus path id → executions.
     paths: BTreeMap<u64, u64>,
     /// By CFG edge id.
@@ -77,7 +77,7 @@ impl<'p> Recorder<'p> {
                 let edge_ids = (0..).map(EdgeId).zip(&cfg.edges);
                 let edge_ids = edge_ids.map(|(id, &edge)| (edge, id)).collect();
                 Some(Counts {
-                    numbering: BallLarus::new(&cfg.cfg).map_err(|e| e.to_string()),
+                    numbering: BallLarus::new(&cfg.cfg),
                     edge_ids,
                     paths: BTreeMap::new(),
                     edges: vec![0; cfg.edges.len()],

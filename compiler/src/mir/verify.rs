@@ -20,14 +20,9 @@ use super::{
 };
 
 /// What is wrong, naming the function and block.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct VerifyError(pub String);
-
-impl std::fmt::Display for VerifyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 type Result<T> = std::result::Result<T, VerifyError>;
 

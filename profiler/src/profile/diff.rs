@@ -14,39 +14,20 @@ use super::text::{SourceLines, Table, edge_lines, edge_name, line_list, write_so
 use super::{FunctionProfile, Kinship, Mode, ModeRecord, PathCount, Profile};
 
 /// Why two profiles cannot be compared at all.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DiffError {
-    ModeMismatch {
-        a: Mode,
-        b: Mode,
-    },
+    #[error("mode `{a}` in A and `{b}` in B; only profiles of the same mode can be compared")]
+    ModeMismatch { a: Mode, b: Mode },
     /// Profiles of two different programs ([`super::Kinship::Other`]).
-    ProgramMismatch {
-        a: String,
-        b: String,
-    },
+    #[error(
+        "A is a profile of program `{}` and B of `{}`, different programs (another source path \
+         and other bytes, and no function with the same code); only profiles of the same \
+         program can be compared",
+        printable(.a),
+        printable(.b)
+    )]
+    ProgramMismatch { a: String, b: String },
 }
-
-impl fmt::Display for DiffError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DiffError::ModeMismatch { a, b } => write!(
-                f,
-                "mode `{a}` in A and `{b}` in B; only profiles of the same mode can be compared"
-            ),
-            DiffError::ProgramMismatch { a, b } => write!(
-                f,
-                "A is a profile of program `{}` and B of `{}`, different programs (another \
-                 source path and other bytes, and no function with the same code); only \
-                 profiles of the same program can be compared",
-                printable(a),
-                printable(b)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for DiffError {}
 
 /// A path that ran in both profiles with different counts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

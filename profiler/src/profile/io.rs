@@ -9,20 +9,51 @@ use std::path::{Path, PathBuf};
 use super::printable::{clipped, printable};
 use super::{FORMAT, Mode, Profile, VERSION};
 
-/// What is wrong with a profile file.
-#[derive(Debug)]
+/// What is wrong with a profile file: the message of a [`ProfileError`] after its file.
+#[derive(Debug, thiserror::Error)]
 pub enum ProfileErrorKind {
-    Io(std::io::Error),
+    #[error("{0}")]
+    Io(#[source] std::io::Error),
     /// The JSON ends early, as when a write was interrupted.
+    #[error("profile is truncated (incomplete JSON)")]
     Truncated,
+    // serde's messages quote some of what they found as it is.
+    #[error("profile is not valid JSON: {}", printable(.0))]
     Malformed(String),
+    #[error("not a pcc profile (format is {0}, expected \"{FORMAT}\")")]
     WrongFormat(String),
+    #[error("{}", unsupported_version(.0))]
     UnsupportedVersion(String),
+    #[error("unknown profiling mode {0} (expected one of {known})", known = known_modes())]
     UnknownMode(String),
+    #[error("invalid profile: {}", printable(.0))]
     Invalid(String),
 }
 
+/// The message for a profile of format version `found`: version 1, of older pcc versions,
+/// says how to get a new one.
+fn unsupported_version(found: &str) -> String {
+    if found == "1" {
+        format!(
+            "this profile was written by an older pcc (profile format version 1; this pcc \
+             reads version {VERSION}); re-run the program with --profile to make a new one"
+        )
+    } else {
+        format!("unsupported profile version {found} (this pcc reads version {VERSION})")
+    }
+}
+
+/// The names of the profiling modes, for the message about an unknown one.
+fn known_modes() -> String {
+    let known: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+    known.join(", ")
+}
+
 /// A profile that could not be read or written, with the file it came from if any.
+///
+/// `Display` and `Error` are written by hand: the message is the file's name, if any, before
+/// the kind's, and the source is the kind's own (the I/O error of [`ProfileErrorKind::Io`]),
+/// which thiserror's `#[source]` cannot say without putting the kind itself in the chain.
 #[derive(Debug)]
 pub struct ProfileError {
     pub path: Option<PathBuf>,
@@ -45,49 +76,13 @@ impl fmt::Display for ProfileError {
         if let Some(path) = &self.path {
             write!(f, "{}: ", path.display())?;
         }
-        match &self.kind {
-            ProfileErrorKind::Io(e) => write!(f, "{e}"),
-            ProfileErrorKind::Truncated => {
-                write!(f, "profile is truncated (incomplete JSON)")
-            }
-            // serde's messages quote some of what they found as it is.
-            ProfileErrorKind::Malformed(e) => {
-                write!(f, "profile is not valid JSON: {}", printable(e))
-            }
-            ProfileErrorKind::WrongFormat(found) => {
-                write!(
-                    f,
-                    "not a pcc profile (format is {found}, expected \"{FORMAT}\")"
-                )
-            }
-            ProfileErrorKind::UnsupportedVersion(found) if found.as_str() == "1" => write!(
-                f,
-                "this profile was written by an older pcc (profile format version 1; this pcc \
-                 reads version {VERSION}); re-run the program with --profile to make a new one"
-            ),
-            ProfileErrorKind::UnsupportedVersion(found) => write!(
-                f,
-                "unsupported profile version {found} (this pcc reads version {VERSION})"
-            ),
-            ProfileErrorKind::UnknownMode(found) => {
-                let known: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
-                write!(
-                    f,
-                    "unknown profiling mode {found} (expected one of {})",
-                    known.join(", ")
-                )
-            }
-            ProfileErrorKind::Invalid(e) => write!(f, "invalid profile: {}", printable(e)),
-        }
+        fmt::Display::fmt(&self.kind, f)
     }
 }
 
 impl std::error::Error for ProfileError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            ProfileErrorKind::Io(e) => Some(e),
-            _ => None,
-        }
+        std::error::Error::source(&self.kind)
     }
 }
 

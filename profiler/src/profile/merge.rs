@@ -5,107 +5,73 @@
 //! never guessed.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 
 use super::printable::printable;
 use super::{FunctionProfile, Kinship, KipfNode, Mode, ModeRecord, PathCount, Profile};
 
 /// Why a profile cannot be merged with an earlier one. The messages speak of "this" profile (the
 /// one refused) and "the earlier" one (that it conflicts with).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MergeError {
+    #[error("no profiles to merge")]
     NoProfiles,
-    ModeMismatch {
-        first: Mode,
-        other: Mode,
-    },
-    ProgramMismatch {
-        first: String,
-        other: String,
-    },
+    #[error(
+        "mode `{other}` here and `{first}` in the earlier profile; only profiles of the same mode \
+         can be merged"
+    )]
+    ModeMismatch { first: Mode, other: Mode },
+    #[error(
+        "a profile of program `{}` here and of `{}` in the earlier profile, different programs \
+         (another source path and other bytes, and no function with the same code); only \
+         profiles of the same program can be merged",
+        printable(.other),
+        printable(.first)
+    )]
+    ProgramMismatch { first: String, other: String },
     /// The same function was profiled in different code.
+    #[error(
+        "function `{name}` was profiled in different code (cfg_hash {other_hash} here, \
+         {first_hash} in the earlier profile), so one of them is stale"
+    )]
     StaleFunction {
         name: String,
         first_hash: String,
         other_hash: String,
     },
     /// The same code was instrumented differently (e.g. PPP with other interesting paths).
-    Incompatible {
-        name: String,
-        what: &'static str,
-    },
+    #[error(
+        "function `{name}` was instrumented differently here and in the earlier profile ({what})"
+    )]
+    Incompatible { name: String, what: &'static str },
+    #[error("{}", not_mergeable(*.0))]
     NotMergeable(Mode),
     /// `tpp` profiles made with other cold or loop thresholds number their paths differently.
+    #[error(
+        "tpp thresholds (--cold-threshold, --loop-threshold) differ from the earlier profile's, \
+         so the path ids do not name the same paths"
+    )]
     TppThresholds,
 }
 
-impl fmt::Display for MergeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MergeError::NoProfiles => write!(f, "no profiles to merge"),
-            MergeError::ModeMismatch { first, other } => write!(
-                f,
-                "mode `{other}` here and `{first}` in the earlier profile; \
-                 only profiles of the same mode can be merged"
-            ),
-            MergeError::ProgramMismatch { first, other } => write!(
-                f,
-                "a profile of program `{}` here and of `{}` in the earlier profile, different \
-                 programs (another source path and other bytes, and no function with the same \
-                 code); only profiles of the same program can be merged",
-                printable(other),
-                printable(first)
-            ),
-            MergeError::StaleFunction {
-                name,
-                first_hash,
-                other_hash,
-            } => write!(
-                f,
-                "function `{name}` was profiled in different code (cfg_hash {other_hash} here, \
-                 {first_hash} in the earlier profile), so one of them is stale"
-            ),
-            MergeError::Incompatible { name, what } => write!(
-                f,
-                "function `{name}` was instrumented differently here and in the earlier profile \
-                 ({what})"
-            ),
-            MergeError::NotMergeable(Mode::Wpp) => write!(
-                f,
-                "`wpp` profiles cannot be merged: each holds the whole path of one run, and two \
-                 runs' paths do not add up to a path (merge `bl` profiles of the runs instead)"
-            ),
-            MergeError::NotMergeable(mode) => write!(f, "`{mode}` profiles cannot be merged"),
-            MergeError::TppThresholds => write!(
-                f,
-                "tpp thresholds (--cold-threshold, --loop-threshold) differ from the earlier \
-                 profile's, so the path ids do not name the same paths"
-            ),
-        }
+/// Why profiles of `mode` cannot be merged: for `wpp`, what to merge instead.
+fn not_mergeable(mode: Mode) -> String {
+    match mode {
+        Mode::Wpp => "`wpp` profiles cannot be merged: each holds the whole path of one run, and \
+                      two runs' paths do not add up to a path (merge `bl` profiles of the runs \
+                      instead)"
+            .to_string(),
+        mode => format!("`{mode}` profiles cannot be merged"),
     }
 }
 
-impl std::error::Error for MergeError {}
-
 /// `merge` refused `profiles[index]` because it conflicts with `profiles[earlier]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("profile {index} (earlier: profile {earlier}): {error}")]
 pub struct MergeRefusal {
     pub index: usize,
     pub earlier: usize,
     pub error: MergeError,
 }
-
-impl fmt::Display for MergeRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "profile {} (earlier: profile {}): {}",
-            self.index, self.earlier, self.error
-        )
-    }
-}
-
-impl std::error::Error for MergeRefusal {}
 
 /// Sums `profiles` into one. `args` are kept if all runs had the same, else left empty.
 /// A count past 2^64 − 1 stays at 2^64 − 1 ([`merge_saturating`] says which functions).

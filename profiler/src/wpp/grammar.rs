@@ -85,54 +85,31 @@ impl fmt::Display for Symbol {
 }
 
 /// Why a list of rules is not a usable grammar.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GrammarError {
     /// There is no start rule (the list of rules is empty).
+    #[error("grammar has no start rule")]
     NoStartRule,
     /// `rules[rule][position]` names a rule that does not exist.
+    #[error("rule R{rule}, symbol {position}: reference to R{target}, which does not exist")]
     UnknownRule {
         rule: u32,
         position: usize,
         target: u32,
     },
     /// `rules[rule][position]` refers to the start rule, which must be the root of the DAG.
+    #[error("rule R{rule}, symbol {position}: the start rule R0 cannot be referenced")]
     StartReferenced { rule: u32, position: usize },
     /// A non-start rule has an empty right-hand side.
+    #[error("rule R{rule} is empty")]
     EmptyRule { rule: u32 },
     /// The rules are not acyclic; `rule` lies on a cycle or below one.
+    #[error("rules are cyclic (R{rule} is on or below a cycle)")]
     Cycle { rule: u32 },
     /// The expansion of `rule` would be longer than 2^64 - 1 symbols.
+    #[error("rule R{rule} expands to more than 2^64 - 1 symbols")]
     TooLong { rule: u32 },
 }
-
-impl fmt::Display for GrammarError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            GrammarError::NoStartRule => write!(f, "grammar has no start rule"),
-            GrammarError::UnknownRule {
-                rule,
-                position,
-                target,
-            } => write!(
-                f,
-                "rule R{rule}, symbol {position}: reference to R{target}, which does not exist"
-            ),
-            GrammarError::StartReferenced { rule, position } => write!(
-                f,
-                "rule R{rule}, symbol {position}: the start rule R0 cannot be referenced"
-            ),
-            GrammarError::EmptyRule { rule } => write!(f, "rule R{rule} is empty"),
-            GrammarError::Cycle { rule } => {
-                write!(f, "rules are cyclic (R{rule} is on or below a cycle)")
-            }
-            GrammarError::TooLong { rule } => {
-                write!(f, "rule R{rule} expands to more than 2^64 - 1 symbols")
-            }
-        }
-    }
-}
-
-impl std::error::Error for GrammarError {}
 
 /// A validated context-free grammar generating exactly one string, the acyclic-path trace.
 ///
@@ -565,24 +542,15 @@ pub const MAX_INDEX_ENTRIES: u64 = 1 << 26;
 
 /// Counting subpaths of up to `max_len` paths on a grammar would need more than
 /// [`MAX_INDEX_ENTRIES`] entries (about `max_len` per rule reference, twice).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "counting subpaths of up to {max_len} acyclic paths in this grammar needs an index of \
+     {entries} entries, more than the {MAX_INDEX_ENTRIES} allowed: use a smaller maximum length"
+)]
 pub struct IndexTooLarge {
     pub max_len: usize,
     pub entries: u64,
 }
-
-impl fmt::Display for IndexTooLarge {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "counting subpaths of up to {} acyclic paths in this grammar needs an index of {} \
-             entries, more than the {} allowed: use a smaller maximum length",
-            self.max_len, self.entries, MAX_INDEX_ENTRIES
-        )
-    }
-}
-
-impl std::error::Error for IndexTooLarge {}
 
 /// The texts' positions sorted by the terminals from each, and the weights' prefix sums.
 struct Index {

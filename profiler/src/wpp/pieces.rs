@@ -14,7 +14,6 @@
 //! ends at EXIT or in a dead end finishes it, and any other piece continues the innermost one.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::hash::BuildHasherDefault;
 
 use crate::ball_larus::{BallLarus, NumberingError, PathRegister};
@@ -50,25 +49,16 @@ pub struct CallSplit {
 }
 
 /// Why a split CFG is not one the compiler makes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SplitError {
+    #[error(transparent)]
     Cfg(CfgError),
+    #[error(transparent)]
     Numbering(NumberingError),
     /// A call cut that is not the only edge out of its source and into its target.
+    #[error("call cut {0} is not a block split")]
     BadCut(usize),
 }
-
-impl fmt::Display for SplitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SplitError::Cfg(e) => e.fmt(f),
-            SplitError::Numbering(e) => e.fmt(f),
-            SplitError::BadCut(e) => write!(f, "call cut {e} is not a block split"),
-        }
-    }
-}
-
-impl std::error::Error for SplitError {}
 
 impl CallSplit {
     /// `split` with `cuts`: each cut `u→v` is the only out-edge of `u` and the only in-edge of
@@ -246,20 +236,13 @@ impl PieceEffect {
 }
 
 /// A trace that is not a sequence of pieces of nested activations.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("path {position} of the trace: {message}")]
 pub struct RejoinError {
     /// Position in the trace.
     pub position: u64,
     pub message: String,
 }
-
-impl fmt::Display for RejoinError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "path {} of the trace: {}", self.position, self.message)
-    }
-}
-
-impl std::error::Error for RejoinError {}
 
 /// The register of the innermost activation on `stack`, which must be one of function `f`
 /// (`position`: where in the trace, for the error).

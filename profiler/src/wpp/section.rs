@@ -11,7 +11,6 @@
 
 use super::grammar::Grammar;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// One executed acyclic path: Ball-Larus path `path` of function `function`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -38,33 +37,18 @@ pub struct WppSection {
 }
 
 /// Why a `"wpp"` field is unusable.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WppError {
     /// Not the expected JSON shape, or an invalid grammar (see [`super::GrammarError`]).
+    #[error("malformed wpp data: {0}")]
     Malformed(String),
     /// The grammar uses terminal `terminal` but the symbol table has only `symbols` entries.
+    #[error("wpp grammar uses path symbol {terminal}, but the symbol table has {symbols}")]
     UnknownSymbol { terminal: u64, symbols: usize },
     /// `trace_length` disagrees with the grammar.
+    #[error("wpp trace_length is {recorded}, but the grammar generates {actual} paths")]
     TraceLength { recorded: u64, actual: u64 },
 }
-
-impl fmt::Display for WppError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WppError::Malformed(e) => write!(f, "malformed wpp data: {e}"),
-            WppError::UnknownSymbol { terminal, symbols } => write!(
-                f,
-                "wpp grammar uses path symbol {terminal}, but the symbol table has {symbols}"
-            ),
-            WppError::TraceLength { recorded, actual } => write!(
-                f,
-                "wpp trace_length is {recorded}, but the grammar generates {actual} paths"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for WppError {}
 
 impl WppSection {
     /// Builds the field from a finished grammar and its symbol table.
