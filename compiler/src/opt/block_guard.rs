@@ -144,4 +144,87 @@ mod tests {
         );
         assert_eq!(checked_accesses(&func, crate::mir::ENTRY), 5);
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): one guard of `i` and `i + 2` against the length, then the block unchecked; the
+    /// checked copy where the guard fails.
+    #[test]
+    fn snapshot() {
+        let source = "fn f(a: [int], i: int) -> int { return a[i] + a[i + 1] + a[i + 2]; }\n\
+                      fn main() { println(f([1, 2, 3], 0)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: [int], _1: int) -> int {
+                let _2: int;
+                let _3: int;
+                let _4: int;
+                let _5: int;
+                let _6: int;
+                let _7: int;
+                let _8: int;
+              bb0:
+                _2 = _0[_1]
+                _3 = _1 + 1
+                _4 = _0[_3]
+                _5 = _2 + _4
+                _6 = _1 + 2
+                _7 = _0[_6]
+                _8 = _5 + _7
+                return _8
+            }
+            after:
+            fn f(_0: [int], _1: int) -> int {
+                let _2: int;
+                let _3: int;
+                let _4: int;
+                let _5: int;
+                let _6: int;
+                let _7: int;
+                let _8: int;
+                let _9: int;
+                let _10: int;
+                let _11: int;
+                let _12: int;
+                let _13: int;
+                let _14: int;
+                let _15: int;
+                let _16: int;
+                let _17: bool;
+              bb0:
+                _9 = len(_0)
+                _10 = _1 + 0
+                _11 = _1 + 2
+                _12 = _9 - 1
+                _13 = _12 - _11
+                _14 = 0 | _10
+                _15 = _14 | _11
+                _16 = _15 | _13
+                _17 = _16 >= 0
+                branch _17 ? bb2 : bb1
+              bb1:
+                _2 = _0[_1]
+                _3 = _1 + 1
+                _4 = _0[_3]
+                _5 = _2 + _4
+                _6 = _1 + 2
+                _7 = _0[_6]
+                _8 = _5 + _7
+                unreachable
+              bb2:
+                _2 = unchecked _0[_1]
+                _3 = _1 + 1
+                _4 = unchecked _0[_3]
+                _5 = _2 + _4
+                _6 = _1 + 2
+                _7 = unchecked _0[_6]
+                _8 = _5 + _7
+                return _8
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::before_and_after(
+            source,
+            "f",
+            guard_blocks,
+        ));
+    }
 }

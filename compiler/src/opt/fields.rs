@@ -190,4 +190,41 @@ fn main() { let s = new S { a: 1, b: 2 }; println(f(s, s)); }
         assert_eq!(text.matches("= _0.a ").count(), 4, "{text}");
         assert!(text.contains("_9 = _3 "), "{text}");
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): the second read of `p.x` reuses the first.
+    #[test]
+    fn snapshot() {
+        let source = "struct P { x: int }\nfn f(p: P) -> int { return p.x * p.x; }\n\
+                      fn main() { println(f(new P { x: 2 })); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: P) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+              bb0:
+                _1 = _0.x
+                _2 = _0.x
+                _3 = _1 * _2
+                return _3
+            }
+            after:
+            fn f(_0: P) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+              bb0:
+                _1 = _0.x
+                _2 = _1
+                _3 = _1 * _2
+                return _3
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::program_before_and_after(
+            source,
+            "f",
+            reuse_field_loads,
+        ));
+    }
 }

@@ -562,4 +562,45 @@ fn main() {{ println(once(1), twice(2), twice(3), looping(4), too_big(5)); }}",
             ["twice", "twice", "looping", "too_big"]
         );
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): `g`'s body takes the place of its call, its locals renamed into `f`'s.
+    #[test]
+    fn snapshot() {
+        let source = "fn g(x: int) -> int { return x * 2; }\nfn f(n: int) -> int { return g(n) + 1; }\n\
+                      fn main() { println(f(1)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+              bb0:
+                _1 = g(_0)
+                _2 = _1 + 1
+                return _2
+            }
+            after:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+                let _4: int;
+              bb0:
+                _3 = _0
+                goto bb1
+              bb1:
+                _4 = _3 * 2
+                _1 = _4
+                goto bb2
+              bb2:
+                _2 = _1 + 1
+                return _2
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::program_before_and_after(
+            source,
+            "f",
+            |program| inline_small_functions(program, &[]),
+        ));
+    }
 }

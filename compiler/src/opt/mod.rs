@@ -106,18 +106,31 @@ pub(crate) mod testing {
         crate::lower::lower_program(&typed)
     }
 
-    /// Function `name` of `source` as lowered and after `pass`, as `--emit mir` prints them
-    /// (without comments): what the passes' `expect!` snapshots show.
+    /// Function `name` of `source` as lowered and after `pass` ran on every function, as
+    /// `--emit mir` prints them (without comments): what the passes' `expect!` snapshots show.
     pub fn before_and_after(source: &str, name: &str, pass: fn(&mut Function)) -> String {
+        program_before_and_after(source, name, |program| {
+            program.functions.iter_mut().for_each(pass)
+        })
+    }
+
+    /// [`before_and_after`] for a pass over the whole program.
+    pub fn program_before_and_after(
+        source: &str,
+        name: &str,
+        pass: impl FnOnce(&mut Program),
+    ) -> String {
         let mut program = lower(source);
-        let id = (program.functions)
-            .position(|f| f.name == name)
-            .expect("the function exists");
-        let before = program.canonical_text(&program.functions[id]);
-        pass(&mut program.functions[id]);
+        let text = |program: &Program| {
+            let func = (program.functions.iter())
+                .find(|f| f.name == name)
+                .expect("the function exists");
+            program.canonical_text(func)
+        };
+        let before = text(&program);
+        pass(&mut program);
         crate::mir::verify::after_pass(&program, "the tested pass");
-        let after = program.canonical_text(&program.functions[id]);
-        format!("before:\n{before}after:\n{after}")
+        format!("before:\n{before}after:\n{}", text(&program))
     }
 
     /// The first block of `func` with a bounds-checked access.

@@ -1353,4 +1353,100 @@ fn main() { f([1; 4], [1; 4], [0; 4], 3); }
                 .all(|(l, _)| !matches!(l, Load::Field(_, _, 0)))
         );
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot), after the CFG simplification that runs before it in the pipeline (which puts
+    /// the loop's test on its back edge): a guard before the loop tests the range of `i`
+    /// against `len(a)` once, and the copy it enters reads `a[i]` unchecked; the original loop,
+    /// checks intact, where it fails.
+    #[test]
+    fn snapshot() {
+        let source = "fn f(a: [int], n: int) -> int { let s = 0; for i in 0..n { s += a[i]; } \
+                      return s; }\nfn main() { println(f([1, 2], 2)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: [int], _1: int) -> int {
+                let _2: int;
+                let _3: int;
+                let _4: int;
+                let _5: bool;
+                let _6: int;
+              bb0:
+                _2 = 0
+                _4 = _1
+                _3 = 0
+                goto bb1
+              bb1:
+                _5 = _3 < _4
+                branch _5 ? bb2 : bb4
+              bb2:
+                _6 = _0[_3]
+                _2 = _2 + _6
+                goto bb3
+              bb3:
+                _3 = _3 + 1
+                goto bb1
+              bb4:
+                return _2
+            }
+            after:
+            fn f(_0: [int], _1: int) -> int {
+                let _2: int;
+                let _3: int;
+                let _4: int;
+                let _5: bool;
+                let _6: int;
+                let _7: int;
+                let _8: int;
+                let _9: int;
+                let _10: int;
+                let _11: int;
+                let _12: int;
+                let _13: int;
+                let _14: int;
+                let _15: int;
+                let _16: bool;
+              bb0:
+                _2 = 0
+                _4 = _1
+                _3 = 0
+                _5 = _3 < _4
+                branch _5 ? bb4 : bb2
+              bb1:
+                _6 = _0[_3]
+                _2 = _2 + _6
+                _3 = _3 + 1
+                _5 = _3 < _4
+                branch _5 ? bb1 : bb2
+              bb2:
+                return _2
+              bb3:
+                _6 = unchecked _0[_3]
+                _2 = _2 + _6
+                _3 = _3 + 1
+                _5 = _3 < _4
+                branch _5 ? bb3 : bb2
+              bb4:
+                _7 = len(_0)
+                _8 = -1 * _1
+                _9 = _8 + _7
+                _10 = -1 + _1
+                _11 = -1 + _7
+                _12 = 0 | _9
+                _13 = _12 | _10
+                _14 = _13 | _11
+                _15 = _14 >> 40
+                _16 = _15 == 0
+                branch _16 ? bb3 : bb1
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::program_before_and_after(
+            source,
+            "f",
+            |program| {
+                (program.functions.iter_mut()).for_each(crate::opt::simplify_cfg::simplify_cfg);
+                version_loops(program);
+            },
+        ));
+    }
 }
