@@ -931,4 +931,73 @@ fn main() { println(f(0.5)); }
             assert!(read(local), "{local} is never read:\n{text}");
         }
     }
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot): under `edge`, the loop body's count is no longer made in the loop: the body
+    /// steps `i` by one, so the exit adds how far `i` went (`_4 = _2 - _5`) to its counter.
+    #[test]
+    fn snapshot() {
+        let source = "fn f(n: int) -> int { let s = 0; let i = 0; while i < n { s += i; i += 1; } \
+                      return s; }\nfn main() { println(f(3)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: bool;
+              bb0:
+                _1 = 0
+                _2 = 0
+                goto bb1
+              bb1:
+                _3 = _2 < _0
+                branch _3 ? bb2 : bb3
+              bb2:
+                _1 = _1 + _2
+                _2 = _2 + 1
+                count table0[0]
+                goto bb1
+              bb3:
+                count table0[1]
+                return _1
+            }
+            after:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: bool;
+                let _4: int;
+                let _5: int;
+              bb0:
+                _1 = 0
+                _2 = 0
+                goto bb4
+              bb1:
+                _3 = _2 < _0
+                branch _3 ? bb2 : bb6
+              bb2:
+                _1 = _1 + _2
+                _2 = _2 + 1
+                goto bb1
+              bb3:
+                count table0[1]
+                return _1
+              bb4:
+                _5 = _2
+                goto bb1
+              bb5:
+                count table0[0] += _4
+                goto bb3
+              bb6:
+                _4 = _2 - _5
+                goto bb5
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::instrumented_before_and_after(
+            source,
+            Mode::Edge,
+            "f",
+            super::promote_loop_counters,
+        ));
+    }
 }

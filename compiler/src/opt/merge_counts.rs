@@ -118,3 +118,56 @@ pub fn merge_counts(program: &mut Program) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pcc_profiler::profile::Mode;
+
+    use super::*;
+
+    /// The pass on a whole function, as `--emit mir` shows it (`UPDATE_EXPECT=1` rewrites the
+    /// snapshot), after the inlining and CFG simplification that run before it in the pipeline:
+    /// under `edge`, `g`'s count now stands beside `f`'s in one block, and the two become one
+    /// count of a merged counter.
+    #[test]
+    fn snapshot() {
+        let source = "fn g(x: int) -> int { return x + 1; }\nfn f(n: int) -> int { return g(n) * 2; }\n\
+                      fn main() { println(f(3)); }";
+        expect_test::expect![[r#"
+            before:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+              bb0:
+                _1 = g(_0)
+                _2 = _1 * 2
+                count table1[0]
+                return _2
+            }
+            after:
+            fn f(_0: int) -> int {
+                let _1: int;
+                let _2: int;
+                let _3: int;
+                let _4: int;
+              bb0:
+                _3 = _0
+                _4 = _3 + 1
+                count table0[1] (merged: table0[0], table1[0])
+                _1 = _4
+                _2 = _1 * 2
+                return _2
+            }
+        "#]]
+        .assert_eq(&crate::opt::testing::instrumented_before_and_after(
+            source,
+            Mode::Edge,
+            "f",
+            |p| {
+                crate::opt::inline::inline_small_functions(p, &[]);
+                (p.functions.iter_mut()).for_each(crate::opt::simplify_cfg::simplify_cfg);
+                merge_counts(p);
+            },
+        ));
+    }
+}

@@ -120,7 +120,20 @@ pub(crate) mod testing {
         name: &str,
         pass: impl FnOnce(&mut Program),
     ) -> String {
-        let mut program = lower(source);
+        snapshot(lower(source), name, pass)
+    }
+
+    /// [`program_before_and_after`] on the program instrumented for `mode`.
+    pub fn instrumented_before_and_after(
+        source: &str,
+        mode: pcc_profiler::profile::Mode,
+        name: &str,
+        pass: impl FnOnce(&mut Program),
+    ) -> String {
+        snapshot(instrumented(source, mode), name, pass)
+    }
+
+    fn snapshot(mut program: Program, name: &str, pass: impl FnOnce(&mut Program)) -> String {
         let text = |program: &Program| {
             let func = (program.functions.iter())
                 .find(|f| f.name == name)
