@@ -159,8 +159,8 @@ pub fn translate(
         let loop_exit = match block.term.kind {
             TerminatorKind::Branch {
                 then_bb, else_bb, ..
-            } if mir::dominates(&idom, then_bb, b) != mir::dominates(&idom, else_bb, b) => {
-                Some(if mir::dominates(&idom, then_bb, b) {
+            } if idom.dominates(then_bb, b) != idom.dominates(else_bb, b) => {
+                Some(if idom.dominates(then_bb, b) {
                     else_bb
                 } else {
                     then_bb

@@ -9,7 +9,7 @@
 //! inlined callee tells the next one's that the object is not null. The code keeps its copies: reading the original instead would make it live longer,
 //! and Cranelift then spilled AWFY Richards' task pointer in its hottest loop.
 
-use super::{BlockId, Function, IdVec, LocalId, Operand, Rvalue, StatementKind, dominates};
+use super::{BlockId, Function, IdVec, LocalId, Operand, Rvalue, StatementKind};
 
 /// Where a local is assigned: as a parameter, or by statement `.1` of block `.0`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub fn originals(func: &Function) -> IdVec<LocalId, LocalId> {
     let before = |def: Def, b: BlockId, i: usize| match def {
         Def::Param => true,
         Def::At(db, di) => {
-            (db == b && di < i) || (db != b && idom[b].is_some() && dominates(&idom, db, b))
+            (db == b && di < i) || (db != b && idom[b].is_some() && idom.dominates(db, b))
         }
     };
     let mut uses: IdVec<LocalId, Vec<(BlockId, usize)>> =

@@ -79,11 +79,6 @@ impl std::ops::Index<BlockId> for Dominators {
     }
 }
 
-/// Whether block `a` dominates block `b`, by the dominator tree `doms`.
-pub fn dominates(doms: &Dominators, a: BlockId, b: BlockId) -> bool {
-    doms.dominates(a, b)
-}
-
 impl Function {
     /// The immediate dominator of each block reachable from `ENTRY` (`None` for the entry and
     /// for unreachable blocks), by the iterative algorithm of Cooper, Harvey and Kennedy.

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{BlockId, Dominators, ENTRY, Function, IdVec, dominates};
+use super::{BlockId, Dominators, ENTRY, Function, IdVec};
 
 /// A natural loop of a function ([`Function::natural_loops`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ impl Function {
         let mut latches: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
         for &b in &rpo {
             for s in self.blocks[b].term.kind.successors() {
-                if dominates(&idom, s, b) {
+                if idom.dominates(s, b) {
                     latches.entry(s).or_default().push(b);
                 }
             }

@@ -24,7 +24,7 @@ pub use pcc_lang::typed::{BinOp, Builtin, FnId, GlobalId, StructDef, StructId, T
 pub use pcc_profiler::spec::MergedCounter;
 use smallvec::SmallVec;
 
-pub use dominators::{Dominators, dominates};
+pub use dominators::Dominators;
 pub use loops::{Loop, natural_loop};
 
 define_id!(

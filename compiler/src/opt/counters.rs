@@ -42,7 +42,7 @@ use pcc_profiler::edge_profile::Stop;
 use crate::mir::non_null::NonNull;
 use crate::mir::{
     BasicBlock, BinOp, BlockId, Const, Dominators, Function, LocalId, Operand, Program, Rvalue,
-    Statement, StatementKind, StopFlush, Terminator, TerminatorKind, Type, dominates,
+    Statement, StatementKind, StopFlush, Terminator, TerminatorKind, Type,
 };
 use crate::profiling::{Quiet, quiet_functions, statement_stop};
 
@@ -407,7 +407,7 @@ fn leave(
             }));
         }
         // An exit after the block in the iteration knows that it ran.
-        if !kept.first_at_exit || dominates(the_loop.idom, b, from) {
+        if !kept.first_at_exit || the_loop.idom.dominates(b, from) {
             always.extend(flush);
             continue;
         }
@@ -493,7 +493,7 @@ fn move_reset_to_exits(func: &mut Function, idom: &Dominators, reset: Reset) {
             let set = jump_block(func, vec![assign.clone()], exit, span);
             // An exit after the block in the iteration knows that it ran (testing the local
             // there would keep its value before the increment alive, as in `Kept::start`).
-            if dominates(idom, block, from) {
+            if idom.dominates(block, from) {
                 func.blocks[from].term.kind.retarget(exit, set);
                 continue;
             }
@@ -608,7 +608,7 @@ fn steady_index(
     };
     if !assigning.iter().all(|&x| x == b || only_to_header(x))
         || !(assigning.contains(&b) || the_loop.latches.iter().all(|l| assigning.contains(l)))
-        || !(the_loop.latches.iter()).all(|&l| dominates(the_loop.idom, b, l))
+        || !(the_loop.latches.iter()).all(|&l| the_loop.idom.dominates(b, l))
     {
         return None;
     }

@@ -6,7 +6,7 @@
 use crate::lower::remove_unreachable_blocks;
 use crate::mir::{
     BlockId, Builtin, Callee, Const, Dominators, ENTRY, Function, IdVec, Operand, StatementKind,
-    TerminatorKind, dominates, natural_loop,
+    TerminatorKind, natural_loop,
 };
 use crate::profiling::is_exit;
 
@@ -135,9 +135,9 @@ fn would_enter_loop_twice(
     idom: &Dominators,
 ) -> bool {
     let latches: Vec<BlockId> = (preds[target].iter().copied())
-        .filter(|&p| dominates(idom, target, p))
+        .filter(|&p| idom.dominates(target, p))
         .collect();
-    if latches.is_empty() || dominates(idom, target, b) {
+    if latches.is_empty() || idom.dominates(target, b) {
         return false;
     }
     let in_loop = natural_loop(target, &latches, preds, idom);

@@ -67,7 +67,7 @@ use crate::mir::poly::{
 };
 use crate::mir::{
     BasicBlock, BinOp, BlockId, Builtin, Callee, Const, FnId, Function, GlobalId, IdVec, LocalId,
-    Operand, Program, Rvalue, StatementKind, StructId, Terminator, TerminatorKind, Type, dominates,
+    Operand, Program, Rvalue, StatementKind, StructId, Terminator, TerminatorKind, Type,
     natural_loop,
 };
 
@@ -140,7 +140,7 @@ fn assigned_in_loop(
         return Some(BTreeSet::new());
     }
     let idom = func.dominators();
-    if !latches.iter().all(|&l| dominates(&idom, header, l)) {
+    if !latches.iter().all(|&l| idom.dominates(header, l)) {
         return None;
     }
     let in_loop = natural_loop(header, latches, &func.predecessors(), &idom);
