@@ -92,7 +92,7 @@ fn pgo_does_not_time_a_program_too_short() {
     assert_eq!(pgo.status, 0, "{}", pgo.stderr);
     assert_eq!(pgo.stdout, "hello\n");
     assert!(
-        pgo.stderr.contains("runs each") && pgo.stderr.contains("too short to time"),
+        pgo.stderr.contains("interleaved rounds") && pgo.stderr.contains("too short to time"),
         "{}",
         pgo.stderr
     );

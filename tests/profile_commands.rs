@@ -47,6 +47,7 @@ fn show_ranks_paths_hottest_first_with_shares_and_source() {
     assert_eq!(run.stderr, "");
     let expected = "\
 bl profile of ../../programs/add_even.pl (args: 10): 12 path executions in 2 functions
+coverage: 5 of 7 potential paths ran (71.43%); the hottest 2 cover 50% of path executions, 4 cover 90%, 5 cover 99%
 
 all 5 executed paths, hottest first; share = count / all 12 path executions in the profile
   #   share  count  function  path  lines
@@ -447,7 +448,7 @@ fn diff_refuses_profiles_of_different_modes() {
         run.stderr,
         format!(
             "error: {}: mode `bl` in A and `edge` in B; only profiles of the same mode can be \
-             compared (A is {})\n",
+             compared, or two of bl, ppp, kbl and wpp, which all list Ball-Larus paths (A is {})\n",
             b.display(),
             a.display()
         )
@@ -682,6 +683,198 @@ fn merge_of_two_real_runs_adds_their_counts() {
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(run.stdout.contains("current_date"), "{}", run.stdout);
+}
+
+/// `pcc run programs/y2k.pl --profile=MODE` of the years `first..last` into `out`.
+fn profile_y2k_in(mode: &str, out: &Path, first: &str, last: &str) {
+    let profile = format!("--profile={mode}");
+    let run = pcc_in(
+        &root(),
+        &[
+            "run",
+            "programs/y2k.pl",
+            &profile,
+            "--profile-out",
+            out.to_str().unwrap(),
+            "--",
+            first,
+            last,
+            "1",
+        ],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+}
+
+/// A bl profile and a ppp, kbl or wpp profile of other runs are compared path by path (their
+/// ids are Ball-Larus ids), as two bl profiles of the same runs would be.
+fn diff_compares_schemes_that_list_ball_larus_paths() {
+    let scratch = Scratch::new("y2k-schemes");
+    let (bl_a, bl_b) = (scratch.path("a.bl.json"), scratch.path("b.bl.json"));
+    profile_y2k_in("bl", &bl_a, "1994", "1999");
+    profile_y2k_in("bl", &bl_b, "1998", "2003");
+    let both_bl = profile(&[
+        OsStr::new("diff"),
+        os(&bl_a),
+        os(&bl_b),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    assert_eq!(both_bl.status, 0, "{}", both_bl.stderr);
+    let functions = |run: &Run| json(&run.stdout)["functions"].clone();
+    for mode in ["ppp", "kbl", "wpp"] {
+        let other = scratch.path(&format!("b.{mode}.json"));
+        profile_y2k_in(mode, &other, "1998", "2003");
+        let run = profile(&[
+            OsStr::new("diff"),
+            os(&bl_a),
+            os(&other),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ]);
+        assert_eq!(run.status, 0, "{mode}: {}", run.stderr);
+        assert_eq!(json(&run.stdout)["mode_b"], mode);
+        assert_eq!(functions(&run), functions(&both_bl), "bl against {mode}");
+        let text = profile(&[OsStr::new("diff"), os(&bl_a), os(&other)]);
+        assert!(
+            text.stdout
+                .starts_with(&format!("path spectra of bl and {mode} profiles")),
+            "{}",
+            text.stdout
+        );
+    }
+}
+
+/// `--top N` keeps the N largest differences, `--min-count C` those of at least C, and the
+/// text says how many were left out.
+fn diff_top_and_min_count_keep_the_largest_differences() {
+    let scratch = Scratch::new("y2k-top");
+    let (a, b) = (scratch.path("a.json"), scratch.path("b.json"));
+    profile_y2k_in("bl", &a, "1994", "1999");
+    profile_y2k_in("bl", &b, "1998", "2003");
+    let diff = |extra: &[&str]| {
+        let mut args = vec![
+            OsStr::new("diff"),
+            os(&a),
+            os(&b),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ];
+        args.extend(extra.iter().map(OsStr::new));
+        let run = profile(&args);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        json(&run.stdout)
+    };
+    // Every difference's size, largest first.
+    let sizes = |d: &Value| -> Vec<u64> {
+        let mut sizes = Vec::new();
+        for f in d["functions"].as_array().unwrap() {
+            for list in ["only_in_a", "only_in_b"] {
+                for p in f[list].as_array().into_iter().flatten() {
+                    sizes.push(p["count"].as_u64().unwrap());
+                }
+            }
+            for c in f["changed"].as_array().into_iter().flatten() {
+                sizes.push(
+                    c["count_a"]
+                        .as_u64()
+                        .unwrap()
+                        .abs_diff(c["count_b"].as_u64().unwrap()),
+                );
+            }
+        }
+        sizes.sort_unstable_by(|x, y| y.cmp(x));
+        sizes
+    };
+    let all = sizes(&diff(&[]));
+    assert!(all.len() > 3, "{all:?}");
+    let top = diff(&["--top", "3"]);
+    assert_eq!(sizes(&top), all[..3].to_vec());
+    assert_eq!(top["omitted"].as_u64(), Some(all.len() as u64 - 3));
+    let floor = all[all.len() / 2];
+    let big = diff(&["--min-count", &floor.to_string()]);
+    assert!(sizes(&big).iter().all(|&s| s >= floor));
+    assert_eq!(
+        sizes(&big).len(),
+        all.iter().filter(|&&s| s >= floor).count()
+    );
+    let text = profile(&[
+        OsStr::new("diff"),
+        os(&a),
+        os(&b),
+        "--top".as_ref(),
+        "1".as_ref(),
+    ]);
+    let left_out = format!(
+        "{} smaller differences left out (--top, --min-count)",
+        all.len() - 1
+    );
+    assert!(text.stdout.contains(&left_out), "{}", text.stdout);
+}
+
+/// `@FILE` operands name the profiles FILE lists; the merge reads them one at a time and adds
+/// up the same counts as naming them all.
+fn merge_reads_lists_of_profiles() {
+    let scratch = Scratch::new("y2k-list");
+    let runs: Vec<PathBuf> = (0..3)
+        .map(|i| scratch.path(&format!("run{i}.json")))
+        .collect();
+    for (i, run) in runs.iter().enumerate() {
+        profile_y2k_in("bl", run, &format!("199{i}"), "2001");
+    }
+    let list = scratch.path("runs.txt");
+    let listed = format!("{}\n\n{}\n", runs[0].display(), runs[1].display());
+    std::fs::write(&list, listed).unwrap();
+    let (by_list, by_name) = (scratch.path("list.json"), scratch.path("names.json"));
+    let at_list = format!("@{}", list.display());
+    let run = pcc_in(
+        &root(),
+        &[
+            OsStr::new("profile"),
+            OsStr::new("merge"),
+            at_list.as_ref(),
+            os(&runs[2]),
+            "-o".as_ref(),
+            os(&by_list),
+        ],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("merged 3 `bl` profiles"),
+        "{}",
+        run.stderr
+    );
+    let run = pcc_in(
+        &root(),
+        &[
+            OsStr::new("profile"),
+            OsStr::new("merge"),
+            os(&runs[0]),
+            os(&runs[1]),
+            os(&runs[2]),
+            "-o".as_ref(),
+            os(&by_name),
+        ],
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let read = |p: &Path| json(&std::fs::read_to_string(p).unwrap())["functions"].clone();
+    assert_eq!(read(&by_list), read(&by_name));
+    let missing = format!("@{}", scratch.path("none.txt").display());
+    let run = pcc_in(
+        &root(),
+        &[
+            OsStr::new("profile"),
+            OsStr::new("merge"),
+            missing.as_ref(),
+            "-o".as_ref(),
+            os(&by_list),
+        ],
+    );
+    assert_eq!(run.status, 1);
+    assert!(
+        run.stderr.contains("cannot read the list of profiles"),
+        "{}",
+        run.stderr
+    );
 }
 
 // A profile file is untrusted input (issue 52): what it names as its source is shown only when it
@@ -1102,6 +1295,9 @@ fn color_follows_the_flag_no_color_and_term() {
 /// This file's tests (`tests/main.rs` runs them).
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     crate::plain_trials![
+        diff_compares_schemes_that_list_ball_larus_paths,
+        diff_top_and_min_count_keep_the_largest_differences,
+        merge_reads_lists_of_profiles,
         show_ranks_paths_hottest_first_with_shares_and_source,
         show_top_n_keeps_the_hottest,
         show_json_has_the_same_data,

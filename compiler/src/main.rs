@@ -134,6 +134,11 @@ struct PgoArgs {
     /// `<stem>.kbl.profile.json` here).
     #[arg(long, value_name = "P")]
     profile_out: Option<PathBuf>,
+    /// Rounds of timed runs (plain, guided, plain again), at least; short runs get more, up to
+    /// 20 or a second of CPU.
+    #[arg(long, value_name = "N", default_value_t = 5,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    runs: u16,
     /// Arguments for the program, after `--`.
     #[arg(last = true)]
     args: Vec<String>,
@@ -276,7 +281,7 @@ struct ShowArgs {
 
 #[derive(clap::Args)]
 struct MergeArgs {
-    /// The profiles to add up.
+    /// The profiles to add up; `@FILE` stands for the profiles FILE lists, one per line.
     #[arg(required = true, num_args = 1..)]
     profiles: Vec<PathBuf>,
     /// The merged profile to write.
@@ -288,8 +293,16 @@ struct MergeArgs {
 struct DiffArgs {
     /// The first profile.
     a: PathBuf,
-    /// The second profile, of the same program and mode.
+    /// The second profile, of the same program and mode (or bl, ppp, kbl and wpp, which all list
+    /// Ball-Larus paths, with each other).
     b: PathBuf,
+    /// Only the N largest differences (a path's count if it ran in one profile, else how far its
+    /// count moved).
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
+    /// Only differences of at least C.
+    #[arg(long, value_name = "C", default_value_t = 0)]
+    min_count: u64,
     /// Tables, or the same data as JSON.
     #[arg(long, value_enum, default_value = "text")]
     format: ReportFormat,
@@ -548,6 +561,7 @@ impl PgoArgs {
             opt_level: self.opt_level,
             k: self.k,
             profile_out: &profile_out,
+            runs: usize::from(self.runs),
         };
         commands::pgo::run(&self.file, &options, &self.args)
     }
@@ -592,7 +606,13 @@ impl ProfileCommand {
         match self {
             ProfileCommand::Show(a) => commands::profile::show(&a.profile, a.top, json(a.format)),
             ProfileCommand::Merge(a) => commands::profile::merge(&a.profiles, &a.output),
-            ProfileCommand::Diff(a) => commands::profile::diff(&a.a, &a.b, json(a.format)),
+            ProfileCommand::Diff(a) => {
+                let keep = commands::profile::Keep {
+                    top: a.top,
+                    min_count: a.min_count,
+                };
+                commands::profile::diff(&a.a, &a.b, keep, json(a.format))
+            }
             ProfileCommand::Aodf(a) => commands::aodf::run(&a.tpp, &a.bl, json(a.format)),
             ProfileCommand::Report(a) => {
                 commands::report::run(&a.profile, a.compare.as_deref(), &a.output)

@@ -2,9 +2,10 @@
 //! unrolling study done end to end). Three runs of the same input, each a `pcc run` child
 //! process: a training run with `--profile=kbl`, a plain run at `-O N`, and the guided run at
 //! `-O N --use-profile`, whose stdout and exit status are the program's. On stderr: the guided
-//! compilation's `use-profile` report (what changed), the two runs' wall times (what it gained;
-//! short runs are repeated, and runs too short to time claim nothing), and whether both runs
-//! printed the same and exited the same.
+//! compilation's `use-profile` report (what changed), what it gained (the median CPU time of
+//! repeated interleaved runs of both builds, against the noise floor: the plain build timed
+//! against itself in the same rounds; runs too short to time, or a difference within the noise,
+//! claim nothing), and whether both runs printed the same and exited the same.
 //!
 //! Child processes rather than in-process JIT runs: a program may end the process (`exit()`, a
 //! runtime error), and each run needs its own fresh runtime state.
@@ -12,13 +13,14 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::driver::EXIT_COMPILE_ERROR;
 
-/// Plain runs shorter than this in all are timed again, up to [`MAX_TIMED_RUNS`] of each.
+/// Rounds of short runs continue past `--runs` until the plain runs took this much CPU in all,
+/// up to [`MAX_ROUNDS`].
 const TIMED_TOTAL: Duration = Duration::from_secs(1);
-const MAX_TIMED_RUNS: usize = 20;
+const MAX_ROUNDS: usize = 20;
 /// Runs this fast are mostly process start and JIT compilation: no speedup is claimed.
 const TOO_SHORT: Duration = Duration::from_millis(50);
 
@@ -31,10 +33,13 @@ pub struct PgoOptions<'a> {
     pub k: u8,
     /// Where the training run writes its profile (kept, for `pcc run --use-profile` later).
     pub profile_out: &'a Path,
+    /// Rounds of timed runs, at least.
+    pub runs: usize,
 }
 
 /// One `pcc run` child of `file` with `flags`, fed `stdin`; stdout captured, stderr captured
-/// too unless `show_stderr`. Returns its output and wall time.
+/// too unless `show_stderr`. Returns its output and CPU time (user and system, of the child
+/// and its threads: what the machine's other work disturbs least).
 fn pcc_run(
     file: &Path,
     flags: &[String],
@@ -60,14 +65,40 @@ fn pcc_run(
         } else {
             Stdio::piped()
         });
-    let start = Instant::now();
+    let before = children_cpu();
     let mut child = command.spawn()?;
     if let Some(input) = stdin {
         // A program that stops reading early closes the pipe: not an error of ours.
         let _ = child.stdin.take().expect("piped").write_all(input);
     }
     let output = child.wait_with_output()?;
-    Ok((output, start.elapsed()))
+    Ok((output, children_cpu().saturating_sub(before)))
+}
+
+/// The CPU time of this process's children that have ended and been waited for; the runs are
+/// waited for one at a time, so the difference across one run is that run's.
+fn children_cpu() -> Duration {
+    // SAFETY: `getrusage` fills the zeroed struct it is given and has no other effect.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// The median of `times` (not empty).
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    let mid = times.len() / 2;
+    if times.len() % 2 == 1 {
+        times[mid]
+    } else {
+        (times[mid - 1] + times[mid]) / 2
+    }
 }
 
 /// The exit status `pcc` reports for a child's: its code, or 128 + the signal that ended it.
@@ -142,33 +173,50 @@ fn pgo(file: &Path, options: &PgoOptions, args: &[String]) -> std::io::Result<i3
     let (guided, guided_time) = pcc_run(file, &guided_flags, args, stdin, true)?;
     std::io::stdout().write_all(&guided.stdout)?;
 
-    // Short runs are timed again, alternately, until each side has run for a while; the
-    // fastest run of each is compared (the least disturbed by the machine's other work).
-    let (mut plain_best, mut guided_best) = (plain_time, guided_time);
-    let (mut total, mut runs) = (plain_time, 1);
-    while total < TIMED_TOTAL && runs < MAX_TIMED_RUNS {
-        let (_, p) = pcc_run(file, plain_flags, args, stdin, false)?;
-        let (_, g) = pcc_run(file, &guided_flags, args, stdin, false)?;
-        (plain_best, guided_best) = (plain_best.min(p), guided_best.min(g));
-        total += p;
-        runs += 1;
+    // Rounds of three interleaved runs: plain, guided, plain again. The two plain runs of a
+    // round are the same build, so how far their medians differ is the noise floor: what the
+    // machine alone makes of a difference.
+    // The first round's plain and guided runs are the two above.
+    let (mut plain_a, mut guided_t) = (vec![plain_time], vec![guided_time]);
+    let mut plain_b = Vec::new();
+    loop {
+        plain_b.push(pcc_run(file, plain_flags, args, stdin, false)?.1);
+        let rounds = plain_b.len();
+        let timed_enough = plain_a.iter().sum::<Duration>() >= TIMED_TOTAL;
+        if rounds >= options.runs && (timed_enough || rounds >= MAX_ROUNDS) {
+            break;
+        }
+        plain_a.push(pcc_run(file, plain_flags, args, stdin, false)?.1);
+        guided_t.push(pcc_run(file, &guided_flags, args, stdin, false)?.1);
     }
-    let (plain_s, guided_s) = (plain_best.as_secs_f64(), guided_best.as_secs_f64());
-    let timing = if runs == 1 {
-        "single-run wall times".to_string()
-    } else {
-        format!("fastest of {runs} runs each")
-    };
-    if plain_best.min(guided_best) < TOO_SHORT {
+    let rounds = plain_b.len();
+    let (plain_m, guided_m, again_m) = (
+        median(&mut plain_a),
+        median(&mut guided_t),
+        median(&mut plain_b),
+    );
+    let (plain_s, guided_s) = (plain_m.as_secs_f64(), guided_m.as_secs_f64());
+    let speedup = plain_s / guided_s;
+    let again_s = again_m.as_secs_f64();
+    let noise = (plain_s / again_s).max(again_s / plain_s);
+    let timed = format!(
+        "median CPU of {rounds} interleaved rounds, JIT compilation included; noise floor: the plain \
+         build against itself {noise:.3}×"
+    );
+    if plain_m.min(guided_m) < TOO_SHORT {
         eprintln!(
-            "pcc: pgo: {level}: {plain_s:.3} s; {level} --use-profile: {guided_s:.3} s ({timing}, \
-             JIT compilation included): too short to time, no speedup claimed"
+            "pcc: pgo: {level}: {plain_s:.3} s; {level} --use-profile: {guided_s:.3} s ({timed}): \
+             too short to time, no speedup claimed"
+        );
+    } else if speedup.max(1.0 / speedup) <= noise {
+        eprintln!(
+            "pcc: pgo: {level}: {plain_s:.3} s; {level} --use-profile: {guided_s:.3} s \
+             ({speedup:.3}×, within the noise: no speedup claimed; {timed})"
         );
     } else {
         eprintln!(
-            "pcc: pgo: {level}: {plain_s:.3} s; {level} --use-profile: {guided_s:.3} s ({:.2}× as \
-             fast); {timing} of the same input, JIT compilation included",
-            plain_s / guided_s
+            "pcc: pgo: {level}: {plain_s:.3} s; {level} --use-profile: {guided_s:.3} s \
+             ({speedup:.2}× as fast; {timed})"
         );
     }
     if plain.stdout == guided.stdout && plain.status == guided.status {

@@ -120,50 +120,62 @@ fn add_decisions(report: &mut ShowReport, profile: &Profile, path: &Path) {
     }
 }
 
-/// `pcc profile merge`: sums the counts of profiles of the same code into `output`.
-pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
+/// `pcc profile merge`: sums the counts of profiles of the same code into `output`, reading one
+/// profile at a time (an operand `@FILE` stands for the profiles FILE lists, one per line).
+pub fn merge(operands: &[PathBuf], output: &Path) -> i32 {
     if let Err(problem) = pcc_profiler::output_file::check_output(output) {
         eprintln!("error: -o: {problem}");
         return 1;
     }
-    let Some(profiles) = paths.iter().map(|p| load(p)).collect::<Option<Vec<_>>>() else {
+    let Some(paths) = expand_lists(operands) else {
         return 1;
     };
-    for (path, profile) in paths.iter().zip(&profiles).skip(1) {
-        if profile.kinship(&profiles[0]) == Kinship::SameCodeElsewhere {
+    let Some((first_path, rest)) = paths.split_first() else {
+        eprintln!("error: no profiles to merge (the lists named are empty)");
+        return 1;
+    };
+    let refused = |refusal: profile::MergeRefusal| {
+        let name = |i: usize| paths[i].display().to_string();
+        if refusal.index == refusal.earlier {
+            eprintln!("error: {}: {}", name(refusal.index), refusal.error);
+        } else {
+            eprintln!(
+                "error: {}: {} (the earlier profile is {})",
+                name(refusal.index),
+                refusal.error,
+                name(refusal.earlier)
+            );
+        }
+        1
+    };
+    let Some(first) = load(first_path) else {
+        return 1;
+    };
+    let first_program = first.program.clone();
+    let mut merger = match profile::Merger::new(first) {
+        Ok(merger) => merger,
+        Err(refusal) => return refused(refusal),
+    };
+    for path in rest {
+        let Some(profile) = load(path) else {
+            return 1;
+        };
+        if merger.kinship(&profile) == Kinship::SameCodeElsewhere {
             eprintln!(
                 "note: {} is a profile of `{}` and {} of `{}`; they share code, so they are merged",
                 path.display(),
                 printable(&profile.program),
-                paths[0].display(),
-                printable(&profiles[0].program)
+                first_path.display(),
+                printable(&first_program)
             );
         }
+        if let Err(refusal) = merger.add(&profile) {
+            return refused(refusal);
+        }
     }
-    let merged = match profile::merge_saturating(&profiles) {
-        Ok(merged) => {
-            warn_saturated(&merged.saturated);
-            merged.profile
-        }
-        Err(refusal) => {
-            let name = |i: usize| {
-                paths
-                    .get(i)
-                    .map_or(String::new(), |p| p.display().to_string())
-            };
-            if refusal.index == refusal.earlier {
-                eprintln!("error: {}: {}", name(refusal.index), refusal.error);
-            } else {
-                eprintln!(
-                    "error: {}: {} (the earlier profile is {})",
-                    name(refusal.index),
-                    refusal.error,
-                    name(refusal.earlier)
-                );
-            }
-            return 1;
-        }
-    };
+    let merged = merger.finish();
+    warn_saturated(&merged.saturated);
+    let merged = merged.profile;
     if let Err(error) = merged.write_atomic(output) {
         eprintln!("error: {error}");
         return 1;
@@ -184,12 +196,37 @@ pub fn merge(paths: &[PathBuf], output: &Path) -> i32 {
     };
     eprintln!(
         "merged {} `{}` profiles of {} into {}: {counted}",
-        profiles.len(),
+        paths.len(),
         merged.mode,
         printable(&merged.program),
         output.display()
     );
     0
+}
+
+/// The operands with each `@FILE` replaced by the paths FILE lists, one per line (blank lines
+/// skipped; a relative path is relative to the current directory, as on the command line), or
+/// `None` after an error on stderr when a list cannot be read.
+fn expand_lists(operands: &[PathBuf]) -> Option<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    for operand in operands {
+        let Some(list) = operand.to_str().and_then(|s| s.strip_prefix('@')) else {
+            paths.push(operand.clone());
+            continue;
+        };
+        match std::fs::read_to_string(list) {
+            Ok(text) => paths.extend(
+                (text.lines().map(str::trim))
+                    .filter(|line| !line.is_empty())
+                    .map(PathBuf::from),
+            ),
+            Err(error) => {
+                eprintln!("error: {list}: cannot read the list of profiles: {error}");
+                return None;
+            }
+        }
+    }
+    Some(paths)
 }
 
 /// A warning on stderr that counts of `functions` saturated in a merge (their sum is past
@@ -206,15 +243,21 @@ pub(super) fn warn_saturated(functions: &[String]) {
     );
 }
 
+/// Which differences `pcc profile diff` reports (`--top`, `--min-count`).
+pub struct Keep {
+    pub top: Option<usize>,
+    pub min_count: u64,
+}
+
 /// `pcc profile diff`: path spectra comparison of two runs ([PFP] §5.3).
-pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
+pub fn diff(a_path: &Path, b_path: &Path, keep: Keep, json: bool) -> i32 {
     let Some((a, a_state)) = load_with_source(a_path) else {
         return 1;
     };
     let Some((b, b_state)) = load_with_source(b_path) else {
         return 1;
     };
-    let result = match profile::diff(&a, &b) {
+    let mut result = match profile::diff(&a, &b) {
         Ok(result) => result,
         Err(error) => {
             eprintln!(
@@ -225,6 +268,7 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
             return 1;
         }
     };
+    result.keep_largest(keep.top, keep.min_count);
     if a.kinship(&b) == Kinship::SameCodeElsewhere {
         eprintln!(
             "note: A is a profile of `{}` and B of `{}`; functions are compared where their code \
@@ -284,9 +328,13 @@ pub fn diff(a_path: &Path, b_path: &Path, json: bool) -> i32 {
                 format!("args: {}", printable(&p.args.join(" ")))
             }
         };
+        let modes = if a.mode == b.mode {
+            a.mode.to_string()
+        } else {
+            format!("{} and {}", a.mode, b.mode)
+        };
         let header = format!(
-            "path spectra of {} profiles: A = {} ({}), B = {} ({})\n",
-            a.mode,
+            "path spectra of {modes} profiles: A = {} ({}), B = {} ({})\n",
             a_path.display(),
             args(&a),
             b_path.display(),

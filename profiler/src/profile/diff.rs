@@ -16,7 +16,10 @@ use super::{FunctionProfile, Kinship, Mode, ModeRecord, PathCount, Profile};
 /// Why two profiles cannot be compared at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DiffError {
-    #[error("mode `{a}` in A and `{b}` in B; only profiles of the same mode can be compared")]
+    #[error(
+        "mode `{a}` in A and `{b}` in B; only profiles of the same mode can be compared, or two \
+         of bl, ppp, kbl and wpp, which all list Ball-Larus paths"
+    )]
     ModeMismatch { a: Mode, b: Mode },
     /// Profiles of two different programs ([`super::Kinship::Other`]).
     #[error(
@@ -145,13 +148,27 @@ pub struct FunctionDiff {
 /// The path spectra comparison of two profiles, function by function (A's order, then B's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SpectraDiff {
+    /// A's mode.
     pub mode: Mode,
+    /// B's mode, when it is another scheme that lists Ball-Larus paths (`bl` against `ppp`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode_b: Option<Mode>,
     pub functions: Vec<FunctionDiff>,
+    /// Differences left out by [`SpectraDiff::keep_largest`] (`--top`, `--min-count`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub omitted: usize,
 }
 
-/// Compares the path spectra of `a` and `b`.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Compares the path spectra of `a` and `b`: profiles of one mode, or of two modes that both
+/// list Ball-Larus paths ([`Mode::lists_ball_larus_paths`]), whose ids then name the same paths.
 pub fn diff(a: &Profile, b: &Profile) -> Result<SpectraDiff, DiffError> {
-    if a.mode != b.mode {
+    let same_numbering =
+        a.mode == b.mode || (a.mode.lists_ball_larus_paths() && b.mode.lists_ball_larus_paths());
+    if !same_numbering {
         return Err(DiffError::ModeMismatch {
             a: a.mode,
             b: b.mode,
@@ -188,7 +205,9 @@ pub fn diff(a: &Profile, b: &Profile) -> Result<SpectraDiff, DiffError> {
     );
     Ok(SpectraDiff {
         mode: a.mode,
+        mode_b: (b.mode != a.mode).then_some(b.mode),
         functions,
+        omitted: 0,
     })
 }
 
@@ -282,7 +301,98 @@ fn compare(a: &FunctionProfile, b: &FunctionProfile) -> FunctionComparison {
     })
 }
 
+/// One difference's place in a [`SpectraDiff`], to keep or leave out: which function's spectra,
+/// which list of them and where in it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Place {
+    function: usize,
+    list: usize,
+    index: usize,
+}
+
+impl Spectra {
+    /// The size of each difference, list by list in the field order (only in A, only in B,
+    /// changed, edges, blocks): the count of a path that ran in one profile only, else how far
+    /// the counts moved.
+    fn sizes(&self) -> [Vec<u64>; 5] {
+        let moved = |a: u64, b: u64| a.abs_diff(b);
+        [
+            self.only_in_a.iter().map(|p| p.count).collect(),
+            self.only_in_b.iter().map(|p| p.count).collect(),
+            self.changed
+                .iter()
+                .map(|c| moved(c.count_a, c.count_b))
+                .collect(),
+            (self.changed_edges.iter())
+                .map(|e| moved(e.count_a, e.count_b))
+                .collect(),
+            (self.changed_blocks.iter())
+                .map(|b| moved(b.count_a, b.count_b))
+                .collect(),
+        ]
+    }
+
+    /// Keeps the differences whose list and index `keep` accepts.
+    fn retain(&mut self, keep: impl Fn(usize, usize) -> bool) {
+        fn retain_indexed<T>(items: &mut Vec<T>, keep: impl Fn(usize) -> bool) {
+            let mut index = 0;
+            items.retain(|_| {
+                index += 1;
+                keep(index - 1)
+            });
+        }
+        retain_indexed(&mut self.only_in_a, |i| keep(0, i));
+        retain_indexed(&mut self.only_in_b, |i| keep(1, i));
+        retain_indexed(&mut self.changed, |i| keep(2, i));
+        retain_indexed(&mut self.changed_edges, |i| keep(3, i));
+        retain_indexed(&mut self.changed_blocks, |i| keep(4, i));
+    }
+}
+
 impl SpectraDiff {
+    /// Leaves out every difference smaller than `min_count` and, of the others, all but the
+    /// `top` largest (ties kept in report order); [`SpectraDiff::omitted`] counts what went.
+    /// Two profiles of a long run can differ in millions of paths: this is what makes their
+    /// diff readable.
+    pub fn keep_largest(&mut self, top: Option<usize>, min_count: u64) {
+        let mut sized: Vec<(u64, Place)> = Vec::new();
+        for (function, f) in self.functions.iter().enumerate() {
+            if let FunctionComparison::Compared(spectra) = &f.comparison {
+                for (list, sizes) in spectra.sizes().into_iter().enumerate() {
+                    let places = sizes.into_iter().enumerate().map(|(index, size)| {
+                        let place = Place {
+                            function,
+                            list,
+                            index,
+                        };
+                        (size, place)
+                    });
+                    sized.extend(places);
+                }
+            }
+        }
+        let all = sized.len();
+        sized.retain(|&(size, _)| size >= min_count);
+        if let Some(top) = top {
+            // A stable sort keeps equal sizes in report order.
+            sized.sort_by_key(|&(size, _)| std::cmp::Reverse(size));
+            sized.truncate(top);
+        }
+        let kept: std::collections::HashSet<Place> = sized.iter().map(|&(_, p)| p).collect();
+        self.omitted += all - kept.len();
+        for (function, f) in self.functions.iter_mut().enumerate() {
+            if let FunctionComparison::Compared(spectra) = &mut f.comparison {
+                spectra.retain(|list, index| {
+                    kept.contains(&Place {
+                        function,
+                        list,
+                        index,
+                    })
+                });
+            }
+        }
+    }
+
     /// Whether the spectra are the same (no differences and nothing refused).
     pub fn is_empty(&self) -> bool {
         self.functions
@@ -301,7 +411,7 @@ impl SpectraDiff {
     }
 
     fn write_text(&self, out: &mut String, source_line: SourceLines) -> fmt::Result {
-        if self.is_empty() {
+        if self.is_empty() && self.omitted == 0 {
             return writeln!(out, "no differences in path spectra");
         }
         let width = self
@@ -356,6 +466,13 @@ impl SpectraDiff {
                 )?;
             }
             write_spectra(out, spectra, width, source_line)?;
+        }
+        if self.omitted > 0 {
+            writeln!(
+                out,
+                "\n{} smaller differences left out (--top, --min-count)",
+                self.omitted
+            )?;
         }
         Ok(())
     }
@@ -489,6 +606,64 @@ mod tests {
             .collect();
         profile.functions.push(f);
         profile
+    }
+
+    /// bl, ppp, kbl and wpp all list Ball-Larus paths, so any two of them compare; a tpp or
+    /// edge profile does not compare with them.
+    #[test]
+    fn schemes_that_list_ball_larus_paths_compare_with_each_other() {
+        let (cfg, bl) = year_2000_example();
+        let ids = named_paths(&cfg, &bl);
+        let a = spectrum(&["BEF", "BEG"], &ids);
+        let mut b = spectrum(&["BEF", "CEG"], &ids);
+        for mode in [Mode::Ppp, Mode::Kbl, Mode::Wpp] {
+            b.mode = mode;
+            let result = diff(&a, &b).unwrap();
+            assert_eq!((result.mode, result.mode_b), (Mode::Bl, Some(mode)));
+            let FunctionComparison::Compared(s) = &result.functions[0].comparison else {
+                panic!("the same code must be compared")
+            };
+            assert_eq!((s.only_in_a.len(), s.only_in_b.len()), (1, 1));
+        }
+        assert_eq!(diff(&a, &a).unwrap().mode_b, None);
+        for mode in [Mode::Tpp, Mode::Edge] {
+            b.mode = mode;
+            assert!(matches!(diff(&a, &b), Err(DiffError::ModeMismatch { .. })));
+        }
+    }
+
+    /// `--min-count` drops the small differences, `--top` keeps the largest (a path's count if
+    /// it ran in one profile only, else how far it moved), and what went is counted.
+    #[test]
+    fn keep_largest_keeps_the_largest_differences() {
+        let (cfg, bl) = year_2000_example();
+        let ids = named_paths(&cfg, &bl);
+        let mut a = spectrum(&["BEF", "BEG", "CDF"], &ids);
+        let mut b = spectrum(&["BEF", "BEG", "CDG"], &ids);
+        a.functions[0].paths[0].count = 100; // BEF moves by 90
+        b.functions[0].paths[1].count = 13; // BEG moves by 3
+        let sizes = |d: &SpectraDiff| -> Vec<u64> {
+            let FunctionComparison::Compared(s) = &d.functions[0].comparison else {
+                panic!("compared")
+            };
+            s.sizes().concat()
+        };
+        let all = diff(&a, &b).unwrap();
+        assert_eq!(sizes(&all), vec![10, 10, 90, 3]);
+        let mut top = all.clone();
+        top.keep_largest(Some(2), 0);
+        assert_eq!((sizes(&top), top.omitted), (vec![10, 90], 2));
+        let mut big = all.clone();
+        big.keep_largest(None, 11);
+        assert_eq!((sizes(&big), big.omitted), (vec![90], 3));
+        assert!(
+            big.render_text(&|_| None)
+                .contains("3 smaller differences left out")
+        );
+        let mut none = all;
+        none.keep_largest(None, 1000);
+        assert!(none.is_empty());
+        assert_eq!(none.omitted, 4);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::printable::printable;
-use super::{FunctionProfile, Kinship, KipfNode, Mode, ModeRecord, PathCount, Profile};
+use super::{FunctionProfile, Kinship, KipfNode, Mode, ModeRecord, PathCount, Profile, kinship};
 
 /// Why a profile cannot be merged with an earlier one. The messages speak of "this" profile (the
 /// one refused) and "the earlier" one (that it conflicts with).
@@ -90,72 +90,128 @@ pub struct Merged {
 
 /// [`merge`], saying where counts saturated.
 pub fn merge_saturating(profiles: &[Profile]) -> Result<Merged, MergeRefusal> {
-    let refuse = |index, earlier, error| MergeRefusal {
-        index,
-        earlier,
-        error,
-    };
-    let (first, rest) = profiles
-        .split_first()
-        .ok_or_else(|| refuse(0, 0, MergeError::NoProfiles))?;
-    if first.mode == Mode::Wpp {
-        // A whole-program-path grammar compresses one trace; traces do not add up.
-        return Err(refuse(0, 0, MergeError::NotMergeable(Mode::Wpp)));
+    let (first, rest) = profiles.split_first().ok_or(MergeRefusal {
+        index: 0,
+        earlier: 0,
+        error: MergeError::NoProfiles,
+    })?;
+    let mut merger = Merger::new(first.clone())?;
+    for other in rest {
+        merger.add(other)?;
     }
-    let mut merged = first.clone();
-    let mut saturated: Vec<String> = Vec::new();
-    // Which profile each merged function came from first, to name it in a refusal.
-    let mut origin: HashMap<String, usize> = first
-        .functions
-        .iter()
-        .map(|f| (f.name.clone(), 0))
-        .collect();
-    for (index, other) in rest.iter().enumerate().map(|(i, p)| (i + 1, p)) {
-        if other.mode != first.mode {
+    Ok(merger.finish())
+}
+
+/// A sum of profiles built one profile at a time, so that merging thousands of them holds only
+/// the sum and the profile being added, never all of them.
+pub struct Merger {
+    merged: Profile,
+    /// The first profile's functions (name, `cfg_hash`): what decides that a later profile is
+    /// of the same program ([`super::kinship`]).
+    first_functions: Vec<(String, String)>,
+    /// Where each function is in `merged.functions`, and which profile it came from first (to
+    /// name it in a refusal).
+    functions: HashMap<String, (usize, usize)>,
+    saturated: Vec<String>,
+    /// Profiles added so far, the first included.
+    count: usize,
+}
+
+impl Merger {
+    /// A sum of `first` alone; refused if `first` is a kind of profile that cannot be summed.
+    pub fn new(first: Profile) -> Result<Merger, MergeRefusal> {
+        if first.mode == Mode::Wpp {
+            // A whole-program-path grammar compresses one trace; traces do not add up.
+            return Err(MergeRefusal {
+                index: 0,
+                earlier: 0,
+                error: MergeError::NotMergeable(Mode::Wpp),
+            });
+        }
+        let first_functions = (first.function_hashes())
+            .map(|(name, hash)| (name.to_string(), hash.to_string()))
+            .collect();
+        let functions = (first.functions.iter().enumerate())
+            .map(|(at, f)| (f.name.clone(), (at, 0)))
+            .collect();
+        Ok(Merger {
+            merged: first,
+            first_functions,
+            functions,
+            saturated: Vec::new(),
+            count: 1,
+        })
+    }
+
+    /// Adds `other`'s counts, or refuses it, naming it as the next profile; a refused profile
+    /// may have been partly added, so a refusal ends the merge.
+    pub fn add(&mut self, other: &Profile) -> Result<(), MergeRefusal> {
+        let index = self.count;
+        self.count += 1;
+        let refuse = |earlier, error| MergeRefusal {
+            index,
+            earlier,
+            error,
+        };
+        if other.mode != self.merged.mode {
             let error = MergeError::ModeMismatch {
-                first: first.mode,
+                first: self.merged.mode,
                 other: other.mode,
             };
-            return Err(refuse(index, 0, error));
+            return Err(refuse(0, error));
         }
-        if other.kinship(first) == Kinship::Other {
+        if self.kinship(other) == Kinship::Other {
             let error = MergeError::ProgramMismatch {
-                first: first.program.clone(),
+                first: self.merged.program.clone(),
                 other: other.program.clone(),
             };
-            return Err(refuse(index, 0, error));
+            return Err(refuse(0, error));
         }
-        if other.tpp != first.tpp {
-            return Err(refuse(index, 0, MergeError::TppThresholds));
+        let merged = &mut self.merged;
+        if other.tpp != merged.tpp {
+            return Err(refuse(0, MergeError::TppThresholds));
         }
         if other.args != merged.args {
             merged.args.clear();
         }
         for function in &other.functions {
-            match merged
-                .functions
-                .iter_mut()
-                .find(|f| f.name == function.name)
-            {
-                Some(into) => {
+            match self.functions.get(&function.name) {
+                Some(&(at, origin)) => {
                     let mut overflowed = false;
-                    merge_function(into, function, &mut overflowed)
-                        .map_err(|error| refuse(index, origin[&function.name], error))?;
-                    if overflowed && !saturated.contains(&function.name) {
-                        saturated.push(function.name.clone());
+                    merge_function(&mut merged.functions[at], function, &mut overflowed)
+                        .map_err(|error| refuse(origin, error))?;
+                    if overflowed && !self.saturated.contains(&function.name) {
+                        self.saturated.push(function.name.clone());
                     }
                 }
                 None => {
-                    origin.insert(function.name.clone(), index);
+                    let at = merged.functions.len();
+                    self.functions.insert(function.name.clone(), (at, index));
                     merged.functions.push(function.clone());
                 }
             }
         }
+        Ok(())
     }
-    Ok(Merged {
-        profile: merged,
-        saturated,
-    })
+
+    /// How `other`'s program relates to the first profile's.
+    pub fn kinship(&self, other: &Profile) -> Kinship {
+        let first = (self.first_functions.iter()).map(|(n, h)| (n.as_str(), h.as_str()));
+        kinship(
+            &other.source,
+            other.function_hashes(),
+            &self.merged.source,
+            first,
+        )
+    }
+
+    /// The sum, and where its counts saturated.
+    pub fn finish(self) -> Merged {
+        Merged {
+            profile: self.merged,
+            saturated: self.saturated,
+        }
+    }
 }
 
 /// `*x += y`, saturating at 2^64 − 1; sets `overflowed` if it did.

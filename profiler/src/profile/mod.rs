@@ -27,11 +27,12 @@ pub use diff::{
 };
 pub use io::{ProfileError, ProfileErrorKind};
 #[cfg(feature = "analysis")]
-pub use merge::{MergeError, MergeRefusal, Merged, merge, merge_saturating};
+pub use merge::{MergeError, MergeRefusal, Merged, Merger, merge, merge_saturating};
 pub use printable::{clipped, printable, printable_line, printable_path};
 #[cfg(feature = "analysis")]
 pub use report::{
-    FunctionSummary, HotBlock, HotEdge, HotPath, HotSequence, PathRun, ShowReport, show,
+    Coverage, Covering, FunctionSummary, HotBlock, HotEdge, HotPath, HotSequence, PathRun,
+    ShowReport, show,
 };
 pub use source::{
     Kinship, MAX_SOURCE_BYTES, SourceFile, SourceState, content_hash, kinship, open_regular,
@@ -96,6 +97,13 @@ impl Mode {
             Mode::Block => "block executions",
             _ => "path executions",
         }
+    }
+
+    /// Whether a profile of this mode lists Ball-Larus paths by their ids ([PFP] numbering):
+    /// `bl`, and `ppp`, `kbl` and `wpp`, which decode their own counters back to those paths.
+    /// Profiles of any two of these modes can be compared path by path.
+    pub fn lists_ball_larus_paths(self) -> bool {
+        matches!(self, Mode::Bl | Mode::Ppp | Mode::Kbl | Mode::Wpp)
     }
 }
 

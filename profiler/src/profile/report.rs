@@ -163,6 +163,9 @@ pub struct ShowReport {
     pub num_functions: usize,
     /// Executed paths in all of them.
     pub executed_paths: usize,
+    /// What the run covered (profiles with paths).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
     /// The widest the text's tables may be where their last column can wrap (the terminal's
     /// width; unbounded by default).
     #[serde(skip)]
@@ -215,6 +218,7 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
     }
     // Hottest first; the sort is stable, so ties keep file order.
     paths.sort_by_key(|p| std::cmp::Reverse(p.count));
+    let coverage = Coverage::of(profile, &paths, total_count);
     paths.truncate(top.unwrap_or(usize::MAX));
 
     let mut edges: Vec<HotEdge> = profile
@@ -332,7 +336,99 @@ pub fn show(profile: &Profile, top: Option<usize>) -> ShowReport {
         functions,
         num_functions,
         executed_paths,
+        coverage,
         width: usize::MAX,
+    }
+}
+
+/// How much of the program the profiled run covered, and how concentrated its path executions
+/// are: the two numbers a reader of a path profile asks first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Coverage {
+    /// Paths that ran at least once.
+    pub executed_paths: u64,
+    /// Acyclic paths the profiled functions have (their Ball-Larus counts, summed; saturates
+    /// at 2^64 − 1); only for the modes that number paths that way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub potential_paths: Option<u64>,
+    /// For 50, 90 and 99 percent: the fewest paths, hottest first, whose executions reach
+    /// that share of all path executions.
+    pub hottest_covering: Vec<Covering>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Covering {
+    pub percent: u32,
+    pub paths: u64,
+}
+
+impl Coverage {
+    /// The coverage of `profile`, whose executed `paths` sorted hottest first sum to `total`;
+    /// `None` when no path ran (edge and block profiles among them).
+    fn of(profile: &Profile, paths: &[HotPath], total: u64) -> Option<Coverage> {
+        if total == 0 {
+            return None;
+        }
+        let executed: Vec<u64> = paths.iter().map(|p| p.count).filter(|&c| c > 0).collect();
+        let hottest_covering = [50, 90, 99]
+            .into_iter()
+            .map(|percent| {
+                // The hottest paths whose sum reaches percent/100 of total, in integers.
+                let goal = u128::from(total) * u128::from(percent);
+                let mut sum: u128 = 0;
+                let needed = executed.iter().take_while(|&&count| {
+                    let short = sum * 100 < goal;
+                    sum += u128::from(count);
+                    short
+                });
+                Covering {
+                    percent,
+                    paths: needed.count() as u64,
+                }
+            })
+            .collect();
+        let potential_paths = profile.mode.lists_ball_larus_paths().then(|| {
+            (profile.functions.iter()).fold(0u64, |all, f| all.saturating_add(f.num_paths))
+        });
+        Some(Coverage {
+            executed_paths: executed.len() as u64,
+            potential_paths,
+            hottest_covering,
+        })
+    }
+
+    /// The text line: `coverage: 5 of 8 potential paths ran (62.50%); the hottest 1 covers 50%
+    /// of path executions, 3 cover 90%, 4 cover 99%`.
+    fn line(&self) -> String {
+        let ran = match self.potential_paths {
+            Some(potential) => format!(
+                "{} of {} ran ({})",
+                self.executed_paths,
+                plural(potential, "potential path"),
+                percent_of(self.executed_paths, potential)
+            ),
+            None => format!("{} ran", plural(self.executed_paths, "path")),
+        };
+        let covering: Vec<String> = (self.hottest_covering.iter().enumerate())
+            .map(|(i, c)| {
+                let verb = if c.paths == 1 { "covers" } else { "cover" };
+                let of = if i == 0 { " of path executions" } else { "" };
+                let hottest = if i == 0 { "the hottest " } else { "" };
+                format!("{hottest}{} {verb} {}%{of}", c.paths, c.percent)
+            })
+            .collect();
+        format!("coverage: {ran}; {}", covering.join(", "))
+    }
+}
+
+/// `part` as a percentage of `whole` as the views write shares, or in scientific notation when
+/// that would round a non-zero part to 0 (a function with 2^40 potential paths).
+fn percent_of(part: u64, whole: u64) -> String {
+    let share = part as f64 / whole as f64;
+    if share == 0.0 || share >= 1e-4 {
+        percent(share)
+    } else {
+        format!("{:.1e}%", 100.0 * share)
     }
 }
 
@@ -433,6 +529,9 @@ impl ShowReport {
             printable(&self.program),
             plural(self.num_functions as u64, "function")
         )?;
+        if let Some(coverage) = &self.coverage {
+            writeln!(out, "{}", coverage.line())?;
+        }
         self.write_paths(out, source_line)?;
         self.write_sequences(out, source_line)?;
         self.write_edges(out, source_line)?;
@@ -839,6 +938,7 @@ mod tests {
         });
         let expected = "\
 bl profile of add.pl (args: 4): 10 path executions in 2 functions
+coverage: 5 of 7 potential paths ran (71.43%); the hottest 2 cover 50% of path executions, 4 cover 90%, 5 cover 99%
 
 the 2 hottest of 5 executed paths, hottest first; share = count / all 10 path executions in the profile
   #   share  count  function  path  lines
@@ -853,6 +953,32 @@ functions (paths: potential ones, ran: executed ones):
   main          1    1           4  array
 ";
         assert_eq!(text, expected);
+    }
+
+    /// Counts 4, 2, 2, 1, 1 of 10: two paths reach half the executions, four 90%, all five
+    /// 99%; the two functions have 6 + 1 potential paths. `--top` does not change it.
+    #[test]
+    fn coverage_counts_the_hottest_paths_that_reach_each_share() {
+        let coverage = show(&profile(), Some(1)).coverage.unwrap();
+        assert_eq!(coverage.executed_paths, 5);
+        assert_eq!(coverage.potential_paths, Some(7));
+        let covering: Vec<(u32, u64)> = (coverage.hottest_covering.iter())
+            .map(|c| (c.percent, c.paths))
+            .collect();
+        assert_eq!(covering, vec![(50, 2), (90, 4), (99, 5)]);
+        let mut edge = profile();
+        edge.mode = Mode::Tpp;
+        let tpp = show(&edge, None).coverage.unwrap();
+        assert_eq!(
+            tpp.potential_paths, None,
+            "tpp's ids are not Ball-Larus paths"
+        );
+        for f in &mut edge.functions {
+            f.paths.clear();
+        }
+        assert_eq!(show(&edge, None).coverage, None);
+        assert_eq!(percent_of(1, 1 << 40), "9.1e-11%");
+        assert_eq!(percent_of(5, 7), "71.43%");
     }
 
     /// The 4-IPF of [KBLPP]'s worked example (`6,2,0,0,2,2,0,0,2,2,0,0,2,3`), cut to depth 3:
