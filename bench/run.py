@@ -2,6 +2,7 @@
 """Performance harness: builds what it needs, repeats every measurement, reports medians.
 
     python3 bench/run.py [--runs N] [--only NAME ...] [--suite-only | --pgo-only | --code-only | --compile-only] [--baseline PCC] [--out FILE]
+    python3 bench/run.py --modes-only [--programs FILE.pl ...] [--csv FILE] [--runs N]
 
 1. The suite: every program with a `NAME.bench` file under programs/ (the benchmark ports of
    programs/bench/ and the kernels of programs/), run with the arguments in that file, which make
@@ -22,7 +23,13 @@
    pcc binary at -O2, on the suite, all three runs interleaved (a tenth of the suite table's time),
    in user time: the system time of pcc's programs is mostly the kernel zeroing fresh pages, which
    on this virtual machine varies by seconds between runs of one binary.
-6. With `--compile-only`, only the suite's compile times (CPU seconds of `pcc build -O2 --emit obj`,
+6. With `--modes-only`, the researcher's table: every profiling mode side by side (block, edge,
+   bl, ppp, tpp, kbl at k = 2, 4 and 8, wpp) on the suite or, with `--programs`, on your own
+   programs (arguments from a sibling `.bench` or `.args` file): the overhead of each
+   (instrumented / plain at -O2, user time of all threads, runs interleaved), the size of the
+   profile it writes and the post-processing time (CPU seconds of `pcc profile show --format json`
+   on it: reading, decoding and ranking the paths). Markdown on stdout, CSV with `--csv FILE`.
+7. With `--compile-only`, only the suite's compile times (CPU seconds of `pcc build -O2 --emit obj`,
    the column of the suite table) for this pcc and, with `--baseline`, another, runs interleaved,
    and their sums: the figure the suite table's single column is too noisy to compare.
 
@@ -82,6 +89,10 @@ PROFILED = [
 DETAIL_MODES = [m for m in SUITE_MODES if m[0] != "kbl"] + [
     (f"kbl k={k}", ["--profile=kbl", "--k", str(k)]) for k in (2, 4, 8)
 ]
+# The researcher's table (`--modes-only`): every scheme, the cheapest first.
+ALL_MODES = [("block", ["--profile=block"]), ("edge", ["--profile=edge"])] + [
+    m for m in DETAIL_MODES if m[0] not in ("edge", "block")
+] + [("wpp", ["--profile=wpp"])]
 # Inputs for `wpp`: large enough that the run, not the start-up, dominates, and a loop whose
 # trace repeats with period 21.
 WPP_PROFILED = [
@@ -426,6 +437,87 @@ def wpp_rows(runs):
     return rows
 
 
+def user_programs(paths):
+    """(name, PL program, arguments) of each program named: its arguments are those of its
+    `.bench` file, else its `.args` file, else none."""
+    for path in paths:
+        pl = Path(path).resolve()
+        for sidecar in (pl.with_suffix(".bench"), pl.with_suffix(".args")):
+            if sidecar.is_file():
+                yield pl.stem, pl, sidecar.read_text().split()
+                break
+        else:
+            yield pl.stem, pl, []
+
+
+def modes_rows(runs, programs):
+    """Per program: name, plain seconds, then per mode of ALL_MODES (overhead, profile bytes,
+    post-processing seconds)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, pl, args in programs:
+            plain, _, results = profiled_runs(pl, args, ALL_MODES, runs, tmp)
+            per_mode = []
+            for mode, _ in ALL_MODES:
+                t, out = results[mode]
+                t_show, _ = timed([PCC, "profile", "show", out, "--format", "json"], runs)
+                overhead = t / plain if plain >= TOO_SHORT_TO_TIME else None
+                per_mode.append((overhead, out.stat().st_size, t_show))
+            rows.append((name, plain, per_mode))
+            print(f"{name}: " + ", ".join(f"{m} {ratio(o)}" for (m, _), (o, _, _) in zip(ALL_MODES, per_mode)),
+                  file=sys.stderr)
+    return rows
+
+
+# A plain run of less user time than this is start-up and compilation: no overhead is computed.
+TOO_SHORT_TO_TIME = 0.02
+
+
+def ratio(value):
+    return "—" if value is None else f"{value:.2f}"
+
+
+def modes_table(rows, runs):
+    """The researcher's table as Markdown lines: overheads, then profile sizes, then
+    post-processing times."""
+    names = [m for m, _ in ALL_MODES]
+    head = "| program | plain (s) | " + " | ".join(names) + " |"
+    rule = "|---|---|" + "---|" * len(names)
+    lines = [
+        f"Profiling modes side by side (medians of {runs} interleaved runs; overhead = instrumented / plain "
+        "at -O2 in user time of all threads; ppp and tpp guided by the bl and edge profiles of the same input; "
+        f"— where the plain run takes under {TOO_SHORT_TO_TIME} s):",
+        "",
+        head,
+        rule,
+    ]
+    for name, plain, per_mode in rows:
+        lines.append(f"| {name} | {plain:.3f} | " + " | ".join(ratio(o) for o, _, _ in per_mode) + " |")
+    timed_rows = [r for r in rows if r[1] >= TOO_SHORT_TO_TIME]
+    if timed_rows:
+        means = [geomean([r[2][i][0] for r in timed_rows]) for i in range(len(names))]
+        lines.append("| geometric mean | | " + " | ".join(f"{m:.2f}" for m in means) + " |")
+    lines += ["", "Profile sizes (KiB):", "", head.replace("plain (s)", ""), rule]
+    for name, _, per_mode in rows:
+        lines.append(f"| {name} | | " + " | ".join(f"{b / 1024:.1f}" for _, b, _ in per_mode) + " |")
+    lines += ["", "Post-processing (CPU seconds of `pcc profile show --format json` on the profile):", "",
+              head.replace("plain (s)", ""), rule]
+    for name, _, per_mode in rows:
+        lines.append(f"| {name} | | " + " | ".join(f"{t:.3f}" for _, _, t in per_mode) + " |")
+    return lines
+
+
+def modes_csv(rows, path):
+    """One line per program and mode: program, mode, plain seconds, overhead, profile bytes,
+    post-processing seconds."""
+    lines = ["program,mode,plain_s,overhead,profile_bytes,post_processing_s"]
+    for name, plain, per_mode in rows:
+        for (mode, _), (overhead, size, t_show) in zip(ALL_MODES, per_mode):
+            shown = "" if overhead is None else f"{overhead:.4f}"
+            lines.append(f"{name},{mode.replace(' ', '')},{plain:.4f},{shown},{size},{t_show:.4f}")
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
 def sequitur_rows():
     """One JSON object per synthetic trace, from the SEQUITUR(1) benchmark (release build)."""
     result = subprocess.run(
@@ -615,6 +707,13 @@ def main():
     parser.add_argument(
         "--compile-only", action="store_true", help="only the suite's compile times (and --baseline's), printed"
     )
+    parser.add_argument(
+        "--modes-only", action="store_true",
+        help="only the researcher's table: every profiling mode's overhead, profile size and post-processing "
+        "time, on the suite (or --programs), printed",
+    )
+    parser.add_argument("--programs", nargs="*", default=[], help="with --modes-only: your own PL programs")
+    parser.add_argument("--csv", help="with --modes-only: also write the table as CSV here")
     parser.add_argument("--baseline", help="another pcc binary to time on the suite, for before/after ratios")
     parser.add_argument("--out")
     opts = parser.parse_args()
@@ -630,6 +729,13 @@ def main():
         return
     if opts.compile_only:
         print("\n".join([f"Machine: {machine()}", "", *compile_table(opts.runs, set(opts.only), opts.baseline)]))
+        return
+    if opts.modes_only:
+        programs = list(user_programs(opts.programs) if opts.programs else benchmarks(set(opts.only)))
+        rows = modes_rows(opts.runs, programs)
+        print("\n".join([f"Machine: {machine()}", "", *modes_table(rows, opts.runs)]))
+        if opts.csv:
+            modes_csv(rows, opts.csv)
         return
     if opts.wpp_only:
         print("\n".join([f"Machine: {machine()}", "", *wpp_table(opts.runs)]))
