@@ -15,6 +15,7 @@ mod counters;
 mod dead_code;
 mod fields;
 pub(crate) mod guard;
+mod hoist;
 mod inline;
 mod merge_counts;
 mod peel;
@@ -39,6 +40,9 @@ pub fn optimize(program: &mut mir::Program) {
     verify::after_pass(program, "split");
     inline::inline_small_functions(program, &parts);
     verify::after_pass(program, "inline");
+    // Before the CFG simplification, whose tail duplication rotates a loop only when its header
+    // holds little more than the test.
+    run(program, [("hoist", hoist::hoist_header_arithmetic)]);
     // Twice: tail duplication copies a join's test (a `&&`'s result) into the blocks that
     // assign it a constant, where folding decides the branch.
     run(
