@@ -48,6 +48,10 @@ pub fn trials() -> Vec<Trial> {
         "a_stale_profile_is_refused_with_a_warning",
         stale_profile,
     ));
+    trials.push(Trial::test(
+        "every_scheme_of_ball_larus_paths_guides_alike_and_edges_guide_blocks_only",
+        guided_by_each_mode,
+    ));
     for name in ["convolution", "read_ints", "exit_code"] {
         trials.push(Trial::test(
             format!("pcc_pgo_behaves_as_pcc_run::{name}"),
@@ -240,6 +244,46 @@ fn superblocks_formed() -> Result<(), Failed> {
     // Both alternating paths past the join, not unrolled (no path runs twice in a row).
     if !report.contains("`main`: superblocks: 2 hot paths (path ") || report.contains("unrolled") {
         return Err(format!("unexpected report:\n{report}").into());
+    }
+    Ok(())
+}
+
+/// The superblock fixture's profile under bl, ppp and wpp names the same Ball-Larus paths, so
+/// each makes the same superblocks; an edge profile is taken too, for its block frequencies,
+/// and has no path to make one of: path- and edge-guided builds can be compared on one run.
+fn guided_by_each_mode() -> Result<(), Failed> {
+    let scratch = Scratch::new("pgo-modes");
+    let source = root().join("tests/fixtures/pgo/superblock.pl");
+    let mut reports = Vec::new();
+    for mode in ["bl", "ppp", "wpp", "edge"] {
+        let profile = scratch
+            .path(&format!("superblock.{mode}.json"))
+            .display()
+            .to_string();
+        let flags = [
+            format!("--profile={mode}"),
+            "--profile-out".into(),
+            profile.clone(),
+        ];
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let run = pcc_run(&scratch.0, &source, &flags, &[], "");
+        assert_eq!(run.status, 0, "{mode}: {}", run.stderr);
+        let report = use_profile_report(&scratch, &source, &[], &profile);
+        let superblocks = report
+            .lines()
+            .find(|l| l.contains("superblocks"))
+            .map(str::to_string);
+        reports.push((mode, superblocks, report));
+    }
+    let (_, bl, _) = &reports[0];
+    for (mode, superblocks, report) in &reports[1..3] {
+        if superblocks != bl || bl.is_none() {
+            return Err(format!("{mode} guides otherwise than bl:\n{report}").into());
+        }
+    }
+    let (_, edge, report) = &reports[3];
+    if edge.is_some() || !report.contains("recompiling with the edge profile") {
+        return Err(format!("edge-guided build:\n{report}").into());
     }
     Ok(())
 }

@@ -257,7 +257,7 @@ fn use_profile(
         .read_input_profile(
             &name,
             &pgo::MODES,
-            "--use-profile takes a bl or kbl profile (Ball-Larus path ids of the same code)",
+            "--use-profile takes a bl, kbl, ppp or wpp profile (Ball-Larus path ids of the same code) or an edge profile",
             notes,
         )
         .map_err(|error| Failure::Error(format!("--use-profile: {error}")))?;

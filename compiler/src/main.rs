@@ -365,9 +365,10 @@ struct CompileArgs {
     /// own MIR passes (inlining, versioning, superblocks, …).
     #[arg(short = 'O', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=2))]
     opt_level: u8,
-    /// Recompile with a bl or kbl profile of an earlier run of the same code: cold blocks out of
-    /// line, hot loop paths made superblocks, hot call sites inlined more at -O 2 and, from kbl,
-    /// loops whose iterations repeat one path unrolled along it.
+    /// Recompile with a profile of an earlier run of the same code (bl, kbl, ppp or wpp; edge for
+    /// block frequencies only): cold blocks out of line, hot call sites inlined more at -O 2, hot
+    /// loop paths made superblocks and, from kbl, loops whose iterations repeat one path unrolled
+    /// along it.
     #[arg(long, value_name = "P", conflicts_with = "profile")]
     use_profile: Option<PathBuf>,
     /// How compile errors are printed: as text, or one JSON object per error and line.

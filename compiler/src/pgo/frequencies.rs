@@ -1,10 +1,11 @@
 //! A path profile mapped back onto the MIR as lowered (the code it was taken on): block and
 //! edge frequencies, and each executed path's blocks and how it ends, by regenerating every
-//! executed Ball-Larus path id into its CFG edges ([PPP] Fig. 1 run backwards). The numbering is the one `--profile=bl|kbl` instrumented with, so ids agree
+//! executed Ball-Larus path id into its CFG edges ([PPP] Fig. 1 run backwards); or an edge
+//! profile's block frequencies alone, to compare edge-guided with path-guided recompilation. The numbering is the one `--profile=bl|kbl` instrumented with, so ids agree
 //! by construction.
 
 use pcc_profiler::ball_larus::BallLarus;
-use pcc_profiler::profile::{FunctionProfile, KipfNode, ModeRecord};
+use pcc_profiler::profile::{EdgeRecord, FunctionProfile, KipfNode, ModeRecord};
 use pcc_profiler::regenerate::{CfgPath, PathEnd};
 
 use crate::mir::{BlockId, Function, IdVec};
@@ -35,6 +36,9 @@ impl<'a> Frequencies<'a> {
     /// Maps `profile` (already checked to be of this code: same `cfg_hash`) onto `func`, or says
     /// why it does not fit.
     pub fn new(func: &Function, profile: &'a FunctionProfile) -> Result<Frequencies<'a>, String> {
+        if let ModeRecord::Edge(edges) = &profile.record {
+            return Self::of_edges(func, edges);
+        }
         let fcfg = function_cfg(func);
         // The numbering of `profiling::instrument` for `bl` and `kbl`: no cut edges, no limit.
         let numbering = BallLarus::with_cuts(&fcfg.cfg, &[], u64::MAX)
@@ -49,7 +53,8 @@ impl<'a> Frequencies<'a> {
         let exit = fcfg.exit();
         let mut counts = IdVec::from_elem(0u64, func.blocks.len());
         let mut paths = Vec::new();
-        for record in profile.paths.iter().filter(|p| p.count > 0) {
+        // `ppp`'s residual paths too: every executed path by its Ball-Larus id.
+        for record in profile.executed_paths().filter(|p| p.count > 0) {
             let path: CfgPath = numbering
                 .path(record.id)
                 .ok_or_else(|| format!("path id {} out of range", record.id))?;
@@ -89,6 +94,42 @@ impl<'a> Frequencies<'a> {
             paths,
             depth: kipf.map_or(0, depth),
             kipf,
+        })
+    }
+
+    /// What an edge profile says: each block's executions (the larger of its edges' counts in
+    /// and out, so that the entry block and a block that stopped the program are counted), and
+    /// no paths: cold blocks and hot call sites, but nothing to unroll or make a superblock of.
+    fn of_edges(func: &Function, record: &EdgeRecord) -> Result<Frequencies<'a>, String> {
+        if record.num_blocks != func.blocks.len() {
+            return Err(format!(
+                "the profile has {} blocks, the code {}",
+                record.num_blocks,
+                func.blocks.len()
+            ));
+        }
+        let (mut into, mut out) = (
+            IdVec::from_elem(0u64, func.blocks.len()),
+            IdVec::from_elem(0u64, func.blocks.len()),
+        );
+        for e in &record.edges {
+            let from = BlockId::new(e.from_block);
+            out[from] = out[from].saturating_add(e.count);
+            if e.to_block < record.num_blocks {
+                let to = BlockId::new(e.to_block);
+                into[to] = into[to].saturating_add(e.count);
+            }
+        }
+        let block = into
+            .iter()
+            .zip(out.iter())
+            .map(|(&i, &o)| i.max(o))
+            .collect();
+        Ok(Frequencies {
+            block,
+            paths: Vec::new(),
+            kipf: None,
+            depth: 0,
         })
     }
 

@@ -1,4 +1,5 @@
-//! Profile-guided recompilation (`--use-profile P`, see docs/CLI.md): a `bl` or `kbl` profile of an earlier run, mapped onto the MIR as lowered
+//! Profile-guided recompilation (`--use-profile P`, see docs/CLI.md): a `bl`, `kbl`, `ppp`, `wpp` or
+//! `edge` profile of an earlier run, mapped onto the MIR as lowered
 //! (the code it was taken on, `frequencies.rs`), drives MIR passes that run before `-O 2`'s
 //! clean-ups: cold blocks out of line and hot call sites for inlining (`cold.rs`), from a
 //! `kbl` profile selective unrolling of the hot innermost loops whose iterations take the same
@@ -24,9 +25,10 @@ use crate::notes::Notes;
 use crate::profiling::cfg_hash;
 use crate::{mir, opt};
 
-/// The profile modes `--use-profile` takes: their path ids are Ball-Larus ids of the MIR as
-/// lowered.
-pub const MODES: [Mode; 2] = [Mode::Bl, Mode::Kbl];
+/// The profile modes `--use-profile` takes: those whose path ids are Ball-Larus ids of the MIR
+/// as lowered, and `edge`, whose block ids are its blocks (block frequencies only: no path to
+/// unroll or make a superblock of, so that edge- and path-guided recompilation can be compared).
+pub const MODES: [Mode; 5] = [Mode::Bl, Mode::Kbl, Mode::Ppp, Mode::Wpp, Mode::Edge];
 
 /// Code is copied (unrolled, made superblocks) only where it does at least this share of the
 /// program's work (executed statements): elsewhere the copies cost code size and compile time
