@@ -5,8 +5,8 @@
 
 use crate::lower::remove_unreachable_blocks;
 use crate::mir::{
-    BlockId, Builtin, Callee, Const, Dominators, ENTRY, Function, IdVec, Operand, StatementKind,
-    TerminatorKind, natural_loop,
+    BlockId, Builtin, Callee, Const, Dominators, ENTRY, Function, IdVec, LocalId, Operand,
+    StatementKind, TerminatorKind, natural_loop,
 };
 use crate::profiling::is_exit;
 
@@ -150,8 +150,10 @@ fn would_enter_loop_twice(
 fn clean_up(func: &mut Function) {
     end_at_stops(func);
     loop {
-        let changed =
-            fold_same_target_branches(func) | bypass_empty_blocks(func) | merge_chains(func);
+        let changed = fold_same_target_branches(func)
+            | fold_decided_branches(func)
+            | bypass_empty_blocks(func)
+            | merge_chains(func);
         remove_unreachable_blocks(func);
         if !changed {
             break;
@@ -190,6 +192,62 @@ fn fold_same_target_branches(func: &mut Function) -> bool {
         }
     }
     changed
+}
+
+/// How far up a chain of single predecessors a branch looks for the one that decided its
+/// condition.
+const MAX_DECIDING_DISTANCE: usize = 16;
+
+/// Correlated branches (Bodík, Gupta & Soffa, PLDI 1997, in its simplest, intra-path form): a
+/// branch on a condition that a branch above it already tested, on the only way into it with the
+/// condition not assigned since, goes the way that branch went. Tail duplication and the
+/// superblocks of `--use-profile` make such single ways in: `if odd {…} else {…}; if odd {…}` copied
+/// along each path tests `odd` once.
+fn fold_decided_branches(func: &mut Function) -> bool {
+    let preds = func.predecessors();
+    let assigns = |b: BlockId, c: LocalId| {
+        let stmts = &func.blocks[b].stmts;
+        stmts.iter().any(|s| s.kind.dest() == Some(c))
+    };
+    let mut decided = Vec::new();
+    for b in func.blocks.ids() {
+        let TerminatorKind::Branch {
+            cond: Operand::Local(c),
+            then_bb,
+            else_bb,
+        } = func.blocks[b].term.kind
+        else {
+            continue;
+        };
+        if then_bb == else_bb || assigns(b, c) {
+            continue;
+        }
+        let mut below = b;
+        for _ in 0..MAX_DECIDING_DISTANCE {
+            let &[above] = &preds[below][..] else {
+                break;
+            };
+            if let TerminatorKind::Branch {
+                cond: Operand::Local(tested),
+                then_bb: yes,
+                else_bb: no,
+            } = func.blocks[above].term.kind
+                && tested == c
+                && yes != no
+            {
+                decided.push((b, if yes == below { then_bb } else { else_bb }));
+                break;
+            }
+            if above == b || assigns(above, c) {
+                break;
+            }
+            below = above;
+        }
+    }
+    for &(b, target) in &decided {
+        func.blocks[b].term.kind = TerminatorKind::Goto(target);
+    }
+    !decided.is_empty()
 }
 
 /// Retargets edges into a block that holds nothing but a jump elsewhere.
@@ -371,6 +429,39 @@ fn main() {
         assert_eq!(text.matches("_0 = _0 - 2").count(), 1, "{text}");
         // The loop test is small: rotated into the loop's end.
         assert_eq!(text.matches("_1 = _0 < 10").count(), 2, "{text}");
+    }
+
+    /// Two branches on one condition: once tail duplication gives the second a single way in
+    /// per arm of the first, each copy goes where the first went, and `odd` is tested once.
+    #[test]
+    fn a_branch_decided_above_is_folded() {
+        let source = "\
+fn f(n: int) -> int {
+    let s = 0;
+    for i in 0..n {
+        let odd = i % 2 == 1;
+        if odd { s += i; } else { s -= 1; }
+        if odd { s = s ^ 5; }
+    }
+    return s;
+}
+fn main() { println(f(10)); }
+";
+        let mut program = lower(source);
+        let f = program.functions.position(|f| f.name == "f").unwrap();
+        simplify_cfg(&mut program.functions[f]);
+        let text = text(&program, source, "f");
+        let odd = text
+            .lines()
+            .find(|l| l.contains("// odd"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .map(|local| local.trim_end_matches(':').to_string())
+            .expect("the local `odd`");
+        assert_eq!(
+            text.matches(&format!("branch {odd} ?")).count(),
+            1,
+            "{text}"
+        );
     }
 
     #[test]
