@@ -20,6 +20,7 @@ pub struct Program {
 pub enum Item {
     Struct(StructDecl),
     Global(GlobalDecl),
+    Const(ConstDecl),
     Fn(FnDecl),
 }
 
@@ -54,6 +55,15 @@ pub struct StructDecl {
 
 #[derive(Clone, Debug)]
 pub struct GlobalDecl {
+    pub name: Ident,
+    pub ty: Option<TypeExpr>,
+    pub init: Expr,
+    pub span: Span,
+}
+
+/// `const NAME: T = e;`: `e` is evaluated by the checker.
+#[derive(Clone, Debug)]
+pub struct ConstDecl {
     pub name: Ident,
     pub ty: Option<TypeExpr>,
     pub init: Expr,
@@ -148,6 +158,8 @@ pub enum Pattern {
         negative: bool,
         span: Span,
     },
+    /// A named constant (of type `int`).
+    Const(Ident),
     Wildcard(Span),
 }
 

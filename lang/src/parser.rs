@@ -4,7 +4,7 @@
 use lalrpop_util::ParseError;
 
 use crate::ast::{
-    Block, Expr, ExprKind, MAX_DEPTH, Pattern, Program, Stmt, StmtKind, TypeExpr, TypeKind,
+    Block, Expr, ExprKind, Ident, MAX_DEPTH, Pattern, Program, Stmt, StmtKind, TypeExpr, TypeKind,
 };
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{self, Spanned, Tok};
@@ -123,18 +123,16 @@ impl ParseState {
     }
 
     /// A match pattern that is an identifier: only `_` is one.
-    pub fn wildcard(&mut self, name: &str, lo: usize, hi: usize) -> Pattern {
+    /// `_`, or a constant's name (which the checker resolves).
+    pub fn name_pattern(&mut self, name: &str, lo: usize, hi: usize) -> Pattern {
         let span = Span::new(lo, hi);
-        if name != "_" {
-            self.errors.push(
-                Diagnostic::new(
-                    format!("expected an integer literal or `_` as pattern, found `{name}`"),
-                    span,
-                )
-                .with_note("match patterns are integer literals (optionally negative) or `_`"),
-            );
+        if name == "_" {
+            return Pattern::Wildcard(span);
         }
-        Pattern::Wildcard(span)
+        Pattern::Const(Ident {
+            name: name.to_string(),
+            span,
+        })
     }
 
     fn too_deep(&mut self, lo: usize, what: &str) {
@@ -182,7 +180,7 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
                 keep_items_before(&tokens, start, error_index, &mut items);
                 let next_item = tokens[error_index..]
                     .iter()
-                    .position(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct));
+                    .position(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct | Tok::Const));
                 match next_item {
                     Some(offset) if error_index + offset > start => start = error_index + offset,
                     _ => break,
@@ -209,7 +207,7 @@ fn keep_items_before(
     };
     let Some(broken) = before
         .iter()
-        .rposition(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct))
+        .rposition(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct | Tok::Const))
     else {
         return;
     };
@@ -425,7 +423,7 @@ const EXPRESSION_START: &[&str] = &[
 const STATEMENT_START: &[&str] = &[
     "let", "if", "while", "for", "break", "continue", "return", "match", "{",
 ];
-const ITEM_START: &[&str] = &["fn", "struct", "let"];
+const ITEM_START: &[&str] = &["fn", "struct", "let", "const"];
 /// Tokens that may continue a complete expression; never worth listing.
 const CONTINUATIONS: &[&str] = &[
     "+", "-", "*", "/", "%", "<<", ">>", "&", "^", "|", "==", "!=", "<", "<=", ">", ">=", "&&",
@@ -440,7 +438,7 @@ impl Expected {
         let has_all = |names: &[&str], set: &[&str]| set.iter().all(|t| names.contains(t));
         let mut items = Vec::new();
         if has_all(&names, ITEM_START) {
-            items.push("item (`fn`, `struct` or `let`)".to_string());
+            items.push("item (`fn`, `struct`, `let` or `const`)".to_string());
             names.retain(|t| !ITEM_START.contains(t));
         }
         let is_expression = has_all(&names, EXPRESSION_START);
@@ -626,7 +624,7 @@ mod tests {
         );
         assert_eq!(
             messages("x"),
-            ["expected item (`fn`, `struct` or `let`), found identifier `x`"]
+            ["expected item (`fn`, `struct`, `let` or `const`), found identifier `x`"]
         );
         assert_eq!(
             messages("fn main() { let x = ; }"),
@@ -640,10 +638,6 @@ mod tests {
         assert_eq!(
             messages("fn main() {"),
             ["expected statement or `}`, found end of file"]
-        );
-        assert_eq!(
-            messages("fn main() { match x { y => {} } }"),
-            ["expected an integer literal or `_` as pattern, found `y`"]
         );
     }
 

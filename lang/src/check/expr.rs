@@ -109,6 +109,7 @@ impl Checker<'_> {
                 let kind = match var {
                     Var::Local(id) => ExprKind::Local(id),
                     Var::Global(id) => ExprKind::Global(id),
+                    Var::Const(value) => return Some(value.literal(span)),
                 };
                 (kind, ty?)
             }

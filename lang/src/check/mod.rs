@@ -9,6 +9,7 @@
 //! variable whose type could not be determined is "poisoned" the same way.
 
 pub(crate) mod builtins;
+mod constant;
 mod expr;
 mod flow;
 mod record;
@@ -46,6 +47,7 @@ pub fn check_program_indexed(
     let mut checker = Checker::default();
     checker.declare_structs(program);
     checker.declare_functions(program);
+    checker.declare_constants(program);
     checker.record_signatures();
     let main = checker.find_main();
     let globals = checker.check_globals(program);
@@ -147,6 +149,8 @@ struct Body {
     /// The function being checked (`None` for a global initializer) and its parameter count.
     fn_id: Option<FnId>,
     params: usize,
+    /// A constant's initializer, which may not read globals.
+    constant: bool,
 }
 
 #[derive(Default)]
@@ -156,6 +160,8 @@ struct Checker<'a> {
     struct_ids: HashMap<&'a str, StructId>,
     globals: IdVec<GlobalId, GlobalType>,
     global_ids: HashMap<&'a str, GlobalId>,
+    consts: Vec<constant::ConstInfo<'a>>,
+    const_ids: HashMap<&'a str, constant::ConstId>,
     functions: IdVec<FnId, FnInfo<'a>>,
     fn_ids: HashMap<&'a str, FnId>,
     body: Body,
@@ -337,6 +343,15 @@ impl<'a> Checker<'a> {
                     )
                     .with_secondary(first, "first defined here"),
                 );
+            } else if let Some(&constant) = self.const_ids.get(name.name.as_str()) {
+                let constant = self.consts[constant].decl.name.span;
+                self.error(
+                    Diagnostic::new(
+                        format!("`{}` is defined both as a global and as a constant", name.name),
+                        name.span,
+                    )
+                    .with_secondary(constant, "the constant"),
+                );
             } else {
                 self.global_ids.insert(&name.name, self.globals.next_id());
             }
@@ -351,6 +366,8 @@ impl<'a> Checker<'a> {
             self.globals.push(ty);
             annotations.push(annotation);
         }
+        // Constants may name globals only to be told they are not constant: globals first.
+        self.evaluate_constants();
         decls
             .iter()
             .zip(annotations)

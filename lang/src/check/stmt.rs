@@ -12,6 +12,8 @@ use crate::typed::{self, BinOp, GlobalId, LocalId, Place, Stmt, Type};
 pub(super) enum Var {
     Local(LocalId),
     Global(GlobalId),
+    /// A named constant, with its value (its uses become that literal).
+    Const(super::constant::Value),
 }
 
 impl Checker<'_> {
@@ -219,6 +221,13 @@ impl Checker<'_> {
         }
         if let Some(&id) = self.global_ids.get(name) {
             self.record_global_use(span, id);
+            if self.body.constant {
+                self.error(
+                    Diagnostic::new(format!("a constant cannot use the global `{name}`"), span)
+                        .with_note("a constant is made of literals, other constants and operators; use `let` for a global computed at run time"),
+                );
+                return None;
+            }
             return match &self.globals[id] {
                 super::GlobalType::Known(ty) => Some((Var::Global(id), Some(ty.clone()))),
                 super::GlobalType::Poisoned => Some((Var::Global(id), None)),
@@ -236,6 +245,11 @@ impl Checker<'_> {
                 }
             };
         }
+        if let Some(value) = self.lookup_const(name, span) {
+            let value = value?;
+            let ty = value.ty();
+            return Some((Var::Const(value), Some(ty)));
+        }
         if self.fn_ids.contains_key(name) || super::builtins::lookup(name).is_some() {
             self.error(
                 Diagnostic::new(format!("`{name}` is a function, not a variable"), span)
@@ -249,6 +263,7 @@ impl Checker<'_> {
             .iter()
             .flat_map(|s| s.keys().map(String::as_str))
             .chain(self.global_ids.keys().copied())
+            .chain(self.const_ids.keys().copied())
             .collect();
         let hint = self.suggest.did_you_mean(name, visible);
         self.error(Diagnostic::new(
@@ -318,6 +333,20 @@ impl Checker<'_> {
                     }
                     Var::Local(id) => Some((Place::Local(id), ty?)),
                     Var::Global(id) => Some((Place::Global(id), ty?)),
+                    Var::Const(_) => {
+                        let declared = self.consts[self.const_ids[name.as_str()]].decl.name.span;
+                        self.error(
+                            Diagnostic::new(
+                                format!("cannot assign to `{name}`, which is a constant"),
+                                target.span,
+                            )
+                            .with_secondary(declared, "declared as a constant here")
+                            .with_help(format!(
+                                "to change its value, declare it as a global: `let {name} = ...;`"
+                            )),
+                        );
+                        None
+                    }
                 }
             }
             ast::ExprKind::Index { base, index } => {
@@ -420,8 +449,8 @@ impl Checker<'_> {
             let mut patterns = Vec::new();
             let mut is_default = false;
             for pattern in &arm.patterns {
-                match *pattern {
-                    Pattern::Wildcard(at) => {
+                let (value, at) = match pattern {
+                    &Pattern::Wildcard(at) => {
                         if arm.patterns.len() > 1 {
                             ok = false;
                             self.error(Diagnostic::new(
@@ -436,31 +465,30 @@ impl Checker<'_> {
                             );
                         }
                         is_default = true;
+                        continue;
                     }
-                    Pattern::Int {
+                    &Pattern::Int {
                         magnitude,
                         negative,
-                        span: at,
-                    } => {
-                        let Some(value) = self.int_literal(magnitude, negative, at) else {
-                            ok = false;
-                            continue;
-                        };
-                        if let Some(&first) = seen.get(&value) {
-                            ok = false;
-                            self.error(
-                                Diagnostic::new(
-                                    format!("duplicate pattern `{value}` in `match`"),
-                                    at,
-                                )
-                                .with_secondary(first, "first used here"),
-                            );
-                        } else {
-                            seen.insert(value, at);
-                        }
-                        patterns.push((value, at));
-                    }
+                        span,
+                    } => (self.int_literal(magnitude, negative, span), span),
+                    Pattern::Const(name) => (self.const_pattern(name), name.span),
+                };
+                let Some(value) = value else {
+                    ok = false;
+                    continue;
+                };
+                // Values, not spellings: `K` and the literal it stands for are duplicates.
+                if let Some(&first) = seen.get(&value) {
+                    ok = false;
+                    self.error(
+                        Diagnostic::new(format!("duplicate pattern `{value}` in `match`"), at)
+                            .with_secondary(first, "first used here"),
+                    );
+                } else {
+                    seen.insert(value, at);
                 }
+                patterns.push((value, at));
             }
             let body = self.check_block(&arm.body);
             match body {
