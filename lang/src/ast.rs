@@ -42,6 +42,8 @@ pub enum TypeKind {
     /// `int`, `float`, `bool`, `str` or a struct name.
     Named(String),
     Array(Box<TypeExpr>),
+    /// `map[K]V`.
+    Map(Box<TypeExpr>, Box<TypeExpr>),
     /// Stands for a subtree refused by the parser (already reported).
     Error,
 }
@@ -214,6 +216,8 @@ pub enum ExprKind {
         strukt: Ident,
         fields: Vec<(Ident, Expr)>,
     },
+    /// `new map[K]V`: a new empty map.
+    NewMap(TypeExpr),
     /// Stands for a subtree refused by the parser (already reported).
     Error,
 }
@@ -239,6 +243,7 @@ impl ExprKind {
             | ExprKind::Bool(_)
             | ExprKind::Null
             | ExprKind::Name(_)
+            | ExprKind::NewMap(_)
             | ExprKind::Error => None,
             ExprKind::Call { args, .. } | ExprKind::ArrayLit(args) => max(&mut args.iter()),
             ExprKind::Index { base: a, index: b }

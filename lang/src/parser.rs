@@ -122,7 +122,32 @@ impl ParseState {
         }
     }
 
-    /// A match pattern that is an identifier: only `_` is one.
+    /// `NAME[key]value`: a map type when `NAME` is `map`, the only type that takes others so.
+    pub fn map_type(
+        &mut self,
+        name: &str,
+        key: TypeExpr,
+        value: TypeExpr,
+        lo: usize,
+        hi: usize,
+    ) -> TypeExpr {
+        let span = Span::new(lo, hi);
+        let depth = key.depth.max(value.depth) + 1;
+        let kind = if name != "map" {
+            self.errors.push(
+                Diagnostic::new(format!("`{name}[...]` is not a type"), span)
+                    .with_note("an array type is written `[T]`, a map type `map[K]V`"),
+            );
+            TypeKind::Error
+        } else if depth > MAX_DEPTH {
+            self.too_deep(lo, "type");
+            TypeKind::Error
+        } else {
+            TypeKind::Map(Box::new(key), Box::new(value))
+        };
+        TypeExpr { kind, span, depth }
+    }
+
     /// `_`, or a constant's name (which the checker resolves).
     pub fn name_pattern(&mut self, name: &str, lo: usize, hi: usize) -> Pattern {
         let span = Span::new(lo, hi);

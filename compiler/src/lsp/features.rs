@@ -504,7 +504,8 @@ pub fn semantic_tokens(doc: &Document) -> SemanticTokens {
             SymbolKind::Parameter => 4,
             SymbolKind::Local => 5,
         };
-        let modifiers = u32::from(declaration) | (u32::from(matches!(kind, SymbolKind::Global | SymbolKind::Const)) << 1);
+        let modifiers = u32::from(declaration)
+            | (u32::from(matches!(kind, SymbolKind::Global | SymbolKind::Const)) << 1);
         let delta_line = range.start.line - line;
         let delta_start = if delta_line == 0 {
             range.start.character - start

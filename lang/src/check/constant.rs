@@ -69,14 +69,15 @@ struct NotConstant {
     note: &'static str,
 }
 
-const OVERFLOW_NOTE: &str =
-    "constants are computed when compiling, where overflow is an error (at run time `+`, `-` and `*` wrap)";
+const OVERFLOW_NOTE: &str = "constants are computed when compiling, where overflow is an error (at run time `+`, `-` and `*` wrap)";
 
 impl<'a> Checker<'a> {
     /// Declares every constant (duplicates are errors), before anything refers to one.
     pub(super) fn declare_constants(&mut self, program: &'a ast::Program) {
         for item in &program.items {
-            let ast::Item::Const(decl) = item else { continue };
+            let ast::Item::Const(decl) = item else {
+                continue;
+            };
             let name = &decl.name;
             if let Some(&first) = self.const_ids.get(name.name.as_str()) {
                 let first = self.consts[first].decl.name.span;
@@ -247,7 +248,9 @@ fn fold(expr: &Expr) -> Result<Value, NotConstant> {
         ExprKind::And(lhs, rhs) | ExprKind::Or(lhs, rhs) => {
             let is_and = matches!(expr.kind, ExprKind::And(..));
             match (fold(lhs)?, fold(rhs)?) {
-                (Value::Bool(a), Value::Bool(b)) => Value::Bool(if is_and { a && b } else { a || b }),
+                (Value::Bool(a), Value::Bool(b)) => {
+                    Value::Bool(if is_and { a && b } else { a || b })
+                }
                 _ => unreachable!("the checker accepted the operands"),
             }
         }

@@ -8,7 +8,7 @@ use super::{Checker, builtins};
 use crate::ast::{self, ExprKind as Ast};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
-use crate::typed::{BUILTINS, BinOp, Expr, ExprKind, StructId, Type, UnOp};
+use crate::typed::{BUILTINS, BinOp, Builtin, Expr, ExprKind, StructId, Type, UnOp};
 
 /// Whether a binary operator (other than a comparison) applies to operands of this type.
 pub(super) fn operator_accepts(op: BinOp, ty: &Type) -> bool {
@@ -116,7 +116,7 @@ impl Checker<'_> {
             Ast::Call { callee, args } => return self.call(callee, args, span),
             Ast::Index { base, index } => {
                 let base_checked = self.value(base, None);
-                let index = self.expect(index, &Type::Int);
+                let index = self.index(base_checked.as_ref(), index);
                 let base_checked = base_checked?;
                 let ty = match &base_checked.ty {
                     Type::Array(elem) => (**elem).clone(),
@@ -171,6 +171,14 @@ impl Checker<'_> {
                 (kind, ty)
             }
             Ast::New { strukt, fields } => return self.new_struct(strukt, fields, span),
+            Ast::NewMap(ty) => {
+                let ty = self.resolve_type(ty)?;
+                let kind = ExprKind::Builtin {
+                    builtin: Builtin::MapNew,
+                    args: Vec::new(),
+                };
+                (kind, ty)
+            }
             Ast::Error => return None,
         };
         Some(Expr { kind, ty, span })
@@ -537,12 +545,28 @@ impl Checker<'_> {
         self.error(diagnostic);
     }
 
+    /// The index of `base[index]`: an `int`, except that a map's is only checked for errors of
+    /// its own (indexing a map is the error reported).
+    pub(super) fn index(&mut self, base: Option<&Expr>, index: &ast::Expr) -> Option<Expr> {
+        if base.is_some_and(|b| matches!(b.ty, Type::Map(..))) {
+            self.skim(index);
+            return None;
+        }
+        self.expect(index, &Type::Int)
+    }
+
     pub(super) fn not_indexable(&mut self, ty: &Type, span: Span) {
+        let is_map = matches!(ty, Type::Map(..));
         let ty = self.type_name(ty);
-        self.error(
+        let mut diagnostic =
             Diagnostic::new(format!("cannot index into a value of type `{ty}`"), span)
-                .with_label("only arrays and strings can be indexed"),
-        );
+                .with_label("only arrays and strings can be indexed");
+        if is_map {
+            diagnostic = diagnostic.with_help(
+                "a map is read with `get(m, key, default)` and written with `set(m, key, value)`",
+            );
+        }
+        self.error(diagnostic);
     }
 
     fn call(&mut self, callee: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {

@@ -347,7 +347,10 @@ impl<'a> Checker<'a> {
                 let constant = self.consts[constant].decl.name.span;
                 self.error(
                     Diagnostic::new(
-                        format!("`{}` is defined both as a global and as a constant", name.name),
+                        format!(
+                            "`{}` is defined both as a global and as a constant",
+                            name.name
+                        ),
                         name.span,
                     )
                     .with_secondary(constant, "the constant"),
@@ -534,6 +537,20 @@ impl<'a> Checker<'a> {
                 },
             },
             ast::TypeKind::Array(elem) => Some(Type::Array(Box::new(self.resolve_type(elem)?))),
+            ast::TypeKind::Map(key, value) => {
+                let key_type = self.resolve_type(key);
+                let value = self.resolve_type(value);
+                let key_type = key_type?;
+                if !matches!(key_type, Type::Int | Type::Str) {
+                    let name = self.type_name(&key_type);
+                    self.error(
+                        Diagnostic::new(format!("a map key cannot be of type `{name}`"), key.span)
+                            .with_note("map keys are `int` or `str`"),
+                    );
+                    return None;
+                }
+                Some(Type::Map(Box::new(key_type), Box::new(value?)))
+            }
             ast::TypeKind::Error => None,
         }
     }
@@ -546,6 +563,9 @@ impl<'a> Checker<'a> {
             Type::Bool => "bool".to_string(),
             Type::Str => "str".to_string(),
             Type::Array(elem) => format!("[{}]", self.type_name(elem)),
+            Type::Map(key, value) => {
+                format!("map[{}]{}", self.type_name(key), self.type_name(value))
+            }
             Type::Struct(id) => self.structs[*id].name.clone(),
             Type::Null => "null".to_string(),
             Type::Void => "()".to_string(),

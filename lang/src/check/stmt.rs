@@ -351,7 +351,7 @@ impl Checker<'_> {
             }
             ast::ExprKind::Index { base, index } => {
                 let base_checked = self.value(base, None);
-                let index = self.expect(index, &Type::Int);
+                let index = self.index(base_checked.as_ref(), index);
                 let base_checked = base_checked?;
                 match base_checked.ty.clone() {
                     Type::Array(elem) => Some((
