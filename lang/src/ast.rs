@@ -193,6 +193,12 @@ pub enum ExprKind {
         base: Box<Expr>,
         field: Ident,
     },
+    /// `receiver.method(args)`: not PL, parsed to explain what PL writes instead.
+    MethodCall {
+        receiver: Box<Expr>,
+        method: Ident,
+        args: Vec<Expr>,
+    },
     Unary {
         op: UnOp,
         operand: Box<Expr>,
@@ -246,6 +252,9 @@ impl ExprKind {
             | ExprKind::NewMap(_)
             | ExprKind::Error => None,
             ExprKind::Call { args, .. } | ExprKind::ArrayLit(args) => max(&mut args.iter()),
+            ExprKind::MethodCall { receiver, args, .. } => {
+                max(&mut std::iter::once(&**receiver).chain(args))
+            }
             ExprKind::Index { base: a, index: b }
             | ExprKind::Binary { lhs: a, rhs: b, .. }
             | ExprKind::And(a, b)

@@ -375,6 +375,20 @@ fn other_language_syntax(
         return Some(format!("PL has no `{op}`: write `{target} {assign} 1`"));
     }
     match (before, found) {
+        ([.., (_, Tok::Ident("elif"), _)], _) | (_, Some(Tok::Ident("elif"))) => {
+            return Some("PL writes `else if`, not `elif`".to_string());
+        }
+        ([.., (_, Tok::For, _)], Some(Tok::LParen)) => {
+            return Some(
+                "PL's `for` has no parentheses and runs over a range: `for i in 0..n { ... }`"
+                    .to_string(),
+            );
+        }
+        ([.., (_, Tok::Ident(name), _), (_, Tok::LBracket, _)], Some(Tok::RBracket)) => {
+            return Some(format!(
+                "an array type is written `[{name}]`, not `{name}[]`"
+            ));
+        }
         ([.., (_, Tok::DotDot, hi)], Some(Tok::Assign)) if tokens[index].0 == *hi => {
             let end = match tokens.get(index + 1) {
                 Some((_, Tok::Int(n), _)) => n.saturating_add(1).to_string(),

@@ -23,6 +23,11 @@ pub(super) fn operator_accepts(op: BinOp, ty: &Type) -> bool {
     }
 }
 
+/// Whether `+` with a `str` on the other side is a likely attempt at building text.
+fn is_concatenable(ty: &Type) -> bool {
+    matches!(ty, Type::Int | Type::Float | Type::Bool | Type::Str)
+}
+
 /// `null` and `[]` take their type from the context; in a comparison the other operand gives it.
 fn needs_context(expr: &ast::Expr) -> bool {
     match &expr.unparen().kind {
@@ -142,6 +147,14 @@ impl Checker<'_> {
                 };
                 (kind, ty)
             }
+            Ast::MethodCall {
+                receiver,
+                method,
+                args,
+            } => {
+                self.method_call(receiver, method, args);
+                return None;
+            }
             Ast::Unary { op, operand } => return self.unary(*op, operand, span),
             Ast::Binary { op, lhs, rhs } => return self.binary(*op, lhs, rhs, span),
             Ast::And(lhs, rhs) | Ast::Or(lhs, rhs) => {
@@ -258,6 +271,10 @@ impl Checker<'_> {
         }
         let lhs_checked = self.value(lhs, None);
         let rhs_checked = match &lhs_checked {
+            Some(l) if op == BinOp::Add && operator_accepts(op, &l.ty) => {
+                let l_ty = l.ty.clone();
+                self.add_operand(&l_ty, rhs)
+            }
             Some(l) if operator_accepts(op, &l.ty) => self.expect(rhs, &l.ty),
             Some(l) => {
                 let ty = self.type_name(&l.ty);
@@ -286,6 +303,39 @@ impl Checker<'_> {
             },
             span,
         })
+    }
+
+    /// The right operand of `+` whose left operand has type `lhs` (a number or a `str`): of the
+    /// same type, and when one side is a `str` and the other a number or a `bool`, a hint at
+    /// `str(...)`, since PL converts nothing implicitly.
+    fn add_operand(&mut self, lhs: &Type, rhs: &ast::Expr) -> Option<Expr> {
+        let checked = self.value(rhs, Some(lhs))?;
+        if checked.ty == *lhs {
+            return Some(checked);
+        }
+        let number = match (lhs, &checked.ty) {
+            (Type::Str, other) | (other, Type::Str) if is_concatenable(other) => Some(other),
+            _ => None,
+        };
+        let Some(number) = number else {
+            self.mismatch(lhs, &checked.ty, rhs.span);
+            return None;
+        };
+        let example = match lhs {
+            Type::Str => "\"n = \" + str(n)",
+            _ => "str(n) + \" apples\"",
+        };
+        let number = self.type_name(number);
+        self.error(
+            Diagnostic::new(
+                format!("`+` cannot join `str` and `{number}`: it adds two numbers or joins two strings"),
+                rhs.span,
+            )
+            .with_help(format!(
+                "PL converts nothing implicitly: turn the `{number}` into text with `str(...)`, as in `{example}`"
+            )),
+        );
+        None
     }
 
     fn comparison(
@@ -320,6 +370,23 @@ impl Checker<'_> {
         };
         if lhs.ty != rhs.ty {
             self.mismatch(&lhs.ty, &rhs.ty, rhs.span);
+            let literal = |e: &Expr| match &e.kind {
+                ExprKind::Str(bytes) => Some(String::from_utf8_lossy(bytes).into_owned()),
+                _ => None,
+            };
+            // `s[0] == "a"`: a string's byte is an `int`.
+            let text = match (&lhs.ty, &rhs.ty) {
+                (Type::Int, Type::Str) => literal(&rhs),
+                (Type::Str, Type::Int) => literal(&lhs),
+                _ => None,
+            };
+            if let Some(text) = text
+                && let Some(last) = self.diagnostics.last_mut()
+            {
+                *last = last.clone().with_help(format!(
+                    "indexing a `str` gives a byte, an `int`: compare it with `\"{text}\"[0]`"
+                ));
+            }
             return None;
         }
         if !operator_accepts(op, &lhs.ty) {
@@ -567,6 +634,33 @@ impl Checker<'_> {
             );
         }
         self.error(diagnostic);
+    }
+
+    /// `x.f(...)`, a method call of other languages: PL calls `f(x, ...)`. Reported, with the
+    /// errors of the receiver and the arguments.
+    fn method_call(&mut self, receiver: &ast::Expr, method: &ast::Ident, args: &[ast::Expr]) {
+        let name = method.name.as_str();
+        let is_function = self.fn_ids.contains_key(name) || builtins::lookup(name).is_some();
+        let receiver_text = match &receiver.unparen().kind {
+            Ast::Name(name) => name.as_str(),
+            _ => "x",
+        };
+        let rest = if args.is_empty() { "" } else { ", ..." };
+        let mut diagnostic = Diagnostic::new("PL has no methods", method.span);
+        diagnostic = if is_function {
+            diagnostic
+                .with_label(format!("`{name}` is a function"))
+                .with_help(format!(
+                    "pass the value as the first argument: `{name}({receiver_text}{rest})`"
+                ))
+        } else {
+            diagnostic.with_note(format!(
+                "functions are called as `f(x, ...)`, and there is no function `{name}`"
+            ))
+        };
+        self.error(diagnostic);
+        self.skim(receiver);
+        args.iter().for_each(|arg| self.skim(arg));
     }
 
     fn call(&mut self, callee: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {

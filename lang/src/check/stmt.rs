@@ -167,7 +167,12 @@ impl Checker<'_> {
             }
             StmtKind::Match { scrutinee, arms } => self.check_match(scrutinee, arms, stmt.span)?,
             StmtKind::Expr(expr) => {
-                if !matches!(expr.unparen().kind, ast::ExprKind::Call { .. }) {
+                // A method call is reported as such where it is checked.
+                let is_call = matches!(
+                    expr.unparen().kind,
+                    ast::ExprKind::Call { .. } | ast::ExprKind::MethodCall { .. }
+                );
+                if !is_call {
                     let mut diagnostic =
                         Diagnostic::new("only function calls can be used as statements", expr.span)
                             .with_label("this value is not used");
