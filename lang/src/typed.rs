@@ -59,6 +59,8 @@ pub struct Program {
     pub globals: IdVec<GlobalId, Global>,
     pub functions: IdVec<FnId, Function>,
     pub main: FnId,
+    /// What the checker warns about in a program it accepts.
+    pub warnings: crate::Diagnostics,
 }
 
 #[derive(Clone, Debug)]

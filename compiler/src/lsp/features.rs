@@ -18,8 +18,9 @@ use super::document::{Document, file_name};
 /// The errors of `pcc check`: the same message and span; the label under the caret, the notes
 /// and the help follow the message, and secondary spans are related information.
 pub fn diagnostics(doc: &Document) -> Vec<Diagnostic> {
-    let Err(errors) = &doc.checked else {
-        return Vec::new();
+    let errors = match &doc.checked {
+        Err(errors) => errors,
+        Ok(program) => &program.warnings,
     };
     let uri: Option<Uri> = doc.uri.parse().ok();
     errors
@@ -47,7 +48,10 @@ pub fn diagnostics(doc: &Document) -> Vec<Diagnostic> {
             });
             Diagnostic {
                 range: doc.range(error.span),
-                severity: Some(DiagnosticSeverity::ERROR),
+                severity: Some(match error.warning {
+                    true => DiagnosticSeverity::WARNING,
+                    false => DiagnosticSeverity::ERROR,
+                }),
                 source: Some("pcc".to_string()),
                 message,
                 related_information: related,

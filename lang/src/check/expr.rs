@@ -170,6 +170,7 @@ impl Checker<'_> {
             Ast::Paren(inner) => return self.expr(inner, hint),
             Ast::ArrayLit(elems) => return self.array_literal(elems, hint, span),
             Ast::ArrayRepeat { value, count } => {
+                self.warn_shared_rows(value, span);
                 let value = match hint {
                     Some(Type::Array(elem)) => self.expect(value, elem),
                     _ => self.value(value, None),
@@ -195,6 +196,28 @@ impl Checker<'_> {
             Ast::Error => return None,
         };
         Some(Expr { kind, ty, span })
+    }
+
+    /// `[[0; w]; h]` evaluates its row once: every row is the same array, which is rarely what
+    /// the grid's author meant, so say so (the program is still valid).
+    fn warn_shared_rows(&mut self, value: &ast::Expr, span: Span) {
+        let what = match &value.unparen().kind {
+            // Empty rows, each to be replaced, are the way to start a grid.
+            Ast::ArrayRepeat { count, .. } if matches!(count.unparen().kind, Ast::Int(0)) => {
+                return;
+            }
+            Ast::ArrayLit(elements) if elements.is_empty() => return,
+            Ast::ArrayRepeat { .. } | Ast::ArrayLit(_) => "array",
+            Ast::New { .. } => "struct",
+            Ast::NewMap(_) => "map",
+            _ => return,
+        };
+        self.warnings.push(
+            Diagnostic::warning(format!("every element of this array is the same {what}"), span)
+                .with_secondary(value.span, "made once, shared by every element")
+                .with_note("`[v; n]` evaluates `v` once, so changing one row changes them all")
+                .with_help("make each element in a loop: `let g = [[0; 0]; h]; for i in 0..h { g[i] = [0; w]; }`"),
+        );
     }
 
     /// The value of an integer literal, `-` included: it must fit in `int`.

@@ -93,6 +93,7 @@ pub fn check_program_indexed(
         globals,
         functions,
         main,
+        warnings: crate::Diagnostics::new(checker.warnings),
     })
 }
 
@@ -156,6 +157,7 @@ struct Body {
 #[derive(Default)]
 struct Checker<'a> {
     diagnostics: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
     structs: IdVec<StructId, StructInfo>,
     struct_ids: HashMap<&'a str, StructId>,
     globals: IdVec<GlobalId, GlobalType>,
