@@ -393,11 +393,13 @@ impl Checker<'_> {
         };
         if lhs.ty != rhs.ty {
             self.mismatch(&lhs.ty, &rhs.ty, rhs.span);
+            // `s[0] == "a"`: a string's byte is an `int`, which a one-byte literal has.
             let literal = |e: &Expr| match &e.kind {
-                ExprKind::Str(bytes) => Some(String::from_utf8_lossy(bytes).into_owned()),
+                ExprKind::Str(bytes) if bytes.len() == 1 => {
+                    Some(String::from_utf8_lossy(bytes).into_owned())
+                }
                 _ => None,
             };
-            // `s[0] == "a"`: a string's byte is an `int`.
             let text = match (&lhs.ty, &rhs.ty) {
                 (Type::Int, Type::Str) => literal(&rhs),
                 (Type::Str, Type::Int) => literal(&lhs),
