@@ -189,8 +189,8 @@ unsafe fn insert_in_table(map: *const u8, entry: usize, h: u64) {
 }
 
 extern "C" fn map_new(str_keys: i8, ref_values: i8, loc: i64) -> *const u8 {
-    let flags = u64::from(value::bool_arg(str_keys)) * STR_KEYS
-        | u64::from(value::bool_arg(ref_values)) * REF_VALUES;
+    let flag = |on: i8, flag: u64| if value::bool_arg(on) { flag } else { 0 };
+    let flags = flag(str_keys, STR_KEYS) | flag(ref_values, REF_VALUES);
     let Some(map) = gc::alloc(SLOTS * 8, Header::new(Kind::Map), &[]) else {
         raise(RuntimeError::OutOfMemory, Some(loc))
     };

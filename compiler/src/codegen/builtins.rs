@@ -63,7 +63,7 @@ impl FunctionTranslator<'_, '_> {
                 let value_type = map_value_type(ty.as_ref())?;
                 let default = slot_bits(&mut self.builder, arg(2)?);
                 let bits = self.call_runtime(&runtime::MAP_GET, &[arg(0)?, arg(1)?, default])?;
-                self.from_bits(bits, &value_type)?
+                self.value_of_bits(bits, &value_type)?
             }
             Builtin::MapSet => {
                 let value = slot_bits(&mut self.builder, arg(2)?);
@@ -102,7 +102,7 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// The value of type `ty` whose slot bits are `bits` (the inverse of `slot_bits`).
-    fn from_bits(&mut self, bits: Value, ty: &Type) -> Result<Value> {
+    fn value_of_bits(&mut self, bits: Value, ty: &Type) -> Result<Value> {
         let ins = self.builder.ins();
         Ok(match ty {
             Type::Float => ins.bitcast(types::F64, MemFlagsData::new(), bits),

@@ -31,6 +31,16 @@ impl Value {
         }
     }
 
+    /// The value as PL source would write it.
+    pub fn source(&self) -> String {
+        match self {
+            Value::Int(v) => v.to_string(),
+            Value::Float(v) => format!("{v:?}"),
+            Value::Bool(v) => v.to_string(),
+            Value::Str(bytes) => format!("{:?}", String::from_utf8_lossy(bytes)),
+        }
+    }
+
     /// The value as a literal at `span` (where the constant is used).
     pub fn literal(&self, span: Span) -> Expr {
         let kind = match self {
@@ -142,8 +152,9 @@ impl<'a> Checker<'a> {
                 None => State::Poisoned,
             };
         }
+        // What hover shows after `const NAME: `: the type and the value.
         let detail = match &value {
-            Some(value) => self.type_name(&value.ty()),
+            Some(value) => format!("{} = {}", self.type_name(&value.ty()), value.source()),
             None => "?".to_string(),
         };
         self.record.index.symbols[self.consts[id].symbol].detail = detail;
