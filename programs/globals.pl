@@ -22,7 +22,8 @@ let T2: int = trace("T2", LATER);
 let BUMPED: int = bump_count();
 let COUNT = 5;
 let T3 = trace("T3", COUNT + BUMPED);
-let GRID: [[int]] = [[0; 2]; 2];
+let ROW: [int] = [0; 2];
+let GRID: [[int]] = [ROW, ROW]; // one row, twice
 
 struct Node { v: int, next: Node }
 

@@ -61,7 +61,9 @@ fn the_grammar_knows_the_language() {
     let types = union(&words(&grammar, "types"));
     assert_eq!(
         types,
-        ["bool", "float", "int", "str"].map(String::from).into()
+        ["bool", "float", "int", "map", "str"]
+            .map(String::from)
+            .into()
     );
 
     let builtins = union(&words(&grammar, "builtins"));

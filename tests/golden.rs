@@ -201,18 +201,17 @@ fn check_program(program: &Path, level: u8, mode: Mode) -> Result<(), Failed> {
             if build.status != 0 {
                 // An erroneous program: `pcc build` says what `pcc run` says.
                 build
-            } else if !build.stdout.is_empty() || !build.stderr.is_empty() {
-                return Err(format!(
-                    "pcc build said something:\n{}{}",
-                    build.stdout, build.stderr
-                )
-                .into());
+            } else if !build.stdout.is_empty() {
+                return Err(format!("pcc build said something:\n{}", build.stdout).into());
             } else {
                 let mut cmd = Command::new(&exe);
                 // The executable's collector walks the frames through the tables in the object
                 // file: it runs at every allocation here.
                 cmd.current_dir(dir).args(&args).env("PCC_GC_STRESS", "1");
-                run_command(cmd, &stdin)?
+                let mut run = run_command(cmd, &stdin)?;
+                // The compiler's warnings come first, as under `pcc run`.
+                run.stderr = build.stderr + &run.stderr;
+                run
             }
         }
     };

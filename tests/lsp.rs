@@ -882,6 +882,41 @@ fn fields_after_a_dot_rename_and_highlight() {
 }
 
 /// This file's tests (`tests/main.rs` runs them).
+/// Constants and maps: hover shows a constant's type and value and the map built-ins'
+/// signatures, completion offers both, and a shared-rows warning is published as a warning.
+fn constants_maps_and_warnings() {
+    const SOURCE: &str = "const LIMIT: int = 2 + 1;\nfn main() {\n    let m = new map[str]int;\n    set(m, \"a\", LIMIT);\n    println(get(m, \"a\", 0));\n    let g = [[0; LIMIT]; 2];\n    println(g);\n}\n";
+    let scratch = common::Scratch::new("lsp_constants");
+    let file = scratch.path("c.pl");
+    std::fs::write(&file, SOURCE).unwrap();
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start();
+    initialize(&mut client, json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": SOURCE } }),
+    );
+    let diagnostics = client.diagnostics();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["severity"], 2, "a warning: {diagnostics:?}");
+    assert_eq!(diagnostics[0]["range"]["start"], at(SOURCE, "[[0;", 0, 0));
+    let hover =
+        |client: &mut Client, needle, nth| hover_text(client, &uri, at(SOURCE, needle, nth, 1));
+    assert!(hover(&mut client, "LIMIT);", 0).contains("const LIMIT: int = 3"));
+    assert!(hover(&mut client, "get(", 0).contains("fn get(m: map[K]V, key: K, default: V) -> V"));
+    let completion = client.request(
+        "textDocument/completion",
+        position_params(&uri, at(SOURCE, "println(g", 0, 0)),
+    );
+    let items = completion.as_array().unwrap();
+    let label = |name: &str| items.iter().find(|i| i["label"] == name);
+    for name in ["LIMIT", "m", "get", "set", "has", "delete", "keys"] {
+        assert!(label(name).is_some(), "{name} in {completion}");
+    }
+    assert_eq!(label("LIMIT").unwrap()["detail"], "const LIMIT: int = 3");
+    shutdown(client);
+}
+
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     crate::plain_trials![
         an_editor_session,
@@ -891,6 +926,7 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         random_edits_over_stdio,
         malformed_messages_are_answered_and_the_session_goes_on,
         a_burst_of_edits_is_checked_once_at_its_last_version,
-        fields_after_a_dot_rename_and_highlight
+        fields_after_a_dot_rename_and_highlight,
+        constants_maps_and_warnings
     ]
 }

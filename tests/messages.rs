@@ -207,6 +207,49 @@ fn a_print_into_a_closed_pipe_has_a_location() {
 }
 
 /// This file's tests (`tests/main.rs` runs them).
+/// `[[0; w]; h]` shares one row: `pcc run`, `check` and `build` warn, once, with the source
+/// location, and still run the program (whose output shows the sharing).
+fn shared_rows_are_warned_about() {
+    let scratch = Scratch::new("shared_rows");
+    let file = program(
+        &scratch,
+        "fn main() {\n    let grid = [[0; 3]; 2];\n    grid[0][1] = 5;\n    println(grid);\n}\n",
+    );
+    let warning = "warning: every element of this array is the same array";
+    let exe = scratch.file("grid");
+    for args in [
+        vec!["run", file.as_str()],
+        vec!["run", file.as_str(), "--engine", "interp"],
+        vec!["check", file.as_str()],
+        vec!["build", file.as_str(), "-o", exe.as_str()],
+    ] {
+        let run = pcc_in(&scratch.0, &args, "");
+        assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.matches(warning).count(),
+            1,
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("p.pl:2:16"), "{args:?}: {}", run.stderr);
+        if args[0] == "run" {
+            assert_eq!(run.stdout, "[[0, 5, 0], [0, 5, 0]]\n");
+        }
+    }
+    let built = run_command(Command::new(&exe), "").unwrap();
+    assert_eq!(
+        (built.stdout.as_str(), built.stderr.as_str()),
+        ("[[0, 5, 0], [0, 5, 0]]\n", "")
+    );
+    // Rows made one by one are not warned about.
+    let file = program(
+        &scratch,
+        "fn main() {\n    let grid = [[0; 0]; 2];\n    for i in 0..2 { grid[i] = [0; 3]; }\n    println(grid);\n}\n",
+    );
+    let run = pcc_in(&scratch.0, &["run", file.as_str()], "");
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+}
+
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     crate::plain_trials![
         ignored_options_are_warned_about,
@@ -215,6 +258,7 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         pgo_does_not_time_a_program_too_short,
         string_concatenation_out_of_memory_has_a_location,
         a_listing_into_a_closed_pipe_ends_quietly,
-        a_print_into_a_closed_pipe_has_a_location
+        a_print_into_a_closed_pipe_has_a_location,
+        shared_rows_are_warned_about
     ]
 }

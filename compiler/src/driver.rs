@@ -147,24 +147,27 @@ pub fn front_end_bytes(path: &Path, bytes: &[u8]) -> Result<Checked, Failure> {
 
 fn check_source(file_name: String, bytes: &[u8], format: ErrorFormat) -> Result<Checked, Failure> {
     let source = String::from_utf8_lossy(bytes).into_owned();
+    let render = |diagnostics: &pcc_lang::Diagnostics| match format {
+        ErrorFormat::Human => diagnostics.render_styled(
+            &file_name,
+            &source,
+            crate::terminal::colour(crate::terminal::Stream::Stderr),
+        ),
+        ErrorFormat::Json => diagnostics.render_json(&file_name, &source),
+    };
     match pcc_lang::check_bytes(&file_name, bytes) {
-        Ok(program) => Ok(Checked {
-            source_file: SourceFile::new(file_name.clone(), bytes),
-            file_name,
-            source,
-            program,
-        }),
-        Err(diagnostics) => {
-            let text = match format {
-                ErrorFormat::Human => diagnostics.render_styled(
-                    &file_name,
-                    &source,
-                    crate::terminal::colour(crate::terminal::Stream::Stderr),
-                ),
-                ErrorFormat::Json => diagnostics.render_json(&file_name, &source),
-            };
-            Err(Failure::Diagnostics(text))
+        Ok(program) => {
+            if !program.warnings.is_empty() {
+                eprint!("{}", render(&program.warnings));
+            }
+            Ok(Checked {
+                source_file: SourceFile::new(file_name.clone(), bytes),
+                file_name,
+                source,
+                program,
+            })
         }
+        Err(diagnostics) => Err(Failure::Diagnostics(render(&diagnostics))),
     }
 }
 

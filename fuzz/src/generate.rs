@@ -4,7 +4,8 @@
 //! caps the number of calls. They cover functions with parameters of every type, nested loops,
 //! `while` with `break`/`continue`, `if`/`else` chains, `&&`/`||` mixes, `match`, int arithmetic
 //! with wrap-around and shifts, floats, strings, arrays (indices in and, now and then, out of
-//! bounds), a struct and `null`, globals, input, `exit()`, and printing of every type; and
+//! bounds), a struct and `null`, globals, named constants (in `match` arms too), maps with
+//! `int` and `str` keys, input, `exit()`, and printing of every type; and
 //! they are shaped so that the optimizer's patterns occur: loops over arrays with affine
 //! indices, loops that repeat one path for long runs, small leaf functions called from hot
 //! loops.
@@ -78,6 +79,8 @@ struct Gen {
     functions: Vec<Signature>,
     /// The globals (all mutable).
     globals: Vec<Var>,
+    /// The names of the program's `int` constants.
+    consts: Vec<String>,
 }
 
 /// Where statements are being generated.
@@ -320,6 +323,7 @@ impl Gen {
                 }
             }
             19 => Expr::leaf(self.pick(&["argc()", "parse_int(arg(0))", "len(arg(1))"])),
+            20 => Expr::leaf(self.pick(&self.consts.clone())),
             _ => self.call(scope, Ty::Int, d),
         }
     }
@@ -526,10 +530,11 @@ impl Gen {
             32..38 => {
                 let v = e(self, scope, Ty::Int);
                 let line = Expr::node(&["match (", ") % 5 {"], vec![v]);
+                // Arms by literal and by constant (`ONE` is 1, `MINUS_FOUR` is -4).
                 let arms = [
                     ("0 | 3 => {", 2),
-                    ("1 => {", 1),
-                    ("-1 | -4 => {", 1),
+                    ("ONE => {", 1),
+                    ("-1 | MINUS_FOUR => {", 1),
                     ("_ => {", 2),
                 ];
                 let arms = arms
@@ -676,6 +681,7 @@ impl Gen {
                 let head = format!("{}{op}", var.name);
                 vec![Stmt::simple(Expr::node(&[&head, ";"], vec![v]))]
             }
+            80..84 => self.map_block(scope),
             _ => {
                 // Printing of every type.
                 let n = 1 + self.below(3);
@@ -691,6 +697,60 @@ impl Gen {
                 vec![Stmt::simple(Expr::node(&parts, args))]
             }
         }
+    }
+
+    /// A block that fills a map in a loop (keys that collide, so `set` replaces too), deletes a
+    /// key, and prints the map, a lookup, `has`, `len` and `keys`: `int` keys and values, or
+    /// `str` keys and values.
+    fn map_block(&mut self, scope: &Scope) -> Vec<Stmt> {
+        let (m, i) = (self.fresh("m"), self.fresh("i"));
+        let n = 1 + self.below(12);
+        let key = self.expr(scope, Ty::Int, 1);
+        let str_keys = self.chance(40);
+        let (ty, set, probe) = if str_keys {
+            let value = self.expr(scope, Ty::Str, 1);
+            let set = Expr::node(
+                &[
+                    &format!("set({m}, str(("),
+                    &format!(") % 4 + {i} % 3), "),
+                    ");",
+                ],
+                vec![key, value],
+            );
+            (
+                "map[str]str",
+                set,
+                format!("get({m}, \"1\", \"none\"), has({m}, \"-2\")"),
+            )
+        } else {
+            let set = Expr::node(
+                &[&format!("set({m}, ("), &format!(") % 5 + {i} % 2, {i});")],
+                vec![key],
+            );
+            ("map[int]int", set, format!("get({m}, 2, -1), has({m}, 0)"))
+        };
+        let gone = if str_keys { "\"0\"" } else { "1" };
+        let stmts = vec![
+            Stmt::simple(Expr::leaf(format!("let {m} = new {ty};"))),
+            Stmt::nested(
+                Expr::leaf(format!("for {i} in 0..{n} {{")),
+                vec![Body {
+                    stmts: vec![Stmt::simple(set)],
+                    close: "}".into(),
+                }],
+            ),
+            Stmt::simple(Expr::leaf(format!("delete({m}, {gone});"))),
+            Stmt::simple(Expr::leaf(format!(
+                "println({m}, len({m}), {probe}, keys({m}));"
+            ))),
+        ];
+        vec![Stmt::nested(
+            Expr::leaf("{"),
+            vec![Body {
+                stmts,
+                close: "}".into(),
+            }],
+        )]
     }
 
     /// A loop over an array's indices with affine indices (what bounds-check elimination and
@@ -845,10 +905,27 @@ pub fn program(seed: u64) -> Program {
         names: 0,
         functions: Vec::new(),
         globals: Vec::new(),
+        consts: vec!["ONE".into(), "MINUS_FOUR".into()],
     };
     let mut items = vec![Stmt::simple(Expr::leaf(
         "struct P { v: int, w: float, s: str, next: P }",
     ))];
+    // The constants the `match` arms name, and some folded from literals.
+    for line in ["const ONE: int = 1;", "const MINUS_FOUR = -ONE - 3;"] {
+        let mut constant = Stmt::simple(Expr::leaf(line));
+        constant.keep = true;
+        items.push(constant);
+    }
+    for _ in 0..g.below(3) {
+        let name = g.fresh("K");
+        let value = match g.below(3) {
+            0 => g.int_literal(),
+            1 => format!("{} << {}", g.below(100), g.below(64)),
+            _ => format!("ONE + {}", g.below(1000)),
+        };
+        items.push(Stmt::simple(Expr::leaf(format!("const {name} = {value};"))));
+        g.consts.push(name);
+    }
     let mut fuel = Stmt::simple(Expr::leaf(format!("let FUEL: int = {FUEL};")));
     fuel.keep = true;
     items.push(fuel);

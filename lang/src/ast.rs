@@ -20,6 +20,7 @@ pub struct Program {
 pub enum Item {
     Struct(StructDecl),
     Global(GlobalDecl),
+    Const(ConstDecl),
     Fn(FnDecl),
 }
 
@@ -41,6 +42,8 @@ pub enum TypeKind {
     /// `int`, `float`, `bool`, `str` or a struct name.
     Named(String),
     Array(Box<TypeExpr>),
+    /// `map[K]V`.
+    Map(Box<TypeExpr>, Box<TypeExpr>),
     /// Stands for a subtree refused by the parser (already reported).
     Error,
 }
@@ -54,6 +57,15 @@ pub struct StructDecl {
 
 #[derive(Clone, Debug)]
 pub struct GlobalDecl {
+    pub name: Ident,
+    pub ty: Option<TypeExpr>,
+    pub init: Expr,
+    pub span: Span,
+}
+
+/// `const NAME: T = e;`: `e` is evaluated by the checker.
+#[derive(Clone, Debug)]
+pub struct ConstDecl {
     pub name: Ident,
     pub ty: Option<TypeExpr>,
     pub init: Expr,
@@ -148,6 +160,8 @@ pub enum Pattern {
         negative: bool,
         span: Span,
     },
+    /// A named constant (of type `int`).
+    Const(Ident),
     Wildcard(Span),
 }
 
@@ -179,6 +193,12 @@ pub enum ExprKind {
         base: Box<Expr>,
         field: Ident,
     },
+    /// `receiver.method(args)`: not PL, parsed to explain what PL writes instead.
+    MethodCall {
+        receiver: Box<Expr>,
+        method: Ident,
+        args: Vec<Expr>,
+    },
     Unary {
         op: UnOp,
         operand: Box<Expr>,
@@ -202,6 +222,8 @@ pub enum ExprKind {
         strukt: Ident,
         fields: Vec<(Ident, Expr)>,
     },
+    /// `new map[K]V`: a new empty map.
+    NewMap(TypeExpr),
     /// Stands for a subtree refused by the parser (already reported).
     Error,
 }
@@ -227,8 +249,12 @@ impl ExprKind {
             | ExprKind::Bool(_)
             | ExprKind::Null
             | ExprKind::Name(_)
+            | ExprKind::NewMap(_)
             | ExprKind::Error => None,
             ExprKind::Call { args, .. } | ExprKind::ArrayLit(args) => max(&mut args.iter()),
+            ExprKind::MethodCall { receiver, args, .. } => {
+                max(&mut std::iter::once(&**receiver).chain(args))
+            }
             ExprKind::Index { base: a, index: b }
             | ExprKind::Binary { lhs: a, rhs: b, .. }
             | ExprKind::And(a, b)

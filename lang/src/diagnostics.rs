@@ -12,9 +12,11 @@ use crate::span::Span;
 /// At most this many errors are rendered; the rest are counted in a final line.
 const MAX_RENDERED: usize = 100;
 
-/// One compile error: a message, the offending span, and optional extra context.
+/// One compile error (or warning): a message, the offending span, and optional extra context.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
+    /// A warning does not stop the program from being compiled.
+    pub warning: bool,
     pub message: String,
     pub span: Span,
     /// Text under the caret; empty for none.
@@ -29,12 +31,21 @@ pub struct Diagnostic {
 impl Diagnostic {
     pub fn new(message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
+            warning: false,
             message: message.into(),
             span,
             label: String::new(),
             secondary: Vec::new(),
             notes: Vec::new(),
             help: Vec::new(),
+        }
+    }
+
+    /// A warning: the program still compiles and runs.
+    pub fn warning(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            warning: true,
+            ..Diagnostic::new(message, span)
         }
     }
 
@@ -112,7 +123,11 @@ impl Diagnostics {
                     .iter()
                     .map(|(span, text)| Label::secondary((), label(*span)).with_message(text)),
             );
-            let report = Report::error()
+            let report = match diagnostic.warning {
+                true => Report::warning(),
+                false => Report::error(),
+            };
+            let report = report
                 .with_message(&diagnostic.message)
                 .with_labels(labels)
                 .with_notes(
@@ -172,7 +187,11 @@ impl Diagnostics {
             let record = Record {
                 file: file_name,
                 place: place(diagnostic.span, &diagnostic.label),
-                severity: "error",
+                severity: if diagnostic.warning {
+                    "warning"
+                } else {
+                    "error"
+                },
                 message: &diagnostic.message,
                 related: diagnostic
                     .secondary

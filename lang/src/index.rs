@@ -13,6 +13,7 @@ pub enum SymbolKind {
     Struct,
     Field,
     Global,
+    Const,
     Parameter,
     Local,
 }

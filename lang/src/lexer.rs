@@ -35,6 +35,8 @@ pub enum Tok<'a> {
     Fn,
     #[token("let")]
     Let,
+    #[token("const")]
+    Const,
     #[token("struct")]
     Struct,
     #[token("new")]
@@ -189,6 +191,7 @@ impl Tok<'_> {
             Tok::BlockComment => "/*",
             Tok::Fn => "fn",
             Tok::Let => "let",
+            Tok::Const => "const",
             Tok::Struct => "struct",
             Tok::New => "new",
             Tok::If => "if",

@@ -4,7 +4,7 @@
 use lalrpop_util::ParseError;
 
 use crate::ast::{
-    Block, Expr, ExprKind, MAX_DEPTH, Pattern, Program, Stmt, StmtKind, TypeExpr, TypeKind,
+    Block, Expr, ExprKind, Ident, MAX_DEPTH, Pattern, Program, Stmt, StmtKind, TypeExpr, TypeKind,
 };
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{self, Spanned, Tok};
@@ -122,19 +122,42 @@ impl ParseState {
         }
     }
 
-    /// A match pattern that is an identifier: only `_` is one.
-    pub fn wildcard(&mut self, name: &str, lo: usize, hi: usize) -> Pattern {
+    /// `NAME[key]value`: a map type when `NAME` is `map`, the only type that takes others so.
+    pub fn map_type(
+        &mut self,
+        name: &str,
+        key: TypeExpr,
+        value: TypeExpr,
+        lo: usize,
+        hi: usize,
+    ) -> TypeExpr {
         let span = Span::new(lo, hi);
-        if name != "_" {
+        let depth = key.depth.max(value.depth) + 1;
+        let kind = if name != "map" {
             self.errors.push(
-                Diagnostic::new(
-                    format!("expected an integer literal or `_` as pattern, found `{name}`"),
-                    span,
-                )
-                .with_note("match patterns are integer literals (optionally negative) or `_`"),
+                Diagnostic::new(format!("`{name}[...]` is not a type"), span)
+                    .with_note("an array type is written `[T]`, a map type `map[K]V`"),
             );
+            TypeKind::Error
+        } else if depth > MAX_DEPTH {
+            self.too_deep(lo, "type");
+            TypeKind::Error
+        } else {
+            TypeKind::Map(Box::new(key), Box::new(value))
+        };
+        TypeExpr { kind, span, depth }
+    }
+
+    /// `_`, or a constant's name (which the checker resolves).
+    pub fn name_pattern(&mut self, name: &str, lo: usize, hi: usize) -> Pattern {
+        let span = Span::new(lo, hi);
+        if name == "_" {
+            return Pattern::Wildcard(span);
         }
-        Pattern::Wildcard(span)
+        Pattern::Const(Ident {
+            name: name.to_string(),
+            span,
+        })
     }
 
     fn too_deep(&mut self, lo: usize, what: &str) {
@@ -182,7 +205,7 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
                 keep_items_before(&tokens, start, error_index, &mut items);
                 let next_item = tokens[error_index..]
                     .iter()
-                    .position(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct));
+                    .position(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct | Tok::Const));
                 match next_item {
                     Some(offset) if error_index + offset > start => start = error_index + offset,
                     _ => break,
@@ -209,7 +232,7 @@ fn keep_items_before(
     };
     let Some(broken) = before
         .iter()
-        .rposition(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct))
+        .rposition(|(_, tok, _)| matches!(tok, Tok::Fn | Tok::Struct | Tok::Const))
     else {
         return;
     };
@@ -352,6 +375,20 @@ fn other_language_syntax(
         return Some(format!("PL has no `{op}`: write `{target} {assign} 1`"));
     }
     match (before, found) {
+        ([.., (_, Tok::Ident("elif"), _)], _) | (_, Some(Tok::Ident("elif"))) => {
+            return Some("PL writes `else if`, not `elif`".to_string());
+        }
+        ([.., (_, Tok::For, _)], Some(Tok::LParen)) => {
+            return Some(
+                "PL's `for` has no parentheses and runs over a range: `for i in 0..n { ... }`"
+                    .to_string(),
+            );
+        }
+        ([.., (_, Tok::Ident(name), _), (_, Tok::LBracket, _)], Some(Tok::RBracket)) => {
+            return Some(format!(
+                "an array type is written `[{name}]`, not `{name}[]`"
+            ));
+        }
         ([.., (_, Tok::DotDot, hi)], Some(Tok::Assign)) if tokens[index].0 == *hi => {
             let end = match tokens.get(index + 1) {
                 Some((_, Tok::Int(n), _)) => n.saturating_add(1).to_string(),
@@ -425,7 +462,7 @@ const EXPRESSION_START: &[&str] = &[
 const STATEMENT_START: &[&str] = &[
     "let", "if", "while", "for", "break", "continue", "return", "match", "{",
 ];
-const ITEM_START: &[&str] = &["fn", "struct", "let"];
+const ITEM_START: &[&str] = &["fn", "struct", "let", "const"];
 /// Tokens that may continue a complete expression; never worth listing.
 const CONTINUATIONS: &[&str] = &[
     "+", "-", "*", "/", "%", "<<", ">>", "&", "^", "|", "==", "!=", "<", "<=", ">", ">=", "&&",
@@ -440,7 +477,7 @@ impl Expected {
         let has_all = |names: &[&str], set: &[&str]| set.iter().all(|t| names.contains(t));
         let mut items = Vec::new();
         if has_all(&names, ITEM_START) {
-            items.push("item (`fn`, `struct` or `let`)".to_string());
+            items.push("item (`fn`, `struct`, `let` or `const`)".to_string());
             names.retain(|t| !ITEM_START.contains(t));
         }
         let is_expression = has_all(&names, EXPRESSION_START);
@@ -626,7 +663,7 @@ mod tests {
         );
         assert_eq!(
             messages("x"),
-            ["expected item (`fn`, `struct` or `let`), found identifier `x`"]
+            ["expected item (`fn`, `struct`, `let` or `const`), found identifier `x`"]
         );
         assert_eq!(
             messages("fn main() { let x = ; }"),
@@ -640,10 +677,6 @@ mod tests {
         assert_eq!(
             messages("fn main() {"),
             ["expected statement or `}`, found end of file"]
-        );
-        assert_eq!(
-            messages("fn main() { match x { y => {} } }"),
-            ["expected an integer literal or `_` as pattern, found `y`"]
         );
     }
 

@@ -32,6 +32,8 @@ pub enum Type {
     Bool,
     Str,
     Array(Box<Type>),
+    /// `map[K]V`: keys `int` or `str`.
+    Map(Box<Type>, Box<Type>),
     Struct(StructId),
     /// The type of the `null` literal before it meets a struct type.
     Null,
@@ -44,7 +46,7 @@ impl Type {
     pub fn is_reference(&self) -> bool {
         matches!(
             self,
-            Type::Str | Type::Array(_) | Type::Struct(_) | Type::Null
+            Type::Str | Type::Array(_) | Type::Map(..) | Type::Struct(_) | Type::Null
         )
     }
 }
@@ -57,6 +59,8 @@ pub struct Program {
     pub globals: IdVec<GlobalId, Global>,
     pub functions: IdVec<FnId, Function>,
     pub main: FnId,
+    /// What the checker warns about in a program it accepts.
+    pub warnings: crate::Diagnostics,
 }
 
 #[derive(Clone, Debug)]
@@ -360,6 +364,15 @@ pub enum Builtin {
     Assert,
     Exit,
     ClockNs,
+    /// `new map[K]V` (the result's type says which).
+    MapNew,
+    /// `len(m)` of a map: unlike an array's, it changes.
+    MapLen,
+    MapGet,
+    MapSet,
+    MapHas,
+    MapDelete,
+    MapKeys,
 }
 
 impl Builtin {
@@ -387,11 +400,21 @@ impl Builtin {
                 | Atan2
                 | Argc
                 | ClockNs
+                | MapLen
+                | MapGet
+                | MapHas
+                | MapDelete
         )
     }
 
     /// The name programs call it by (`float` for [`Builtin::ToFloat`]).
     pub fn name(self) -> &'static str {
+        // The two a program does not call by a name of their own.
+        match self {
+            Builtin::MapNew => return "new map",
+            Builtin::MapLen => return "len",
+            _ => {}
+        }
         BUILTINS
             .iter()
             .find(|&&(_, b)| b == self)
@@ -435,4 +458,9 @@ pub const BUILTINS: &[(&str, Builtin)] = &[
     ("assert", Builtin::Assert),
     ("exit", Builtin::Exit),
     ("clock_ns", Builtin::ClockNs),
+    ("get", Builtin::MapGet),
+    ("set", Builtin::MapSet),
+    ("has", Builtin::MapHas),
+    ("delete", Builtin::MapDelete),
+    ("keys", Builtin::MapKeys),
 ];

@@ -3,6 +3,7 @@
 //! - `int`: decimal; `bool`: `true`/`false`; `str`: raw bytes; `null`: `null`;
 //! - `float`: Rust's `{:?}` (`1.0`, `0.1`, `1e20`, `NaN`, `inf`, `-0.0`);
 //! - array: `[1, 2]`, elements printed the same way (strings raw);
+//! - map: `{apple: 3, pear: 1}`, its entries in insertion order, keys and values printed the same way;
 //! - struct: `Node{key: 1, left: Node{...}, right: null}`: a struct shows its fields, but a struct inside a
 //!   struct (directly or through arrays) is abbreviated `Name{...}`. This also makes printing finite: only
 //!   structs can make a value cyclic.
@@ -77,6 +78,7 @@ pub enum Shape<'a> {
     /// `null`, also a null struct reference.
     Null,
     Array,
+    Map,
     /// A non-null struct, with its declaration's name.
     Struct(&'a str),
 }
@@ -86,6 +88,8 @@ pub trait Printable: Sized {
     fn shape(&self) -> Shape<'_>;
     /// An array's elements (empty for other shapes).
     fn elements(&self) -> Vec<Self>;
+    /// A map's keys and values, in insertion order (empty for other shapes).
+    fn entries(&self) -> Vec<(Self, Self)>;
     /// A struct's fields with their names, in declaration order (empty for other shapes).
     fn fields(&self) -> Vec<(&str, Self)>;
 }
@@ -108,6 +112,18 @@ pub fn put_shown(out: &mut (impl Sink + ?Sized), value: &impl Printable, in_stru
                 put_shown(out, element, in_struct);
             }
             out.put(b"]");
+        }
+        Shape::Map => {
+            out.put(b"{");
+            for (i, (key, v)) in value.entries().iter().enumerate() {
+                if i > 0 {
+                    out.put(b", ");
+                }
+                put_shown(out, key, in_struct);
+                out.put(b": ");
+                put_shown(out, v, in_struct);
+            }
+            out.put(b"}");
         }
         Shape::Struct(name) => {
             out.put(name.as_bytes());
@@ -147,6 +163,7 @@ impl Printable for Slot<'_> {
             TypeInfo::Str => Shape::Str(unsafe { value::str_bytes(self.bits as *const u8) }),
             TypeInfo::Null => Shape::Null,
             TypeInfo::Array(_) => Shape::Array,
+            TypeInfo::Map(..) => Shape::Map,
             TypeInfo::Struct(_) if self.bits == 0 => Shape::Null,
             TypeInfo::Struct(id) => Shape::Struct(&self.info.structs[*id].name),
         }
@@ -171,6 +188,21 @@ impl Printable for Slot<'_> {
                 })
                 .collect()
         }
+    }
+
+    fn entries(&self) -> Vec<(Self, Self)> {
+        let TypeInfo::Map(key, value) = self.ty else {
+            return Vec::new();
+        };
+        let slot = |ty, bits| Slot {
+            info: self.info,
+            ty,
+            bits,
+        };
+        // SAFETY: a map slot holds a map, whose entries hold `key` and `value` values.
+        unsafe { crate::map::entries(self.bits as *const u8) }
+            .map(|(k, v)| (slot(key, k), slot(value, v)))
+            .collect()
     }
 
     fn fields(&self) -> Vec<(&str, Self)> {

@@ -24,6 +24,7 @@ mod gc;
 mod input;
 mod interrupt;
 pub mod kbl;
+mod map;
 mod math;
 mod output;
 mod profile;
@@ -91,6 +92,12 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         arrays::pcc_array_new,
         arrays::pcc_bool_array_new,
         arrays::pcc_struct_new,
+        map::pcc_map_new,
+        map::pcc_map_get,
+        map::pcc_map_set,
+        map::pcc_map_has,
+        map::pcc_map_delete,
+        map::pcc_map_keys,
         gc::pcc_gc_start,
         math::pcc_fmod,
         math::pcc_pow,
@@ -166,6 +173,12 @@ mod tests {
             "pcc_array_new",
             "pcc_bool_array_new",
             "pcc_struct_new",
+            "pcc_map_new",
+            "pcc_map_get",
+            "pcc_map_set",
+            "pcc_map_has",
+            "pcc_map_delete",
+            "pcc_map_keys",
             "pcc_gc_start",
             "pcc_fmod",
             "pcc_pow",

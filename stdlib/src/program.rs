@@ -78,6 +78,8 @@ pub enum TypeInfo {
     Bool,
     Str,
     Array(Box<TypeInfo>),
+    /// A map's key and value types.
+    Map(Box<TypeInfo>, Box<TypeInfo>),
     /// Index into `ProgramInfo::structs`.
     Struct(usize),
     /// The type of the `null` literal.
@@ -89,7 +91,11 @@ impl TypeInfo {
     pub fn is_reference(&self) -> bool {
         matches!(
             self,
-            TypeInfo::Str | TypeInfo::Array(_) | TypeInfo::Struct(_) | TypeInfo::Null
+            TypeInfo::Str
+                | TypeInfo::Array(_)
+                | TypeInfo::Map(..)
+                | TypeInfo::Struct(_)
+                | TypeInfo::Null
         )
     }
 }

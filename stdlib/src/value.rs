@@ -185,8 +185,9 @@ pub fn new_struct(fields: usize, id: usize) -> Option<*const u8> {
     )
 }
 
-/// A new PL array of `len` zeroed elements of `size` bytes; `None` when out of memory.
-fn new_zeroed_array(
+/// A new PL array of `len` zeroed elements of `size` bytes; `None` when out of memory. A
+/// collection may run first: `keep` are the references the caller holds and still reads.
+pub fn new_zeroed_array(
     len: usize,
     size: usize,
     header: Header,

@@ -2,11 +2,13 @@
 //! a call to the runtime.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types};
+use cranelift_codegen::ir::{
+    InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value, types,
+};
 use pcc_stdlib::{PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg};
 
 use super::function::FunctionTranslator;
-use super::layout::{Memory, PTR, load_len};
+use super::layout::{LEN_OFFSET, Memory, PTR, access_flags, load_len, slot_bits};
 use super::runtime::{self, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::{Builtin, Callee, Operand, StatementKind, Type};
@@ -53,12 +55,61 @@ impl FunctionTranslator<'_, '_> {
             Builtin::Max if is_float => self.call_located(&runtime::FMAX, values)?,
             Builtin::Min => self.builder.ins().smin(arg(0)?, arg(1)?),
             Builtin::Max => self.builder.ins().smax(arg(0)?, arg(1)?),
+            // Not `load_len`: a map's count changes, so the load must stay where it is.
+            Builtin::MapLen => {
+                (self.builder.ins()).load(types::I64, access_flags(), arg(0)?, LEN_OFFSET)
+            }
+            Builtin::MapGet => {
+                let value_type = map_value_type(ty.as_ref())?;
+                let default = slot_bits(&mut self.builder, arg(2)?);
+                let bits = self.call_runtime(&runtime::MAP_GET, &[arg(0)?, arg(1)?, default])?;
+                self.value_of_bits(bits, &value_type)?
+            }
+            Builtin::MapSet => {
+                let value = slot_bits(&mut self.builder, arg(2)?);
+                let location = self.location();
+                let args = [arg(0)?, arg(1)?, value, location];
+                return self
+                    .call_runtime_opt(&runtime::MAP_SET, &args)
+                    .map(|_| None);
+            }
+            Builtin::MapHas => self.call_runtime(&runtime::MAP_HAS, &values)?,
+            Builtin::MapDelete => {
+                return self
+                    .call_runtime_opt(&runtime::MAP_DELETE, &values)
+                    .map(|_| None);
+            }
+            Builtin::MapKeys => self.call_located(&runtime::MAP_KEYS, values)?,
             Builtin::Sqrt => self.builder.ins().sqrt(arg(0)?),
             Builtin::Floor => self.builder.ins().floor(arg(0)?),
             Builtin::Ceil => self.builder.ins().ceil(arg(0)?),
             _ => self.call_located(runtime_function(builtin)?, values)?,
         };
         Ok(Some(result))
+    }
+
+    /// `new map[K]V`, of type `ty`: the runtime needs to know whether its keys are strings and
+    /// its values references.
+    pub fn map_new(&mut self, ty: Option<Type>) -> Result<Value> {
+        let Some(Type::Map(key, value)) = ty else {
+            return Err(CodegenError::internal("a new map of another type"));
+        };
+        let str_keys = (self.builder.ins()).iconst(types::I8, i64::from(*key == Type::Str));
+        let refs = value.is_reference();
+        let ref_values = self.builder.ins().iconst(types::I8, i64::from(refs));
+        let location = self.location();
+        self.call_runtime(&runtime::MAP_NEW, &[str_keys, ref_values, location])
+    }
+
+    /// The value of type `ty` whose slot bits are `bits` (the inverse of `slot_bits`).
+    fn value_of_bits(&mut self, bits: Value, ty: &Type) -> Result<Value> {
+        let ins = self.builder.ins();
+        Ok(match ty {
+            Type::Float => ins.bitcast(types::F64, MemFlagsData::new(), bits),
+            Type::Bool => ins.ireduce(types::I8, bits),
+            Type::Void => return Err(CodegenError::internal("a map of void values")),
+            _ => bits,
+        })
     }
 
     /// Calls a runtime function that returns a value, adding the current location as the last
@@ -140,6 +191,14 @@ impl FunctionTranslator<'_, '_> {
             };
             Ok(vec![message, t.location()])
         })
+    }
+}
+
+/// The value type of a map whose type is `ty`.
+fn map_value_type(ty: Option<&Type>) -> Result<Type> {
+    match ty {
+        Some(Type::Map(_, value)) => Ok((**value).clone()),
+        _ => Err(CodegenError::internal("a map operation on another type")),
     }
 }
 

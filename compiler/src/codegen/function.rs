@@ -352,6 +352,10 @@ impl FunctionTranslator<'_, '_> {
                         self.reload_stream_positions();
                         result
                     }
+                    Callee::Builtin(crate::mir::Builtin::MapNew) => {
+                        let ty = dest.map(|d| self.mir.locals[d].ty.clone());
+                        Some(self.map_new(ty)?)
+                    }
                     Callee::Builtin(b) => self.builtin(*b, args)?,
                 };
                 if let (Some(dest), Some(result)) = (dest, result) {
@@ -627,7 +631,7 @@ impl FunctionTranslator<'_, '_> {
             Type::Float => self.float_binary(op, lhs, rhs),
             Type::Str => self.str_binary(op, lhs, rhs),
             // Bools compare as 0 < 1; references by identity.
-            Type::Bool | Type::Array(_) | Type::Struct(_) | Type::Null => {
+            Type::Bool | Type::Array(_) | Type::Map(..) | Type::Struct(_) | Type::Null => {
                 let (x, y) = (self.operand(lhs)?, self.operand(rhs)?);
                 let ins = self.builder.ins();
                 Ok(match op {

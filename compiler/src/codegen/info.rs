@@ -91,6 +91,9 @@ fn type_info(ty: &Type) -> TypeInfo {
         Type::Bool => TypeInfo::Bool,
         Type::Str => TypeInfo::Str,
         Type::Array(elem) => TypeInfo::Array(Box::new(type_info(elem))),
+        Type::Map(key, value) => {
+            TypeInfo::Map(Box::new(type_info(key)), Box::new(type_info(value)))
+        }
         Type::Struct(s) => TypeInfo::Struct(s.index()),
         // `Void` has no values, so none is printed; `Null` is the closest harmless answer.
         Type::Null | Type::Void => TypeInfo::Null,

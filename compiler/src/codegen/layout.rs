@@ -26,7 +26,7 @@ pub fn clif_type(ty: &Type) -> Option<ClifType> {
         Type::Int => Some(types::I64),
         Type::Float => Some(types::F64),
         Type::Bool => Some(types::I8),
-        Type::Str | Type::Array(_) | Type::Struct(_) | Type::Null => Some(PTR),
+        Type::Str | Type::Array(_) | Type::Map(..) | Type::Struct(_) | Type::Null => Some(PTR),
         Type::Void => None,
     }
 }

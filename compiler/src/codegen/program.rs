@@ -351,7 +351,8 @@ impl ProgramContext<'_> {
                         let gv = self.static_object(data, b.func);
                         b.ins().symbol_value(PTR, gv)
                     }
-                    Type::Struct(_) | Type::Null => b.ins().iconst(PTR, 0),
+                    // The globals' initializer gives every map global its map first.
+                    Type::Struct(_) | Type::Map(..) | Type::Null => b.ins().iconst(PTR, 0),
                     Type::Void => return Err(CodegenError::internal("a void global")),
                 };
                 store_slot(&mut b, access_flags(), default, globals, slot_offset(i)?);

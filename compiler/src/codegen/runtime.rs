@@ -127,6 +127,12 @@ runtime_functions! {
     ARRAY_NEW = "pcc_array_new"(I, I, B, I) -> P;
     BOOL_ARRAY_NEW = "pcc_bool_array_new"(I, I, I) -> P;
     STRUCT_NEW = "pcc_struct_new"(I, I, I) -> P;
+    MAP_NEW = "pcc_map_new"(B, B, I) -> P;
+    MAP_GET = "pcc_map_get"(P, I, I) -> I;
+    MAP_SET = "pcc_map_set"(P, I, I, I);
+    MAP_HAS = "pcc_map_has"(P, I) -> B;
+    MAP_DELETE = "pcc_map_delete"(P, I);
+    MAP_KEYS = "pcc_map_keys"(P, I) -> P;
     GC_START = "pcc_gc_start"(P, P);
     FMOD = "pcc_fmod"(F, F) -> F;
     POW = "pcc_pow"(F, F) -> F;

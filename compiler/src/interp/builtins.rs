@@ -23,6 +23,10 @@ impl Machine<'_> {
         let float = |i: usize| args[i].float();
         let int = |i: usize| args[i].int();
         let is_float = matches!(args.first(), Some(Value::Float(_)));
+        let map = |i: usize| match &args[i] {
+            Value::Map(map) => map.clone(),
+            other => panic!("interpreter: expected a map, found {other:?}"),
+        };
         let value = match builtin {
             Builtin::Print | Builtin::Println => {
                 let mut text = Vec::new();
@@ -58,6 +62,25 @@ impl Machine<'_> {
                 Value::Array(elements) => elements.borrow().len() as i64,
                 other => panic!("interpreter: len of {other:?}"),
             }),
+            Builtin::MapNew => Value::Map(Default::default()),
+            Builtin::MapLen => Value::Int(map(0).borrow().len() as i64),
+            Builtin::MapGet => map(0)
+                .borrow()
+                .get(&args[1])
+                .unwrap_or_else(|| args[2].clone()),
+            Builtin::MapSet => {
+                map(0).borrow_mut().set(args[1].clone(), args[2].clone());
+                return Ok(None);
+            }
+            Builtin::MapHas => Value::Bool(map(0).borrow().has(&args[1])),
+            Builtin::MapDelete => {
+                map(0).borrow_mut().delete(&args[1]);
+                return Ok(None);
+            }
+            Builtin::MapKeys => {
+                let keys = map(0).borrow().entries().map(|(k, _)| k.clone()).collect();
+                Value::array(keys)
+            }
             Builtin::ToFloat => Value::Float(int(0) as f64),
             // Saturating, NaN to 0: Rust's `as` is Cranelift's `fcvt_to_sint_sat`.
             Builtin::ToInt => Value::Int(float(0) as i64),

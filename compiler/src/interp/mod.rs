@@ -9,6 +9,7 @@
 mod builtins;
 mod eval;
 mod machine;
+mod map;
 mod recorder;
 mod value;
 

@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use pcc_stdlib::interp_support::{Printable, Shape};
 
+use super::map::Map;
 use crate::mir::{Program, StructId, Type};
 
 #[derive(Clone, Debug)]
@@ -19,6 +20,7 @@ pub enum Value {
     Bool(bool),
     Str(Rc<[u8]>),
     Array(Rc<RefCell<Vec<Value>>>),
+    Map(Rc<RefCell<Map>>),
     Struct(Rc<Object>),
     /// `null`, also the value of a struct reference that points nowhere.
     Null,
@@ -53,6 +55,11 @@ impl Drop for Object {
                         orphans.extend(elements.into_inner());
                     }
                 }
+                Value::Map(map) => {
+                    if let Some(map) = Rc::into_inner(map) {
+                        map.into_inner().drain_into(&mut orphans);
+                    }
+                }
                 _ => {}
             }
         }
@@ -69,6 +76,7 @@ impl Value {
             Type::Bool => Value::Bool(false),
             Type::Str => Value::Str(Rc::from(&b""[..])),
             Type::Array(_) => Value::array(Vec::new()),
+            Type::Map(..) => Value::Map(Rc::default()),
             Type::Struct(_) | Type::Null | Type::Void => Value::Null,
         }
     }
@@ -115,6 +123,7 @@ impl Value {
     pub fn same_object(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Array(a), Value::Array(b)) => Rc::ptr_eq(a, b),
+            (Value::Map(a), Value::Map(b)) => Rc::ptr_eq(a, b),
             (Value::Struct(a), Value::Struct(b)) => Rc::ptr_eq(a, b),
             (Value::Null, Value::Null) => true,
             _ => false,
@@ -136,6 +145,7 @@ impl Printable for Shown<'_> {
             Value::Bool(v) => Shape::Bool(*v),
             Value::Str(bytes) => Shape::Str(bytes),
             Value::Array(_) => Shape::Array,
+            Value::Map(_) => Shape::Map,
             Value::Struct(object) => Shape::Struct(&self.program.structs[object.strukt].name),
             Value::Null => Shape::Null,
         }
@@ -151,6 +161,19 @@ impl Printable for Shown<'_> {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+
+    fn entries(&self) -> Vec<(Self, Self)> {
+        let Value::Map(map) = &self.value else {
+            return Vec::new();
+        };
+        let shown = |value: &Value| Shown {
+            program: self.program,
+            value: value.clone(),
+        };
+        (map.borrow().entries())
+            .map(|(key, value)| (shown(key), shown(value)))
+            .collect()
     }
 
     fn fields(&self) -> Vec<(&str, Self)> {

@@ -85,6 +85,19 @@ fn lower_global_initializers(program: &typed::Program) -> mir::Function {
         span,
         span,
     );
+    // A map global holds a map of its own from the start, as a `str` or array global holds an
+    // empty one: a function an earlier initializer calls may `set` into it.
+    for (id, global) in program.globals.iter_enumerated() {
+        if let Type::Map(..) = global.ty {
+            let map = builder.call(
+                Callee::Builtin(mir::Builtin::MapNew),
+                &[],
+                global.ty.clone(),
+                global.span,
+            );
+            builder.push(StatementKind::SetGlobal(id, map), global.span);
+        }
+    }
     for (id, global) in program.globals.iter_enumerated() {
         let value = builder.expr(&global.init);
         builder.push(StatementKind::SetGlobal(id, value), global.span);

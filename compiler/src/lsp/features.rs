@@ -18,8 +18,9 @@ use super::document::{Document, file_name};
 /// The errors of `pcc check`: the same message and span; the label under the caret, the notes
 /// and the help follow the message, and secondary spans are related information.
 pub fn diagnostics(doc: &Document) -> Vec<Diagnostic> {
-    let Err(errors) = &doc.checked else {
-        return Vec::new();
+    let errors = match &doc.checked {
+        Err(errors) => errors,
+        Ok(program) => &program.warnings,
     };
     let uri: Option<Uri> = doc.uri.parse().ok();
     errors
@@ -47,7 +48,10 @@ pub fn diagnostics(doc: &Document) -> Vec<Diagnostic> {
             });
             Diagnostic {
                 range: doc.range(error.span),
-                severity: Some(DiagnosticSeverity::ERROR),
+                severity: Some(match error.warning {
+                    true => DiagnosticSeverity::WARNING,
+                    false => DiagnosticSeverity::ERROR,
+                }),
                 source: Some("pcc".to_string()),
                 message,
                 related_information: related,
@@ -69,6 +73,7 @@ fn describe(index: &Index, symbol: &Symbol) -> String {
             symbol.detail
         ),
         SymbolKind::Global => format!("let {}: {}  // global", symbol.name, symbol.detail),
+        SymbolKind::Const => format!("const {}: {}", symbol.name, symbol.detail),
         SymbolKind::Parameter => format!(
             "{}: {}  // parameter of {}",
             symbol.name,
@@ -185,7 +190,7 @@ fn lsp_kind(kind: SymbolKind) -> LspSymbolKind {
         SymbolKind::Function => LspSymbolKind::FUNCTION,
         SymbolKind::Struct => LspSymbolKind::STRUCT,
         SymbolKind::Field => LspSymbolKind::FIELD,
-        SymbolKind::Global => LspSymbolKind::CONSTANT,
+        SymbolKind::Global | SymbolKind::Const => LspSymbolKind::CONSTANT,
         SymbolKind::Parameter | SymbolKind::Local => LspSymbolKind::VARIABLE,
     }
 }
@@ -229,7 +234,7 @@ fn completion_kind(kind: SymbolKind) -> CompletionItemKind {
         SymbolKind::Function => CompletionItemKind::FUNCTION,
         SymbolKind::Struct => CompletionItemKind::STRUCT,
         SymbolKind::Field => CompletionItemKind::FIELD,
-        SymbolKind::Global => CompletionItemKind::CONSTANT,
+        SymbolKind::Global | SymbolKind::Const => CompletionItemKind::CONSTANT,
         SymbolKind::Parameter | SymbolKind::Local => CompletionItemKind::VARIABLE,
     }
 }
@@ -499,11 +504,12 @@ pub fn semantic_tokens(doc: &Document) -> SemanticTokens {
             SymbolKind::Function => 0,
             SymbolKind::Struct => 1,
             SymbolKind::Field => 2,
-            SymbolKind::Global => 3,
+            SymbolKind::Global | SymbolKind::Const => 3,
             SymbolKind::Parameter => 4,
             SymbolKind::Local => 5,
         };
-        let modifiers = u32::from(declaration) | (u32::from(kind == SymbolKind::Global) << 1);
+        let modifiers = u32::from(declaration)
+            | (u32::from(matches!(kind, SymbolKind::Global | SymbolKind::Const)) << 1);
         let delta_line = range.start.line - line;
         let delta_start = if delta_line == 0 {
             range.start.character - start

@@ -18,6 +18,14 @@ impl Display for TypeName<'_> {
             Type::Bool => write!(f, "bool"),
             Type::Str => write!(f, "str"),
             Type::Array(elem) => write!(f, "[{}]", TypeName(elem, self.1)),
+            Type::Map(key, value) => {
+                write!(
+                    f,
+                    "map[{}]{}",
+                    TypeName(key, self.1),
+                    TypeName(value, self.1)
+                )
+            }
             Type::Struct(s) => write!(f, "{}", self.1[*s].name),
             Type::Null => write!(f, "null"),
             Type::Void => write!(f, "void"),

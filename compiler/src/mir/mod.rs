@@ -732,7 +732,13 @@ impl Function {
                 Callee::Function(_) => false,
                 Callee::Builtin(b) => matches!(
                     b,
-                    Builtin::ToStr | Builtin::Fixed | Builtin::Substr | Builtin::ReadLine
+                    Builtin::ToStr
+                        | Builtin::Fixed
+                        | Builtin::Substr
+                        | Builtin::ReadLine
+                        | Builtin::MapNew
+                        | Builtin::MapSet
+                        | Builtin::MapKeys
                 ),
             },
             StatementKind::Assign(_, rvalue) => match rvalue {

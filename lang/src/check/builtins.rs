@@ -25,6 +25,8 @@ enum Signature {
     MinMax,
     /// `assert`: a `bool`, and optionally a `str` message.
     Assert,
+    /// `get`, `set`, `has`, `delete`, `keys`: a map, then keys and values of its types.
+    Map,
 }
 
 fn signature(builtin: Builtin) -> Signature {
@@ -37,6 +39,13 @@ fn signature(builtin: Builtin) -> Signature {
         Builtin::Abs => Signature::Abs,
         Builtin::Min | Builtin::Max => Signature::MinMax,
         Builtin::Assert => Signature::Assert,
+        Builtin::MapNew
+        | Builtin::MapLen
+        | Builtin::MapGet
+        | Builtin::MapSet
+        | Builtin::MapHas
+        | Builtin::MapDelete
+        | Builtin::MapKeys => Signature::Map,
         Builtin::ToFloat => fixed(&[Int], Float),
         Builtin::ToInt => fixed(&[Float], Int),
         Builtin::Fixed => fixed(&[Float, Int], Str),
@@ -116,10 +125,32 @@ impl Checker<'_> {
                 Some(make(typed, Type::Void))
             }
             Signature::Len => {
-                self.one_argument(builtin, callee, args, span, "an array or `str`", |ty| {
-                    matches!(ty, Type::Array(_) | Type::Str).then_some(Type::Int)
+                let len = self.one_argument(
+                    builtin,
+                    callee,
+                    args,
+                    span,
+                    "an array, a map or `str`",
+                    |ty| {
+                        matches!(ty, Type::Array(_) | Type::Map(..) | Type::Str)
+                            .then_some(Type::Int)
+                    },
+                )?;
+                let ExprKind::Builtin { args, .. } = len.kind else {
+                    return None;
+                };
+                // A map's length changes, an array's never: the optimizer relies on the latter.
+                let builtin = match args[0].ty {
+                    Type::Map(..) => Builtin::MapLen,
+                    _ => Builtin::Len,
+                };
+                Some(Expr {
+                    kind: ExprKind::Builtin { builtin, args },
+                    ty: Type::Int,
+                    span,
                 })
             }
+            Signature::Map => self.map_call(builtin, callee, args, span),
             Signature::ToStr => self.one_argument(
                 builtin,
                 callee,
@@ -195,6 +226,57 @@ impl Checker<'_> {
         })
     }
 
+    /// `get(m, k, default)`, `set(m, k, v)`, `has(m, k)`, `delete(m, k)`, `keys(m)`.
+    fn map_call(
+        &mut self,
+        builtin: Builtin,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
+        let arity = match builtin {
+            Builtin::MapGet | Builtin::MapSet => 3,
+            Builtin::MapHas | Builtin::MapDelete => 2,
+            _ => 1,
+        };
+        if !self.arity_ok(&callee.name, arity..=arity, args, span) {
+            return None;
+        }
+        let map = self.value(&args[0], None);
+        let (key, value) = match map.as_ref().map(|m| &m.ty) {
+            Some(Type::Map(key, value)) => ((**key).clone(), (**value).clone()),
+            other => {
+                if let Some(found) = other {
+                    let found = found.clone();
+                    self.wrong_argument(callee, "a map", &found, args[0].span);
+                }
+                args[1..].iter().for_each(|arg| self.skim(arg));
+                return None;
+            }
+        };
+        let mut checked = vec![map];
+        if let Some(arg) = args.get(1) {
+            checked.push(self.expect(arg, &key));
+        }
+        if let Some(arg) = args.get(2) {
+            checked.push(self.expect(arg, &value));
+        }
+        let ty = match builtin {
+            Builtin::MapGet => value,
+            Builtin::MapHas => Type::Bool,
+            Builtin::MapKeys => Type::Array(Box::new(key)),
+            _ => Type::Void,
+        };
+        Some(Expr {
+            kind: ExprKind::Builtin {
+                builtin,
+                args: checked.into_iter().collect::<Option<_>>()?,
+            },
+            ty,
+            span,
+        })
+    }
+
     fn wrong_argument(&mut self, callee: &ast::Ident, wanted: &str, found: &Type, span: Span) {
         let found = self.type_name(found);
         self.error(
@@ -229,13 +311,25 @@ impl Builtin {
                 (params.join(", "), ret)
             }
             Signature::Print => ("any...".into(), Type::Void),
-            Signature::Len => ("[T] or str".into(), Type::Int),
+            Signature::Len => ("[T], map[K]V or str".into(), Type::Int),
             Signature::ToStr => ("int, float or bool".into(), Type::Str),
             Signature::Abs => return format!("fn {name}(x: T) -> T  (T is int or float)"),
             Signature::MinMax => {
                 return format!("fn {name}(a: T, b: T) -> T  (T is int or float)");
             }
             Signature::Assert => ("bool [, str]".into(), Type::Void),
+            Signature::Map => {
+                return match self {
+                    Builtin::MapGet => format!("fn {name}(m: map[K]V, key: K, default: V) -> V"),
+                    Builtin::MapSet => format!("fn {name}(m: map[K]V, key: K, value: V)"),
+                    Builtin::MapHas => format!("fn {name}(m: map[K]V, key: K) -> bool"),
+                    Builtin::MapDelete => format!("fn {name}(m: map[K]V, key: K)"),
+                    Builtin::MapKeys => {
+                        format!("fn {name}(m: map[K]V) -> [K]  (in insertion order)")
+                    }
+                    _ => format!("fn {name}(map[K]V) -> int"),
+                };
+            }
         };
         match ret {
             Type::Void => format!("fn {name}({params})"),

@@ -8,7 +8,7 @@ use super::{Checker, builtins};
 use crate::ast::{self, ExprKind as Ast};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
-use crate::typed::{BUILTINS, BinOp, Expr, ExprKind, StructId, Type, UnOp};
+use crate::typed::{BUILTINS, BinOp, Builtin, Expr, ExprKind, StructId, Type, UnOp};
 
 /// Whether a binary operator (other than a comparison) applies to operands of this type.
 pub(super) fn operator_accepts(op: BinOp, ty: &Type) -> bool {
@@ -21,6 +21,11 @@ pub(super) fn operator_accepts(op: BinOp, ty: &Type) -> bool {
             matches!(ty, Type::Int | Type::Float | Type::Str | Type::Bool)
         }
     }
+}
+
+/// Whether `+` with a `str` on the other side is a likely attempt at building text.
+fn is_concatenable(ty: &Type) -> bool {
+    matches!(ty, Type::Int | Type::Float | Type::Bool | Type::Str)
 }
 
 /// `null` and `[]` take their type from the context; in a comparison the other operand gives it.
@@ -109,13 +114,14 @@ impl Checker<'_> {
                 let kind = match var {
                     Var::Local(id) => ExprKind::Local(id),
                     Var::Global(id) => ExprKind::Global(id),
+                    Var::Const(value) => return Some(value.literal(span)),
                 };
                 (kind, ty?)
             }
             Ast::Call { callee, args } => return self.call(callee, args, span),
             Ast::Index { base, index } => {
                 let base_checked = self.value(base, None);
-                let index = self.expect(index, &Type::Int);
+                let index = self.index(base_checked.as_ref(), index);
                 let base_checked = base_checked?;
                 let ty = match &base_checked.ty {
                     Type::Array(elem) => (**elem).clone(),
@@ -141,6 +147,14 @@ impl Checker<'_> {
                 };
                 (kind, ty)
             }
+            Ast::MethodCall {
+                receiver,
+                method,
+                args,
+            } => {
+                self.method_call(receiver, method, args);
+                return None;
+            }
             Ast::Unary { op, operand } => return self.unary(*op, operand, span),
             Ast::Binary { op, lhs, rhs } => return self.binary(*op, lhs, rhs, span),
             Ast::And(lhs, rhs) | Ast::Or(lhs, rhs) => {
@@ -156,6 +170,7 @@ impl Checker<'_> {
             Ast::Paren(inner) => return self.expr(inner, hint),
             Ast::ArrayLit(elems) => return self.array_literal(elems, hint, span),
             Ast::ArrayRepeat { value, count } => {
+                self.warn_shared_rows(value, span);
                 let value = match hint {
                     Some(Type::Array(elem)) => self.expect(value, elem),
                     _ => self.value(value, None),
@@ -170,9 +185,39 @@ impl Checker<'_> {
                 (kind, ty)
             }
             Ast::New { strukt, fields } => return self.new_struct(strukt, fields, span),
+            Ast::NewMap(ty) => {
+                let ty = self.resolve_type(ty)?;
+                let kind = ExprKind::Builtin {
+                    builtin: Builtin::MapNew,
+                    args: Vec::new(),
+                };
+                (kind, ty)
+            }
             Ast::Error => return None,
         };
         Some(Expr { kind, ty, span })
+    }
+
+    /// `[[0; w]; h]` evaluates its row once: every row is the same array, which is rarely what
+    /// the grid's author meant, so say so (the program is still valid).
+    fn warn_shared_rows(&mut self, value: &ast::Expr, span: Span) {
+        let what = match &value.unparen().kind {
+            // Empty rows, each to be replaced, are the way to start a grid.
+            Ast::ArrayRepeat { count, .. } if matches!(count.unparen().kind, Ast::Int(0)) => {
+                return;
+            }
+            Ast::ArrayLit(elements) if elements.is_empty() => return,
+            Ast::ArrayRepeat { .. } | Ast::ArrayLit(_) => "array",
+            Ast::New { .. } => "struct",
+            Ast::NewMap(_) => "map",
+            _ => return,
+        };
+        self.warnings.push(
+            Diagnostic::warning(format!("every element of this array is the same {what}"), span)
+                .with_secondary(value.span, "made once, shared by every element")
+                .with_note("`[v; n]` evaluates `v` once, so changing one row changes them all")
+                .with_help("make each element in a loop: `let g = [[0; 0]; h]; for i in 0..h { g[i] = [0; w]; }`"),
+        );
     }
 
     /// The value of an integer literal, `-` included: it must fit in `int`.
@@ -249,6 +294,10 @@ impl Checker<'_> {
         }
         let lhs_checked = self.value(lhs, None);
         let rhs_checked = match &lhs_checked {
+            Some(l) if op == BinOp::Add && operator_accepts(op, &l.ty) => {
+                let l_ty = l.ty.clone();
+                self.add_operand(&l_ty, rhs)
+            }
             Some(l) if operator_accepts(op, &l.ty) => self.expect(rhs, &l.ty),
             Some(l) => {
                 let ty = self.type_name(&l.ty);
@@ -277,6 +326,39 @@ impl Checker<'_> {
             },
             span,
         })
+    }
+
+    /// The right operand of `+` whose left operand has type `lhs` (a number or a `str`): of the
+    /// same type, and when one side is a `str` and the other a number or a `bool`, a hint at
+    /// `str(...)`, since PL converts nothing implicitly.
+    fn add_operand(&mut self, lhs: &Type, rhs: &ast::Expr) -> Option<Expr> {
+        let checked = self.value(rhs, Some(lhs))?;
+        if checked.ty == *lhs {
+            return Some(checked);
+        }
+        let number = match (lhs, &checked.ty) {
+            (Type::Str, other) | (other, Type::Str) if is_concatenable(other) => Some(other),
+            _ => None,
+        };
+        let Some(number) = number else {
+            self.mismatch(lhs, &checked.ty, rhs.span);
+            return None;
+        };
+        let example = match lhs {
+            Type::Str => "\"n = \" + str(n)",
+            _ => "str(n) + \" apples\"",
+        };
+        let number = self.type_name(number);
+        self.error(
+            Diagnostic::new(
+                format!("`+` cannot join `str` and `{number}`: it adds two numbers or joins two strings"),
+                rhs.span,
+            )
+            .with_help(format!(
+                "PL converts nothing implicitly: turn the `{number}` into text with `str(...)`, as in `{example}`"
+            )),
+        );
+        None
     }
 
     fn comparison(
@@ -311,6 +393,25 @@ impl Checker<'_> {
         };
         if lhs.ty != rhs.ty {
             self.mismatch(&lhs.ty, &rhs.ty, rhs.span);
+            // `s[0] == "a"`: a string's byte is an `int`, which a one-byte literal has.
+            let literal = |e: &Expr| match &e.kind {
+                ExprKind::Str(bytes) if bytes.len() == 1 => {
+                    Some(String::from_utf8_lossy(bytes).into_owned())
+                }
+                _ => None,
+            };
+            let text = match (&lhs.ty, &rhs.ty) {
+                (Type::Int, Type::Str) => literal(&rhs),
+                (Type::Str, Type::Int) => literal(&lhs),
+                _ => None,
+            };
+            if let Some(text) = text
+                && let Some(last) = self.diagnostics.last_mut()
+            {
+                *last = last.clone().with_help(format!(
+                    "indexing a `str` gives a byte, an `int`: compare it with `\"{text}\"[0]`"
+                ));
+            }
             return None;
         }
         if !operator_accepts(op, &lhs.ty) {
@@ -536,12 +637,55 @@ impl Checker<'_> {
         self.error(diagnostic);
     }
 
+    /// The index of `base[index]`: an `int`, except that a map's is only checked for errors of
+    /// its own (indexing a map is the error reported).
+    pub(super) fn index(&mut self, base: Option<&Expr>, index: &ast::Expr) -> Option<Expr> {
+        if base.is_some_and(|b| matches!(b.ty, Type::Map(..))) {
+            self.skim(index);
+            return None;
+        }
+        self.expect(index, &Type::Int)
+    }
+
     pub(super) fn not_indexable(&mut self, ty: &Type, span: Span) {
+        let is_map = matches!(ty, Type::Map(..));
         let ty = self.type_name(ty);
-        self.error(
+        let mut diagnostic =
             Diagnostic::new(format!("cannot index into a value of type `{ty}`"), span)
-                .with_label("only arrays and strings can be indexed"),
-        );
+                .with_label("only arrays and strings can be indexed");
+        if is_map {
+            diagnostic = diagnostic.with_help(
+                "a map is read with `get(m, key, default)` and written with `set(m, key, value)`",
+            );
+        }
+        self.error(diagnostic);
+    }
+
+    /// `x.f(...)`, a method call of other languages: PL calls `f(x, ...)`. Reported, with the
+    /// errors of the receiver and the arguments.
+    fn method_call(&mut self, receiver: &ast::Expr, method: &ast::Ident, args: &[ast::Expr]) {
+        let name = method.name.as_str();
+        let is_function = self.fn_ids.contains_key(name) || builtins::lookup(name).is_some();
+        let receiver_text = match &receiver.unparen().kind {
+            Ast::Name(name) => name.as_str(),
+            _ => "x",
+        };
+        let rest = if args.is_empty() { "" } else { ", ..." };
+        let mut diagnostic = Diagnostic::new("PL has no methods", method.span);
+        diagnostic = if is_function {
+            diagnostic
+                .with_label(format!("`{name}` is a function"))
+                .with_help(format!(
+                    "pass the value as the first argument: `{name}({receiver_text}{rest})`"
+                ))
+        } else {
+            diagnostic.with_note(format!(
+                "functions are called as `f(x, ...)`, and there is no function `{name}`"
+            ))
+        };
+        self.error(diagnostic);
+        self.skim(receiver);
+        args.iter().for_each(|arg| self.skim(arg));
     }
 
     fn call(&mut self, callee: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {

@@ -9,6 +9,7 @@
 //! variable whose type could not be determined is "poisoned" the same way.
 
 pub(crate) mod builtins;
+mod constant;
 mod expr;
 mod flow;
 mod record;
@@ -46,6 +47,7 @@ pub fn check_program_indexed(
     let mut checker = Checker::default();
     checker.declare_structs(program);
     checker.declare_functions(program);
+    checker.declare_constants(program);
     checker.record_signatures();
     let main = checker.find_main();
     let globals = checker.check_globals(program);
@@ -91,6 +93,7 @@ pub fn check_program_indexed(
         globals,
         functions,
         main,
+        warnings: crate::Diagnostics::new(checker.warnings),
     })
 }
 
@@ -147,15 +150,20 @@ struct Body {
     /// The function being checked (`None` for a global initializer) and its parameter count.
     fn_id: Option<FnId>,
     params: usize,
+    /// A constant's initializer, which may not read globals.
+    constant: bool,
 }
 
 #[derive(Default)]
 struct Checker<'a> {
     diagnostics: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
     structs: IdVec<StructId, StructInfo>,
     struct_ids: HashMap<&'a str, StructId>,
     globals: IdVec<GlobalId, GlobalType>,
     global_ids: HashMap<&'a str, GlobalId>,
+    consts: Vec<constant::ConstInfo<'a>>,
+    const_ids: HashMap<&'a str, constant::ConstId>,
     functions: IdVec<FnId, FnInfo<'a>>,
     fn_ids: HashMap<&'a str, FnId>,
     body: Body,
@@ -337,6 +345,18 @@ impl<'a> Checker<'a> {
                     )
                     .with_secondary(first, "first defined here"),
                 );
+            } else if let Some(&constant) = self.const_ids.get(name.name.as_str()) {
+                let constant = self.consts[constant].decl.name.span;
+                self.error(
+                    Diagnostic::new(
+                        format!(
+                            "`{}` is defined both as a global and as a constant",
+                            name.name
+                        ),
+                        name.span,
+                    )
+                    .with_secondary(constant, "the constant"),
+                );
             } else {
                 self.global_ids.insert(&name.name, self.globals.next_id());
             }
@@ -351,6 +371,8 @@ impl<'a> Checker<'a> {
             self.globals.push(ty);
             annotations.push(annotation);
         }
+        // Constants may name globals only to be told they are not constant: globals first.
+        self.evaluate_constants();
         decls
             .iter()
             .zip(annotations)
@@ -517,6 +539,20 @@ impl<'a> Checker<'a> {
                 },
             },
             ast::TypeKind::Array(elem) => Some(Type::Array(Box::new(self.resolve_type(elem)?))),
+            ast::TypeKind::Map(key, value) => {
+                let key_type = self.resolve_type(key);
+                let value = self.resolve_type(value);
+                let key_type = key_type?;
+                if !matches!(key_type, Type::Int | Type::Str) {
+                    let name = self.type_name(&key_type);
+                    self.error(
+                        Diagnostic::new(format!("a map key cannot be of type `{name}`"), key.span)
+                            .with_note("map keys are `int` or `str`"),
+                    );
+                    return None;
+                }
+                Some(Type::Map(Box::new(key_type), Box::new(value?)))
+            }
             ast::TypeKind::Error => None,
         }
     }
@@ -529,6 +565,9 @@ impl<'a> Checker<'a> {
             Type::Bool => "bool".to_string(),
             Type::Str => "str".to_string(),
             Type::Array(elem) => format!("[{}]", self.type_name(elem)),
+            Type::Map(key, value) => {
+                format!("map[{}]{}", self.type_name(key), self.type_name(value))
+            }
             Type::Struct(id) => self.structs[*id].name.clone(),
             Type::Null => "null".to_string(),
             Type::Void => "()".to_string(),

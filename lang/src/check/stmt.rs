@@ -12,6 +12,8 @@ use crate::typed::{self, BinOp, GlobalId, LocalId, Place, Stmt, Type};
 pub(super) enum Var {
     Local(LocalId),
     Global(GlobalId),
+    /// A named constant, with its value (its uses become that literal).
+    Const(super::constant::Value),
 }
 
 impl Checker<'_> {
@@ -165,7 +167,12 @@ impl Checker<'_> {
             }
             StmtKind::Match { scrutinee, arms } => self.check_match(scrutinee, arms, stmt.span)?,
             StmtKind::Expr(expr) => {
-                if !matches!(expr.unparen().kind, ast::ExprKind::Call { .. }) {
+                // A method call is reported as such where it is checked.
+                let is_call = matches!(
+                    expr.unparen().kind,
+                    ast::ExprKind::Call { .. } | ast::ExprKind::MethodCall { .. }
+                );
+                if !is_call {
                     let mut diagnostic =
                         Diagnostic::new("only function calls can be used as statements", expr.span)
                             .with_label("this value is not used");
@@ -219,6 +226,13 @@ impl Checker<'_> {
         }
         if let Some(&id) = self.global_ids.get(name) {
             self.record_global_use(span, id);
+            if self.body.constant {
+                self.error(
+                    Diagnostic::new(format!("a constant cannot use the global `{name}`"), span)
+                        .with_note("a constant is made of literals, other constants and operators; use `let` for a global computed at run time"),
+                );
+                return None;
+            }
             return match &self.globals[id] {
                 super::GlobalType::Known(ty) => Some((Var::Global(id), Some(ty.clone()))),
                 super::GlobalType::Poisoned => Some((Var::Global(id), None)),
@@ -236,6 +250,11 @@ impl Checker<'_> {
                 }
             };
         }
+        if let Some(value) = self.lookup_const(name, span) {
+            let value = value?;
+            let ty = value.ty();
+            return Some((Var::Const(value), Some(ty)));
+        }
         if self.fn_ids.contains_key(name) || super::builtins::lookup(name).is_some() {
             self.error(
                 Diagnostic::new(format!("`{name}` is a function, not a variable"), span)
@@ -249,6 +268,7 @@ impl Checker<'_> {
             .iter()
             .flat_map(|s| s.keys().map(String::as_str))
             .chain(self.global_ids.keys().copied())
+            .chain(self.const_ids.keys().copied())
             .collect();
         let hint = self.suggest.did_you_mean(name, visible);
         self.error(Diagnostic::new(
@@ -318,11 +338,25 @@ impl Checker<'_> {
                     }
                     Var::Local(id) => Some((Place::Local(id), ty?)),
                     Var::Global(id) => Some((Place::Global(id), ty?)),
+                    Var::Const(_) => {
+                        let declared = self.consts[self.const_ids[name.as_str()]].decl.name.span;
+                        self.error(
+                            Diagnostic::new(
+                                format!("cannot assign to `{name}`, which is a constant"),
+                                target.span,
+                            )
+                            .with_secondary(declared, "declared as a constant here")
+                            .with_help(format!(
+                                "to change its value, declare it as a global: `let {name} = ...;`"
+                            )),
+                        );
+                        None
+                    }
                 }
             }
             ast::ExprKind::Index { base, index } => {
                 let base_checked = self.value(base, None);
-                let index = self.expect(index, &Type::Int);
+                let index = self.index(base_checked.as_ref(), index);
                 let base_checked = base_checked?;
                 match base_checked.ty.clone() {
                     Type::Array(elem) => Some((
@@ -420,8 +454,8 @@ impl Checker<'_> {
             let mut patterns = Vec::new();
             let mut is_default = false;
             for pattern in &arm.patterns {
-                match *pattern {
-                    Pattern::Wildcard(at) => {
+                let (value, at) = match pattern {
+                    &Pattern::Wildcard(at) => {
                         if arm.patterns.len() > 1 {
                             ok = false;
                             self.error(Diagnostic::new(
@@ -436,31 +470,30 @@ impl Checker<'_> {
                             );
                         }
                         is_default = true;
+                        continue;
                     }
-                    Pattern::Int {
+                    &Pattern::Int {
                         magnitude,
                         negative,
-                        span: at,
-                    } => {
-                        let Some(value) = self.int_literal(magnitude, negative, at) else {
-                            ok = false;
-                            continue;
-                        };
-                        if let Some(&first) = seen.get(&value) {
-                            ok = false;
-                            self.error(
-                                Diagnostic::new(
-                                    format!("duplicate pattern `{value}` in `match`"),
-                                    at,
-                                )
-                                .with_secondary(first, "first used here"),
-                            );
-                        } else {
-                            seen.insert(value, at);
-                        }
-                        patterns.push((value, at));
-                    }
+                        span,
+                    } => (self.int_literal(magnitude, negative, span), span),
+                    Pattern::Const(name) => (self.const_pattern(name), name.span),
+                };
+                let Some(value) = value else {
+                    ok = false;
+                    continue;
+                };
+                // Values, not spellings: `K` and the literal it stands for are duplicates.
+                if let Some(&first) = seen.get(&value) {
+                    ok = false;
+                    self.error(
+                        Diagnostic::new(format!("duplicate pattern `{value}` in `match`"), at)
+                            .with_secondary(first, "first used here"),
+                    );
+                } else {
+                    seen.insert(value, at);
                 }
+                patterns.push((value, at));
             }
             let body = self.check_block(&arm.body);
             match body {

@@ -530,7 +530,7 @@ fn call_errors() {
     );
     assert_eq!(
         body_errors("len(1);"),
-        ["mismatched types: expected an array or `str`, found `int`"]
+        ["mismatched types: expected an array, a map or `str`, found `int`"]
     );
     assert_eq!(
         body_errors("abs(true);"),

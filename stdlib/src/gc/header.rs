@@ -24,6 +24,8 @@ pub enum Kind {
     /// An array of references.
     Refs = 4,
     Struct = 5,
+    /// A map (`crate::map`): its slots `map::ARRAYS` are the arrays that hold its entries.
+    Map = 6,
 }
 
 const KIND_MASK: u64 = 0b111;
@@ -69,6 +71,7 @@ impl Header {
             3 => Kind::Scalars,
             4 => Kind::Refs,
             5 => Kind::Struct,
+            6 => Kind::Map,
             other => unreachable!("a heap header of kind {other}: memory is corrupt"),
         }
     }

@@ -34,7 +34,7 @@ impl<'a> Marker<'a> {
         }
         match header.kind() {
             Kind::Static | Kind::Str | Kind::Scalars => {}
-            Kind::Refs | Kind::Struct => self.work.push(reference),
+            Kind::Refs | Kind::Struct | Kind::Map => self.work.push(reference),
             Kind::Free => panic!("gc: a live reference to a freed object at {reference:p}"),
         }
         if header.kind() != Kind::Static {
@@ -51,6 +51,10 @@ impl<'a> Marker<'a> {
                 if header.kind() == Kind::Refs {
                     for i in 0..array_len(object) {
                         self.mark(array_slot(object, i) as *const u8);
+                    }
+                } else if header.kind() == Kind::Map {
+                    for slot in crate::map::ARRAYS {
+                        self.mark(struct_field(object, slot) as *const u8);
                     }
                 } else {
                     for &field in self.structs[header.struct_id()].iter() {
