@@ -297,6 +297,20 @@ fn syntax_error(
         Some(tok) => tok.to_string(),
         None => "end of file".to_string(),
     };
+    // `elif` after an `if`'s block lexes as a variable, so the parser trips over what follows
+    // it; name `elif` itself.
+    if let Some((lo, _, hi)) = [index.checked_sub(1), Some(index)]
+        .into_iter()
+        .flatten()
+        .filter(|&i| i > 0 && tokens[i - 1].1 == Tok::RBrace)
+        .filter_map(|i| tokens.get(i))
+        .find(|(_, tok, _)| *tok == Tok::Ident("elif"))
+    {
+        return Some(
+            Diagnostic::new("PL has no `elif`", Span::new(*lo, *hi))
+                .with_label("write `else if` here"),
+        );
+    }
     let after_expression = previous.is_some_and(|(_, tok, _)| ends_expression(tok));
     let expected = Expected::new(&expected, after_expression);
     let mut diagnostic = match (expected.only_semicolon(), previous) {
@@ -345,7 +359,7 @@ fn syntax_error(
 }
 
 /// What PL writes instead of a construct of other languages that the parser tripped on at token
-/// `index` (`found`): `x++`, `a..=b`, `let x: int;`, `for x in a`.
+/// `index` (`found`): `x++`, `a..=b`, `let x: int;`, `for x in a`. (`elif` has its own headline.)
 fn other_language_syntax(
     source: &str,
     tokens: &[Spanned<'_>],
@@ -375,9 +389,6 @@ fn other_language_syntax(
         return Some(format!("PL has no `{op}`: write `{target} {assign} 1`"));
     }
     match (before, found) {
-        ([.., (_, Tok::Ident("elif"), _)], _) | (_, Some(Tok::Ident("elif"))) => {
-            return Some("PL writes `else if`, not `elif`".to_string());
-        }
         ([.., (_, Tok::For, _)], Some(Tok::LParen)) => {
             return Some(
                 "PL's `for` has no parentheses and runs over a range: `for i in 0..n { ... }`"
