@@ -49,6 +49,7 @@ import math
 import os
 import platform
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -192,21 +193,38 @@ def profiled_runs(pl, args, modes, runs, tmp):
 def guided_times(pl, args, runs, tmp):
     """Plain -O2 and `--use-profile` -O2 user times (medians, then minimums), after a training run
     as `pcc pgo`'s (kbl, k = PGO_K, same input); the guided output checked against the plain
-    run's."""
+    run's. Also what the recompilation changed (`use_profile_summary`)."""
     profile = Path(tmp) / f"{Path(pl).stem}.train.json"
     train = [PCC, "run", pl, "-O2", "--profile=kbl", "--k", str(PGO_K), "--profile-out", profile]
     subprocess.run([*train, "--", *args], cwd=ROOT, capture_output=True, check=True)
+    guided_cmd = [PCC, "run", pl, "-O2", "--use-profile", profile]
     (plain, plain_min, out_plain), (guided, guided_min, out) = timed_together(
-        [
-            [PCC, "run", pl, "-O2", "--", *args],
-            [PCC, "run", pl, "-O2", "--use-profile", profile, "--", *args],
-        ],
+        [[PCC, "run", pl, "-O2", "--", *args], [*guided_cmd, "--", *args]],
         max(runs, PGO_RUNS),
         "user",
     )
     if out != out_plain:
         sys.exit(f"{pl}: output changed under --use-profile")
-    return plain, guided, plain_min, guided_min
+    # `--emit mir` compiles as the run does and prints the same report, without running.
+    report = subprocess.run([*guided_cmd, "--emit", "mir"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return plain, guided, plain_min, guided_min, use_profile_summary(report.stderr)
+
+
+# What each `pcc: use-profile:` report line says was done, by the words that name it.
+TRANSFORMATIONS = [
+    ("superblocks", "superblocks"),
+    ("unrolled", "unrolled loops"),
+    ("hot call sites", "hot call sites"),
+    ("out of line", "cold blocks"),
+]
+
+
+def use_profile_summary(stderr):
+    """The transformations `--use-profile` applied, from its report on stderr: how many functions
+    each changed, e.g. `superblocks in 3, cold blocks in 5`; `nothing` when none."""
+    changed = [line for line in stderr.splitlines() if line.startswith("pcc: use-profile:   `")]
+    counts = [(label, sum(words in line for line in changed)) for words, label in TRANSFORMATIONS]
+    return ", ".join(f"{label} in {n}" for label, n in counts if n) or "nothing"
 
 
 def benchmarks(only):
@@ -217,38 +235,71 @@ def benchmarks(only):
 
 
 def pgo_rows(runs, only):
-    """Per benchmark: name, plain and guided user seconds (medians, then minimums), and gcc's
-    own (`gcc_pgo_times`)."""
+    """Per benchmark: name, plain and guided user seconds (medians, then minimums), what the
+    recompilation changed, and the plain and profile-guided seconds of the C port under gcc and
+    under clang (`c_pgo_times`; None for clang when it is not installed)."""
     rows = []
+    clang = shutil.which("clang") and shutil.which("llvm-profdata")
+    if not clang:
+        print("clang or llvm-profdata not found: no clang PGO column (apt-get install clang llvm)", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         for name, pl, args in benchmarks(only):
             times = guided_times(pl, args, runs, tmp)
-            gcc = gcc_pgo_times(name, args, max(runs, PGO_RUNS), tmp)
-            rows.append((name, *times, *gcc))
+            gcc = c_pgo_times(GCC_PGO, name, args, max(runs, PGO_RUNS), tmp)
+            llvm = c_pgo_times(CLANG_PGO, name, args, max(runs, PGO_RUNS), tmp) if clang else (None, None)
+            rows.append((name, *times, *gcc, *llvm))
             print(
-                f"{name}: use-profile speedup {times[0] / times[1]:.2f}, gcc -fprofile-use {gcc[0] / gcc[1]:.2f}",
+                f"{name}: use-profile speedup {times[0] / times[1]:.2f} ({times[4]}), "
+                f"gcc PGO {gcc[0] / gcc[1]:.2f}" + (f", clang PGO {llvm[0] / llvm[1]:.2f}" if clang else ""),
                 file=sys.stderr,
             )
     return rows
 
 
-def gcc_pgo_times(name, args, runs, tmp):
-    """The C port's user seconds under `gcc -O2` and under `gcc -O2 -fprofile-use`, trained by one
-    run of its `-fprofile-generate` build on the same input (as `--use-profile` is), medians of
-    `runs` interleaved runs; outputs checked against each other."""
-    work = Path(tmp) / f"gcc-pgo-{name}"
+# How a C compiler builds the plain and the profile-guided C port (`c_pgo_times`): the commands
+# with `{work}` for the counts folder, `{src}` and `{out}`, and what to run between training and
+# the guided build (clang's raw counts must be merged into one file first).
+GCC_PGO = {
+    "name": "gcc",
+    "plain": ["gcc", "-O2", "-o", "{out}", "{src}", "-lm"],
+    "generate": ["gcc", "-O2", "-fprofile-generate={work}", "-o", "{out}", "{src}", "-lm"],
+    "merge": None,
+    "use": ["gcc", "-O2", "-fprofile-use={work}", "-Werror=missing-profile", "-o", "{out}", "{src}", "-lm"],
+}
+CLANG_PGO = {
+    "name": "clang",
+    "plain": ["clang", "-O2", "-o", "{out}", "{src}", "-lm"],
+    "generate": ["clang", "-O2", "-fprofile-instr-generate={work}/prog-%p.profraw", "-o", "{out}", "{src}", "-lm"],
+    "merge": "llvm-profdata",
+    "use": ["clang", "-O2", "-fprofile-instr-use={work}/prog.profdata", "-Werror=profile-instr-missing", "-o", "{out}", "{src}", "-lm"],
+}
+
+
+def c_pgo_times(compiler, name, args, runs, tmp):
+    """The C port's user seconds built plain (`-O2`) and profile-guided by `compiler` (GCC_PGO,
+    CLANG_PGO), trained by one run of its instrumented build on the same input (as
+    `--use-profile` is), medians of `runs` interleaved runs; outputs checked against each other."""
+    work = Path(tmp) / f"{compiler['name']}-pgo-{name}"
     work.mkdir()
     source = work / "prog.c"
     source.write_bytes((C_PORTS / f"{name}.c").read_bytes())
     # gcc names the counts file after the output and its folder: both builds are `work/prog`.
     plain, trained = work / "prog.plain", work / "prog"
-    subprocess.run(["gcc", "-O2", "-o", plain, source, "-lm"], check=True)
-    subprocess.run(["gcc", "-O2", f"-fprofile-generate={work}", "-o", trained, source, "-lm"], check=True)
+
+    def build(step, out):
+        cmd = [arg.format(work=work, src=source, out=out) for arg in compiler[step]]
+        subprocess.run(cmd, check=True)
+
+    build("plain", plain)
+    build("generate", trained)
     subprocess.run([trained, *args], capture_output=True, check=True)
-    subprocess.run(["gcc", "-O2", f"-fprofile-use={work}", "-Werror=missing-profile", "-o", trained, source, "-lm"], check=True)
+    if compiler["merge"]:
+        raw = sorted(work.glob("*.profraw"))
+        subprocess.run([compiler["merge"], "merge", "-o", work / "prog.profdata", *raw], check=True)
+    build("use", trained)
     (t_plain, _, out_plain), (t_pgo, _, out_pgo) = timed_together([[plain, *args], [trained, *args]], runs, "user")
     if out_pgo != out_plain:
-        sys.exit(f"{name}: the C port's output changed under -fprofile-use")
+        sys.exit(f"{name}: the C port's output changed under {compiler['name']}'s profile-guided build")
     return t_plain, t_pgo
 
 
@@ -257,22 +308,28 @@ def pgo_table(rows):
         f"`--use-profile` at -O2 (user seconds, medians of {PGO_RUNS} interleaved runs; trained with kbl, "
         f"k = {PGO_K}, on the same input; speedup = plain / guided, of the medians and of the minimums: "
         "interference from other load only ever adds time, so the minimums are the steadier figure; "
-        "gcc -fprofile-use = the same speedup for gcc's own profile-guided build of the C port, "
-        "`gcc -O2` / `gcc -O2 -fprofile-use` trained by one run of the `-fprofile-generate` build on the "
-        "same input, medians of as many interleaved runs):",
+        "changed = the transformations the use-profile report lists, with the number of functions each "
+        "changed; gcc and clang = the same speedup for their own profile-guided builds of the C port, "
+        "`-O2` against `-O2 -fprofile-use` (gcc) and `-O2 -fprofile-instr-use` (clang, counts merged by "
+        "`llvm-profdata merge`), each trained by one run of its instrumented build on the same input, "
+        "medians of as many interleaved runs):",
         "",
-        "| benchmark | plain | use-profile | speedup | speedup of minimums | gcc -O2 | gcc -fprofile-use | gcc speedup |",
-        "|---|---|---|---|---|---|---|---|",
+        "| benchmark | plain | use-profile | speedup | speedup of minimums | changed | gcc -O2 | gcc PGO | gcc speedup | clang -O2 | clang PGO | clang speedup |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, plain, guided, plain_min, guided_min, gcc_plain, gcc_pgo in rows:
+    seconds = lambda t: "—" if t is None else f"{t:.3f}"
+    ratio = lambda a, b: "—" if a is None else f"{a / b:.2f}"
+    for name, plain, guided, plain_min, guided_min, changed, gcc_plain, gcc_pgo, clang_plain, clang_pgo in rows:
         lines.append(
             f"| {name} | {plain:.3f} | {guided:.3f} | {plain / guided:.2f} | {plain_min / guided_min:.2f} | "
-            f"{gcc_plain:.3f} | {gcc_pgo:.3f} | {gcc_plain / gcc_pgo:.2f} |"
+            f"{changed} | {gcc_plain:.3f} | {gcc_pgo:.3f} | {gcc_plain / gcc_pgo:.2f} | "
+            f"{seconds(clang_plain)} | {seconds(clang_pgo)} | {ratio(clang_plain, clang_pgo)} |"
         )
     medians = geomean([r[1] / r[2] for r in rows])
     minimums = geomean([r[3] / r[4] for r in rows])
-    gcc = geomean([r[5] / r[6] for r in rows])
-    lines.append(f"| geometric mean | | | {medians:.2f} | {minimums:.2f} | | | {gcc:.2f} |")
+    gcc = geomean([r[6] / r[7] for r in rows])
+    clang = "—" if rows and rows[0][8] is None else f"{geomean([r[8] / r[9] for r in rows]):.2f}"
+    lines.append(f"| geometric mean | | | {medians:.2f} | {minimums:.2f} | | | | {gcc:.2f} | | | {clang} |")
     return lines
 
 
@@ -304,7 +361,7 @@ def suite_rows(runs, only, baseline):
             if out_c != out_pcc:
                 sys.exit(f"{name}: pcc and C outputs differ")
             overheads = [results[m][0] / plain for m, _ in SUITE_MODES]
-            t_plain, t_guided, _, _ = guided_times(pl, args, runs, tmp)
+            t_plain, t_guided, *_ = guided_times(pl, args, runs, tmp)
             guided = t_plain / t_guided
             t_base = None
             if baseline:
@@ -695,7 +752,8 @@ def main():
     parser.add_argument(
         "--pgo-only",
         action="store_true",
-        help="only the --use-profile speedups, and gcc -fprofile-use's on the C ports, written to bench/pgo.md "
+        help="only the --use-profile speedups with what each recompilation changed, and gcc's and clang's "
+        "profile-guided speedups on the C ports, written to bench/pgo.md "
         "unless --out says otherwise",
     )
     parser.add_argument(

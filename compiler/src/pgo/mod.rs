@@ -96,20 +96,36 @@ pub fn optimize(
                 opt::MAX_HOT_CALLEE_SIZE
             ));
         }
+        let mut left = Vec::new();
         let mut unrolled_blocks = Vec::new();
-        for u in unroll_hot_loops(func, freq, min_weight, versioning) {
-            let header = &func.blocks[u.header];
-            let line = line_of(header.stmts.first().map_or(header.term.span, |s| s.span));
+        let unrolling = unroll_hot_loops(func, freq, min_weight, versioning);
+        let loop_line = |func: &mir::Function, header: mir::BlockId| {
+            let header = &func.blocks[header];
+            line_of(header.stmts.first().map_or(header.term.span, |s| s.span))
+        };
+        for u in unrolling.unrolled {
             changes.push(format!(
-                "loop at line {line} (bb{}) unrolled: {}",
+                "loop at line {} (bb{}) unrolled: {}",
+                loop_line(func, u.header),
                 u.header,
                 describe(&u)
             ));
             unrolled_blocks.extend(u.body);
         }
+        // One entry per loop (its reasons are consecutive): the loop, or each of its paths.
+        for reasons in unrolling.left.chunk_by(|a, b| a.0 == b.0) {
+            let header = reasons[0].0;
+            let why: Vec<String> = reasons.iter().map(|(_, why)| why.to_string()).collect();
+            left.push(format!(
+                "loop at line {} (bb{header}) not unrolled: {}",
+                loop_line(func, header),
+                why.join(", ")
+            ));
+        }
         // After the unroller, which needs its loops as lowered and whose chains already are
         // superblocks: the paths through those loops are left as it made them.
-        if let Some(s) = form_superblocks(func, freq, &unrolled_blocks, min_weight) {
+        let s = form_superblocks(func, freq, &unrolled_blocks, min_weight);
+        if !s.paths.is_empty() {
             let paths: Vec<String> = s
                 .paths
                 .iter()
@@ -123,8 +139,17 @@ pub fn optimize(
                 plural(s.statements as u64, "statement")
             ));
         }
+        for (id, share, why) in s.left {
+            left.push(format!(
+                "path {id} ({:.0}%) not made a superblock: {why}",
+                share * 100.0
+            ));
+        }
         if !changes.is_empty() {
             report.push(format!("`{}`: {}", func.name, changes.join("; ")));
+        }
+        if !left.is_empty() {
+            report.push(format!("`{}`: left alone: {}", func.name, left.join("; ")));
         }
     }
     report

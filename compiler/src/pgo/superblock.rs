@@ -40,18 +40,43 @@ pub const MAX_BUDGET: usize = 400;
 pub const MAX_TAIL: usize = 8;
 
 /// What superblock formation did to a function: the paths whose tails were copied, each with
-/// its share of the function's path executions, and the blocks and statements copied.
+/// its share of the function's path executions, the blocks and statements copied, and the hot
+/// paths that needed a copy but did not get one, with their shares and why.
 #[derive(Debug, PartialEq)]
 pub struct Superblocks {
     pub paths: Vec<(u64, f64)>,
     pub blocks: usize,
     pub statements: usize,
+    pub left: Vec<(u64, f64, Left)>,
+}
+
+/// Why a hot path with a side entrance was left as it is.
+#[derive(Debug, PartialEq)]
+pub enum Left {
+    /// Its tail from the side entrance on has this many statements, over [`MAX_TAIL`].
+    LongTail(usize),
+    /// Its tail holds a block of a hotter path's superblock.
+    SharedTail,
+    /// Copying its tail would grow the function past this budget of statements.
+    OverBudget(usize),
+}
+
+impl std::fmt::Display for Left {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Left::LongTail(n) => write!(f, "its tail of {n} statements is over {MAX_TAIL}"),
+            Left::SharedTail => write!(f, "its tail runs through a hotter path's superblock"),
+            Left::OverBudget(n) => {
+                write!(f, "the function's budget of {n} copied statements is spent")
+            }
+        }
+    }
 }
 
 /// Turns the hot loop iterations of `func` (lowered ids in `freq`) that do at least
 /// `min_weight` of the program's work into superblocks, leaving alone the paths through `keep`
 /// (the blocks the unroller copied: their hot paths already are superblocks, and edges into
-/// them were retargeted). `None` if nothing was copied.
+/// them were retargeted).
 ///
 /// Only paths ending at a back edge: a path ending at a return runs once per call, and the
 /// small functions whose paths are hot that way are inlined, where the join that copying would
@@ -62,9 +87,10 @@ pub fn form_superblocks(
     freq: &Frequencies,
     keep: &[BlockId],
     min_weight: u64,
-) -> Option<Superblocks> {
+) -> Superblocks {
     let profiling = func.profiling_locals();
     let executions: u64 = freq.paths.iter().map(|p| p.count).sum();
+    let share = |count: u64| count as f64 / executions as f64;
     let mut traces: Vec<_> = freq
         .paths
         .iter()
@@ -90,6 +116,7 @@ pub fn form_superblocks(
         paths: Vec::new(),
         blocks: 0,
         statements: 0,
+        left: Vec::new(),
     };
     for path in traces {
         if path.blocks.iter().any(|b| keep.contains(b)) {
@@ -113,10 +140,17 @@ pub fn form_superblocks(
         };
         let tail = &trace[i..];
         let statements = size(func, tail.iter().copied(), &profiling);
-        if statements > MAX_TAIL
-            || tail.iter().any(|b| on_trace.contains(b))
-            || done.statements + statements > budget
-        {
+        let left = if statements > MAX_TAIL {
+            Some(Left::LongTail(statements))
+        } else if tail.iter().any(|b| on_trace.contains(b)) {
+            Some(Left::SharedTail)
+        } else if done.statements + statements > budget {
+            Some(Left::OverBudget(budget))
+        } else {
+            None
+        };
+        if let Some(left) = left {
+            done.left.push((path.id, share(path.count), left));
             continue;
         }
         let first = func.blocks.len();
@@ -137,12 +171,11 @@ pub fn form_superblocks(
             origin.push(origin[b]);
         }
         on_trace.extend(trace[..i].iter().chain(&copies));
-        done.paths
-            .push((path.id, path.count as f64 / executions as f64));
+        done.paths.push((path.id, share(path.count)));
         done.blocks += copies.len();
         done.statements += statements;
     }
-    (!done.paths.is_empty()).then_some(done)
+    done
 }
 
 /// The blocks the lowered path `path` runs through in `func` as transformed so far: from its
@@ -251,6 +284,16 @@ mod tests {
         }
     }
 
+    /// What formation returns when it copied nothing and had nothing to leave.
+    fn nothing() -> Superblocks {
+        Superblocks {
+            paths: Vec::new(),
+            blocks: 0,
+            statements: 0,
+            left: Vec::new(),
+        }
+    }
+
     fn bb(b: usize) -> BlockId {
         BlockId::new(b)
     }
@@ -282,7 +325,7 @@ mod tests {
         let hot = &freq.paths[0].blocks;
         let join = hot[3];
         assert_eq!(func.predecessors()[join].len(), 2, "both arms join");
-        let done = form_superblocks(&mut func, &freq, &[], 0).expect("a superblock");
+        let done = form_superblocks(&mut func, &freq, &[], 0);
         // The tail from the join on is copied, the common arm's edge goes to the copy.
         let tail = hot.len() - 3;
         assert_eq!(done.paths, vec![(0, 900.0 / 991.0)]);
@@ -329,7 +372,7 @@ mod tests {
                 (h, &[false], 1),
             ],
         );
-        let done = form_superblocks(&mut func, &freq, &[], 0).expect("superblocks");
+        let done = form_superblocks(&mut func, &freq, &[], 0);
         assert_eq!(done.paths.len(), 2);
         // Copies branch as their originals do: the same choices walk the path as it runs now.
         for choices in [[true, false, true], [true, false, false]] {
@@ -346,15 +389,15 @@ mod tests {
         let h = header(&func);
         // The loop's exit path: header, return.
         let freq = profile(&func, &[(h, &[false], 1000)]);
-        assert_eq!(form_superblocks(&mut func, &freq, &[], 0), None);
+        assert_eq!(form_superblocks(&mut func, &freq, &[], 0), nothing());
         // From the entry into the loop: the trace ends before the header, one block.
         let freq = profile(&func, &[(ENTRY, &[true, false, true], 1000)]);
         assert_eq!(freq.paths[0].blocks[1], h);
-        assert_eq!(form_superblocks(&mut func, &freq, &[], 0), None);
+        assert_eq!(form_superblocks(&mut func, &freq, &[], 0), nothing());
         let freq = profile(&func, &[(h, &[true, false, true], 1000)]);
         assert_eq!(
             form_superblocks(&mut func, &freq, &[freq.paths[0].blocks[3]], 0),
-            None
+            nothing()
         );
         assert_eq!(func.blocks.len(), n);
     }
@@ -368,14 +411,25 @@ mod tests {
             let n = func.blocks.len();
             let h = header(&func);
             let freq = profile(&func, &[(h, &[true, false, true], 1000)]);
-            assert_eq!(form_superblocks(&mut func, &freq, &[], 0), None);
+            let done = form_superblocks(&mut func, &freq, &[], 0);
+            assert!(done.paths.is_empty());
             assert_eq!(func.blocks.len(), n);
+            // The report says which path was left and why.
+            let [(path, share, left)] = &done.left[..] else {
+                panic!("one path left: {:?}", done.left)
+            };
+            assert_eq!((*path, *share), (freq.paths[0].id, 1.0));
+            assert!(
+                matches!(left, Left::LongTail(n) if *n > statements),
+                "{left:?}"
+            );
+            assert!(left.to_string().ends_with("is over 8"), "{left}");
         }
         // With fewer statements it fits.
         let mut func = lowered(0);
         let h = header(&func);
         let freq = profile(&func, &[(h, &[true, false, true], 1000)]);
-        let done = form_superblocks(&mut func, &freq, &[], 0).expect("a superblock");
+        let done = form_superblocks(&mut func, &freq, &[], 0);
         assert!(done.statements <= MAX_TAIL);
     }
 }

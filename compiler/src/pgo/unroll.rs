@@ -73,16 +73,114 @@ pub struct Chain {
     pub guard_comparisons: usize,
 }
 
+/// What the unroller did to a function: the loops it unrolled, and the hot loops (doing at
+/// least the `min_weight` of the program's work) or hot paths of them it left, by header, and why.
+#[derive(Debug, PartialEq)]
+pub struct Unrolling {
+    pub unrolled: Vec<Unrolled>,
+    pub left: Vec<(BlockId, Left)>,
+}
+
+/// Why a hot loop, or one of its long-running paths, was not unrolled.
+#[derive(Debug, PartialEq)]
+pub enum Left {
+    /// The loop iterated this many times in the whole profile, under [`MIN_ITERATIONS`].
+    FewIterations(u64),
+    /// No path of it runs [`MIN_RUN`] times in a row in [`RUN_SHARE`] of its executions.
+    ShortRuns,
+    /// Its paths that run long call PL functions.
+    Calls,
+    /// Its paths that run long go through an inner loop.
+    NotInnermost,
+    /// Its paths that run long do this share of their function's work, under
+    /// [`MIN_FUNCTION_SHARE`], or under the program's `min_weight`.
+    LittleWork(f64),
+    /// Path `id` runs long but was not chained.
+    Path(u64, PathLeft),
+}
+
+/// Why a long-running path of a hot loop was not chained.
+#[derive(Debug, PartialEq)]
+pub enum PathLeft {
+    /// The loop's average trip count leaves room for fewer than two copies.
+    ShortTrips(usize),
+    /// One guard for the chain would cost more than the checks and branches it replaces.
+    GuardCosts,
+    /// `-O 2`'s versioning clears the same checks, and the path takes only this share of the
+    /// iterations (under [`CLEARED_PATH_SHARE`]).
+    Versioned(f64),
+    /// It reads a global or a field, which versioning reads once per loop (`reloads`).
+    Reloads,
+    /// Hotter paths' chains already took all its blocks.
+    Taken,
+}
+
+impl std::fmt::Display for Left {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Left::FewIterations(n) => write!(f, "{n} iterations, under {MIN_ITERATIONS}"),
+            Left::ShortRuns => write!(
+                f,
+                "no path of it runs {MIN_RUN} times in a row in {:.0}% of its executions",
+                RUN_SHARE * 100.0
+            ),
+            Left::Calls => write!(f, "its long-running paths call functions"),
+            Left::NotInnermost => write!(f, "its long-running paths run an inner loop"),
+            Left::LittleWork(share) => write!(
+                f,
+                "its long-running paths do {:.0}% of the function's work, too little",
+                share * 100.0
+            ),
+            Left::Path(id, why) => write!(f, "path {id}: {why}"),
+        }
+    }
+}
+
+impl std::fmt::Display for PathLeft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathLeft::ShortTrips(trip) => {
+                write!(
+                    f,
+                    "the loop runs {trip} iterations per entry, too few for 2 copies"
+                )
+            }
+            PathLeft::GuardCosts => write!(f, "its guard would cost more than the checks it saves"),
+            PathLeft::Versioned(share) => write!(
+                f,
+                "-O2's versioning clears the same checks and it takes only {:.0}% of the \
+                 iterations (under {:.0}%)",
+                share * 100.0,
+                CLEARED_PATH_SHARE * 100.0
+            ),
+            PathLeft::Reloads => write!(
+                f,
+                "it reads a global or a field, which -O2's versioning reads once per loop"
+            ),
+            PathLeft::Taken => write!(f, "hotter paths' chains took all its blocks"),
+        }
+    }
+}
+
 /// Unrolls every innermost loop whose iteration paths run long and which does at least
 /// `min_weight` of the program's work (executed statements, as the profile counts them), along
 /// each such path. `freq` is the profile of `func` as lowered; block ids below the lowered
-/// count are kept. `versioning`: `-O 2` will version loops (see `CLEARED_PATH_SHARE`).
+/// count are kept. `versioning`: `-O 2` will version loops (see `CLEARED_PATH_SHARE`). Without
+/// a k-iteration path forest (a profile other than `kbl`), there are no runs to go by: nothing is
+/// unrolled and nothing is reported left.
 pub fn unroll_hot_loops(
     func: &mut Function,
     freq: &Frequencies,
     min_weight: u64,
     versioning: bool,
-) -> Vec<Unrolled> {
+) -> Unrolling {
+    let mut done = Unrolling {
+        unrolled: Vec::new(),
+        left: Vec::new(),
+    };
+    if freq.kipf.is_none() {
+        return done;
+    }
     let headers: Vec<BlockId> = {
         let mut h: Vec<BlockId> = freq.paths.iter().filter_map(|p| p.back_to).collect();
         h.sort_unstable();
@@ -90,7 +188,10 @@ pub fn unroll_hot_loops(
         h
     };
     let profiling = func.profiling_locals();
-    let mut unrolled = Vec::new();
+    let weight_of = |func: &Function, p: &ExecutedPath| {
+        p.count
+            .saturating_mul(size(func, p.blocks.iter().copied(), &profiling) as u64)
+    };
     for &header in &headers {
         // ENTRY is also where the prologue jumps; a loop there is left alone.
         if header == ENTRY {
@@ -102,34 +203,54 @@ pub fn unroll_hot_loops(
             .filter(|p| p.back_to == Some(header) && p.blocks[0] == header)
             .collect();
         let iterations: u64 = iteration_paths.iter().map(|p| p.count).sum();
-        let mut long: Vec<(&ExecutedPath, usize)> = iteration_paths
+        // Only the program's hot loops are reported when left alone.
+        let hot = iteration_paths
+            .iter()
+            .map(|p| weight_of(func, p))
+            .sum::<u64>()
+            >= min_weight;
+        let running_long: Vec<(&ExecutedPath, usize)> = iteration_paths
             .iter()
             .map(|&p| (p, freq.run_length(p.id, RUN_SHARE)))
-            .filter(|&(p, run)| run >= MIN_RUN && !calls_functions(func, &p.blocks))
+            .filter(|&(_, run)| run >= MIN_RUN)
+            .collect();
+        let mut long: Vec<(&ExecutedPath, usize)> = running_long
+            .iter()
+            .copied()
+            .filter(|(p, _)| !calls_functions(func, &p.blocks))
             .collect();
         let innermost = long.iter().all(|(p, _)| {
             p.blocks
                 .iter()
                 .all(|b| *b == header || !headers.contains(b))
         });
-        let weight: u64 = long
-            .iter()
-            .map(|(p, _)| {
-                p.count
-                    .saturating_mul(size(func, p.blocks.iter().copied(), &profiling) as u64)
-            })
-            .sum();
+        let weight: u64 = long.iter().map(|(p, _)| weight_of(func, p)).sum();
         // The loop must also be a good part of its function: copies make the whole function
         // bigger for the register allocator, which can cost more in its other hot loops than
         // the chain saves (`clbg_fannkuch`'s 11-element copy loop next to its flip loop: 7%
         // slower).
         let function_weight = freq.weight(func);
-        if long.is_empty()
-            || iterations < MIN_ITERATIONS
-            || !innermost
-            || weight < min_weight
+        let left = if iterations < MIN_ITERATIONS {
+            Some(Left::FewIterations(iterations))
+        } else if running_long.is_empty() {
+            Some(Left::ShortRuns)
+        } else if long.is_empty() {
+            Some(Left::Calls)
+        } else if !innermost {
+            Some(Left::NotInnermost)
+        } else if weight < min_weight
             || (weight as f64) < MIN_FUNCTION_SHARE * function_weight as f64
         {
+            Some(Left::LittleWork(
+                weight as f64 / function_weight.max(1) as f64,
+            ))
+        } else {
+            None
+        };
+        if let Some(left) = left {
+            if hot {
+                done.left.push((header, left));
+            }
             continue;
         }
         long.sort_by_key(|(p, _)| std::cmp::Reverse(p.count));
@@ -156,21 +277,30 @@ pub fn unroll_hot_loops(
             }
             .min(MAX_CHAIN_STATEMENTS / size(func, path.blocks.iter().copied(), &profiling).max(1))
             .min(trip / 2);
+            let mut leave = |why| done.left.push((header, Left::Path(path.id, why)));
             if copies < 2 {
+                leave(PathLeft::ShortTrips(trip));
                 continue;
             }
             let coverage = guard::cover(func, &path.blocks.repeat(copies));
-            let minor = (path.count as f64) < CLEARED_PATH_SHARE * iterations as f64;
+            let share = path.count as f64 / iterations as f64;
             // Versioning would clear every check the guard covers: then chain only the loop's
             // common path. A path that reads a global or a field is not chained at all there.
             let versioned = versioning && coverage.covers_every_check();
-            if !coverage.pays(copies)
-                || (versioned && minor)
-                || (versioning && reloads(func, &path.blocks))
-            {
+            if !coverage.pays(copies) {
+                leave(PathLeft::GuardCosts);
+                continue;
+            }
+            if versioned && share < CLEARED_PATH_SHARE {
+                leave(PathLeft::Versioned(share));
+                continue;
+            }
+            if versioning && reloads(func, &path.blocks) {
+                leave(PathLeft::Reloads);
                 continue;
             }
             let Some(blocks) = own_latch(func, &path.blocks, &taken) else {
+                leave(PathLeft::Taken);
                 continue;
             };
             taken.extend(&path.blocks);
@@ -192,14 +322,14 @@ pub fn unroll_hot_loops(
             });
         }
         if !chains.is_empty() {
-            unrolled.push(Unrolled {
+            done.unrolled.push(Unrolled {
                 header,
                 body: taken,
                 chains,
             });
         }
     }
-    unrolled
+    done
 }
 
 /// Whether `blocks` read a global or a field: versioning (`opt/version.rs`) reads one that the loop
