@@ -149,8 +149,12 @@ def machine():
                 break
     except OSError:
         pass
-    gcc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    return f"{platform.machine()}, {cpu}, {os.cpu_count()} cores; {gcc}"
+    compilers = [
+        subprocess.run([cc, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+        for cc in ("gcc", "clang")
+        if shutil.which(cc)
+    ]
+    return f"{platform.machine()}, {cpu}, {os.cpu_count()} cores; {'; '.join(compilers)}"
 
 
 def geomean(values):
