@@ -98,6 +98,7 @@ fn function(name: &str, params: &[Type], locals: &[Type], ret: Type) -> Function
             .collect(),
         blocks: IdVec::new(),
         dead_code: Vec::new(),
+        steady_callees: Default::default(),
         span: Span::default(),
         name_span: Span::default(),
     }

@@ -46,8 +46,10 @@
 //! its object), and the unchecked copy uses that value (a copy that calls a function reads it
 //! again where the loop does: the same value, cheaper than keeping it across the call); an
 //! array read so is one the guard can measure, and a length read so is an invariant bound.
-//! Array lengths never change (docs/LANGUAGE.md), and a call cannot assign the caller's locals,
-//! so calls in the loop are no obstacle otherwise.
+//! A loop that may change an array's length (`push`, `pop`, `insert`, `remove`, or a call of a
+//! function that may: `Function::resizes_in`) is not versioned; in the others array lengths do
+//! not change, and a call cannot assign the caller's locals, so calls in the loop are no
+//! obstacle otherwise.
 //!
 //! Reads the loop's stores cannot change: in the copy, a covered read whose index depends on
 //! the induction variable, of an array that no store of the loop writes (the guard also tests
@@ -251,7 +253,8 @@ fn plan(
     profiling: &IdVec<LocalId, bool>,
     readers: &Readers,
 ) -> Option<Plan> {
-    if size(func, body.iter().copied(), profiling) > MAX_LOOP_SIZE {
+    // The guard measures lengths once, which a loop that may resize an array changes.
+    if size(func, body.iter().copied(), profiling) > MAX_LOOP_SIZE || func.resizes_in(body) {
         return None;
     }
     let scan = Scan::new(func, body, stores);

@@ -196,18 +196,14 @@ mod tests {
             // Garbage in between.
             alloc(100, Header::new(Kind::Str), &[]).unwrap();
         }
-        let kept = alloc(8 + 3 * 8, Header::new(Kind::Refs), &[])
-            .unwrap()
-            .as_ptr();
-        // SAFETY: an array of three slots.
-        unsafe { kept.cast::<u64>().write(3) };
-        let element = alloc(8, Header::new(Kind::Scalars), &[kept])
+        let kept = crate::value::new_zeroed_array(3, 8, Header::new(Kind::Refs), &[]).unwrap();
+        let element = alloc(8, Header::new(Kind::Str), &[kept.cast_const()])
             .unwrap()
             .as_ptr();
         // SAFETY: as above.
-        unsafe { kept.cast::<u64>().add(2).write(element as u64) };
+        unsafe { crate::value::array_slot_mut(kept, 1).write(element as u64) };
         for _ in 0..100 {
-            alloc(8, Header::new(Kind::Scalars), &[kept]).unwrap();
+            alloc(8, Header::new(Kind::Str), &[kept.cast_const()]).unwrap();
         }
         // SAFETY: the survivors are intact.
         unsafe {
@@ -218,7 +214,7 @@ mod tests {
                 node = node.add(1).read() as *const u64;
             }
             assert!(node.is_null());
-            assert_eq!(header(element).kind(), Kind::Scalars);
+            assert_eq!(header(element).kind(), Kind::Str);
         }
         ROOTS.set(None);
     }
