@@ -502,9 +502,23 @@ mod tests {
         );
     }
 
+    /// What is known of an array's length ends at a `push`, `pop`, `insert` or `remove`, and
+    /// at a call of a function that may make one; not at a call of one that makes none.
+    #[test]
+    fn resizing_ends_what_is_known_of_lengths() {
+        let source = "fn main() { let a = [1, 2, 3]; let x = 0;              for i in 0..len(a) { x += a[i]; pop(a); }              let n = len(a); let i = 0; while i < n { push(a, i); x += a[i]; i += 1; }              for i in 0..len(a) { x += a[i] + reads(a); }              for i in 0..len(a) { x += a[i] + grows(a); }              for i in 0..len(a) { x += a[i]; x += a[i]; } }
+             fn reads(a: [int]) -> int { return a[0]; }
+             fn grows(a: [int]) -> int { insert(a, 0, 1); return 0; }";
+        expect_test::expect![[r#"
+            [true, true, false, true, false, false]
+        "#]]
+        .assert_debug_eq(&checks(source));
+    }
+
     /// Per element access of `main` in `source`, in block order, whether it keeps its check.
     fn checks(source: &str) -> Vec<bool> {
         let mut program = lower(source);
+        program.note_steady_callees();
         let main = program.main;
         remove_bounds_checks(&mut program.functions[main]);
         program.functions[main]

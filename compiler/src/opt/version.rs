@@ -1232,6 +1232,33 @@ fn main() { println(f([1; 8], 2)); }
         assert!(text.contains("unchecked _0[_3]"), "{text}");
     }
 
+    #[test]
+    fn a_loop_that_may_resize_an_array_keeps_its_checks() {
+        // `push` in the loop, or a call of a function that pops: the length the guard would
+        // measure changes. A loop calling a function that only reads is versioned.
+        let mut checked = Vec::new();
+        for (body, g) in [
+            ("t += a[i]; push(a, t);", ""),
+            (
+                "t += a[i] + g(a);",
+                "fn g(a: [int]) -> int { return pop(a); }",
+            ),
+            (
+                "t += a[i] + g(a);",
+                "fn g(a: [int]) -> int { return a[0]; }",
+            ),
+        ] {
+            let source = format!(
+                "fn f(a: [int]) -> int {{ let t = 0; for i in 0..8 {{ {body} }} return t; }}
+                 {g}
+fn main() {{ println(f([1; 8])); }}
+"
+            );
+            checked.push(optimized_lines(&source, "unchecked").is_empty());
+        }
+        assert_eq!(checked, [true, true, false]);
+    }
+
     /// The statements of `f` in `source` after `-O 2` that contain `what`, as text.
     fn optimized_lines(source: &str, what: &str) -> Vec<String> {
         let mut program = lower(source);
