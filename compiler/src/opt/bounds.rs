@@ -510,7 +510,14 @@ mod tests {
              fn reads(a: [int]) -> int { return a[0]; }
              fn grows(a: [int]) -> int { insert(a, 0, 1); return 0; }";
         expect_test::expect![[r#"
-            [true, true, false, true, false, false]
+            [
+                true,
+                true,
+                false,
+                true,
+                false,
+                false,
+            ]
         "#]]
         .assert_debug_eq(&checks(source));
     }

@@ -956,6 +956,7 @@ mod tests {
             crate::opt::simplify_cfg::simplify_cfg(func);
             crate::opt::dead_code::remove_dead_assignments(func);
         }
+        program.note_steady_callees();
         let f = program.functions.position(|f| f.name == "f").expect("f");
         let func = &program.functions[f];
         let loops = func.innermost_loops();
