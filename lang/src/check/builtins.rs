@@ -142,7 +142,8 @@ impl Checker<'_> {
                 let ExprKind::Builtin { args, .. } = len.kind else {
                     return None;
                 };
-                // A map's length changes, an array's never: the optimizer relies on the latter.
+                // A map's length changes at every `set`, an array's only at `push`, `pop`,
+                // `insert` and `remove` (`Builtin::resizes`), which the optimizer tracks.
                 let builtin = match args[0].ty {
                     Type::Map(..) => Builtin::MapLen,
                     _ => Builtin::Len,
