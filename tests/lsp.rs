@@ -910,7 +910,9 @@ fn constants_maps_and_warnings() {
     );
     let items = completion.as_array().unwrap();
     let label = |name: &str| items.iter().find(|i| i["label"] == name);
-    for name in ["LIMIT", "m", "get", "set", "has", "delete", "keys"] {
+    for name in [
+        "LIMIT", "m", "get", "set", "has", "delete", "keys", "push", "pop", "insert", "remove",
+    ] {
         assert!(label(name).is_some(), "{name} in {completion}");
     }
     assert_eq!(label("LIMIT").unwrap()["detail"], "const LIMIT: int = 3");

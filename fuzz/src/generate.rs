@@ -5,7 +5,8 @@
 //! `while` with `break`/`continue`, `if`/`else` chains, `&&`/`||` mixes, `match`, int arithmetic
 //! with wrap-around and shifts, floats, strings, arrays (indices in and, now and then, out of
 //! bounds), a struct and `null`, globals, named constants (in `match` arms too), maps with
-//! `int` and `str` keys, input, `exit()`, and printing of every type; and
+//! `int` and `str` keys, arrays grown and shrunk (`push`, `pop`, `insert`, `remove`, in loops
+//! that read them, through aliases and parameters), input, `exit()`, and printing of every type; and
 //! they are shaped so that the optimizer's patterns occur: loops over arrays with affine
 //! indices, loops that repeat one path for long runs, small leaf functions called from hot
 //! loops.
@@ -682,6 +683,7 @@ impl Gen {
                 vec![Stmt::simple(Expr::node(&[&head, ";"], vec![v]))]
             }
             80..84 => self.map_block(scope),
+            84..88 => self.grow_block(scope),
             _ => {
                 // Printing of every type.
                 let n = 1 + self.below(3);
@@ -743,6 +745,61 @@ impl Gen {
             Stmt::simple(Expr::leaf(format!(
                 "println({m}, len({m}), {probe}, keys({m}));"
             ))),
+        ];
+        vec![Stmt::nested(
+            Expr::leaf("{"),
+            vec![Body {
+                stmts,
+                close: "}".into(),
+            }],
+        )]
+    }
+
+    /// A block that grows an array (a variable, often a parameter or a global, so the growth is
+    /// seen through its aliases, or a new one) in a loop that reads it, prints what `pop` and
+    /// `remove` take, and shrinks it back to its length before: arrays stay small, and never
+    /// become empty under the code that indexes them `% len(a)`.
+    fn grow_block(&mut self, scope: &Scope) -> Vec<Stmt> {
+        let (array, element) = self.pick(&[
+            (Ty::Ints, Ty::Int),
+            (Ty::Ints, Ty::Int),
+            (Ty::Floats, Ty::Float),
+            (Ty::Bools, Ty::Bool),
+        ]);
+        let (g, g0, i) = (self.fresh("g"), self.fresh("g"), self.fresh("i"));
+        let n = 2 + self.below(10);
+        let source = self.array_var_or_expr(scope, array, 1);
+        let pushed = self.expr(scope, element, 1);
+        let at = self.expr(scope, Ty::Int, 1);
+        let taken = self.expr(scope, Ty::Int, 1);
+        let grow = vec![
+            Stmt::simple(Expr::node(&[&format!("push({g}, "), ");"], vec![pushed])),
+            Stmt::simple(Expr::node(
+                &[
+                    &format!("if len({g}) > 1 {{ insert({g}, ({i} * 7) % len({g}), {g}[("),
+                    &format!(" & 1023) % len({g})]); }}"),
+                ],
+                vec![at],
+            )),
+        ];
+        let stmts = vec![
+            Stmt::simple(Expr::node(&[&format!("let {g} = "), ";"], vec![source])),
+            Stmt::simple(Expr::leaf(format!("let {g0} = len({g});"))),
+            Stmt::nested(
+                Expr::leaf(format!("for {i} in 0..{n} {{")),
+                vec![Body {
+                    stmts: grow,
+                    close: "}".into(),
+                }],
+            ),
+            Stmt::simple(Expr::node(
+                &[
+                    &format!("println(len({g}), pop({g}), remove({g}, ("),
+                    &format!(" & 1023) % len({g})), {g});"),
+                ],
+                vec![taken],
+            )),
+            Stmt::simple(Expr::leaf(format!("while len({g}) > {g0} {{ pop({g}); }}"))),
         ];
         vec![Stmt::nested(
             Expr::leaf("{"),

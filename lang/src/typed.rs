@@ -373,6 +373,14 @@ pub enum Builtin {
     MapHas,
     MapDelete,
     MapKeys,
+    /// `push(a, v)`: appends to an array.
+    Push,
+    /// `pop(a)`: removes and returns an array's last element.
+    Pop,
+    /// `insert(a, i, v)`: inserts at position `i`, the rest moved right.
+    Insert,
+    /// `remove(a, i)`: removes and returns element `i`, the rest moved left.
+    Remove,
 }
 
 impl Builtin {
@@ -405,6 +413,14 @@ impl Builtin {
                 | MapHas
                 | MapDelete
         )
+    }
+
+    /// Whether a call changes an array's length (and so may move its elements): then `len(a)`
+    /// and the elements' address are not invariant across it. The one list of them, which
+    /// code generation and every optimization that assumes an array's length fixed consult.
+    pub fn resizes(self) -> bool {
+        use Builtin::*;
+        matches!(self, Push | Pop | Insert | Remove)
     }
 
     /// The name programs call it by (`float` for [`Builtin::ToFloat`]).
@@ -463,4 +479,8 @@ pub const BUILTINS: &[(&str, Builtin)] = &[
     ("has", Builtin::MapHas),
     ("delete", Builtin::MapDelete),
     ("keys", Builtin::MapKeys),
+    ("push", Builtin::Push),
+    ("pop", Builtin::Pop),
+    ("insert", Builtin::Insert),
+    ("remove", Builtin::Remove),
 ];

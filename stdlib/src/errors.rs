@@ -42,6 +42,8 @@ pub enum RuntimeError {
     StackOverflow,
     #[error("out of memory")]
     OutOfMemory,
+    #[error("pop from an empty array")]
+    PopFromEmpty,
     #[error("substr({start}, {n}) out of bounds for string of length {len}")]
     SubstrOutOfBounds { start: i64, n: i64, len: usize },
     #[error("chr({0}): argument must be in 0..=255")]

@@ -44,7 +44,7 @@ pub use program::{
     StructInfo, TypeInfo, pcc_stack_limit, register_exit_hook, run_program,
 };
 pub use trace::install_block_trace;
-pub use value::BOOL_SIZE;
+pub use value::{ARRAY_CAP, ARRAY_DATA, ARRAY_HEADER, BOOL_SIZE};
 
 /// Every program's allocator, also `pcc`'s own (a profiled `pcc run` is a program): the system's,
 /// made safe to stop the program's thread in (`interrupt`).
@@ -92,6 +92,10 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         arrays::pcc_array_new,
         arrays::pcc_bool_array_new,
         arrays::pcc_struct_new,
+        arrays::pcc_array_push,
+        arrays::pcc_array_insert,
+        arrays::pcc_array_pop,
+        arrays::pcc_array_remove,
         map::pcc_map_new,
         map::pcc_map_get,
         map::pcc_map_set,
@@ -173,6 +177,10 @@ mod tests {
             "pcc_array_new",
             "pcc_bool_array_new",
             "pcc_struct_new",
+            "pcc_array_push",
+            "pcc_array_insert",
+            "pcc_array_pop",
+            "pcc_array_remove",
             "pcc_map_new",
             "pcc_map_get",
             "pcc_map_set",

@@ -20,7 +20,7 @@
 use crate::errors::{RuntimeError, raise};
 use crate::gc::stack::entry_points;
 use crate::gc::{self, Header, Kind};
-use crate::value::{self, HEADER, str_bytes};
+use crate::value::{self, str_bytes};
 
 const COUNT: usize = 0;
 const USED: usize = 1;
@@ -79,13 +79,8 @@ unsafe fn set_slot(map: *mut u8, i: usize, bits: u64) {
 /// # Safety
 /// `map` must point to a map whose array in slot `array` has more than `i` elements.
 unsafe fn element(map: *const u8, array: usize, i: usize) -> *mut u64 {
-    // SAFETY: an array's 8-byte slots follow its length (caller's contract on `i`).
-    unsafe {
-        (slot(map, array) as *mut u8)
-            .add(HEADER)
-            .cast::<u64>()
-            .add(i)
-    }
+    // SAFETY: the array has element `i` (caller's contract).
+    unsafe { value::array_slot_mut(slot(map, array) as *const u8, i) }
 }
 
 /// The capacity of the map's entry arrays (0 before the first `set`).
@@ -317,7 +312,7 @@ unsafe fn grow(map: *mut u8, keep: [*const u8; 2]) -> Option<()> {
             if h == DELETED {
                 continue;
             }
-            let at = |array: *const u8| array.cast_mut().add(HEADER).cast::<u64>().add(live);
+            let at = |array: *const u8| value::array_slot_mut(array, live);
             *at(keys) = *element(map, KEYS, entry);
             *at(values) = *element(map, VALUES, entry);
             *at(hashes) = h;
@@ -363,7 +358,7 @@ extern "C" fn map_keys(map: *const u8, loc: i64) -> *const u8 {
             raise(RuntimeError::OutOfMemory, Some(loc))
         };
         for (i, (key, _)) in entries(map).enumerate() {
-            keys.add(HEADER).cast::<u64>().add(i).write(key);
+            value::array_slot_mut(keys, i).write(key);
         }
         keys
     }

@@ -2,7 +2,9 @@
 //! strings.
 //!
 //! - `str`: pointer to `[len: i64][bytes...]`;
-//! - `[T]`: pointer to `[len: i64][slot 0][slot 1]...`;
+//! - `[T]`: pointer to `[len: i64][data: ptr][cap: i64]`, then, for an array made at its size, its
+//!   elements inline (`data` points right after the header); `push` and `insert` past `cap` move
+//!   the elements to a separate buffer object (`Kind::Buffer`) of twice the capacity;
 //! - struct: pointer to `[field 0][field 1]...`, `null` is 0.
 //!
 //! Every slot is 8 bytes: an `i64`, the bits of an `f64`, a pointer, or a bool in its low byte.
@@ -10,9 +12,15 @@
 
 use crate::gc::{self, Header, Kind, STATIC};
 
-/// Header size of strings and arrays (the `i64` length).
-/// Bytes before a string's bytes or an array's slots: the length.
+/// Bytes before a string's bytes: the length.
 pub const HEADER: usize = 8;
+
+/// Bytes of an array's header: its length, its data pointer and its capacity (in elements).
+pub const ARRAY_HEADER: usize = 24;
+/// Offset of an array's data pointer: the address of element 0.
+pub const ARRAY_DATA: usize = 8;
+/// Offset of an array's capacity: the elements `data` has room for.
+pub const ARRAY_CAP: usize = 16;
 
 /// A `B` argument (`i8`, 0 or 1) as a Rust `bool`. Only bit 0 is read, so the result is right even if the
 /// caller left garbage above the low byte (the generated code should still extend `B` arguments, `uext`).
@@ -63,13 +71,63 @@ pub unsafe fn array_len(a: *const u8) -> usize {
     unsafe { a.cast::<i64>().read() as usize }
 }
 
+/// The address of element 0 of the array at `a`: after its header, or in its buffer once it grew.
+/// Valid until the array is resized.
+///
+/// # Safety
+/// `a` must point to a PL array.
+pub unsafe fn array_data(a: *const u8) -> *mut u8 {
+    // SAFETY: an array's header holds its data pointer.
+    unsafe { a.add(ARRAY_DATA).cast::<*mut u8>().read() }
+}
+
+/// The capacity of the array at `a`: the elements its data has room for.
+///
+/// # Safety
+/// `a` must point to a PL array.
+pub unsafe fn array_cap(a: *const u8) -> usize {
+    // SAFETY: an array's header holds its capacity.
+    unsafe { a.add(ARRAY_CAP).cast::<i64>().read() as usize }
+}
+
+/// Whether the array at `a` holds its elements inline, after its header (not in a buffer).
+///
+/// # Safety
+/// `a` must point to a PL array.
+pub unsafe fn array_is_inline(a: *const u8) -> bool {
+    // SAFETY: as the caller guarantees.
+    unsafe { array_data(a).cast_const() == a.add(ARRAY_HEADER) }
+}
+
+/// Writes the header of the array at `a`: `len` elements at `data`, room for `cap`.
+///
+/// # Safety
+/// `a` must point to an array object (at least [`ARRAY_HEADER`] bytes).
+pub unsafe fn set_array_header(a: *mut u8, len: usize, data: *mut u8, cap: usize) {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        a.cast::<i64>().write(len as i64);
+        a.add(ARRAY_DATA).cast::<*mut u8>().write(data);
+        a.add(ARRAY_CAP).cast::<i64>().write(cap as i64);
+    }
+}
+
 /// Slot `i` of the array at `a`, as raw bits.
 ///
 /// # Safety
 /// `a` must point to a PL array with more than `i` elements.
 pub unsafe fn array_slot(a: *const u8, i: usize) -> u64 {
-    // SAFETY: slots follow the 8-byte header.
-    unsafe { a.add(HEADER).cast::<u64>().add(i).read() }
+    // SAFETY: slots are at the data pointer.
+    unsafe { array_data(a).cast::<u64>().add(i).read() }
+}
+
+/// The address of slot `i` of the array at `a` (of 8-byte elements).
+///
+/// # Safety
+/// `a` must point to a PL array with room for more than `i` slots.
+pub unsafe fn array_slot_mut(a: *const u8, i: usize) -> *mut u64 {
+    // SAFETY: slots are at the data pointer.
+    unsafe { array_data(a).cast::<u64>().add(i) }
 }
 
 /// The bytes a `[bool]` array gives each element: half a slot. Less than a slot, so that a
@@ -84,8 +142,8 @@ pub const BOOL_SIZE: usize = 4;
 /// # Safety
 /// `a` must point to a PL array of bools with more than `i` elements.
 pub unsafe fn array_bool(a: *const u8, i: usize) -> bool {
-    // SAFETY: the elements follow the 8-byte header.
-    unsafe { a.add(HEADER).cast::<u32>().add(i).read() != 0 }
+    // SAFETY: the elements are at the data pointer.
+    unsafe { array_data(a).cast::<u32>().add(i).read() != 0 }
 }
 
 /// Field `i` of the struct at `s`, as raw bits.
@@ -158,7 +216,7 @@ pub fn new_array(len: usize, fill: u64, refs: bool) -> Option<*const u8> {
     let ptr = new_zeroed_array(len, 8, Header::new(kind), &keep)?;
     if fill != 0 {
         // SAFETY: the array has room for `len` slots after its header.
-        unsafe { std::slice::from_raw_parts_mut(ptr.add(HEADER).cast::<u64>(), len).fill(fill) };
+        unsafe { std::slice::from_raw_parts_mut(array_data(ptr).cast::<u64>(), len).fill(fill) };
     }
     Some(ptr.cast_const())
 }
@@ -169,7 +227,7 @@ pub fn new_bool_array(len: usize, fill: bool) -> Option<*const u8> {
     let ptr = new_zeroed_array(len, BOOL_SIZE, Header::new(Kind::Scalars), &[])?;
     if fill {
         // SAFETY: the array has room for `len` elements after its header.
-        unsafe { std::slice::from_raw_parts_mut(ptr.add(HEADER).cast::<u32>(), len).fill(1) };
+        unsafe { std::slice::from_raw_parts_mut(array_data(ptr).cast::<u32>(), len).fill(1) };
     }
     Some(ptr.cast_const())
 }
@@ -185,8 +243,9 @@ pub fn new_struct(fields: usize, id: usize) -> Option<*const u8> {
     )
 }
 
-/// A new PL array of `len` zeroed elements of `size` bytes; `None` when out of memory. A
-/// collection may run first: `keep` are the references the caller holds and still reads.
+/// A new PL array of `len` zeroed elements of `size` bytes, inline (its capacity `len`); `None`
+/// when out of memory. A collection may run first: `keep` are the references the caller holds and
+/// still reads.
 pub fn new_zeroed_array(
     len: usize,
     size: usize,
@@ -199,14 +258,14 @@ pub fn new_zeroed_array(
         return None;
     }
     let ptr = gc::alloc(bytes, header, keep)?.as_ptr();
-    // SAFETY: the allocation starts with room for the header.
-    unsafe { ptr.cast::<i64>().write(len as i64) };
+    // SAFETY: the allocation starts with room for the header, its elements follow.
+    unsafe { set_array_header(ptr, len, ptr.add(ARRAY_HEADER), len) };
     Some(ptr)
 }
 
 /// The bytes of an array of `len` elements of `size` bytes, header included.
 pub fn array_size(len: usize, size: usize) -> Option<usize> {
-    len.checked_mul(size)?.checked_add(HEADER)
+    len.checked_mul(size)?.checked_add(ARRAY_HEADER)
 }
 
 /// Hand-built PL values for unit tests, in the documented layout.
@@ -219,6 +278,24 @@ pub mod testing {
         let mut object = vec![STATIC];
         object.extend(words);
         Box::leak(object.into_boxed_slice())[1..].as_ptr().cast()
+    }
+
+    /// Leaks a static array of `len` elements whose `words` follow the header.
+    fn leak_array(len: usize, words: Vec<u64>) -> *const u8 {
+        let cap = len as u64;
+        let mut object = vec![len as u64, 0, cap];
+        object.extend(words);
+        let array = leak_words(object);
+        // SAFETY: the header's data pointer is the address after it.
+        unsafe {
+            let data = array.add(super::ARRAY_HEADER) as u64;
+            array
+                .cast_mut()
+                .add(super::ARRAY_DATA)
+                .cast::<u64>()
+                .write(data);
+        }
+        array
     }
 
     /// A PL string, built by hand.
@@ -234,14 +311,12 @@ pub mod testing {
 
     /// A PL array of the given slots, built by hand.
     pub fn array_value(slots: &[u64]) -> *const u8 {
-        let mut words = vec![slots.len() as u64];
-        words.extend_from_slice(slots);
-        leak_words(words)
+        leak_array(slots.len(), slots.to_vec())
     }
 
     /// A PL `[bool]` array (a `u32` per element), built by hand.
     pub fn bool_array_value(flags: &[bool]) -> *const u8 {
-        let mut words = vec![flags.len() as u64];
+        let mut words = Vec::new();
         for pair in flags.chunks(2) {
             let low = u64::from(pair[0]);
             let high = pair.get(1).map_or(0, |&f| u64::from(f));
@@ -251,7 +326,7 @@ pub mod testing {
                 low << 32 | high
             });
         }
-        leak_words(words)
+        leak_array(flags.len(), words)
     }
 
     /// A PL struct with the given fields, built by hand.

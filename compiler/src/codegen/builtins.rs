@@ -8,7 +8,9 @@ use cranelift_codegen::ir::{
 use pcc_stdlib::{PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg};
 
 use super::function::FunctionTranslator;
-use super::layout::{LEN_OFFSET, Memory, PTR, access_flags, load_len, slot_bits};
+use super::layout::{
+    LEN_OFFSET, Memory, PTR, access_flags, element_size, fixed_flags, load_len, slot_bits,
+};
 use super::runtime::{self, RuntimeFn};
 use super::{CodegenError, Result};
 use crate::mir::{Builtin, Callee, Operand, StatementKind, Type};
@@ -37,7 +39,43 @@ impl FunctionTranslator<'_, '_> {
             Builtin::Exit => return self.call_runtime_opt(&runtime::EXIT, &values),
             Builtin::Len => {
                 let movable = self.movable_lengths && self.quiet;
-                load_len(&mut self.builder, arg(0)?, movable)
+                let flags = match ty {
+                    Some(Type::Str) => fixed_flags(movable),
+                    _ => self.header_flags(movable),
+                };
+                load_len(&mut self.builder, arg(0)?, flags)
+            }
+            Builtin::Push | Builtin::Insert => {
+                let element = array_element_type(ty.as_ref())?;
+                let value = *values
+                    .last()
+                    .ok_or_else(|| CodegenError::internal("no element"))?;
+                let bits = slot_bits(&mut self.builder, value);
+                let size = self.iconst(i64::from(element_size(&element)));
+                let location = self.location();
+                let (f, args) = match builtin {
+                    Builtin::Push => (&runtime::ARRAY_PUSH, vec![arg(0)?, bits, size, location]),
+                    _ => (
+                        &runtime::ARRAY_INSERT,
+                        vec![arg(0)?, arg(1)?, bits, size, location],
+                    ),
+                };
+                return self.call_runtime_opt(f, &args).map(|_| None);
+            }
+            Builtin::Pop | Builtin::Remove => {
+                let element = array_element_type(ty.as_ref())?;
+                let size = self.iconst(i64::from(element_size(&element)));
+                let location = self.location();
+                let bits = match builtin {
+                    Builtin::Pop => {
+                        self.call_runtime(&runtime::ARRAY_POP, &[arg(0)?, size, location])?
+                    }
+                    _ => self.call_runtime(
+                        &runtime::ARRAY_REMOVE,
+                        &[arg(0)?, arg(1)?, size, location],
+                    )?,
+                };
+                self.value_of_bits(bits, &element)?
             }
             Builtin::ToFloat => self.builder.ins().fcvt_from_sint(types::F64, arg(0)?),
             // Saturating, with NaN → 0, like Rust's `as`.
@@ -199,6 +237,14 @@ fn map_value_type(ty: Option<&Type>) -> Result<Type> {
     match ty {
         Some(Type::Map(_, value)) => Ok((**value).clone()),
         _ => Err(CodegenError::internal("a map operation on another type")),
+    }
+}
+
+/// The element type of an array whose type is `ty`.
+fn array_element_type(ty: Option<&Type>) -> Result<Type> {
+    match ty {
+        Some(Type::Array(element)) => Ok((**element).clone()),
+        _ => Err(CodegenError::internal("an array operation on another type")),
     }
 }
 

@@ -7,7 +7,7 @@ use cranelift_codegen::ir::{InstBuilder, InstructionData, Opcode, Value, ValueDe
 
 use super::Result;
 use super::function::FunctionTranslator;
-use super::layout::{DATA_OFFSET, Memory, PTR, SLOT, load_len};
+use super::layout::{BYTES_OFFSET, Memory, PTR, SLOT, fixed_flags, load_data, load_len};
 use super::runtime::{self, RuntimeFn};
 use crate::mir::{BinOp, StructId};
 
@@ -82,9 +82,14 @@ impl FunctionTranslator<'_, '_> {
         })
     }
 
-    /// Stops with an error unless `0 <= index < len(object)` (a string or an array).
-    fn bounds_check(&mut self, object: Value, index: Value) -> Result<()> {
-        let len = load_len(&mut self.builder, object, self.movable_lengths);
+    /// Stops with an error unless `0 <= index < len(object)` (an array if `array`, else a string).
+    fn bounds_check(&mut self, object: Value, index: Value, array: bool) -> Result<()> {
+        let flags = if array {
+            self.header_flags(self.movable_lengths)
+        } else {
+            fixed_flags(self.movable_lengths)
+        };
+        let len = load_len(&mut self.builder, object, flags);
         // One unsigned comparison also catches negative indices.
         let outside = self
             .builder
@@ -106,18 +111,31 @@ impl FunctionTranslator<'_, '_> {
         size: i32,
     ) -> Result<(Value, i32)> {
         if checked {
-            self.bounds_check(array, index)?;
+            self.bounds_check(array, index, true)?;
         }
-        let (index, displacement) = self.displaced(index, size.into(), checked);
+        let flags = self.header_flags(self.movable_lengths);
+        let data = load_data(&mut self.builder, array, flags);
+        let (index, displacement) = self.displaced(index, size.into(), checked, 0);
         let scaled = match size.trailing_zeros() {
             0 => index,
             shift => self.builder.ins().ishl_imm_u(index, i64::from(shift)),
         };
-        Ok((self.builder.ins().iadd(array, scaled), displacement))
+        Ok((self.builder.ins().iadd(data, scaled), displacement))
     }
 
-    /// `index` as `x + c` with the constant in the access's displacement (`DATA_OFFSET + c *
-    /// size`), where `index` was computed by adding or subtracting a constant and that fits:
+    /// The flags of a load of an array's length or data pointer: fixed ones ([`fixed_flags`],
+    /// `movable` or not) where the function resizes no array, else the array header region's,
+    /// which only calls clobber.
+    pub fn header_flags(&mut self, movable: bool) -> cranelift_codegen::ir::MemFlagsData {
+        if self.resizes {
+            self.memory_flags(Memory::ArrayHeader)
+        } else {
+            fixed_flags(movable)
+        }
+    }
+
+    /// `index` as `x + c` with the constant in the access's displacement (`base + c * size`,
+    /// `base` the offset of element 0), where `index` was computed by adding or subtracting a constant and that fits:
     /// `a[k - 1]` then costs one addressing mode rather than a subtraction and a copy. The
     /// addresses are equal for every `x`, since both wrap modulo 2^64.
     ///
@@ -130,7 +148,7 @@ impl FunctionTranslator<'_, '_> {
     /// a loop variable's old value (`k += 1; a[k]`) would stay live beside the new one, with a
     /// copy on the back edge (sort's partition loops), and `2 * k + 1` is one `lea` that both
     /// the check and the address use (sort's `sift_down`).
-    fn displaced(&self, index: Value, size: i64, checked: bool) -> (Value, i32) {
+    fn displaced(&self, index: Value, size: i64, checked: bool, base: i32) -> (Value, i32) {
         let dfg = &self.builder.func.dfg;
         let constant = |v: Value| match dfg.value_def(v) {
             ValueDef::Result(inst, 0) => match dfg.insts[inst] {
@@ -167,18 +185,18 @@ impl FunctionTranslator<'_, '_> {
         split(index)
             .filter(|&(x, _)| !checked || combines_two(x))
             .and_then(|(x, c)| {
-                let displacement = c.checked_mul(size)?.checked_add(DATA_OFFSET.into())?;
+                let displacement = c.checked_mul(size)?.checked_add(base.into())?;
                 Some((x, i32::try_from(displacement).ok()?))
             })
-            .unwrap_or((index, DATA_OFFSET))
+            .unwrap_or((index, base))
     }
 
     /// Byte `index` of `string`, zero-extended to an `int`, after a bounds check if `checked`.
     pub fn string_byte(&mut self, string: Value, index: Value, checked: bool) -> Result<Value> {
         if checked {
-            self.bounds_check(string, index)?;
+            self.bounds_check(string, index, false)?;
         }
-        let (index, displacement) = self.displaced(index, 1, checked);
+        let (index, displacement) = self.displaced(index, 1, checked, BYTES_OFFSET);
         let address = self.builder.ins().iadd(string, index);
         let flags = self.memory_flags(Memory::StringBytes).with_readonly();
         Ok(self

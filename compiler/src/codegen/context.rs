@@ -42,6 +42,8 @@ pub struct ProgramContext<'m> {
     pub functions: IdVec<FnId, Option<FuncId>>,
     /// Per PL function, whether a collection may happen while it runs (`Program::collecting`).
     pub collects: IdVec<FnId, bool>,
+    /// Per function, whether it may resize an array while it runs (`Program::resizing`).
+    pub resizing: IdVec<FnId, bool>,
     /// The writable data object holding one slot per global; `None` without globals.
     pub globals: Option<DataId>,
     /// The zeroed data object of each array counter table; `None` for hashed tables.
@@ -83,6 +85,7 @@ impl<'m> ProgramContext<'m> {
             program,
             functions: IdVec::new(),
             collects: program.collecting(),
+            resizing: program.resizing(),
             globals: None,
             counter_tables: Vec::new(),
             slot_tables: Vec::new(),
@@ -254,8 +257,11 @@ impl<'m> ProgramContext<'m> {
         match self.empty_array {
             Some(id) => Ok(id),
             None => {
+                // Length, data pointer and capacity 0: it holds no elements, and the globals'
+                // initializer gives each array global an array of its own before any code
+                // could push into it.
                 let mut contents = STATIC_HEADER.to_le_bytes().to_vec();
-                contents.extend_from_slice(&0i64.to_le_bytes());
+                contents.resize(8 + pcc_stdlib::ARRAY_HEADER, 0);
                 let id = self.constant(contents)?;
                 self.empty_array = Some(id);
                 Ok(id)

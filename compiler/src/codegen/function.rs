@@ -16,7 +16,7 @@ use pcc_lang::Span;
 
 use super::context::ProgramContext;
 use super::layout::{
-    self, DATA_OFFSET, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, element_size,
+    self, ARRAY_HEADER, ElementClass, Memory, PTR, SLOT, access_flags, clif_type, element_size,
     load_element, load_slot, slot_offset, store_element, store_slot,
 };
 use super::profiling::Instrumentation;
@@ -67,6 +67,7 @@ pub fn translate(
     }
     let loops = mir.natural_loops();
     let recursive_loops = loops.iter().any(|l| mir.calls_in(&l.body, id));
+    let resizes = cx.resizing[id];
     let mut t = FunctionTranslator {
         cx,
         builder,
@@ -85,6 +86,7 @@ pub fn translate(
         non_null: HashSet::new(),
         movable_lengths: !(mir.blocks.iter())
             .any(|b| matches!(b.term.kind, TerminatorKind::Switch { .. })),
+        resizes,
         quiet: true,
         print_area: None,
         appends: AppendRvalues::of(mir),
@@ -230,6 +232,9 @@ pub(super) struct FunctionTranslator<'a, 'm> {
     /// spilled and push the loop's own variables to the stack (bytecode_vm ran 13% slower),
     /// nor, for a length a statement reads into a local, where a collection may follow (`quiet`).
     pub movable_lengths: bool,
+    /// Whether an array's length and data pointer may change while the function runs
+    /// (`Program::resizing`): then they are loaded again after every call (`header_flags`).
+    pub resizes: bool,
     /// Whether no collection can happen from the statement being translated on
     /// (`roots::Collections::quiet`): only then may it read a length into a local, or an element
     /// of an array it never writes, with a load Cranelift may move.
@@ -285,7 +290,7 @@ impl FunctionTranslator<'_, '_> {
     fn statement_kind(&mut self, kind: &StatementKind) -> Result<()> {
         match kind {
             StatementKind::Assign(local, rvalue) => {
-                let value = self.rvalue(rvalue)?;
+                let value = self.rvalue(rvalue, *local)?;
                 self.assign(*local, value)?;
             }
             StatementKind::SetGlobal(global, value) => {
@@ -486,7 +491,8 @@ impl FunctionTranslator<'_, '_> {
         }
     }
 
-    fn rvalue(&mut self, rvalue: &Rvalue) -> Result<Value> {
+    /// The value of `rvalue`, which is assigned to `dest`.
+    fn rvalue(&mut self, rvalue: &Rvalue, dest: LocalId) -> Result<Value> {
         match rvalue {
             Rvalue::Use(op) => self.operand(op),
             Rvalue::Unary(op, operand) => self.unary(*op, operand),
@@ -571,7 +577,12 @@ impl FunctionTranslator<'_, '_> {
                 let len = self.iconst(values.len() as i64);
                 let zero = self.iconst(0);
                 let loc = self.location();
-                let element = elements.first().map(|e| self.mir.operand_type(e));
+                // The destination's type, not the first element's: `[]` has none, and an
+                // empty array of references must say so to the collector once it grows.
+                let element = match &self.mir.locals[dest].ty {
+                    Type::Array(element) => Some((**element).clone()),
+                    _ => elements.first().map(|e| self.mir.operand_type(e)),
+                };
                 let size = element.as_ref().map_or(SLOT, element_size);
                 let array = self.new_array(element.as_ref(), len, zero, loc)?;
                 let class = ElementClass::of(element.as_ref().unwrap_or(&Type::Int));
@@ -579,7 +590,8 @@ impl FunctionTranslator<'_, '_> {
                 for (i, value) in values.into_iter().enumerate() {
                     let offset = i32::try_from(i)
                         .ok()
-                        .and_then(|i| i.checked_mul(size)?.checked_add(DATA_OFFSET))
+                        // A new array's elements are inline, after its header.
+                        .and_then(|i| i.checked_mul(size)?.checked_add(ARRAY_HEADER))
                         .ok_or_else(|| CodegenError::internal("too many elements"))?;
                     store_element(&mut self.builder, flags, size, value, array, offset);
                 }

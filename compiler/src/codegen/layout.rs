@@ -16,9 +16,14 @@ pub const PTR: ClifType = types::I64;
 /// Every array element but a bool, struct field and global occupies one slot.
 pub const SLOT: i32 = 8;
 
-/// Strings and arrays start with their length (`i64`); elements or bytes follow.
+/// Strings and arrays start with their length (`i64`).
 pub const LEN_OFFSET: i32 = 0;
-pub const DATA_OFFSET: i32 = 8;
+/// A string's bytes follow its length.
+pub const BYTES_OFFSET: i32 = 8;
+/// An array's header (`pcc_stdlib::value`): its length, a pointer to its elements (inline right
+/// after the header in an array made at its size, in a buffer once it grew) and its capacity.
+pub const ARRAY_DATA: i32 = pcc_stdlib::ARRAY_DATA as i32;
+pub const ARRAY_HEADER: i32 = pcc_stdlib::ARRAY_HEADER as i32;
 
 /// The machine type of a value of type `ty`; `None` for `Void`, which has no values.
 pub fn clif_type(ty: &Type) -> Option<ClifType> {
@@ -31,12 +36,11 @@ pub fn clif_type(ty: &Type) -> Option<ClifType> {
     }
 }
 
-/// The offset of slot `index` of a struct or of the globals (add `DATA_OFFSET` in an array).
+/// The offset of slot `index` of a struct or of the globals.
 pub fn slot_offset(index: usize) -> Result<i32> {
     i32::try_from(index)
         .ok()
         .and_then(|i| i.checked_mul(SLOT))
-        .filter(|offset| *offset <= i32::MAX - DATA_OFFSET)
         .ok_or_else(|| CodegenError::internal("too many fields, elements or globals"))
 }
 
@@ -53,6 +57,9 @@ pub enum Memory {
     Elements(ElementClass),
     /// Bytes of strings, which never change.
     StringBytes,
+    /// The length and data pointer of arrays, in a function that may resize one (`push`,
+    /// `pop`, `insert`, `remove`; see [`header_flags`]): only calls change them.
+    ArrayHeader,
     /// The runtime's `pcc_stack_limit`.
     StackLimit,
     /// Profile counters and `kbl` stream buffers, which only instrumentation reads and writes.
@@ -100,6 +107,7 @@ impl Memory {
             }
             Memory::Elements(class) => format!("{class:?} array elements").to_lowercase(),
             Memory::StringBytes => "string bytes".to_string(),
+            Memory::ArrayHeader => "array headers".to_string(),
             Memory::StackLimit => "pcc_stack_limit".to_string(),
             Memory::Counters => "profile counters".to_string(),
             Memory::PppSlots => "PPP slot tables".to_string(),
@@ -212,15 +220,27 @@ pub fn slot_bits(b: &mut FunctionBuilder, value: Value) -> Value {
     }
 }
 
-/// The length of a string or an array. Both are never null and their length never changes,
-/// so Cranelift may share the load between bounds checks; where `movable`, it may also place it
-/// anywhere its operand is available, hoisting it out of loops.
-pub fn load_len(b: &mut FunctionBuilder, object: Value, movable: bool) -> Value {
+/// The flags of a load of a length or an array's data pointer that nothing changes while the
+/// function runs (a string's, or an array's in a function that resizes none, directly or not:
+/// `Program::resizing`): Cranelift may share the load between accesses; where `movable`, it may
+/// also place it anywhere its operand is available, hoisting it out of loops. The collector does
+/// not move objects, so a data pointer stays valid until its array is resized.
+pub fn fixed_flags(movable: bool) -> MemFlagsData {
     let flags = access_flags().with_readonly();
-    let flags = if movable {
+    if movable {
         flags.with_can_move()
     } else {
         flags
-    };
+    }
+}
+
+/// The length of a string or an array, never null, read with `flags` ([`fixed_flags`], or the
+/// [`Memory::ArrayHeader`] region's where it may change).
+pub fn load_len(b: &mut FunctionBuilder, object: Value, flags: MemFlagsData) -> Value {
     b.ins().load(types::I64, flags, object, LEN_OFFSET)
+}
+
+/// The address of an array's element 0, read with `flags` (as for [`load_len`]).
+pub fn load_data(b: &mut FunctionBuilder, array: Value, flags: MemFlagsData) -> Value {
+    b.ins().load(PTR, flags, array, ARRAY_DATA)
 }

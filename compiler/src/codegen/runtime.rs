@@ -127,6 +127,10 @@ runtime_functions! {
     ARRAY_NEW = "pcc_array_new"(I, I, B, I) -> P;
     BOOL_ARRAY_NEW = "pcc_bool_array_new"(I, I, I) -> P;
     STRUCT_NEW = "pcc_struct_new"(I, I, I) -> P;
+    ARRAY_PUSH = "pcc_array_push"(P, I, I, I);
+    ARRAY_INSERT = "pcc_array_insert"(P, I, I, I, I);
+    ARRAY_POP = "pcc_array_pop"(P, I, I) -> I;
+    ARRAY_REMOVE = "pcc_array_remove"(P, I, I, I) -> I;
     MAP_NEW = "pcc_map_new"(B, B, I) -> P;
     MAP_GET = "pcc_map_get"(P, I, I) -> I;
     MAP_SET = "pcc_map_set"(P, I, I, I);

@@ -3,8 +3,8 @@
 //! errors are those of compiled code by construction.
 
 use pcc_stdlib::interp_support::{
-    RuntimeError, fixed, parse_float, parse_int, print_bytes, print_newline, put_float, put_shown,
-    substr_range,
+    BOOL_SIZE, RuntimeError, array_size, fixed, object_fits, parse_float, parse_int, print_bytes,
+    print_newline, put_float, put_shown, substr_range,
 };
 
 use super::machine::{Machine, Stop};
@@ -62,6 +62,55 @@ impl Machine<'_> {
                 Value::Array(elements) => elements.borrow().len() as i64,
                 other => panic!("interpreter: len of {other:?}"),
             }),
+            Builtin::Push | Builtin::Insert => {
+                let Value::Array(elements) = &args[0] else {
+                    panic!("interpreter: {builtin:?} on {:?}", args[0]);
+                };
+                let mut elements = elements.borrow_mut();
+                let len = elements.len();
+                let at = match builtin {
+                    Builtin::Push => len,
+                    _ => match usize::try_from(int(1)) {
+                        Ok(at) if at <= len => at,
+                        _ => {
+                            let error = RuntimeError::IndexOutOfBounds {
+                                index: int(1),
+                                len: len as i64,
+                            };
+                            return Err(self.error(error, span));
+                        }
+                    },
+                };
+                let value = args.last().expect("an element").clone();
+                // The runtime's rule: out of memory when an array of the new length could not
+                // be made.
+                let size = if matches!(value, Value::Bool(_)) {
+                    BOOL_SIZE
+                } else {
+                    8
+                };
+                if !array_size(len + 1, size).is_some_and(object_fits)
+                    || elements.try_reserve(1).is_err()
+                {
+                    return Err(self.error(RuntimeError::OutOfMemory, span));
+                }
+                elements.insert(at, value);
+                return Ok(None);
+            }
+            Builtin::Pop | Builtin::Remove => {
+                let Value::Array(elements) = &args[0] else {
+                    panic!("interpreter: {builtin:?} on {:?}", args[0]);
+                };
+                let mut elements = elements.borrow_mut();
+                let at = match builtin {
+                    Builtin::Pop if elements.is_empty() => {
+                        return Err(self.error(RuntimeError::PopFromEmpty, span));
+                    }
+                    Builtin::Pop => elements.len() - 1,
+                    _ => self.element(elements.len(), int(1), span)?,
+                };
+                elements.remove(at)
+            }
             Builtin::MapNew => Value::Map(Default::default()),
             Builtin::MapLen => Value::Int(map(0).borrow().len() as i64),
             Builtin::MapGet => map(0)

@@ -140,7 +140,7 @@ impl Machine<'_> {
     }
 
     /// `index` as a position in a string or array of `len` elements, or the bounds error.
-    fn element(&self, len: usize, index: i64, span: Span) -> Result<usize, Stop> {
+    pub(super) fn element(&self, len: usize, index: i64, span: Span) -> Result<usize, Stop> {
         match usize::try_from(index) {
             Ok(at) if at < len => Ok(at),
             _ => Err(self.error(

@@ -85,18 +85,24 @@ fn lower_global_initializers(program: &typed::Program) -> mir::Function {
         span,
         span,
     );
-    // A map global holds a map of its own from the start, as a `str` or array global holds an
-    // empty one: a function an earlier initializer calls may `set` into it.
+    // A map or array global holds a map or an empty array of its own from the start, as a `str`
+    // global holds the empty string: a function an earlier initializer calls may `set` or `push`
+    // into it.
     for (id, global) in program.globals.iter_enumerated() {
-        if let Type::Map(..) = global.ty {
-            let map = builder.call(
+        let value = match global.ty {
+            Type::Map(..) => builder.call(
                 Callee::Builtin(mir::Builtin::MapNew),
                 &[],
                 global.ty.clone(),
                 global.span,
-            );
-            builder.push(StatementKind::SetGlobal(id, map), global.span);
-        }
+            ),
+            Type::Array(_) => {
+                let empty = Rvalue::ArrayLit(Vec::new());
+                builder.assign_temp(global.ty.clone(), empty, global.span)
+            }
+            _ => continue,
+        };
+        builder.push(StatementKind::SetGlobal(id, value), global.span);
     }
     for (id, global) in program.globals.iter_enumerated() {
         let value = builder.expr(&global.init);
@@ -137,6 +143,7 @@ impl Builder {
             span,
             name_span,
             dead_code: Vec::new(),
+            steady_callees: Default::default(),
         };
         let mut builder = Builder {
             func,

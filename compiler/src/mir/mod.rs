@@ -17,6 +17,8 @@ pub mod non_null;
 pub mod poly;
 pub mod verify;
 
+use std::collections::BTreeSet;
+
 use pcc_lang::Span;
 use pcc_lang::define_id;
 pub use pcc_lang::id::IdVec;
@@ -104,6 +106,10 @@ pub struct Function {
     /// `return` or after `while true`): the views show it as code that never ran. Not part of
     /// the function's code (its hash, its printing).
     pub dead_code: Vec<Span>,
+    /// The functions called here that resize no array while they run, directly or not
+    /// ([`Program::note_steady_callees`]): a call of any other may change the length of every
+    /// array ([`Function::resizes_at`]). Empty, the safe default, until the optimizer fills it.
+    pub steady_callees: BTreeSet<FnId>,
 }
 
 pub const ENTRY: BlockId = BlockId(0);
@@ -663,6 +669,42 @@ impl Program {
         collects
     }
 
+    /// Per function, whether an array's length may change while it runs: it calls `push`, `pop`,
+    /// `insert` or `remove` ([`Builtin::resizes`]), or a function that may (to a fixed point over
+    /// the call graph; PL has no indirect calls).
+    pub fn resizing(&self) -> IdVec<FnId, bool> {
+        let callees = self.callees();
+        let mut resizes: IdVec<FnId, bool> = (self.functions.iter())
+            .map(|f| {
+                (f.blocks.iter().flat_map(|b| &b.stmts)).any(|s| {
+                    matches!(s.kind, StatementKind::Call { callee: Callee::Builtin(b), .. } if b.resizes())
+                })
+            })
+            .collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (f, called) in callees.iter_enumerated() {
+                if !resizes[f] && called.iter().any(|&g| resizes[g]) {
+                    resizes[f] = true;
+                    changed = true;
+                }
+            }
+        }
+        resizes
+    }
+
+    /// Fills each function's [`Function::steady_callees`] from [`Program::resizing`], for the
+    /// passes that keep what they know of lengths across calls.
+    pub fn note_steady_callees(&mut self) {
+        let resizing = self.resizing();
+        for func in self.functions.iter_mut() {
+            let called = (func.blocks.iter().flat_map(|b| &b.stmts))
+                .filter_map(|s| s.kind.called_function());
+            func.steady_callees = called.filter(|&g| !resizing[g]).collect();
+        }
+    }
+
     pub fn callees(&self) -> IdVec<FnId, Vec<FnId>> {
         (self.functions.iter())
             .map(|func| {
@@ -739,6 +781,8 @@ impl Function {
                         | Builtin::MapNew
                         | Builtin::MapSet
                         | Builtin::MapKeys
+                        | Builtin::Push
+                        | Builtin::Insert
                 ),
             },
             StatementKind::Assign(_, rvalue) => match rvalue {
@@ -748,6 +792,23 @@ impl Function {
             },
             _ => false,
         }
+    }
+
+    /// Whether statement `kind` may change an array's length: a resizing built-in, or a call
+    /// of a function not known to be steady ([`Function::steady_callees`]).
+    pub fn resizes_at(&self, kind: &StatementKind) -> bool {
+        match kind {
+            StatementKind::Call { callee, .. } => match callee {
+                Callee::Builtin(b) => b.resizes(),
+                Callee::Function(g) => !self.steady_callees.contains(g),
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether a statement of the blocks `body` (a loop's) may change an array's length.
+    pub fn resizes_in(&self, body: &[BlockId]) -> bool {
+        (body.iter().flat_map(|&b| &self.blocks[b].stmts)).any(|s| self.resizes_at(&s.kind))
     }
 
     /// Whether the function records block trace events (`--trace-blocks`): the passes that copy

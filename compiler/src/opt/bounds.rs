@@ -6,8 +6,10 @@
 //! An access `a[i]` is in bounds when `0 <= i < len(a)` is known, directly (an earlier access
 //! of `a[i]` succeeded, with neither local assigned since) or as `0 <= i`, `i < n` and
 //! `n == len(a)`, e.g. in `for i in 0..len(a)`, or `while i < n` after `let n = len(a)` or
-//! `let a = [0; n]`. Lengths never change (docs/LANGUAGE.md: arrays have a fixed length, strings are
-//! immutable), so only an assignment to a local ends what was known about it. Comparisons are
+//! `let a = [0; n]`. A string's length never changes, and an array's only at a `push`, `pop`,
+//! `insert` or `remove`, or a call of a function that may make one (`Function::resizes_at`),
+//! which ends what was known of every array's length; otherwise only an assignment to a local
+//! ends what was known about it. Comparisons are
 //! signed, and only on ints: `i + 1` is known not to overflow only where `i < j` for some `j`.
 
 use std::collections::BTreeSet;
@@ -75,11 +77,14 @@ type Facts = BTreeSet<Fact>;
 pub fn remove_bounds_checks(func: &mut Function) {
     let relevant = relevant_locals(func);
     let entry_facts = analyze(func, &relevant);
+    let resizing: Vec<Vec<bool>> = (func.blocks.iter())
+        .map(|b| b.stmts.iter().map(|s| func.resizes_at(&s.kind)).collect())
+        .collect();
     let locals = &func.locals;
-    for (block, facts) in func.blocks.iter_mut().zip(entry_facts) {
+    for ((block, facts), resizes) in func.blocks.iter_mut().zip(entry_facts).zip(resizing) {
         // `None`: the block is unreachable.
         let Some(mut facts) = facts else { continue };
-        for stmt in &mut block.stmts {
+        for (s, stmt) in block.stmts.iter_mut().enumerate() {
             let access = match &mut stmt.kind {
                 StatementKind::Assign(
                     _,
@@ -104,9 +109,18 @@ pub fn remove_bounds_checks(func: &mut Function) {
             {
                 *checked = false;
             }
-            transfer(locals, &relevant, &mut facts, &stmt.kind);
+            transfer(locals, &relevant, &mut facts, &stmt.kind, resizes[s]);
         }
     }
+}
+
+/// Forgets what was known of arrays' lengths, which a statement may have changed.
+fn forget_array_lengths(locals: &IdVec<LocalId, LocalDecl>, facts: &mut Facts) {
+    let array = |a: &LocalId| matches!(locals[*a].ty, Type::Array(_));
+    facts.retain(|f| match f {
+        Fact::Length(_, a) | Fact::InBounds(_, a) => !array(a),
+        _ => true,
+    });
 }
 
 /// The locals a fact about which may help prove an access in bounds: indices, arrays, the
@@ -203,7 +217,8 @@ fn analyze(func: &Function, relevant: &IdVec<LocalId, bool>) -> IdVec<BlockId, O
         };
         let block = &func.blocks[b];
         for stmt in &block.stmts {
-            transfer(&func.locals, relevant, &mut facts, &stmt.kind);
+            let resizes = func.resizes_at(&stmt.kind);
+            transfer(&func.locals, relevant, &mut facts, &stmt.kind, resizes);
         }
         for (succ, facts) in edge_facts(&facts, &block.term.kind) {
             let facts = useful(facts, &live_in[succ]);
@@ -298,13 +313,17 @@ fn as_index(op: &Operand) -> Option<Index> {
     }
 }
 
-/// Updates `facts` across a statement.
+/// Updates `facts` across a statement, which may change arrays' lengths if `resizes`.
 fn transfer(
     locals: &IdVec<LocalId, LocalDecl>,
     relevant: &IdVec<LocalId, bool>,
     facts: &mut Facts,
     kind: &StatementKind,
+    resizes: bool,
 ) {
+    if resizes {
+        forget_array_lengths(locals, facts);
+    }
     match kind {
         StatementKind::Assign(dest, rvalue) => {
             let new = assigned(locals, facts, *dest, rvalue);
@@ -483,9 +502,30 @@ mod tests {
         );
     }
 
+    /// What is known of an array's length ends at a `push`, `pop`, `insert` or `remove`, and
+    /// at a call of a function that may make one; not at a call of one that makes none.
+    #[test]
+    fn resizing_ends_what_is_known_of_lengths() {
+        let source = "fn main() { let a = [1, 2, 3]; let x = 0;              for i in 0..len(a) { x += a[i]; pop(a); }              let n = len(a); let i = 0; while i < n { push(a, i); x += a[i]; i += 1; }              for i in 0..len(a) { x += a[i] + reads(a); }              for i in 0..len(a) { x += a[i] + grows(a); }              for i in 0..len(a) { x += a[i]; x += a[i]; } }
+             fn reads(a: [int]) -> int { return a[0]; }
+             fn grows(a: [int]) -> int { insert(a, 0, 1); return 0; }";
+        expect_test::expect![[r#"
+            [
+                true,
+                true,
+                false,
+                true,
+                false,
+                false,
+            ]
+        "#]]
+        .assert_debug_eq(&checks(source));
+    }
+
     /// Per element access of `main` in `source`, in block order, whether it keeps its check.
     fn checks(source: &str) -> Vec<bool> {
         let mut program = lower(source);
+        program.note_steady_callees();
         let main = program.main;
         remove_bounds_checks(&mut program.functions[main]);
         program.functions[main]

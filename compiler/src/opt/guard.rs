@@ -117,12 +117,17 @@ pub fn cover(func: &Function, blocks: &[BlockId]) -> Coverage {
     // Bools hold unknown comparisons at the guard.
     let mut compare: IdVec<LocalId, Option<Compare>> = IdVec::from_elem(None, func.locals.len());
     let mut coverage = Coverage::default();
+    // Whether an array's length may have changed since the guard, which measured them: the
+    // accesses after that keep their checks.
+    let mut resized = false;
     for (position, &b) in blocks.iter().enumerate() {
         let block = &func.blocks[b];
         for (s, stmt) in block.stmts.iter().enumerate() {
+            resized |= func.resizes_at(&stmt.kind);
             if let Some((array, index)) = stmt.kind.checked_access() {
                 coverage.checks += 1;
                 if let Operand::Local(array) = array
+                    && !resized
                     && !assigned[*array]
                     && let Some(index) = operand(&|l| value.get(func, l), index)
                 {

@@ -40,6 +40,9 @@ pub fn optimize(program: &mut mir::Program) {
     verify::after_pass(program, "split");
     inline::inline_small_functions(program, &parts);
     verify::after_pass(program, "inline");
+    // The calls are those of the program from here on (versioning and guards copy them within
+    // a function): the passes that keep lengths across calls may trust the steady callees.
+    program.note_steady_callees();
     // Before the CFG simplification, whose tail duplication rotates a loop only when its header
     // holds little more than the test.
     run(program, [("hoist", hoist::hoist_header_arithmetic)]);

@@ -175,6 +175,7 @@ fn outline(func: &Function, slow: BlockId) -> (Function, Vec<LocalId>) {
         span: func.span,
         name_span: func.name_span,
         dead_code: Vec::new(),
+        steady_callees: Default::default(),
     };
     remove_unreachable_blocks(&mut part);
     (part, live)

@@ -46,8 +46,10 @@
 //! its object), and the unchecked copy uses that value (a copy that calls a function reads it
 //! again where the loop does: the same value, cheaper than keeping it across the call); an
 //! array read so is one the guard can measure, and a length read so is an invariant bound.
-//! Array lengths never change (docs/LANGUAGE.md), and a call cannot assign the caller's locals,
-//! so calls in the loop are no obstacle otherwise.
+//! A loop that may change an array's length (`push`, `pop`, `insert`, `remove`, or a call of a
+//! function that may: `Function::resizes_in`) is not versioned; in the others array lengths do
+//! not change, and a call cannot assign the caller's locals, so calls in the loop are no
+//! obstacle otherwise.
 //!
 //! Reads the loop's stores cannot change: in the copy, a covered read whose index depends on
 //! the induction variable, of an array that no store of the loop writes (the guard also tests
@@ -251,7 +253,8 @@ fn plan(
     profiling: &IdVec<LocalId, bool>,
     readers: &Readers,
 ) -> Option<Plan> {
-    if size(func, body.iter().copied(), profiling) > MAX_LOOP_SIZE {
+    // The guard measures lengths once, which a loop that may resize an array changes.
+    if size(func, body.iter().copied(), profiling) > MAX_LOOP_SIZE || func.resizes_in(body) {
         return None;
     }
     let scan = Scan::new(func, body, stores);
@@ -953,6 +956,7 @@ mod tests {
             crate::opt::simplify_cfg::simplify_cfg(func);
             crate::opt::dead_code::remove_dead_assignments(func);
         }
+        program.note_steady_callees();
         let f = program.functions.position(|f| f.name == "f").expect("f");
         let func = &program.functions[f];
         let loops = func.innermost_loops();
@@ -1227,6 +1231,33 @@ fn main() { println(f([1; 8], 2)); }
         crate::opt::optimize(&mut program);
         let text = crate::opt::testing::text(&program, source, "f");
         assert!(text.contains("unchecked _0[_3]"), "{text}");
+    }
+
+    #[test]
+    fn a_loop_that_may_resize_an_array_keeps_its_checks() {
+        // `push` in the loop, or a call of a function that pops: the length the guard would
+        // measure changes. A loop calling a function that only reads is versioned.
+        let mut checked = Vec::new();
+        for (body, g) in [
+            ("t += a[i]; push(a, t);", ""),
+            (
+                "t += a[i] + g(a);",
+                "fn g(a: [int]) -> int { return pop(a); }",
+            ),
+            (
+                "t += a[i] + g(a);",
+                "fn g(a: [int]) -> int { return a[0]; }",
+            ),
+        ] {
+            let source = format!(
+                "fn f(a: [int]) -> int {{ let t = 0; for i in 0..8 {{ {body} }} return t; }}
+                 {g}
+fn main() {{ println(f([1; 8])); }}
+"
+            );
+            checked.push(optimized_lines(&source, "unchecked").is_empty());
+        }
+        assert_eq!(checked, [true, true, false]);
     }
 
     /// The statements of `f` in `source` after `-O 2` that contain `what`, as text.

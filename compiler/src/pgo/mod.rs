@@ -47,6 +47,8 @@ pub fn optimize(
     line_of: &dyn Fn(Span) -> u32,
     notes: &mut Notes,
 ) -> Vec<String> {
+    // The unroller's guards trust the calls of functions that resize no array (`guard::cover`).
+    program.note_steady_callees();
     let init = program.init;
     let frequencies: Vec<Option<Frequencies>> = program
         .functions

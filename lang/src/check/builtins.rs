@@ -27,6 +27,8 @@ enum Signature {
     Assert,
     /// `get`, `set`, `has`, `delete`, `keys`: a map, then keys and values of its types.
     Map,
+    /// `push`, `pop`, `insert`, `remove`: an array, then positions and elements of its type.
+    Grow,
 }
 
 fn signature(builtin: Builtin) -> Signature {
@@ -46,6 +48,7 @@ fn signature(builtin: Builtin) -> Signature {
         | Builtin::MapHas
         | Builtin::MapDelete
         | Builtin::MapKeys => Signature::Map,
+        Builtin::Push | Builtin::Pop | Builtin::Insert | Builtin::Remove => Signature::Grow,
         Builtin::ToFloat => fixed(&[Int], Float),
         Builtin::ToInt => fixed(&[Float], Int),
         Builtin::Fixed => fixed(&[Float, Int], Str),
@@ -139,7 +142,8 @@ impl Checker<'_> {
                 let ExprKind::Builtin { args, .. } = len.kind else {
                     return None;
                 };
-                // A map's length changes, an array's never: the optimizer relies on the latter.
+                // A map's length changes at every `set`, an array's only at `push`, `pop`,
+                // `insert` and `remove` (`Builtin::resizes`), which the optimizer tracks.
                 let builtin = match args[0].ty {
                     Type::Map(..) => Builtin::MapLen,
                     _ => Builtin::Len,
@@ -151,6 +155,7 @@ impl Checker<'_> {
                 })
             }
             Signature::Map => self.map_call(builtin, callee, args, span),
+            Signature::Grow => self.grow_call(builtin, callee, args, span),
             Signature::ToStr => self.one_argument(
                 builtin,
                 callee,
@@ -277,6 +282,55 @@ impl Checker<'_> {
         })
     }
 
+    /// `push(a, v)`, `pop(a)`, `insert(a, i, v)`, `remove(a, i)`.
+    fn grow_call(
+        &mut self,
+        builtin: Builtin,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
+        let arity = match builtin {
+            Builtin::Insert => 3,
+            Builtin::Pop => 1,
+            _ => 2,
+        };
+        if !self.arity_ok(&callee.name, arity..=arity, args, span) {
+            return None;
+        }
+        let array = self.value(&args[0], None);
+        let element = match array.as_ref().map(|a| &a.ty) {
+            Some(Type::Array(element)) => (**element).clone(),
+            other => {
+                if let Some(found) = other {
+                    let found = found.clone();
+                    self.wrong_argument(callee, "an array", &found, args[0].span);
+                }
+                args[1..].iter().for_each(|arg| self.skim(arg));
+                return None;
+            }
+        };
+        let mut checked = vec![array];
+        for (i, arg) in args.iter().enumerate().skip(1) {
+            // The position comes before the element: `insert(a, i, v)`, `remove(a, i)`.
+            let is_position = matches!(builtin, Builtin::Insert | Builtin::Remove) && i == 1;
+            let ty = if is_position { &Type::Int } else { &element };
+            checked.push(self.expect(arg, ty));
+        }
+        let ty = match builtin {
+            Builtin::Pop | Builtin::Remove => element,
+            _ => Type::Void,
+        };
+        Some(Expr {
+            kind: ExprKind::Builtin {
+                builtin,
+                args: checked.into_iter().collect::<Option<_>>()?,
+            },
+            ty,
+            span,
+        })
+    }
+
     fn wrong_argument(&mut self, callee: &ast::Ident, wanted: &str, found: &Type, span: Span) {
         let found = self.type_name(found);
         self.error(
@@ -328,6 +382,14 @@ impl Builtin {
                         format!("fn {name}(m: map[K]V) -> [K]  (in insertion order)")
                     }
                     _ => format!("fn {name}(map[K]V) -> int"),
+                };
+            }
+            Signature::Grow => {
+                return match self {
+                    Builtin::Push => format!("fn {name}(a: [T], value: T)  (appends)"),
+                    Builtin::Pop => format!("fn {name}(a: [T]) -> T  (removes the last element)"),
+                    Builtin::Insert => format!("fn {name}(a: [T], i: int, value: T)"),
+                    _ => format!("fn {name}(a: [T], i: int) -> T  (removes element i)"),
                 };
             }
         };

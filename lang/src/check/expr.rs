@@ -670,7 +670,19 @@ impl Checker<'_> {
             Ast::Name(name) => name.as_str(),
             _ => "x",
         };
-        let rest = if args.is_empty() { "" } else { ", ..." };
+        // Arguments that are names or integers are shown as written (`push(a, 3)`).
+        let simple: Option<Vec<String>> = (args.iter())
+            .map(|arg| match &arg.kind {
+                Ast::Name(name) => Some(name.clone()),
+                Ast::Int(magnitude) => Some(magnitude.to_string()),
+                _ => None,
+            })
+            .collect();
+        let rest = match simple {
+            _ if args.is_empty() => String::new(),
+            Some(args) => format!(", {}", args.join(", ")),
+            None => ", ...".to_string(),
+        };
         let mut diagnostic = Diagnostic::new("PL has no methods", method.span);
         diagnostic = if is_function {
             diagnostic

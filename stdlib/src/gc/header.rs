@@ -26,6 +26,9 @@ pub enum Kind {
     Struct = 5,
     /// A map (`crate::map`): its slots `map::ARRAYS` are the arrays that hold its entries.
     Map = 6,
+    /// The elements of an array that grew (`push`, `insert`) past the room it was made with:
+    /// the array's data pointer points here, and the collector scans them through the array.
+    Buffer = 7,
 }
 
 const KIND_MASK: u64 = 0b111;
@@ -72,7 +75,7 @@ impl Header {
             4 => Kind::Refs,
             5 => Kind::Struct,
             6 => Kind::Map,
-            other => unreachable!("a heap header of kind {other}: memory is corrupt"),
+            _ => Kind::Buffer,
         }
     }
 

@@ -3,7 +3,7 @@
 //! memory for its length in the list at most, never stack.
 
 use super::header::{Header, Kind, MARK, header_word};
-use crate::value::{array_len, array_slot, struct_field};
+use crate::value::{array_data, array_is_inline, array_len, array_slot, struct_field};
 
 pub struct Marker<'a> {
     work: Vec<*const u8>,
@@ -32,13 +32,30 @@ impl<'a> Marker<'a> {
         if header.is_marked() {
             return;
         }
+        if header.kind() != Kind::Static {
+            *word |= MARK;
+        }
         match header.kind() {
-            Kind::Static | Kind::Str | Kind::Scalars => {}
+            // A buffer is reached through its array only, which scans its elements.
+            Kind::Static | Kind::Str | Kind::Buffer => {}
+            // SAFETY: `reference` is an array.
+            Kind::Scalars => unsafe { self.mark_buffer(reference) },
             Kind::Refs | Kind::Struct | Kind::Map => self.work.push(reference),
             Kind::Free => panic!("gc: a live reference to a freed object at {reference:p}"),
         }
-        if header.kind() != Kind::Static {
-            *word |= MARK;
+    }
+
+    /// Marks the buffer of the array at `array`, if its elements are not inline.
+    ///
+    /// # Safety
+    /// `array` must point to a heap array.
+    #[inline]
+    unsafe fn mark_buffer(&mut self, array: *const u8) {
+        // SAFETY: as the caller guarantees; a buffer is a heap object with a header.
+        unsafe {
+            if !array_is_inline(array) {
+                *header_word(array_data(array)) |= MARK;
+            }
         }
     }
 
@@ -49,6 +66,7 @@ impl<'a> Marker<'a> {
             unsafe {
                 let header = Header(*header_word(object));
                 if header.kind() == Kind::Refs {
+                    self.mark_buffer(object);
                     for i in 0..array_len(object) {
                         self.mark(array_slot(object, i) as *const u8);
                     }

@@ -196,18 +196,14 @@ mod tests {
             // Garbage in between.
             alloc(100, Header::new(Kind::Str), &[]).unwrap();
         }
-        let kept = alloc(8 + 3 * 8, Header::new(Kind::Refs), &[])
-            .unwrap()
-            .as_ptr();
-        // SAFETY: an array of three slots.
-        unsafe { kept.cast::<u64>().write(3) };
-        let element = alloc(8, Header::new(Kind::Scalars), &[kept])
+        let kept = crate::value::new_zeroed_array(3, 8, Header::new(Kind::Refs), &[]).unwrap();
+        let element = alloc(8, Header::new(Kind::Str), &[kept.cast_const()])
             .unwrap()
             .as_ptr();
         // SAFETY: as above.
-        unsafe { kept.cast::<u64>().add(2).write(element as u64) };
+        unsafe { crate::value::array_slot_mut(kept, 1).write(element as u64) };
         for _ in 0..100 {
-            alloc(8, Header::new(Kind::Scalars), &[kept]).unwrap();
+            alloc(8, Header::new(Kind::Str), &[kept.cast_const()]).unwrap();
         }
         // SAFETY: the survivors are intact.
         unsafe {
@@ -218,7 +214,38 @@ mod tests {
                 node = node.add(1).read() as *const u64;
             }
             assert!(node.is_null());
-            assert_eq!(header(element).kind(), Kind::Scalars);
+            assert_eq!(header(element).kind(), Kind::Str);
+        }
+        ROOTS.set(None);
+    }
+
+    /// An array of references that grew into a buffer keeps the strings pushed into it, each
+    /// kept alive while its push allocates, through collections at every allocation; `pop`
+    /// clears the slot it vacates.
+    #[test]
+    fn a_grown_array_keeps_what_was_pushed() {
+        let mut globals = vec![0u64; 1];
+        start_with_globals(&globals, vec![0], Vec::new(), 1);
+        let array = crate::value::new_zeroed_array(0, 8, Header::new(Kind::Refs), &[]).unwrap();
+        globals[0] = array as u64;
+        for i in 0..200 {
+            let s = crate::value::new_str(format!("s{i}").as_bytes()).unwrap();
+            // SAFETY: as generated code calls it, on an array of references.
+            unsafe { crate::arrays::pcc_array_push(array, s as i64, 8, 0) };
+        }
+        for _ in 0..100 {
+            alloc(64, Header::new(Kind::Str), &[]).unwrap();
+        }
+        // SAFETY: the array and its strings survived.
+        unsafe {
+            assert!(!crate::value::array_is_inline(array));
+            assert_eq!(header(crate::value::array_data(array)).kind(), Kind::Buffer);
+            for i in 0..200 {
+                let s = crate::value::array_slot(array, i) as *const u8;
+                assert_eq!(crate::value::str_bytes(s), format!("s{i}").as_bytes());
+            }
+            crate::arrays::pcc_array_pop(array, 8, 0);
+            assert_eq!(crate::value::array_slot(array, 199), 0);
         }
         ROOTS.set(None);
     }
