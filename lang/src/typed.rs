@@ -373,6 +373,17 @@ pub enum Builtin {
     MapHas,
     MapDelete,
     MapKeys,
+    Split,
+    Join,
+    Find,
+    Replace,
+    Trim,
+    StartsWith,
+    EndsWith,
+    ToUpper,
+    ToLower,
+    /// `sort(a)` of an `[int]`, `[float]` or `[str]`: the one built-in that writes elements.
+    Sort,
 }
 
 impl Builtin {
@@ -404,7 +415,16 @@ impl Builtin {
                 | MapGet
                 | MapHas
                 | MapDelete
+                | StartsWith
+                | EndsWith
+                | Sort
         )
+    }
+
+    /// Whether a call may store into the elements of an array argument (the optimizer's
+    /// read-only element loads must not move across it).
+    pub fn writes_elements(self) -> bool {
+        self == Builtin::Sort
     }
 
     /// The name programs call it by (`float` for [`Builtin::ToFloat`]).
@@ -463,4 +483,14 @@ pub const BUILTINS: &[(&str, Builtin)] = &[
     ("has", Builtin::MapHas),
     ("delete", Builtin::MapDelete),
     ("keys", Builtin::MapKeys),
+    ("split", Builtin::Split),
+    ("join", Builtin::Join),
+    ("find", Builtin::Find),
+    ("replace", Builtin::Replace),
+    ("trim", Builtin::Trim),
+    ("starts_with", Builtin::StartsWith),
+    ("ends_with", Builtin::EndsWith),
+    ("to_upper", Builtin::ToUpper),
+    ("to_lower", Builtin::ToLower),
+    ("sort", Builtin::Sort),
 ];

@@ -2,9 +2,12 @@
 //! (formatting, parsing, `fixed`, `substr`'s bounds, the input reader), so their results and
 //! errors are those of compiled code by construction.
 
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
 use pcc_stdlib::interp_support::{
-    RuntimeError, fixed, parse_float, parse_int, print_bytes, print_newline, put_float, put_shown,
-    substr_range,
+    RuntimeError, find, fixed, join, parse_float, parse_int, print_bytes, print_newline, put_float,
+    put_shown, replace, split, substr_range, trim,
 };
 
 use super::machine::{Machine, Stop};
@@ -109,6 +112,42 @@ impl Machine<'_> {
                     Err(error) => return Err(self.error(error, span)),
                 }
             }
+            Builtin::Split => match split(args[0].bytes(), args[1].bytes()) {
+                Ok(ranges) => {
+                    let s = args[0].bytes();
+                    Value::array(ranges.into_iter().map(|r| Value::str(&s[r])).collect())
+                }
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::Join => {
+                let Value::Array(parts) = &args[0] else {
+                    panic!("interpreter: join of {:?}", args[0]);
+                };
+                let parts = parts.borrow();
+                Value::str(&join(parts.iter().map(Value::bytes), args[1].bytes()))
+            }
+            Builtin::Find => match find(args[0].bytes(), args[1].bytes(), int(2)) {
+                Ok(at) => Value::Int(at),
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::Replace => match replace(args[0].bytes(), args[1].bytes(), args[2].bytes()) {
+                Ok(Cow::Borrowed(_)) => args[0].clone(),
+                Ok(Cow::Owned(text)) => Value::str(&text),
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::Trim => Value::str(&args[0].bytes()[trim(args[0].bytes())]),
+            Builtin::StartsWith => Value::Bool(args[0].bytes().starts_with(args[1].bytes())),
+            Builtin::EndsWith => Value::Bool(args[0].bytes().ends_with(args[1].bytes())),
+            Builtin::ToUpper => Value::str(&args[0].bytes().to_ascii_uppercase()),
+            Builtin::ToLower => Value::str(&args[0].bytes().to_ascii_lowercase()),
+            Builtin::Sort => {
+                let Value::Array(elements) = &args[0] else {
+                    panic!("interpreter: sort of {:?}", args[0]);
+                };
+                // Stable, as the runtime's `pcc_sort`.
+                elements.borrow_mut().sort_by(compare);
+                return Ok(None);
+            }
             Builtin::ParseInt => match parse_int(args[0].bytes()) {
                 Ok(v) => Value::Int(v),
                 Err(error) => return Err(self.error(error, span)),
@@ -155,5 +194,14 @@ impl Machine<'_> {
             Builtin::ClockNs => Value::Int(self.started.elapsed().as_nanos() as i64),
         };
         Ok(Some(value))
+    }
+}
+
+/// The order of `sort`: ints by value, floats in IEEE 754 totalOrder, strings by their bytes.
+fn compare(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+        (Value::Float(x), Value::Float(y)) => x.total_cmp(y),
+        _ => a.bytes().cmp(b.bytes()),
     }
 }

@@ -739,6 +739,12 @@ impl Function {
                         | Builtin::MapNew
                         | Builtin::MapSet
                         | Builtin::MapKeys
+                        | Builtin::Split
+                        | Builtin::Join
+                        | Builtin::Replace
+                        | Builtin::Trim
+                        | Builtin::ToUpper
+                        | Builtin::ToLower
                 ),
             },
             StatementKind::Assign(_, rvalue) => match rvalue {
