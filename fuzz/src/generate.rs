@@ -5,7 +5,8 @@
 //! `while` with `break`/`continue`, `if`/`else` chains, `&&`/`||` mixes, `match`, int arithmetic
 //! with wrap-around and shifts, floats, strings, arrays (indices in and, now and then, out of
 //! bounds), a struct and `null`, globals, named constants (in `match` arms too), maps with
-//! `int` and `str` keys, input, `exit()`, and printing of every type; and
+//! `int` and `str` keys, the string built-ins and `sort`, input, `exit()`, and printing of
+//! every type; and
 //! they are shaped so that the optimizer's patterns occur: loops over arrays with affine
 //! indices, loops that repeat one path for long runs, small leaf functions called from hot
 //! loops.
