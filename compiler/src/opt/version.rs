@@ -1264,6 +1264,9 @@ fn main() { f([1; 4], [1; 4], [0; 4], 3); }
             "fn f(a: [int], n: int) { for i in 1..n { a[i] = a[i - 1] + 1; } }",
             "fn f(a: [int], b: [int], n: int) { for i in 0..n { b[i] = a[i]; g(); } }\n\
              fn g() { if argc() > 9 { g(); } }",
+            // `sort` writes the elements of `a` between its read and the use of the value.
+            "fn f(a: [int], b: [int], n: int) { for i in 0..n { let v = a[i]; sort(a); \
+             b[i] = v; } }",
             "fn f(a: [int], n: int) -> int { let x = 0; for i in 0..n { x = a[i] * 2; } \
              a[0] = 5; return x; }",
         ] {
