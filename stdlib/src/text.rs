@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::errors::{RuntimeError, raise};
-use crate::gc::{Header, Kind, stack::entry_points};
+use crate::gc::{self, Header, Kind, stack::entry_points};
 use crate::value::{self, str_bytes};
 
 /// The first occurrence of `needle` in `hay` at or after byte `from` (`from <= hay.len()`).
@@ -31,16 +31,22 @@ fn find_at(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 }
 
 /// The byte ranges of `s` between the non-overlapping occurrences of the non-empty `pattern`,
-/// left to right: one more than the occurrences.
-fn pieces(s: &[u8], pattern: &[u8]) -> Vec<Range<usize>> {
+/// left to right: one more than the occurrences. Out of memory (a gigabyte of separators) is
+/// the runtime error, not an abort.
+fn pieces(s: &[u8], pattern: &[u8]) -> Result<Vec<Range<usize>>, RuntimeError> {
     let mut pieces = Vec::new();
     let mut start = 0;
-    while let Some(at) = find_at(s, pattern, start) {
+    loop {
+        pieces
+            .try_reserve(1)
+            .map_err(|_| RuntimeError::OutOfMemory)?;
+        let Some(at) = find_at(s, pattern, start) else {
+            pieces.push(start..s.len());
+            return Ok(pieces);
+        };
         pieces.push(start..at);
         start = at + pattern.len();
     }
-    pieces.push(start..s.len());
-    pieces
 }
 
 /// `split(s, sep)`: the byte ranges of the pieces of `s` between the occurrences of `sep`, like
@@ -49,19 +55,35 @@ pub fn split(s: &[u8], sep: &[u8]) -> Result<Vec<Range<usize>>, RuntimeError> {
     if sep.is_empty() {
         return Err(RuntimeError::SplitEmptySeparator);
     }
-    Ok(pieces(s, sep))
+    pieces(s, sep)
 }
 
-/// `join(parts, sep)`: the parts with `sep` between each two.
-pub fn join<'a>(parts: impl IntoIterator<Item = &'a [u8]>, sep: &[u8]) -> Vec<u8> {
+/// `join(parts, sep)`: the parts with `sep` between each two; out of memory when the result
+/// would be larger than a string can be (`gc::object_fits`) or cannot be allocated.
+pub fn join<'a, I>(parts: I, sep: &[u8]) -> Result<Vec<u8>, RuntimeError>
+where
+    I: IntoIterator<Item = &'a [u8]>,
+    I::IntoIter: Clone,
+{
+    let parts = parts.into_iter();
+    let mut len = 0usize;
+    for (i, part) in parts.clone().enumerate() {
+        let glue = if i > 0 { sep.len() } else { 0 };
+        len = (len.checked_add(glue))
+            .and_then(|len| len.checked_add(part.len()))
+            .ok_or(RuntimeError::OutOfMemory)?;
+    }
     let mut text = Vec::new();
-    for (i, part) in parts.into_iter().enumerate() {
+    if !gc::object_fits(len.saturating_add(value::HEADER)) || text.try_reserve_exact(len).is_err() {
+        return Err(RuntimeError::OutOfMemory);
+    }
+    for (i, part) in parts.enumerate() {
         if i > 0 {
             text.extend_from_slice(sep);
         }
         text.extend_from_slice(part);
     }
-    text
+    Ok(text)
 }
 
 /// `find(s, sub, from)`: the byte index of the first occurrence of `sub` at or after `from`, or
@@ -80,11 +102,11 @@ pub fn replace<'a>(s: &'a [u8], old: &[u8], new: &[u8]) -> Result<Cow<'a, [u8]>,
     if old.is_empty() {
         return Err(RuntimeError::ReplaceEmptyPattern);
     }
-    let pieces = pieces(s, old);
+    let pieces = pieces(s, old)?;
     if pieces.len() == 1 {
         return Ok(Cow::Borrowed(s));
     }
-    Ok(Cow::Owned(join(pieces.into_iter().map(|r| &s[r]), new)))
+    Ok(Cow::Owned(join(pieces.iter().map(|r| &s[r.clone()]), new)?))
 }
 
 /// `trim(s)`: the byte range of `s` without its leading and trailing ASCII whitespace (space,
@@ -152,7 +174,10 @@ unsafe extern "C" fn join_str(parts: *const u8, sep: *const u8, loc: i64) -> *co
         let part = |i| str_bytes(value::array_slot(parts, i) as *const u8);
         join((0..len).map(part), str_bytes(sep))
     };
-    value::new_str(&text).unwrap_or_else(|| out_of_memory(loc))
+    match text {
+        Ok(text) => value::new_str(&text).unwrap_or_else(|| out_of_memory(loc)),
+        Err(error) => raise(error, Some(loc)),
+    }
 }
 
 unsafe extern "C" fn replace_str(
@@ -283,8 +308,11 @@ mod tests {
         assert_eq!(trim(b" \t "), 3..3);
         assert_eq!(trim(b""), 0..0);
         let parts: [&[u8]; 3] = [b"a", b"", b"c"];
-        assert_eq!(join(parts, b", "), b"a, , c");
-        assert_eq!(join([], b","), b"");
+        assert_eq!(join(parts, b", ").unwrap(), b"a, , c");
+        assert_eq!(join([], b",").unwrap(), b"");
+        let huge = vec![0u8; 1 << 20];
+        let many = std::iter::repeat_n(&huge[..], 1 << 24);
+        assert_eq!(join(many, b","), Err(RuntimeError::OutOfMemory));
     }
 
     #[test]

@@ -1,13 +1,13 @@
 //! The builtins, with the runtime's own code wherever the runtime has a function for the job
-//! (formatting, parsing, `fixed`, `substr`'s bounds, the input reader), so their results and
-//! errors are those of compiled code by construction.
+//! (formatting, parsing, `fixed`, `substr`'s bounds, the text functions, the input reader), so
+//! their results and errors are those of compiled code by construction.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use pcc_stdlib::interp_support::{
-    RuntimeError, find, fixed, join, parse_float, parse_int, print_bytes, print_newline, put_float,
-    put_shown, replace, split, substr_range, trim,
+    RuntimeError, array_size, find, fixed, join, object_fits, parse_float, parse_int, print_bytes,
+    print_newline, put_float, put_shown, replace, split, substr_range, trim,
 };
 
 use super::machine::{Machine, Stop};
@@ -114,8 +114,15 @@ impl Machine<'_> {
             }
             Builtin::Split => match split(args[0].bytes(), args[1].bytes()) {
                 Ok(ranges) => {
+                    // The runtime's limits on the array (the pieces fit in the memory of `s`).
+                    let mut pieces = Vec::new();
+                    let fits = array_size(ranges.len(), 8).is_some_and(object_fits);
+                    if !fits || pieces.try_reserve_exact(ranges.len()).is_err() {
+                        return Err(self.error(RuntimeError::OutOfMemory, span));
+                    }
                     let s = args[0].bytes();
-                    Value::array(ranges.into_iter().map(|r| Value::str(&s[r])).collect())
+                    pieces.extend(ranges.into_iter().map(|r| Value::str(&s[r])));
+                    Value::array(pieces)
                 }
                 Err(error) => return Err(self.error(error, span)),
             },
@@ -123,8 +130,10 @@ impl Machine<'_> {
                 let Value::Array(parts) = &args[0] else {
                     panic!("interpreter: join of {:?}", args[0]);
                 };
-                let parts = parts.borrow();
-                Value::str(&join(parts.iter().map(Value::bytes), args[1].bytes()))
+                match join(parts.borrow().iter().map(Value::bytes), args[1].bytes()) {
+                    Ok(text) => Value::str(&text),
+                    Err(error) => return Err(self.error(error, span)),
+                }
             }
             Builtin::Find => match find(args[0].bytes(), args[1].bytes(), int(2)) {
                 Ok(at) => Value::Int(at),
