@@ -919,6 +919,52 @@ fn constants_maps_and_warnings() {
     shutdown(client);
 }
 
+/// The string built-ins and `sort`: hover shows their signatures, completion offers them.
+fn string_built_ins_and_sort() {
+    const SOURCE: &str = "fn main() {\n    let w = split(\"b a\", \" \");\n    sort(w);\n    println(join(w, \",\"), find(\"ab\", \"b\", 0));\n}\n";
+    let scratch = common::Scratch::new("lsp_text");
+    let file = scratch.path("t.pl");
+    std::fs::write(&file, SOURCE).unwrap();
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start();
+    initialize(&mut client, json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": SOURCE } }),
+    );
+    let diagnostics = client.diagnostics();
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let hover =
+        |client: &mut Client, needle, nth| hover_text(client, &uri, at(SOURCE, needle, nth, 1));
+    assert!(hover(&mut client, "split(", 0).contains("fn split(str, str) -> [str]"));
+    assert!(hover(&mut client, "join(", 0).contains("fn join([str], str) -> str"));
+    assert!(hover(&mut client, "find(", 0).contains("fn find(str, str, int) -> int"));
+    assert!(hover(&mut client, "sort(", 0).contains("fn sort(a: [T])"));
+    let completion = client.request(
+        "textDocument/completion",
+        position_params(&uri, at(SOURCE, "sort(w)", 0, 0)),
+    );
+    let items = completion.as_array().unwrap();
+    for name in [
+        "split",
+        "join",
+        "find",
+        "replace",
+        "trim",
+        "starts_with",
+        "ends_with",
+        "to_upper",
+        "to_lower",
+        "sort",
+    ] {
+        assert!(
+            items.iter().any(|i| i["label"] == name),
+            "{name} in {completion}"
+        );
+    }
+    shutdown(client);
+}
+
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     crate::plain_trials![
         an_editor_session,
@@ -929,6 +975,7 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         malformed_messages_are_answered_and_the_session_goes_on,
         a_burst_of_edits_is_checked_once_at_its_last_version,
         fields_after_a_dot_rename_and_highlight,
-        constants_maps_and_warnings
+        constants_maps_and_warnings,
+        string_built_ins_and_sort
     ]
 }

@@ -6,7 +6,8 @@
 //! with wrap-around and shifts, floats, strings, arrays (indices in and, now and then, out of
 //! bounds), a struct and `null`, globals, named constants (in `match` arms too), maps with
 //! `int` and `str` keys, arrays grown and shrunk (`push`, `pop`, `insert`, `remove`, in loops
-//! that read them, through aliases and parameters), input, `exit()`, and printing of every type; and
+//! that read them, through aliases and parameters), the string built-ins and `sort`, input,
+//! `exit()`, and printing of every type; and
 //! they are shaped so that the optimizer's patterns occur: loops over arrays with affine
 //! indices, loops that repeat one path for long runs, small leaf functions called from hot
 //! loops.
@@ -158,7 +159,7 @@ impl Gen {
             Ty::Int => self.int_expr(scope, d),
             Ty::Float => self.float_expr(scope, d),
             Ty::Bool => self.bool_expr(scope, d),
-            Ty::Str => match self.below(8) {
+            Ty::Str => match self.below(13) {
                 // Concatenation with a literal, so strings grow linearly, not exponentially.
                 0..3 => Expr::node(
                     &["(", " + ", ")"],
@@ -177,6 +178,31 @@ impl Gen {
                     Expr::node(&["substr(", ", 0, len(", ") / 2)"], vec![s.clone(), s])
                 }
                 6 => Expr::node(&["", ".s"], vec![self.struct_ref(scope)]),
+                7 => {
+                    let f = self.pick(&["trim(", "to_upper(", "to_lower("]);
+                    Expr::node(&[f, ")"], vec![self.expr(scope, Ty::Str, d)])
+                }
+                8 => {
+                    // Patterns that occur in the literals; rarely the empty one, an error.
+                    let old = self.text_pattern();
+                    let new = self.pick(&["\"\"", "\"-\"", "\"<>\"", "\"yy\""]);
+                    let close = format!(", {old}, {new})");
+                    Expr::node(&["replace(", &close], vec![self.expr(scope, Ty::Str, d)])
+                }
+                9 => {
+                    let (sep, glue) = (self.text_pattern(), self.text_pattern());
+                    let close = format!(", {sep}), {glue})");
+                    Expr::node(&["join(split(", &close], vec![self.expr(scope, Ty::Str, d)])
+                }
+                10 => {
+                    let sep = self.text_pattern();
+                    let pieces = Expr::node(
+                        &["split(", &format!(", {sep})")],
+                        vec![self.expr(scope, Ty::Str, d)],
+                    );
+                    let i = self.index(scope, &pieces, d);
+                    Expr::node(&["", "[", "]"], vec![pieces, i])
+                }
                 _ => self.call(scope, Ty::Str, d),
             },
             Ty::Ints | Ty::Floats | Ty::Bools => {
@@ -325,6 +351,21 @@ impl Gen {
             }
             19 => Expr::leaf(self.pick(&["argc()", "parse_int(arg(0))", "len(arg(1))"])),
             20 => Expr::leaf(self.pick(&self.consts.clone())),
+            21 => {
+                // A start in bounds, or rarely anywhere (an error when out of them).
+                let s = self.array_var_or_expr(scope, Ty::Str, d);
+                let sub = self.text_pattern();
+                let from = self.expr(scope, Ty::Int, d);
+                if self.chance(2) {
+                    Expr::node(&["find(", &format!(", {sub}, "), ")"], vec![s, from])
+                } else {
+                    let close = format!(", {sub}, (",);
+                    Expr::node(
+                        &["find(", &close, " & 1023) % (len(", ") + 1))"],
+                        vec![s.clone(), from, s],
+                    )
+                }
+            }
             _ => self.call(scope, Ty::Int, d),
         }
     }
@@ -359,7 +400,7 @@ impl Gen {
     }
 
     fn bool_expr(&mut self, scope: &Scope, d: u32) -> Expr {
-        match self.below(12) {
+        match self.below(13) {
             0..4 => {
                 let ty = self.pick(&[Ty::Int, Ty::Int, Ty::Float, Ty::Str]);
                 let op = self.pick(&[" == ", " != ", " < ", " <= ", " > ", " >= "]);
@@ -386,8 +427,22 @@ impl Gen {
                 let i = self.index(scope, &a, d);
                 Expr::node(&["", "[", "]"], vec![a, i])
             }
+            11 => {
+                let f = self.pick(&["starts_with(", "ends_with("]);
+                let close = format!(", {})", self.text_pattern());
+                Expr::node(&[f, &close], vec![self.expr(scope, Ty::Str, d)])
+            }
             _ => Expr::leaf("eof()"),
         }
+    }
+
+    /// A string to split at, find or replace: pieces of the string literals, and rarely the
+    /// empty string (which `split` and `replace` reject).
+    fn text_pattern(&mut self) -> &'static str {
+        if self.chance(1) {
+            return "\"\"";
+        }
+        self.pick(&["\" \"", "\"a\"", "\"b\"", "\"ab\"", "\"P\"", "\"#\""])
     }
 
     /// A call to an earlier function returning `ret`, or an expression of that type.
@@ -684,6 +739,7 @@ impl Gen {
             }
             80..84 => self.map_block(scope),
             84..88 => self.grow_block(scope),
+            88..90 => self.sort_block(scope),
             _ => {
                 // Printing of every type.
                 let n = 1 + self.below(3);
@@ -810,6 +866,33 @@ impl Gen {
         )]
     }
 
+    /// A sorted array, printed: of ints or floats (a variable, sorted where it is, or a new
+    /// array), or of strings (split from one).
+    fn sort_block(&mut self, scope: &Scope) -> Vec<Stmt> {
+        let a = self.fresh("sorted");
+        let array = match self.below(3) {
+            0 => self.array_var_or_expr(scope, Ty::Ints, 1),
+            1 => self.array_var_or_expr(scope, Ty::Floats, 1),
+            _ => {
+                let sep = self.text_pattern();
+                let close = format!(" + \"b a\" + \"P ab\", {sep})");
+                Expr::node(&["split(", &close], vec![self.expr(scope, Ty::Str, 1)])
+            }
+        };
+        let stmts = vec![
+            Stmt::simple(Expr::node(&[&format!("let {a} = "), ";"], vec![array])),
+            Stmt::simple(Expr::leaf(format!("sort({a});"))),
+            Stmt::simple(Expr::leaf(format!("println({a});"))),
+        ];
+        vec![Stmt::nested(
+            Expr::leaf("{"),
+            vec![Body {
+                stmts,
+                close: "}".into(),
+            }],
+        )]
+    }
+
     /// A loop over an array's indices with affine indices (what bounds-check elimination and
     /// the unroller's guards reason about), and a rare branch: long runs of one path.
     fn array_loop(&mut self, scope: &mut Scope) -> Vec<Stmt> {
@@ -884,6 +967,15 @@ impl Gen {
             body.push(Stmt::simple(Expr::leaf(format!(
                 "s += {}({a}[{i}]);",
                 leaf.name
+            ))));
+        }
+        if self.chance(10) {
+            // A read of `a` whose value is used after a `sort` of `a`: the read must stay
+            // before it, readonly or not.
+            let v = self.fresh("v");
+            body.push(Stmt::simple(Expr::leaf(format!(
+                "let {v} = {a}[{i}]; if {i} % {} == 0 {{ sort({a}); }} s += {v} * {k};",
+                1 + self.below(8)
             ))));
         }
         if self.chance(30) {

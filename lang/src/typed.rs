@@ -381,6 +381,17 @@ pub enum Builtin {
     Insert,
     /// `remove(a, i)`: removes and returns element `i`, the rest moved left.
     Remove,
+    Split,
+    Join,
+    Find,
+    Replace,
+    Trim,
+    StartsWith,
+    EndsWith,
+    ToUpper,
+    ToLower,
+    /// `sort(a)` of an `[int]`, `[float]` or `[str]`: the one built-in that writes elements.
+    Sort,
 }
 
 impl Builtin {
@@ -412,6 +423,9 @@ impl Builtin {
                 | MapGet
                 | MapHas
                 | MapDelete
+                | StartsWith
+                | EndsWith
+                | Sort
         )
     }
 
@@ -421,6 +435,12 @@ impl Builtin {
     pub fn resizes(self) -> bool {
         use Builtin::*;
         matches!(self, Push | Pop | Insert | Remove)
+    }
+
+    /// Whether a call may store into the elements of an array argument (the optimizer's
+    /// read-only element loads must not move across it).
+    pub fn writes_elements(self) -> bool {
+        self == Builtin::Sort
     }
 
     /// The name programs call it by (`float` for [`Builtin::ToFloat`]).
@@ -483,4 +503,14 @@ pub const BUILTINS: &[(&str, Builtin)] = &[
     ("pop", Builtin::Pop),
     ("insert", Builtin::Insert),
     ("remove", Builtin::Remove),
+    ("split", Builtin::Split),
+    ("join", Builtin::Join),
+    ("find", Builtin::Find),
+    ("replace", Builtin::Replace),
+    ("trim", Builtin::Trim),
+    ("starts_with", Builtin::StartsWith),
+    ("ends_with", Builtin::EndsWith),
+    ("to_upper", Builtin::ToUpper),
+    ("to_lower", Builtin::ToLower),
+    ("sort", Builtin::Sort),
 ];

@@ -56,6 +56,12 @@ pub enum RuntimeError {
     ReadIntInvalid(String),
     #[error("fixed(f, {0}): digits must be non-negative")]
     NegativeFixedDigits(i64),
+    #[error("split: empty separator")]
+    SplitEmptySeparator,
+    #[error("find(s, sub, {from}): start out of bounds for string of length {len}")]
+    FindOutOfBounds { from: i64, len: usize },
+    #[error("replace: empty string to replace")]
+    ReplaceEmptyPattern,
     /// Not a PL error but the runtime's: stdout could not be written (e.g. a closed pipe).
     #[error("cannot write to stdout: {0}")]
     StdoutFailed(String),

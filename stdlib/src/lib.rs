@@ -30,8 +30,10 @@ mod output;
 mod profile;
 mod program;
 mod runs;
+mod sort;
 pub mod stream;
 mod strings;
+mod text;
 pub mod trace;
 mod value;
 mod wpp;
@@ -43,6 +45,7 @@ pub use program::{
     FieldInfo, FrameMaps, GcInfo, Location, ProgramInfo, STACK_SAFETY_MARGIN, STACK_SIZE,
     StructInfo, TypeInfo, pcc_stack_limit, register_exit_hook, run_program,
 };
+pub use sort::{SORT_FLOATS, SORT_INTS, SORT_STRS};
 pub use trace::install_block_trace;
 pub use value::{ARRAY_CAP, ARRAY_DATA, ARRAY_HEADER, BOOL_SIZE};
 
@@ -62,6 +65,7 @@ pub mod interp_support {
     pub use crate::output::{flush, print_bytes, print_newline};
     pub use crate::profile::write_profile_file;
     pub use crate::strings::{fixed, parse_float, parse_int, substr_range};
+    pub use crate::text::{find, join, replace, split, trim};
     pub use crate::value::HEADER;
     pub use crate::value::{BOOL_SIZE, array_size};
 }
@@ -89,6 +93,16 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         strings::pcc_substr,
         strings::pcc_parse_int,
         strings::pcc_parse_float,
+        text::pcc_split,
+        text::pcc_join,
+        text::pcc_find,
+        text::pcc_replace,
+        text::pcc_trim,
+        text::pcc_starts_with,
+        text::pcc_ends_with,
+        text::pcc_to_upper,
+        text::pcc_to_lower,
+        sort::pcc_sort,
         arrays::pcc_array_new,
         arrays::pcc_bool_array_new,
         arrays::pcc_struct_new,
@@ -174,6 +188,16 @@ mod tests {
             "pcc_substr",
             "pcc_parse_int",
             "pcc_parse_float",
+            "pcc_split",
+            "pcc_join",
+            "pcc_find",
+            "pcc_replace",
+            "pcc_trim",
+            "pcc_starts_with",
+            "pcc_ends_with",
+            "pcc_to_upper",
+            "pcc_to_lower",
+            "pcc_sort",
             "pcc_array_new",
             "pcc_bool_array_new",
             "pcc_struct_new",

@@ -220,21 +220,9 @@ unsafe extern "C" fn substr(s: *const u8, start: i64, n: i64, loc: i64) -> *cons
     let len = unsafe { str_bytes(s) }.len();
     match substr_range(len, start, n) {
         Ok(range) if range.len() == len => s,
-        Ok(range) => {
-            let part = value::new_str_of(
-                range.len(),
-                range.len(),
-                gc::Header::new(gc::Kind::Str),
-                &[s],
-            )
-            .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc)));
-            // SAFETY: `s` was kept alive; `part` has room for the range.
-            unsafe {
-                let bytes = &str_bytes(s)[range];
-                std::ptr::copy_nonoverlapping(bytes.as_ptr(), part.add(value::HEADER), bytes.len());
-            }
-            part
-        }
+        // SAFETY: `s` is a PL string with the range, kept while the part is allocated.
+        Ok(range) => unsafe { value::new_str_part(s, range, &[s]) }
+            .unwrap_or_else(|| raise(RuntimeError::OutOfMemory, Some(loc))),
         Err(error) => raise(error, Some(loc)),
     }
 }

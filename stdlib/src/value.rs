@@ -130,6 +130,16 @@ pub unsafe fn array_slot_mut(a: *const u8, i: usize) -> *mut u64 {
     unsafe { array_data(a).cast::<u64>().add(i) }
 }
 
+/// All slots of the array at `a`, to write (a split's pieces) or permute (`sort`).
+///
+/// # Safety
+/// `a` must point to a PL array of slots (not `[bool]`) that stays alive while the slice is
+/// used, and no other reference to its slots may be used meanwhile.
+pub unsafe fn array_slots_mut<'a>(a: *const u8) -> &'a mut [u64] {
+    // SAFETY: the array's `len` slots are at its data pointer.
+    unsafe { std::slice::from_raw_parts_mut(array_data(a).cast::<u64>(), array_len(a)) }
+}
+
 /// The bytes a `[bool]` array gives each element: half a slot. Less than a slot, so that a
 /// sieve's flags stay in the L1 cache; not the single byte of C's `bool`, because this machine's
 /// CPU (AMD EPYC) hands a 4- or 8-byte store to a following load of the same address at once,
@@ -164,6 +174,28 @@ pub fn new_str(bytes: &[u8]) -> Option<*const u8> {
     // SAFETY: the string has room for the bytes.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr.add(HEADER), bytes.len()) };
     Some(ptr)
+}
+
+/// A new PL string holding bytes `range` of string `s`; `None` when out of memory. A collection
+/// may run first: `keep` are the references the caller holds and still reads, `s` among them.
+///
+/// # Safety
+/// `s` must point to a PL string with at least `range.end` bytes.
+pub unsafe fn new_str_part(
+    s: *const u8,
+    range: std::ops::Range<usize>,
+    keep: &[*const u8],
+) -> Option<*const u8> {
+    if range.is_empty() {
+        return Some(empty_str());
+    }
+    let part = new_str_of(range.len(), range.len(), Header::new(Kind::Str), keep)?;
+    // SAFETY: `s` was kept alive and has the range; `part` has room for it.
+    unsafe {
+        let bytes = &str_bytes(s)[range];
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), part.add(HEADER), bytes.len());
+    }
+    Some(part)
 }
 
 /// A new PL string holding string `a` followed by string `b`; `None` when out of memory.

@@ -5,7 +5,10 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind, Value, types,
 };
-use pcc_stdlib::{PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg};
+use pcc_stdlib::{
+    PRINT_BOOL, PRINT_FLOAT, PRINT_INT, PRINT_STR, PRINT_VALUE, PrintArg, SORT_FLOATS, SORT_INTS,
+    SORT_STRS,
+};
 
 use super::function::FunctionTranslator;
 use super::layout::{
@@ -118,6 +121,20 @@ impl FunctionTranslator<'_, '_> {
                     .map(|_| None);
             }
             Builtin::MapKeys => self.call_located(&runtime::MAP_KEYS, values)?,
+            Builtin::Sort => {
+                let kind = match ty {
+                    Some(Type::Array(elem)) => match *elem {
+                        Type::Int => SORT_INTS,
+                        Type::Float => SORT_FLOATS,
+                        // The checker lets only `[str]` through besides.
+                        _ => SORT_STRS,
+                    },
+                    _ => return Err(CodegenError::internal("sort of a value that is no array")),
+                };
+                let kind = self.iconst(kind);
+                self.call_runtime_opt(&runtime::SORT, &[arg(0)?, kind])?;
+                return Ok(None);
+            }
             Builtin::Sqrt => self.builder.ins().sqrt(arg(0)?),
             Builtin::Floor => self.builder.ins().floor(arg(0)?),
             Builtin::Ceil => self.builder.ins().ceil(arg(0)?),
@@ -270,6 +287,15 @@ fn runtime_function(builtin: Builtin) -> Result<&'static RuntimeFn> {
         Builtin::Eof => &runtime::EOF,
         Builtin::ReadInt => &runtime::READ_INT,
         Builtin::ClockNs => &runtime::CLOCK_NS,
+        Builtin::Split => &runtime::SPLIT,
+        Builtin::Join => &runtime::JOIN,
+        Builtin::Find => &runtime::FIND,
+        Builtin::Replace => &runtime::REPLACE,
+        Builtin::Trim => &runtime::TRIM,
+        Builtin::StartsWith => &runtime::STARTS_WITH,
+        Builtin::EndsWith => &runtime::ENDS_WITH,
+        Builtin::ToUpper => &runtime::TO_UPPER,
+        Builtin::ToLower => &runtime::TO_LOWER,
         other => {
             return Err(CodegenError::internal(format!(
                 "builtin {other:?} is not a runtime call"

@@ -124,6 +124,16 @@ runtime_functions! {
     SUBSTR = "pcc_substr"(P, I, I, I) -> P;
     PARSE_INT = "pcc_parse_int"(P, I) -> I;
     PARSE_FLOAT = "pcc_parse_float"(P, I) -> F;
+    SPLIT = "pcc_split"(P, P, I) -> P;
+    JOIN = "pcc_join"(P, P, I) -> P;
+    FIND = "pcc_find"(P, P, I, I) -> I;
+    REPLACE = "pcc_replace"(P, P, P, I) -> P;
+    TRIM = "pcc_trim"(P, I) -> P;
+    STARTS_WITH = "pcc_starts_with"(P, P) -> B;
+    ENDS_WITH = "pcc_ends_with"(P, P) -> B;
+    TO_UPPER = "pcc_to_upper"(P, I) -> P;
+    TO_LOWER = "pcc_to_lower"(P, I) -> P;
+    SORT = "pcc_sort"(P, I);
     ARRAY_NEW = "pcc_array_new"(I, I, B, I) -> P;
     BOOL_ARRAY_NEW = "pcc_bool_array_new"(I, I, I) -> P;
     STRUCT_NEW = "pcc_struct_new"(I, I, I) -> P;

@@ -1,10 +1,13 @@
 //! The builtins, with the runtime's own code wherever the runtime has a function for the job
-//! (formatting, parsing, `fixed`, `substr`'s bounds, the input reader), so their results and
-//! errors are those of compiled code by construction.
+//! (formatting, parsing, `fixed`, `substr`'s bounds, the text functions, the input reader), so
+//! their results and errors are those of compiled code by construction.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
 
 use pcc_stdlib::interp_support::{
-    BOOL_SIZE, RuntimeError, array_size, fixed, object_fits, parse_float, parse_int, print_bytes,
-    print_newline, put_float, put_shown, substr_range,
+    BOOL_SIZE, RuntimeError, array_size, find, fixed, join, object_fits, parse_float, parse_int,
+    print_bytes, print_newline, put_float, put_shown, replace, split, substr_range, trim,
 };
 
 use super::machine::{Machine, Stop};
@@ -158,6 +161,51 @@ impl Machine<'_> {
                     Err(error) => return Err(self.error(error, span)),
                 }
             }
+            Builtin::Split => match split(args[0].bytes(), args[1].bytes()) {
+                Ok(ranges) => {
+                    // The runtime's limits on the array (the pieces fit in the memory of `s`).
+                    let mut pieces = Vec::new();
+                    let fits = array_size(ranges.len(), 8).is_some_and(object_fits);
+                    if !fits || pieces.try_reserve_exact(ranges.len()).is_err() {
+                        return Err(self.error(RuntimeError::OutOfMemory, span));
+                    }
+                    let s = args[0].bytes();
+                    pieces.extend(ranges.into_iter().map(|r| Value::str(&s[r])));
+                    Value::array(pieces)
+                }
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::Join => {
+                let Value::Array(parts) = &args[0] else {
+                    panic!("interpreter: join of {:?}", args[0]);
+                };
+                match join(parts.borrow().iter().map(Value::bytes), args[1].bytes()) {
+                    Ok(text) => Value::str(&text),
+                    Err(error) => return Err(self.error(error, span)),
+                }
+            }
+            Builtin::Find => match find(args[0].bytes(), args[1].bytes(), int(2)) {
+                Ok(at) => Value::Int(at),
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::Replace => match replace(args[0].bytes(), args[1].bytes(), args[2].bytes()) {
+                Ok(Cow::Borrowed(_)) => args[0].clone(),
+                Ok(Cow::Owned(text)) => Value::str(&text),
+                Err(error) => return Err(self.error(error, span)),
+            },
+            Builtin::Trim => Value::str(&args[0].bytes()[trim(args[0].bytes())]),
+            Builtin::StartsWith => Value::Bool(args[0].bytes().starts_with(args[1].bytes())),
+            Builtin::EndsWith => Value::Bool(args[0].bytes().ends_with(args[1].bytes())),
+            Builtin::ToUpper => Value::str(&args[0].bytes().to_ascii_uppercase()),
+            Builtin::ToLower => Value::str(&args[0].bytes().to_ascii_lowercase()),
+            Builtin::Sort => {
+                let Value::Array(elements) = &args[0] else {
+                    panic!("interpreter: sort of {:?}", args[0]);
+                };
+                // Stable, as the runtime's `pcc_sort`.
+                elements.borrow_mut().sort_by(compare);
+                return Ok(None);
+            }
             Builtin::ParseInt => match parse_int(args[0].bytes()) {
                 Ok(v) => Value::Int(v),
                 Err(error) => return Err(self.error(error, span)),
@@ -204,5 +252,14 @@ impl Machine<'_> {
             Builtin::ClockNs => Value::Int(self.started.elapsed().as_nanos() as i64),
         };
         Ok(Some(value))
+    }
+}
+
+/// The order of `sort`: ints by value, floats in IEEE 754 totalOrder, strings by their bytes.
+fn compare(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+        (Value::Float(x), Value::Float(y)) => x.total_cmp(y),
+        _ => a.bytes().cmp(b.bytes()),
     }
 }

@@ -475,7 +475,7 @@ fn reads_only(builtin: Builtin) -> bool {
     use Builtin::*;
     matches!(
         builtin,
-        Print | Println | Len | ParseInt | ParseFloat | Assert
+        Print | Println | Len | ParseInt | ParseFloat | Assert | Find | StartsWith | EndsWith
     )
 }
 

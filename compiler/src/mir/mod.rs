@@ -783,6 +783,12 @@ impl Function {
                         | Builtin::MapKeys
                         | Builtin::Push
                         | Builtin::Insert
+                        | Builtin::Split
+                        | Builtin::Join
+                        | Builtin::Replace
+                        | Builtin::Trim
+                        | Builtin::ToUpper
+                        | Builtin::ToLower
                 ),
             },
             StatementKind::Assign(_, rvalue) => match rvalue {

@@ -54,8 +54,8 @@
 //! Reads the loop's stores cannot change: in the copy, a covered read whose index depends on
 //! the induction variable, of an array that no store of the loop writes (the guard also tests
 //! that each array of the same type the loop stores into is another one), in a loop that calls
-//! no function, and whose value is used only in the loop, is marked `readonly` (see
-//! `Plan::mark_readonly` for why Cranelift may then move it). Cranelift computes such a read
+//! no function (nor `sort`, which writes elements), and whose value is used only in the loop,
+//! is marked `readonly` (see `Plan::mark_readonly` for why Cranelift may then move it). Cranelift computes such a read
 //! with the arithmetic that uses it, where it can fold into an add, instead of all reads first
 //! (a 3×3 blur kept nine values live at once and spilled the loop's own).
 
@@ -180,7 +180,8 @@ struct Plan {
     /// that the loop's stores do not write the arrays those reads read.
     readonly: Vec<(usize, usize)>,
     distinct: BTreeSet<(LocalId, LocalId)>,
-    /// Whether the loop calls a function (or brackets an inlined one's activation region).
+    /// Whether the loop calls a function (or brackets an inlined one's activation region) or
+    /// `sort`.
     calls: bool,
     /// Quantities the guard tests to be within ±`HALF` (each a required one less a constant
     /// up to `HALF`), with the values the locals have at the guard.
@@ -265,14 +266,17 @@ fn plan(
         covered: Vec::new(),
         readonly: Vec::new(),
         distinct: BTreeSet::new(),
-        calls: (body.iter().flat_map(|&b| &func.blocks[b].stmts)).any(|stmt| {
-            matches!(
-                stmt.kind,
-                StatementKind::Call {
-                    callee: Callee::Function(_),
-                    ..
-                }
-            )
+        // `sort` counts as a call: it writes the elements of the array it is given.
+        calls: (body.iter().flat_map(|&b| &func.blocks[b].stmts)).any(|stmt| match stmt.kind {
+            StatementKind::Call {
+                callee: Callee::Function(_),
+                ..
+            } => true,
+            StatementKind::Call {
+                callee: Callee::Builtin(b),
+                ..
+            } => b.writes_elements(),
+            _ => false,
         }),
         bounded: BTreeSet::new(),
         non_negative: BTreeMap::new(),
@@ -1291,6 +1295,9 @@ fn main() { f([1; 4], [1; 4], [0; 4], 3); }
             "fn f(a: [int], n: int) { for i in 1..n { a[i] = a[i - 1] + 1; } }",
             "fn f(a: [int], b: [int], n: int) { for i in 0..n { b[i] = a[i]; g(); } }\n\
              fn g() { if argc() > 9 { g(); } }",
+            // `sort` writes the elements of `a` between its read and the use of the value.
+            "fn f(a: [int], b: [int], n: int) { for i in 0..n { let v = a[i]; sort(a); \
+             b[i] = v; } }",
             "fn f(a: [int], n: int) -> int { let x = 0; for i in 0..n { x = a[i] * 2; } \
              a[0] = 5; return x; }",
         ] {

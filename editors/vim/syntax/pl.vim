@@ -12,7 +12,7 @@ syn keyword plBoolean true false
 syn keyword plNull null
 syn keyword plType int float bool str map
 " Built-ins only where they are called (`int` and `str` are types too).
-syn match plBuiltin "\<\(print\|println\|len\|float\|int\|str\|fixed\|chr\|substr\|parse_int\|parse_float\|abs\|min\|max\|sqrt\|sin\|cos\|tan\|atan\|exp\|log\|floor\|ceil\|pow\|atan2\|argc\|arg\|read_line\|eof\|read_int\|assert\|exit\|clock_ns\|get\|set\|has\|delete\|keys\|push\|pop\|insert\|remove\)\>\ze\s*("
+syn match plBuiltin "\<\(print\|println\|len\|float\|int\|str\|fixed\|chr\|substr\|parse_int\|parse_float\|abs\|min\|max\|sqrt\|sin\|cos\|tan\|atan\|exp\|log\|floor\|ceil\|pow\|atan2\|argc\|arg\|read_line\|eof\|read_int\|assert\|exit\|clock_ns\|get\|set\|has\|delete\|keys\|push\|pop\|insert\|remove\|split\|join\|find\|replace\|trim\|starts_with\|ends_with\|to_upper\|to_lower\|sort\)\>\ze\s*("
 syn match plFunction "\(\<fn\s\+\)\@<=\h\w*"
 syn match plStruct "\(\<struct\s\+\)\@<=\h\w*"
 syn match plNumber "\<0[xX]\x[0-9A-Fa-f_]*\>"

@@ -29,6 +29,8 @@ enum Signature {
     Map,
     /// `push`, `pop`, `insert`, `remove`: an array, then positions and elements of its type.
     Grow,
+    /// `sort`: an array of `int`, `float` or `str`.
+    Sort,
 }
 
 fn signature(builtin: Builtin) -> Signature {
@@ -72,6 +74,13 @@ fn signature(builtin: Builtin) -> Signature {
         Builtin::Eof => fixed(&[], Bool),
         Builtin::ReadInt => fixed(&[], Int),
         Builtin::Exit => fixed(&[Int], Void),
+        Builtin::Split => Signature::Fixed(vec![Str, Str], Type::Array(Box::new(Str))),
+        Builtin::Join => Signature::Fixed(vec![Type::Array(Box::new(Str)), Str], Str),
+        Builtin::Find => fixed(&[Str, Str, Int], Int),
+        Builtin::Replace => fixed(&[Str, Str, Str], Str),
+        Builtin::Trim | Builtin::ToUpper | Builtin::ToLower => fixed(&[Str], Str),
+        Builtin::StartsWith | Builtin::EndsWith => fixed(&[Str, Str], Bool),
+        Builtin::Sort => Signature::Sort,
     }
 }
 
@@ -156,6 +165,19 @@ impl Checker<'_> {
             }
             Signature::Map => self.map_call(builtin, callee, args, span),
             Signature::Grow => self.grow_call(builtin, callee, args, span),
+            Signature::Sort => self.one_argument(
+                builtin,
+                callee,
+                args,
+                span,
+                "`[int]`, `[float]` or `[str]`",
+                |ty| match ty {
+                    Type::Array(elem) if matches!(**elem, Type::Int | Type::Float | Type::Str) => {
+                        Some(Type::Void)
+                    }
+                    _ => None,
+                },
+            ),
             Signature::ToStr => self.one_argument(
                 builtin,
                 callee,
@@ -352,17 +374,23 @@ impl Builtin {
     /// How an editor shows it: `fn substr(str, int, int) -> str`.
     pub fn signature(self) -> String {
         let name = self.name();
-        let type_name = |ty: &Type| match ty {
-            Type::Int => "int",
-            Type::Float => "float",
-            Type::Bool => "bool",
-            Type::Str => "str",
-            _ => "?",
-        };
+        fn type_name(ty: &Type) -> String {
+            match ty {
+                Type::Int => "int".into(),
+                Type::Float => "float".into(),
+                Type::Bool => "bool".into(),
+                Type::Str => "str".into(),
+                Type::Array(elem) => format!("[{}]", type_name(elem)),
+                _ => "?".into(),
+            }
+        }
         let (params, ret) = match signature(self) {
             Signature::Fixed(params, ret) => {
-                let params: Vec<&str> = params.iter().map(type_name).collect();
+                let params: Vec<String> = params.iter().map(type_name).collect();
                 (params.join(", "), ret)
+            }
+            Signature::Sort => {
+                return format!("fn {name}(a: [T])  (T is int, float or str; in place, ascending)");
             }
             Signature::Print => ("any...".into(), Type::Void),
             Signature::Len => ("[T], map[K]V or str".into(), Type::Int),

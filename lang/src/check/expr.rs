@@ -10,6 +10,29 @@ use crate::diagnostics::Diagnostic;
 use crate::span::Span;
 use crate::typed::{BUILTINS, BinOp, Builtin, Expr, ExprKind, StructId, Type, UnOp};
 
+/// Method names of other languages (Python, JavaScript, Rust) and the PL built-in that does
+/// their job, for the message of `x.f(...)`.
+const METHOD_HABITS: &[(&str, &str)] = &[
+    ("length", "len"),
+    ("size", "len"),
+    ("strip", "trim"),
+    ("upper", "to_upper"),
+    ("toUpperCase", "to_upper"),
+    ("to_uppercase", "to_upper"),
+    ("to_ascii_uppercase", "to_upper"),
+    ("lower", "to_lower"),
+    ("toLowerCase", "to_lower"),
+    ("to_lowercase", "to_lower"),
+    ("to_ascii_lowercase", "to_lower"),
+    ("startswith", "starts_with"),
+    ("startsWith", "starts_with"),
+    ("endswith", "ends_with"),
+    ("endsWith", "ends_with"),
+    ("index", "find"),
+    ("indexOf", "find"),
+    ("replaceAll", "replace"),
+];
+
 /// Whether a binary operator (other than a comparison) applies to operands of this type.
 pub(super) fn operator_accepts(op: BinOp, ty: &Type) -> bool {
     match op {
@@ -684,11 +707,23 @@ impl Checker<'_> {
             None => ", ...".to_string(),
         };
         let mut diagnostic = Diagnostic::new("PL has no methods", method.span);
-        diagnostic = if is_function {
+        let builtin_for = (METHOD_HABITS.iter()).find(|(habit, _)| *habit == name);
+        diagnostic = if name == "join" && !self.fn_ids.contains_key(name) {
+            // Python's `sep.join(parts)` has the separator first.
+            diagnostic
+                .with_label("`join` is a function")
+                .with_help("pass the parts first and the separator second: `join(parts, sep)`")
+        } else if is_function {
             diagnostic
                 .with_label(format!("`{name}` is a function"))
                 .with_help(format!(
                     "pass the value as the first argument: `{name}({receiver_text}{rest})`"
+                ))
+        } else if let Some((_, builtin)) = builtin_for {
+            diagnostic
+                .with_label(format!("PL's function for this is `{builtin}`"))
+                .with_help(format!(
+                    "pass the value as the first argument: `{builtin}({receiver_text}{rest})`"
                 ))
         } else {
             diagnostic.with_note(format!(
