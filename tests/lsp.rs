@@ -217,6 +217,20 @@ fn initialize(client: &mut Client, capabilities: Value) {
     client.notify("initialized", json!({}));
 }
 
+/// A server with `source` open as `name` in `scratch` (which must outlive it), and its URI.
+fn opened(scratch: &common::Scratch, name: &str, source: &str) -> (Client, String) {
+    let file = scratch.path(name);
+    std::fs::write(&file, source).unwrap();
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start();
+    initialize(&mut client, json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": source } }),
+    );
+    (client, uri)
+}
+
 fn shutdown(mut client: Client) {
     assert_eq!(client.request("shutdown", Value::Null), Value::Null);
     client.notify("exit", Value::Null);
@@ -227,15 +241,7 @@ fn shutdown(mut client: Client) {
 
 fn an_editor_session() {
     let scratch = common::Scratch::new("lsp_session");
-    let file = scratch.path("list.pl");
-    std::fs::write(&file, PROGRAM).unwrap();
-    let uri = format!("file://{}", file.display());
-    let mut client = Client::start();
-    initialize(&mut client, json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": PROGRAM } }),
-    );
+    let (mut client, uri) = opened(&scratch, "list.pl", PROGRAM);
     assert_eq!(client.diagnostics(), Vec::<Value>::new());
 
     // A typo: the same message as `pcc check`, on the misspelt name.
@@ -250,7 +256,7 @@ fn an_editor_session() {
     let diagnostics = client.diagnostics();
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     let with_typo = PROGRAM.replace("LIMIT);", "LIMT);");
-    std::fs::write(&file, &with_typo).unwrap();
+    std::fs::write(scratch.path("list.pl"), &with_typo).unwrap();
     let check = common::pcc_in(&scratch.0, &["check", "list.pl"], "");
     let first = check.stderr.lines().next().unwrap();
     let message = diagnostics[0]["message"].as_str().unwrap();
@@ -887,15 +893,7 @@ fn fields_after_a_dot_rename_and_highlight() {
 fn constants_maps_and_warnings() {
     const SOURCE: &str = "const LIMIT: int = 2 + 1;\nfn main() {\n    let m = new map[str]int;\n    set(m, \"a\", LIMIT);\n    println(get(m, \"a\", 0));\n    let g = [[0; LIMIT]; 2];\n    println(g);\n}\n";
     let scratch = common::Scratch::new("lsp_constants");
-    let file = scratch.path("c.pl");
-    std::fs::write(&file, SOURCE).unwrap();
-    let uri = format!("file://{}", file.display());
-    let mut client = Client::start();
-    initialize(&mut client, json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": SOURCE } }),
-    );
+    let (mut client, uri) = opened(&scratch, "c.pl", SOURCE);
     let diagnostics = client.diagnostics();
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0]["severity"], 2, "a warning: {diagnostics:?}");
@@ -923,15 +921,7 @@ fn constants_maps_and_warnings() {
 fn string_built_ins_and_sort() {
     const SOURCE: &str = "fn main() {\n    let w = split(\"b a\", \" \");\n    sort(w);\n    println(join(w, \",\"), find(\"ab\", \"b\", 0));\n}\n";
     let scratch = common::Scratch::new("lsp_text");
-    let file = scratch.path("t.pl");
-    std::fs::write(&file, SOURCE).unwrap();
-    let uri = format!("file://{}", file.display());
-    let mut client = Client::start();
-    initialize(&mut client, json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "pl", "version": 1, "text": SOURCE } }),
-    );
+    let (mut client, uri) = opened(&scratch, "t.pl", SOURCE);
     let diagnostics = client.diagnostics();
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let hover =

@@ -269,18 +269,10 @@ impl Checker<'_> {
         if !self.arity_ok(&callee.name, arity..=arity, args, span) {
             return None;
         }
-        let map = self.value(&args[0], None);
-        let (key, value) = match map.as_ref().map(|m| &m.ty) {
-            Some(Type::Map(key, value)) => ((**key).clone(), (**value).clone()),
-            other => {
-                if let Some(found) = other {
-                    let found = found.clone();
-                    self.wrong_argument(callee, "a map", &found, args[0].span);
-                }
-                args[1..].iter().for_each(|arg| self.skim(arg));
-                return None;
-            }
-        };
+        let (map, (key, value)) = self.first_argument(callee, args, "a map", |ty| match ty {
+            Type::Map(key, value) => Some(((**key).clone(), (**value).clone())),
+            _ => None,
+        })?;
         let mut checked = vec![map];
         if let Some(arg) = args.get(1) {
             checked.push(self.expect(arg, &key));
@@ -320,18 +312,10 @@ impl Checker<'_> {
         if !self.arity_ok(&callee.name, arity..=arity, args, span) {
             return None;
         }
-        let array = self.value(&args[0], None);
-        let element = match array.as_ref().map(|a| &a.ty) {
-            Some(Type::Array(element)) => (**element).clone(),
-            other => {
-                if let Some(found) = other {
-                    let found = found.clone();
-                    self.wrong_argument(callee, "an array", &found, args[0].span);
-                }
-                args[1..].iter().for_each(|arg| self.skim(arg));
-                return None;
-            }
-        };
+        let (array, element) = self.first_argument(callee, args, "an array", |ty| match ty {
+            Type::Array(element) => Some((**element).clone()),
+            _ => None,
+        })?;
         let mut checked = vec![array];
         for (i, arg) in args.iter().enumerate().skip(1) {
             // The position comes before the element: `insert(a, i, v)`, `remove(a, i)`.
@@ -351,6 +335,28 @@ impl Checker<'_> {
             ty,
             span,
         })
+    }
+
+    /// The first argument of a call of `callee` (the map or array the built-in works on), if
+    /// `of` accepts its type, and what `of` reads off that type; else the error naming `wanted`
+    /// (none if the argument has errors of its own), and the other arguments only skimmed.
+    fn first_argument<T>(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+        wanted: &str,
+        of: impl Fn(&Type) -> Option<T>,
+    ) -> Option<(Option<Expr>, T)> {
+        let first = self.value(&args[0], None);
+        let found = first.as_ref().map(|e| e.ty.clone());
+        if let Some(parts) = found.as_ref().and_then(&of) {
+            return Some((first, parts));
+        }
+        if let Some(found) = found {
+            self.wrong_argument(callee, wanted, &found, args[0].span);
+        }
+        args[1..].iter().for_each(|arg| self.skim(arg));
+        None
     }
 
     fn wrong_argument(&mut self, callee: &ast::Ident, wanted: &str, found: &Type, span: Span) {
