@@ -649,49 +649,43 @@ impl TerminatorKind {
 }
 
 impl Program {
-    /// Per function, the PL functions it calls (once per call site).
     /// Per function, whether a collection may happen while it runs: it allocates, or calls a
-    /// function that may collect (to a fixed point over the call graph).
+    /// function that may collect.
     pub fn collecting(&self) -> IdVec<FnId, bool> {
-        let callees = self.callees();
-        let mut collects: IdVec<FnId, bool> =
-            self.functions.iter().map(Function::allocates).collect();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for (f, called) in callees.iter_enumerated() {
-                if !collects[f] && called.iter().any(|&g| collects[g]) {
-                    collects[f] = true;
-                    changed = true;
-                }
-            }
-        }
-        collects
+        self.or_callees(self.functions.iter().map(Function::allocates).collect())
     }
 
     /// Per function, whether an array's length may change while it runs: it calls `push`, `pop`,
-    /// `insert` or `remove` ([`Builtin::resizes`]), or a function that may (to a fixed point over
-    /// the call graph; PL has no indirect calls).
+    /// `insert` or `remove` ([`Builtin::resizes`]), or a function that may (PL has no indirect
+    /// calls).
     pub fn resizing(&self) -> IdVec<FnId, bool> {
-        let callees = self.callees();
-        let mut resizes: IdVec<FnId, bool> = (self.functions.iter())
-            .map(|f| {
-                (f.blocks.iter().flat_map(|b| &b.stmts)).any(|s| {
-                    matches!(s.kind, StatementKind::Call { callee: Callee::Builtin(b), .. } if b.resizes())
+        self.or_callees(
+            (self.functions.iter())
+                .map(|f| {
+                    (f.blocks.iter().flat_map(|b| &b.stmts)).any(|s| {
+                        matches!(s.kind, StatementKind::Call { callee: Callee::Builtin(b), .. } if b.resizes())
+                    })
                 })
-            })
-            .collect();
+                .collect(),
+        )
+    }
+
+    /// `holds[f]`, a property of what function `f` does itself, extended to what it may do
+    /// while it runs: true also where `f` calls a function for which it is true (to a fixed
+    /// point over the call graph).
+    fn or_callees(&self, mut holds: IdVec<FnId, bool>) -> IdVec<FnId, bool> {
+        let callees = self.callees();
         let mut changed = true;
         while changed {
             changed = false;
             for (f, called) in callees.iter_enumerated() {
-                if !resizes[f] && called.iter().any(|&g| resizes[g]) {
-                    resizes[f] = true;
+                if !holds[f] && called.iter().any(|&g| holds[g]) {
+                    holds[f] = true;
                     changed = true;
                 }
             }
         }
-        resizes
+        holds
     }
 
     /// Fills each function's [`Function::steady_callees`] from [`Program::resizing`], for the
@@ -705,6 +699,7 @@ impl Program {
         }
     }
 
+    /// Per function, the PL functions it calls (once per call site).
     pub fn callees(&self) -> IdVec<FnId, Vec<FnId>> {
         (self.functions.iter())
             .map(|func| {
