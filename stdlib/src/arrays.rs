@@ -95,7 +95,7 @@ unsafe fn insert_at(array: *mut u8, at: usize, bits: i64, size: usize, loc: i64)
             (len - at) * size,
         );
         write_element(data, at, bits, size);
-        array.cast::<i64>().write(len as i64 + 1);
+        value::set_array_len(array, len + 1);
     }
 }
 
@@ -119,7 +119,7 @@ unsafe fn reserve(array: *mut u8, needed: usize, pending: i64, size: usize, loc:
         }
         let doubled = cap.saturating_mul(2).max(4).max(needed);
         let new_cap = match doubled.checked_mul(size) {
-            Some(bytes) if gc::object_fits(bytes) => doubled,
+            Some(bytes) if gc::object_fits(bytes + value::ARRAY_LEN_BEFORE_DATA) => doubled,
             _ => needed,
         };
         let refs = gc::header(array).kind() == Kind::Refs;
@@ -131,13 +131,15 @@ unsafe fn reserve(array: *mut u8, needed: usize, pending: i64, size: usize, loc:
                 std::ptr::null()
             },
         ];
-        let Some(buffer) = gc::alloc(new_cap * size, Header::new(Kind::Buffer), &keep) else {
+        // The buffer starts with the length (`value::ARRAY_LEN_BEFORE_DATA`).
+        let bytes = value::ARRAY_LEN_BEFORE_DATA + new_cap * size;
+        let Some(buffer) = gc::alloc(bytes, Header::new(Kind::Buffer), &keep) else {
             raise(RuntimeError::OutOfMemory, Some(loc))
         };
-        let buffer = buffer.as_ptr();
+        let data = buffer.as_ptr().add(value::ARRAY_LEN_BEFORE_DATA);
         let len = value::array_len(array);
-        std::ptr::copy_nonoverlapping(value::array_data(array), buffer, len * size);
-        value::set_array_header(array, len, buffer, new_cap);
+        std::ptr::copy_nonoverlapping(value::array_data(array), data, len * size);
+        value::set_array_header(array, len, data, new_cap);
     }
 }
 
@@ -218,7 +220,7 @@ unsafe fn remove_at(array: *mut u8, at: usize, size: usize) -> i64 {
             (len - at - 1) * size,
         );
         write_element(data, len - 1, 0, size);
-        array.cast::<i64>().write(len as i64 - 1);
+        value::set_array_len(array, len - 1);
         bits
     }
 }

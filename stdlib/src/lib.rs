@@ -47,7 +47,7 @@ pub use program::{
 };
 pub use sort::{SORT_FLOATS, SORT_INTS, SORT_STRS};
 pub use trace::install_block_trace;
-pub use value::{ARRAY_CAP, ARRAY_DATA, ARRAY_HEADER, BOOL_SIZE};
+pub use value::{ARRAY_CAP, ARRAY_DATA, ARRAY_HEADER, ARRAY_LEN_BEFORE_DATA, BOOL_SIZE};
 
 /// Every program's allocator, also `pcc`'s own (a profiled `pcc run` is a program): the system's,
 /// made safe to stop the program's thread in (`interrupt`).

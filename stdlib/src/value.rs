@@ -2,9 +2,13 @@
 //! strings.
 //!
 //! - `str`: pointer to `[len: i64][bytes...]`;
-//! - `[T]`: pointer to `[len: i64][data: ptr][cap: i64]`, then, for an array made at its size, its
+//! - `[T]`: pointer to `[data: ptr][cap: i64][len: i64]`, then, for an array made at its size, its
 //!   elements inline (`data` points right after the header); `push` and `insert` past `cap` move
-//!   the elements to a separate buffer object (`Kind::Buffer`) of twice the capacity;
+//!   the length and the elements to a separate buffer object (`Kind::Buffer`, `[len][elements]`)
+//!   of twice the capacity. The length is always the word before `data`, so that code holding
+//!   an array's data pointer needs nothing else to check and access its elements (a loop's
+//!   accesses then keep one value live per array, as they did when the elements were always
+//!   inline);
 //! - struct: pointer to `[field 0][field 1]...`, `null` is 0.
 //!
 //! Every slot is 8 bytes: an `i64`, the bits of an `f64`, a pointer, or a bool in its low byte.
@@ -15,12 +19,16 @@ use crate::gc::{self, Header, Kind, STATIC};
 /// Bytes before a string's bytes: the length.
 pub const HEADER: usize = 8;
 
-/// Bytes of an array's header: its length, its data pointer and its capacity (in elements).
+/// Bytes of an array's header: its data pointer, its capacity (in elements) and, while its
+/// elements are inline, its length.
 pub const ARRAY_HEADER: usize = 24;
 /// Offset of an array's data pointer: the address of element 0.
-pub const ARRAY_DATA: usize = 8;
+pub const ARRAY_DATA: usize = 0;
 /// Offset of an array's capacity: the elements `data` has room for.
-pub const ARRAY_CAP: usize = 16;
+pub const ARRAY_CAP: usize = 8;
+/// How far before an array's data pointer its length is: the header's last word while the
+/// elements are inline, a buffer's first word once they moved.
+pub const ARRAY_LEN_BEFORE_DATA: usize = 8;
 
 /// A `B` argument (`i8`, 0 or 1) as a Rust `bool`. Only bit 0 is read, so the result is right even if the
 /// caller left garbage above the low byte (the generated code should still extend `B` arguments, `uext`).
@@ -67,8 +75,35 @@ pub unsafe fn str_bytes<'a>(s: *const u8) -> &'a [u8] {
 /// # Safety
 /// `a` must point to a PL array.
 pub unsafe fn array_len(a: *const u8) -> usize {
-    // SAFETY: an array starts with its length.
-    unsafe { a.cast::<i64>().read() as usize }
+    // SAFETY: an array's length is the word before its data.
+    unsafe { array_len_slot(a).read() as usize }
+}
+
+/// Sets the length of the array at `a` (its capacity must hold `len` elements).
+///
+/// # Safety
+/// `a` must point to a PL array.
+pub unsafe fn set_array_len(a: *mut u8, len: usize) {
+    // SAFETY: as for `array_len`.
+    unsafe { array_len_slot(a).write(len as i64) }
+}
+
+/// The word holding the length of the array at `a`.
+///
+/// # Safety
+/// `a` must point to a PL array.
+unsafe fn array_len_slot(a: *const u8) -> *mut i64 {
+    // SAFETY: the header or the buffer has the length right before the data.
+    unsafe { array_data(a).sub(ARRAY_LEN_BEFORE_DATA).cast::<i64>() }
+}
+
+/// The buffer object holding the length and elements of the array at `a`, which is not inline.
+///
+/// # Safety
+/// `a` must point to a PL array whose elements are in a buffer.
+pub unsafe fn array_buffer(a: *const u8) -> *const u8 {
+    // SAFETY: a buffer starts with the length, right before the data.
+    unsafe { array_data(a).sub(ARRAY_LEN_BEFORE_DATA).cast_const() }
 }
 
 /// The address of element 0 of the array at `a`: after its header, or in its buffer once it grew.
@@ -99,16 +134,18 @@ pub unsafe fn array_is_inline(a: *const u8) -> bool {
     unsafe { array_data(a).cast_const() == a.add(ARRAY_HEADER) }
 }
 
-/// Writes the header of the array at `a`: `len` elements at `data`, room for `cap`.
+/// Writes the header of the array at `a`: `len` elements at `data`, room for `cap`; the word
+/// before `data` takes the length.
 ///
 /// # Safety
-/// `a` must point to an array object (at least [`ARRAY_HEADER`] bytes).
+/// `a` must point to an array object (at least [`ARRAY_HEADER`] bytes), `data` right after its
+/// header or after the length word of a buffer with room for `cap` elements.
 pub unsafe fn set_array_header(a: *mut u8, len: usize, data: *mut u8, cap: usize) {
     // SAFETY: as the caller guarantees.
     unsafe {
-        a.cast::<i64>().write(len as i64);
         a.add(ARRAY_DATA).cast::<*mut u8>().write(data);
         a.add(ARRAY_CAP).cast::<i64>().write(cap as i64);
+        set_array_len(a, len);
     }
 }
 
@@ -315,7 +352,7 @@ pub mod testing {
     /// Leaks a static array of `len` elements whose `words` follow the header.
     fn leak_array(len: usize, words: Vec<u64>) -> *const u8 {
         let cap = len as u64;
-        let mut object = vec![len as u64, 0, cap];
+        let mut object = vec![0, cap, len as u64];
         object.extend(words);
         let array = leak_words(object);
         // SAFETY: the header's data pointer is the address after it.

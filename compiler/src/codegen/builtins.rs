@@ -42,11 +42,13 @@ impl FunctionTranslator<'_, '_> {
             Builtin::Exit => return self.call_runtime_opt(&runtime::EXIT, &values),
             Builtin::Len => {
                 let movable = self.movable_lengths && self.quiet;
-                let flags = match ty {
-                    Some(Type::Str) => fixed_flags(movable),
-                    _ => self.header_flags(movable),
-                };
-                load_len(&mut self.builder, arg(0)?, flags)
+                match ty {
+                    Some(Type::Str) => load_len(&mut self.builder, arg(0)?, fixed_flags(movable)),
+                    _ => {
+                        let data = self.array_data(arg(0)?);
+                        self.array_len(data, movable)
+                    }
+                }
             }
             Builtin::Push | Builtin::Insert => {
                 let element = array_element_type(ty.as_ref())?;

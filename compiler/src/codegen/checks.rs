@@ -7,7 +7,9 @@ use cranelift_codegen::ir::{InstBuilder, InstructionData, Opcode, Value, ValueDe
 
 use super::Result;
 use super::function::FunctionTranslator;
-use super::layout::{BYTES_OFFSET, Memory, PTR, SLOT, fixed_flags, load_data, load_len};
+use super::layout::{
+    BYTES_OFFSET, Memory, PTR, SLOT, fixed_flags, load_array_len, load_data, load_len,
+};
 use super::runtime::{self, RuntimeFn};
 use crate::mir::{BinOp, StructId};
 
@@ -82,14 +84,8 @@ impl FunctionTranslator<'_, '_> {
         })
     }
 
-    /// Stops with an error unless `0 <= index < len(object)` (an array if `array`, else a string).
-    fn bounds_check(&mut self, object: Value, index: Value, array: bool) -> Result<()> {
-        let flags = if array {
-            self.header_flags(self.movable_lengths)
-        } else {
-            fixed_flags(self.movable_lengths)
-        };
-        let len = load_len(&mut self.builder, object, flags);
+    /// Stops with an error unless `0 <= index < len`.
+    fn bounds_check(&mut self, len: Value, index: Value) -> Result<()> {
         // One unsigned comparison also catches negative indices.
         let outside = self
             .builder
@@ -110,17 +106,34 @@ impl FunctionTranslator<'_, '_> {
         checked: bool,
         size: i32,
     ) -> Result<(Value, i32)> {
+        let data = self.array_data(array);
         if checked {
-            self.bounds_check(array, index, true)?;
+            let len = self.array_len(data, self.movable_lengths);
+            self.bounds_check(len, index)?;
         }
-        let flags = self.header_flags(self.movable_lengths);
-        let data = load_data(&mut self.builder, array, flags);
         let (index, displacement) = self.displaced(index, size.into(), checked, 0);
         let scaled = match size.trailing_zeros() {
             0 => index,
             shift => self.builder.ins().ishl_imm_u(index, i64::from(shift)),
         };
         Ok((self.builder.ins().iadd(data, scaled), displacement))
+    }
+
+    /// The data pointer of `array`. Where the function resizes no array, Cranelift may move its
+    /// load anywhere `array` is available: each use of the pointer is an access that reads
+    /// `array` itself in MIR, so a collection before that use finds `array` live and keeps
+    /// its object (which the collector does not move). Then, in a loop, the pointer alone is
+    /// live, as the array was (its length is read through it: [`Self::array_len`]).
+    pub fn array_data(&mut self, array: Value) -> Value {
+        let flags = self.header_flags(true);
+        load_data(&mut self.builder, array, flags)
+    }
+
+    /// The length of the array whose data pointer is `data` (see [`Self::header_flags`] for
+    /// `movable`).
+    pub fn array_len(&mut self, data: Value, movable: bool) -> Value {
+        let flags = self.header_flags(movable);
+        load_array_len(&mut self.builder, data, flags)
     }
 
     /// The flags of a load of an array's length or data pointer: fixed ones ([`fixed_flags`],
@@ -194,7 +207,8 @@ impl FunctionTranslator<'_, '_> {
     /// Byte `index` of `string`, zero-extended to an `int`, after a bounds check if `checked`.
     pub fn string_byte(&mut self, string: Value, index: Value, checked: bool) -> Result<Value> {
         if checked {
-            self.bounds_check(string, index, false)?;
+            let len = load_len(&mut self.builder, string, fixed_flags(self.movable_lengths));
+            self.bounds_check(len, index)?;
         }
         let (index, displacement) = self.displaced(index, 1, checked, BYTES_OFFSET);
         let address = self.builder.ins().iadd(string, index);

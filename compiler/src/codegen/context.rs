@@ -257,12 +257,23 @@ impl<'m> ProgramContext<'m> {
         match self.empty_array {
             Some(id) => Ok(id),
             None => {
-                // Length, data pointer and capacity 0: it holds no elements, and the globals'
-                // initializer gives each array global an array of its own before any code
-                // could push into it.
+                // Capacity and length 0, its data pointer right after its header (the length
+                // is the word before it): it holds no elements, and the globals' initializer
+                // gives each array global an array of its own before any code could push
+                // into it.
                 let mut contents = STATIC_HEADER.to_le_bytes().to_vec();
-                contents.resize(8 + pcc_stdlib::ARRAY_HEADER, 0);
-                let id = self.constant(contents)?;
+                let end = SLOT as usize + pcc_stdlib::ARRAY_HEADER;
+                contents.resize(end, 0);
+                let id = (self.module)
+                    .declare_anonymous_data(false, false)
+                    .map_err(module_error)?;
+                let mut data = DataDescription::new();
+                data.define(contents.into_boxed_slice());
+                data.set_align(SLOT as u64);
+                let itself = self.module.declare_data_in_data(id, &mut data);
+                let pointer = SLOT as usize + pcc_stdlib::ARRAY_DATA;
+                data.write_data_addr(pointer as u32, itself, end as i64);
+                self.module.define_data(id, &data).map_err(module_error)?;
                 self.empty_array = Some(id);
                 Ok(id)
             }

@@ -16,14 +16,17 @@ pub const PTR: ClifType = types::I64;
 /// Every array element but a bool, struct field and global occupies one slot.
 pub const SLOT: i32 = 8;
 
-/// Strings and arrays start with their length (`i64`).
+/// Strings (and maps) start with their length (`i64`).
 pub const LEN_OFFSET: i32 = 0;
 /// A string's bytes follow its length.
 pub const BYTES_OFFSET: i32 = 8;
-/// An array's header (`pcc_stdlib::value`): its length, a pointer to its elements (inline right
-/// after the header in an array made at its size, in a buffer once it grew) and its capacity.
+/// An array's header (`pcc_stdlib::value`): a pointer to its elements (inline right after the
+/// header in an array made at its size, in a buffer once it grew), its capacity and the length of
+/// inline elements; the length is always the word before the elements.
 pub const ARRAY_DATA: i32 = pcc_stdlib::ARRAY_DATA as i32;
 pub const ARRAY_HEADER: i32 = pcc_stdlib::ARRAY_HEADER as i32;
+/// The offset of an array's length from its data pointer.
+const ARRAY_LEN: i32 = -(pcc_stdlib::ARRAY_LEN_BEFORE_DATA as i32);
 
 /// The machine type of a value of type `ty`; `None` for `Void`, which has no values.
 pub fn clif_type(ty: &Type) -> Option<ClifType> {
@@ -234,13 +237,19 @@ pub fn fixed_flags(movable: bool) -> MemFlagsData {
     }
 }
 
-/// The length of a string or an array, never null, read with `flags` ([`fixed_flags`], or the
-/// [`Memory::ArrayHeader`] region's where it may change).
-pub fn load_len(b: &mut FunctionBuilder, object: Value, flags: MemFlagsData) -> Value {
-    b.ins().load(types::I64, flags, object, LEN_OFFSET)
+/// The length of a string, never null, read with `flags` ([`fixed_flags`]).
+pub fn load_len(b: &mut FunctionBuilder, string: Value, flags: MemFlagsData) -> Value {
+    b.ins().load(types::I64, flags, string, LEN_OFFSET)
 }
 
-/// The address of an array's element 0, read with `flags` (as for [`load_len`]).
+/// The address of an array's element 0, read with `flags` ([`fixed_flags`], or the
+/// [`Memory::ArrayHeader`] region's where it may change).
 pub fn load_data(b: &mut FunctionBuilder, array: Value, flags: MemFlagsData) -> Value {
     b.ins().load(PTR, flags, array, ARRAY_DATA)
+}
+
+/// The length of the array whose data pointer is `data`, read with `flags` (as for
+/// [`load_data`]).
+pub fn load_array_len(b: &mut FunctionBuilder, data: Value, flags: MemFlagsData) -> Value {
+    b.ins().load(types::I64, flags, data, ARRAY_LEN)
 }

@@ -14,6 +14,7 @@ mod const_fold;
 mod counters;
 mod dead_code;
 mod fields;
+mod globals;
 pub(crate) mod guard;
 mod hoist;
 mod inline;
@@ -33,6 +34,8 @@ use crate::mir::{self, verify};
 type FunctionPass = fn(&mut mir::Function);
 
 pub fn optimize(program: &mut mir::Program) {
+    globals::fold_constant_globals(program);
+    verify::after_pass(program, "constant-globals");
     inline::inline_small_functions(program, &[]);
     verify::after_pass(program, "inline");
     // After inlining, so that a head's size counts what it calls; then its callers inline it.

@@ -61,6 +61,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::globals::fresh_globals;
 use super::stores::{Stores, stores};
 use crate::mir::clone::{append_copies, size};
 use crate::mir::poly::{
@@ -87,6 +88,7 @@ const MAX_COEFFICIENT: i64 = 1 << 20;
 /// Versions every loop of the program where the guard covers at least one bounds check.
 pub fn version_loops(program: &mut Program) {
     let stores = stores(program);
+    let fresh = fresh_globals(program);
     for (id, func) in program.functions.iter_enumerated_mut() {
         // Versioning adds only the guard's locals, which profiling does not read.
         let profiling = func.profiling_locals();
@@ -97,7 +99,7 @@ pub fn version_loops(program: &mut Program) {
             if !instrumented && calls_itself(func, id, body) {
                 return false;
             }
-            let Some(plan) = plan(func, body, &stores, &profiling, &readers) else {
+            let Some(plan) = plan(func, body, (&stores, &fresh), &profiling, &readers) else {
                 return false;
             };
             let first = func.blocks.len();
@@ -250,7 +252,7 @@ fn calls_itself(func: &Function, id: FnId, body: &[BlockId]) -> bool {
 fn plan(
     func: &Function,
     body: &[BlockId],
-    stores: &IdVec<FnId, Stores>,
+    (stores, fresh): (&IdVec<FnId, Stores>, &BTreeSet<GlobalId>),
     profiling: &IdVec<LocalId, bool>,
     readers: &Readers,
 ) -> Option<Plan> {
@@ -304,7 +306,8 @@ fn plan(
             required.ranges.insert(key, spread);
             plan.covered.push((k, s));
             if a != 0 {
-                plan.mark_readonly(func, body, (k, s, array), &evaluation.written, readers);
+                let written = (evaluation.written.as_slice(), fresh);
+                plan.mark_readonly(func, body, (k, s, array), written, readers);
             }
         }
     }
@@ -627,7 +630,8 @@ impl Plan {
     /// local or load), `readonly` if it is a read whose index depends on the induction
     /// variable, and nothing can write `array` while its value is in use: the loop calls no
     /// function, each of its element stores writes an array of another type or one the guard
-    /// tests is not `array` (arrays do not overlap), and nothing computed from the value is read
+    /// tests is not `array` (arrays do not overlap; two globals that only ever hold objects
+    /// made for them need no test: `opt/globals.rs`), and nothing computed from the value is read
     /// outside the loop. Then the value is used in the iteration that reads it, after the index
     /// is known, whatever Cranelift moves: it computes a pure value where its first use needs
     /// it (which would be after the loop for a value read there, and after a store the program
@@ -637,7 +641,7 @@ impl Plan {
         func: &Function,
         body: &[BlockId],
         (k, s, array): (usize, usize, LocalId),
-        written: &[(Type, Option<LocalId>)],
+        (written, fresh): (&[(Type, Option<LocalId>)], &BTreeSet<GlobalId>),
         readers: &Readers,
     ) {
         let StatementKind::Assign(
@@ -658,7 +662,11 @@ impl Plan {
         for (_, other) in written.iter().filter(|(t, _)| t == ty) {
             match *other {
                 Some(other) if other != array => {
-                    distinct.insert((array.min(other), array.max(other)));
+                    // Loads of two globals that always hold objects of their own are never
+                    // one array; other pairs the guard tests.
+                    if !(self.fresh_global(array, fresh) && self.fresh_global(other, fresh)) {
+                        distinct.insert((array.min(other), array.max(other)));
+                    }
                 }
                 _ => return,
             }
@@ -668,6 +676,13 @@ impl Plan {
         }
         self.readonly.push((k, s));
         self.distinct.append(&mut distinct);
+    }
+
+    /// Whether `local` is the guard's load of a global of `fresh` (`opt/globals.rs`), which no
+    /// other global's load can be the same array as.
+    fn fresh_global(&self, local: LocalId, fresh: &BTreeSet<GlobalId>) -> bool {
+        let load = (local.index().checked_sub(self.first_load)).and_then(|k| self.loads.get(k));
+        matches!(load, Some((Load::Global(g), _)) if fresh.contains(g))
     }
 
     /// The load `load` of type `ty` (made once): the guard's temporary for it.
@@ -969,7 +984,7 @@ mod tests {
         let plan = plan(
             func,
             &loops[0],
-            &stores(&program),
+            (&stores(&program), &fresh_globals(&program)),
             &func.profiling_locals(),
             &readers,
         )?;
@@ -1308,6 +1323,26 @@ fn main() { f([1; 4], [1; 4], [0; 4], 3); }
                 Vec::<String>::new(),
                 "{f}"
             );
+        }
+    }
+
+    #[test]
+    fn globals_that_hold_arrays_of_their_own_are_not_tested_against_each_other() {
+        // nbody_globals' shape: the loop reads `X` and writes `V`, two globals that are only
+        // ever given new arrays, so they are never one array and the guard does not test it;
+        // `W` may be `X` (`main` stores `X` into it), so a loop writing it keeps its test.
+        let source = "let X: [float] = [1.0; 5];\nlet V: [float] = [0.0; 5];\n\
+                      let W: [float] = [0.0; 5];\n\
+                      fn f(n: int) { for j in 0..n { V[j] += X[j]; } }\n\
+                      fn g(n: int) { for j in 0..n { W[j] += X[j]; } }\n\
+                      fn main() { W = X; f(5); g(5); }\n";
+        for (f, tests) in [("f", 0), ("g", 1)] {
+            let mut program = crate::opt::testing::lower(source);
+            crate::opt::optimize(&mut program);
+            let text = crate::opt::testing::text(&program, source, f);
+            let readonly = text.lines().filter(|l| l.contains("readonly")).count();
+            let distinct = text.lines().filter(|l| l.contains(" != _")).count();
+            assert_eq!((readonly, distinct), (1, tests), "{f}:\n{text}");
         }
     }
 

@@ -26,8 +26,9 @@ pub enum Kind {
     Struct = 5,
     /// A map (`crate::map`): its slots `map::ARRAYS` are the arrays that hold its entries.
     Map = 6,
-    /// The elements of an array that grew (`push`, `insert`) past the room it was made with:
-    /// the array's data pointer points here, and the collector scans them through the array.
+    /// The length and elements of an array that grew (`push`, `insert`) past the room it was
+    /// made with: the array's data pointer points after the length, and the collector scans
+    /// the elements through the array.
     Buffer = 7,
 }
 

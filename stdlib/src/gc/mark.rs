@@ -3,7 +3,7 @@
 //! memory for its length in the list at most, never stack.
 
 use super::header::{Header, Kind, MARK, header_word};
-use crate::value::{array_data, array_is_inline, array_len, array_slot, struct_field};
+use crate::value::{array_buffer, array_is_inline, array_len, array_slot, struct_field};
 
 pub struct Marker<'a> {
     work: Vec<*const u8>,
@@ -54,7 +54,7 @@ impl<'a> Marker<'a> {
         // SAFETY: as the caller guarantees; a buffer is a heap object with a header.
         unsafe {
             if !array_is_inline(array) {
-                *header_word(array_data(array)) |= MARK;
+                *header_word(array_buffer(array)) |= MARK;
             }
         }
     }

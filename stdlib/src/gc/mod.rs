@@ -239,7 +239,10 @@ mod tests {
         // SAFETY: the array and its strings survived.
         unsafe {
             assert!(!crate::value::array_is_inline(array));
-            assert_eq!(header(crate::value::array_data(array)).kind(), Kind::Buffer);
+            assert_eq!(
+                header(crate::value::array_buffer(array)).kind(),
+                Kind::Buffer
+            );
             for i in 0..200 {
                 let s = crate::value::array_slot(array, i) as *const u8;
                 assert_eq!(crate::value::str_bytes(s), format!("s{i}").as_bytes());
