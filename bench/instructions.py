@@ -68,6 +68,8 @@ SMALL = {
     "dijkstra": ["5000"],
     "loop_heavy": ["2000"],
     "lzw": ["500000"],
+    "masked_blur": ["300", "4"],
+    "nbody_globals": ["200000"],
     "sort": ["50000"],
 }
 
