@@ -3,7 +3,7 @@
 //! tables, stream buffers) and the program description being built. `program.rs` drives the
 //! compilation; `function.rs` declares what a function's code refers to through this.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use cranelift_codegen::ir::immediates::Imm64;
 use cranelift_codegen::ir::{
@@ -17,7 +17,8 @@ use super::info::InfoBuilder;
 use super::layout::{PTR, SLOT, clif_type};
 use super::runtime::{self, RuntimeFn, abi_param};
 use super::{CodegenError, Result};
-use crate::mir::{FnId, IdVec, PathStream, Program};
+use crate::mir::non_null::non_null_params;
+use crate::mir::{FnId, IdVec, LocalId, PathStream, Program};
 
 /// Symbol of the `preserve_all` trampoline to runtime function `f`.
 pub(super) fn trampoline_symbol(f: &RuntimeFn) -> String {
@@ -44,6 +45,9 @@ pub struct ProgramContext<'m> {
     pub collects: IdVec<FnId, bool>,
     /// Per function, whether it may resize an array while it runs (`Program::resizing`).
     pub resizing: IdVec<FnId, bool>,
+    /// Per function, the struct parameters every call passes non-null
+    /// (`mir::non_null::non_null_params`), whose null checks it leaves out.
+    pub non_null_params: IdVec<FnId, BTreeSet<LocalId>>,
     /// The writable data object holding one slot per global; `None` without globals.
     pub globals: Option<DataId>,
     /// The zeroed data object of each array counter table; `None` for hashed tables.
@@ -86,6 +90,7 @@ impl<'m> ProgramContext<'m> {
             functions: IdVec::new(),
             collects: program.collecting(),
             resizing: program.resizing(),
+            non_null_params: non_null_params(program),
             globals: None,
             counter_tables: Vec::new(),
             slot_tables: Vec::new(),

@@ -101,7 +101,7 @@ pub fn translate(
             loops_of[b].push(i);
         }
     }
-    let non_null_at_entry = NonNull::of(mir);
+    let non_null_at_entry = NonNull::with_params(mir, &t.cx.non_null_params[id]);
     let collections = roots::collections(mir, id, &t.cx.collects);
     t.edge_emitted(mir::ENTRY);
     // Reverse postorder, then unreachable blocks: a block's dominators come before it, and a

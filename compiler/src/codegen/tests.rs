@@ -991,17 +991,19 @@ fn f(p: P, q: P, c: bool) -> int {
     p.b = x;
     return x + p.b + q.b;
 }
-fn main() { println(f(new P { a: 1, b: 2 }, new P { a: 3, b: 4 }, true)); }
+fn pick(k: int) -> P { if k > 0 { return new P { a: k, b: k }; } return null; }
+fn main() { println(f(pick(1), pick(2), true), g(new P { a: 1, b: 2 })); }
+fn g(p: P) -> int { return p.a + f(p, p, false); }
 ";
     let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
     let program = crate::lower::lower_program(&typed);
     let options = Options { opt_level: 0 };
     let clif = emit_clif(&program, source, &options, Some("f")).unwrap();
-    // `p` at its first access; `q` on each branch, since neither dominates `q.b`. The
-    // structs `main` allocates are not checked at all.
+    // `p` at its first access; `q` on each branch, since neither dominates `q.b`.
     assert_eq!(clif.matches("call fn0(").count(), 3, "{clif}");
-    assert!(clif.contains("fn0 = u0:3") && clif.contains("u0:3 = pcc_err_null"));
-    let clif = emit_clif(&program, source, &options, Some("main")).unwrap();
+    assert!(clif.contains("fn0 = u0:5") && clif.contains("u0:5 = pcc_err_null"));
+    // Every call of `g` passes a new struct: its parameter is not checked at all.
+    let clif = emit_clif(&program, source, &options, Some("g")).unwrap();
     assert!(!clif.contains("pcc_err_null"), "{clif}");
 }
 

@@ -8,7 +8,8 @@
 use std::collections::BTreeSet;
 
 use super::{
-    BlockId, Const, Function, IdVec, LocalId, Operand, Rvalue, StatementKind, TerminatorKind,
+    BlockId, Callee, Const, FnId, Function, IdVec, LocalId, Operand, Program, Rvalue,
+    StatementKind, TerminatorKind, Type,
 };
 use crate::mir::BinOp;
 
@@ -28,8 +29,14 @@ pub struct Known<'a> {
 impl NonNull {
     /// The forward must-analysis of `func`.
     pub fn of(func: &Function) -> NonNull {
+        NonNull::with_params(func, &BTreeSet::new())
+    }
+
+    /// The same, given that the parameters `params` are non-null when `func` is entered
+    /// ([`non_null_params`]).
+    pub fn with_params(func: &Function, params: &BTreeSet<LocalId>) -> NonNull {
         let originals = super::copies::originals(func);
-        let at_entry = at_entry(func, &originals);
+        let at_entry = at_entry(func, &originals, params);
         NonNull {
             at_entry,
             originals,
@@ -72,10 +79,11 @@ impl Known<'_> {
     }
 }
 
-/// Per block, the originals non-null at its start (`None`: unreachable).
+/// Per block, the originals non-null at its start (`None`: unreachable), `params` at the entry.
 fn at_entry(
     func: &Function,
     originals: &IdVec<LocalId, LocalId>,
+    params: &BTreeSet<LocalId>,
 ) -> IdVec<BlockId, Option<BTreeSet<LocalId>>> {
     let order = func.reverse_postorder();
     let preds = func.predecessors();
@@ -89,7 +97,7 @@ fn at_entry(
         for &b in &order {
             // The intersection over the edges already visited: an edge not yet visited adds
             // no constraint until it is (optimistic, so that loops keep their facts).
-            let mut known: Option<BTreeSet<LocalId>> = (b == super::ENTRY).then(BTreeSet::new);
+            let mut known: Option<BTreeSet<LocalId>> = (b == super::ENTRY).then(|| params.clone());
             for &p in &preds[b] {
                 let Some(end) = &at_end[p] else { continue };
                 let mut on_edge = end.clone();
@@ -134,6 +142,56 @@ fn step(known: &mut BTreeSet<LocalId>, originals: &IdVec<LocalId, LocalId>, kind
     } else {
         known.remove(&dest);
     }
+}
+
+/// Per function, its struct parameters that every call in the program passes a value known
+/// non-null at the call (`self` of a method whose callers have used it already: AWFY Queens'
+/// recursive `place_queen` tested `self` in every iteration of its loop). The greatest fixed
+/// point over the call graph: every parameter is assumed non-null, and one a call may pass null
+/// is dropped, until no call can; sound because every activation but `main`'s and the
+/// initializer's (which take no struct) was called from one whose assumed facts held, by
+/// induction on the call stack.
+pub fn non_null_params(program: &Program) -> IdVec<FnId, BTreeSet<LocalId>> {
+    let mut params: IdVec<FnId, BTreeSet<LocalId>> = (program.functions.iter())
+        .map(|f| {
+            let structs = f
+                .params
+                .iter()
+                .filter(|&&p| matches!(f.locals[p].ty, Type::Struct(_)));
+            structs.copied().collect()
+        })
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (id, func) in program.functions.iter_enumerated() {
+            let facts = NonNull::with_params(func, &params[id]);
+            for b in func.blocks.ids() {
+                let mut known = facts.at_start(b);
+                for stmt in &func.blocks[b].stmts {
+                    if let StatementKind::Call {
+                        callee: Callee::Function(callee),
+                        args,
+                        ..
+                    } = &stmt.kind
+                    {
+                        let callee_params = &program.functions[*callee].params;
+                        for (param, arg) in callee_params.iter().zip(args) {
+                            let non_null = match arg {
+                                Operand::Local(l) => known.contains(*l),
+                                Operand::Const(_) => false,
+                            };
+                            if !non_null && params[*callee].remove(param) {
+                                changed = true;
+                            }
+                        }
+                    }
+                    known.step(&stmt.kind);
+                }
+            }
+        }
+    }
+    params
 }
 
 /// The local whose null check `kind` makes: the object of a field read or write.
@@ -218,6 +276,33 @@ mod tests {
         }
         reads.sort();
         reads
+    }
+
+    #[test]
+    fn parameters_every_call_passes_non_null_are_non_null_at_entry() {
+        // `walk` recurses with `s`, which it has read already; `main` passes a new object to
+        // `walk` and `look`, but `look` is also called with `s.next`, which may be null, and
+        // `first` with the result of a call.
+        let source = "struct S { n: int, next: S }
+             fn walk(s: S, k: int) -> int { if k == 0 { return s.n; } look(s.next); \
+             return walk(s, k - 1); }
+             fn look(s: S) -> int { return s.n; }
+             fn first(s: S) -> int { return s.n; }
+             fn make() -> S { return new S { n: 1, next: null }; }
+             fn main() { let s = new S { n: 1, next: null }; \
+             println(walk(s, 3), look(s), first(make())); }";
+        let typed = pcc_lang::check_bytes("test.pl", source.as_bytes()).expect("a valid program");
+        let program = crate::lower::lower_program(&typed);
+        let params = non_null_params(&program);
+        let non_null = |name: &str| {
+            let (id, func) = (program.functions.iter_enumerated())
+                .find(|(_, f)| f.name == name)
+                .unwrap();
+            params[id].contains(&func.params[0])
+        };
+        assert!(non_null("walk"));
+        assert!(!non_null("look"));
+        assert!(!non_null("first"));
     }
 
     #[test]
