@@ -117,10 +117,14 @@ unsafe fn reserve(array: *mut u8, needed: usize, pending: i64, size: usize, loc:
         if !value::array_size(needed, size).is_some_and(gc::object_fits) {
             raise(RuntimeError::OutOfMemory, Some(loc))
         }
+        // A buffer starts with the length (`value::ARRAY_LEN_BEFORE_DATA`).
+        let buffer_bytes =
+            |cap: usize| (cap.checked_mul(size)?).checked_add(value::ARRAY_LEN_BEFORE_DATA);
         let doubled = cap.saturating_mul(2).max(4).max(needed);
-        let new_cap = match doubled.checked_mul(size) {
-            Some(bytes) if gc::object_fits(bytes + value::ARRAY_LEN_BEFORE_DATA) => doubled,
-            _ => needed,
+        let (new_cap, bytes) = match buffer_bytes(doubled) {
+            Some(bytes) if gc::object_fits(bytes) => (doubled, bytes),
+            // Fits: an array of `needed` elements, with its longer header, does.
+            _ => (needed, value::ARRAY_LEN_BEFORE_DATA + needed * size),
         };
         let refs = gc::header(array).kind() == Kind::Refs;
         let keep = [
@@ -131,8 +135,6 @@ unsafe fn reserve(array: *mut u8, needed: usize, pending: i64, size: usize, loc:
                 std::ptr::null()
             },
         ];
-        // The buffer starts with the length (`value::ARRAY_LEN_BEFORE_DATA`).
-        let bytes = value::ARRAY_LEN_BEFORE_DATA + new_cap * size;
         let Some(buffer) = gc::alloc(bytes, Header::new(Kind::Buffer), &keep) else {
             raise(RuntimeError::OutOfMemory, Some(loc))
         };

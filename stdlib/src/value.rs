@@ -103,7 +103,7 @@ unsafe fn array_len_slot(a: *const u8) -> *mut i64 {
 /// `a` must point to a PL array whose elements are in a buffer.
 pub unsafe fn array_buffer(a: *const u8) -> *const u8 {
     // SAFETY: a buffer starts with the length, right before the data.
-    unsafe { array_data(a).sub(ARRAY_LEN_BEFORE_DATA).cast_const() }
+    unsafe { array_len_slot(a).cast_const().cast() }
 }
 
 /// The address of element 0 of the array at `a`: after its header, or in its buffer once it grew.

@@ -269,16 +269,8 @@ impl<'m> ProgramContext<'m> {
                 let mut contents = STATIC_HEADER.to_le_bytes().to_vec();
                 let end = SLOT as usize + pcc_stdlib::ARRAY_HEADER;
                 contents.resize(end, 0);
-                let id = (self.module)
-                    .declare_anonymous_data(false, false)
-                    .map_err(module_error)?;
-                let mut data = DataDescription::new();
-                data.define(contents.into_boxed_slice());
-                data.set_align(SLOT as u64);
-                let itself = self.module.declare_data_in_data(id, &mut data);
                 let pointer = SLOT as usize + pcc_stdlib::ARRAY_DATA;
-                data.write_data_addr(pointer as u32, itself, end as i64);
-                self.module.define_data(id, &data).map_err(module_error)?;
+                let id = self.constant_pointing_into_itself(contents, Some((pointer, end)))?;
                 self.empty_array = Some(id);
                 Ok(id)
             }
@@ -287,6 +279,16 @@ impl<'m> ProgramContext<'m> {
 
     /// A read-only, slot-aligned data object.
     fn constant(&mut self, contents: Vec<u8>) -> Result<DataId> {
+        self.constant_pointing_into_itself(contents, None)
+    }
+
+    /// A read-only, slot-aligned data object; with `Some((at, to))`, the word at byte `at`
+    /// holds the address of its byte `to`.
+    fn constant_pointing_into_itself(
+        &mut self,
+        contents: Vec<u8>,
+        pointer: Option<(usize, usize)>,
+    ) -> Result<DataId> {
         let id = self
             .module
             .declare_anonymous_data(false, false)
@@ -294,6 +296,10 @@ impl<'m> ProgramContext<'m> {
         let mut data = DataDescription::new();
         data.define(contents.into_boxed_slice());
         data.set_align(SLOT as u64);
+        if let Some((at, to)) = pointer {
+            let itself = self.module.declare_data_in_data(id, &mut data);
+            data.write_data_addr(at as u32, itself, to as i64);
+        }
         self.module.define_data(id, &data).map_err(module_error)?;
         Ok(id)
     }

@@ -26,13 +26,11 @@ pub fn fold_constant_globals(program: &mut Program) {
             continue;
         }
         for stmt in func.blocks.iter_mut().flat_map(|b| &mut b.stmts) {
-            if let StatementKind::Assign(_, rvalue @ Rvalue::Global(_)) = &mut stmt.kind {
-                let Rvalue::Global(g) = rvalue else {
-                    unreachable!()
-                };
-                if let Some(c) = constants.get(g) {
-                    *rvalue = Rvalue::Use(Operand::Const(c.clone()));
-                }
+            if let StatementKind::Assign(_, rvalue) = &mut stmt.kind
+                && let Rvalue::Global(g) = *rvalue
+                && let Some(c) = constants.get(&g)
+            {
+                *rvalue = Rvalue::Use(Operand::Const(c.clone()));
             }
         }
     }
